@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# One command from a fresh machine to a full test run: installs dependencies, builds, runs every
+# test label (unit, golden, and later integration, chaos) and prints the count per label.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/build.sh
+BUILD_DIR=${BUILD_DIR:-build}
+cd "$BUILD_DIR"
+ctest --output-on-failure -j"$(nproc)" "$@"
+echo "tests per label:"
+for label in unit golden integration chaos; do
+  count=$(ctest -N -L "^${label}\$" | sed -n 's/^Total Tests: //p')
+  echo "  ${label}: ${count:-0}"
+done

@@ -1,0 +1,77 @@
+#include "api/codec.hpp"
+
+#include <gtest/gtest.h>
+
+namespace json = boost::json;
+using namespace nvcre::api;
+
+namespace {
+
+struct Inner {
+  std::string name;
+  std::optional<std::int32_t> count;
+  bool operator==(const Inner&) const = default;
+};
+BOOST_DESCRIBE_STRUCT(Inner, (), (name, count))
+
+struct Outer {
+  std::string namespace_;
+  std::int32_t required = 0;
+  bool flag = false;
+  std::vector<Inner> items;
+  std::map<std::string, std::string> labels;
+  json::value raw;
+  std::optional<Inner> single;
+  bool operator==(const Outer&) const = default;
+};
+BOOST_DESCRIBE_STRUCT(Outer, (), (namespace_, required, flag, items, labels, raw, single))
+
+}  // namespace
+
+TEST(Codec, DecodesAndEncodesWithJsonNames) {
+  const json::value input = json::parse(R"({
+    "namespace": "ns", "required": 3, "flag": true,
+    "items": [{"name": "a", "count": 2}, {"name": "b"}],
+    "labels": {"k": ""}, "raw": {"anything": [1, null, {"x": 1.5}]}
+  })");
+  const auto outer = decode<Outer>(input);
+  EXPECT_EQ(outer.namespace_, "ns");
+  EXPECT_EQ(outer.items.at(0).count, 2);
+  EXPECT_FALSE(outer.items.at(1).count.has_value());
+  EXPECT_EQ(outer.labels.at("k"), "");
+  EXPECT_FALSE(outer.single.has_value());
+  EXPECT_EQ(encode(outer), input);
+}
+
+TEST(Codec, OmitsEmptyValuesButKeepsRequiredNumbers) {
+  Outer outer;
+  EXPECT_EQ(encode(outer), json::parse(R"({"required": 0})"));
+}
+
+TEST(Codec, ReportsEveryProblemWithItsPath) {
+  const json::value input = json::parse(R"({
+    "required": "three", "items": [{"name": 1, "colour": "red"}], "labels": {"k": 5}
+  })");
+  try {
+    decode<Outer>(input, "spec");
+    FAIL() << "expected DecodeError";
+  } catch (const DecodeError& error) {
+    ASSERT_EQ(error.problems().size(), 4u) << error.what();
+    EXPECT_EQ(error.problems()[0].field, "spec.required");
+    EXPECT_EQ(error.problems()[0].message, "expected integer, got string");
+    EXPECT_EQ(error.problems()[1].field, "spec.items[0].colour");
+    EXPECT_EQ(error.problems()[1].message, "unknown field \"spec.items[0].colour\"");
+    EXPECT_EQ(error.problems()[2].field, "spec.items[0].name");
+    EXPECT_EQ(error.problems()[3].field, "spec.labels[k]");
+  }
+}
+
+TEST(Codec, RejectsOutOfRangeInt32) {
+  EXPECT_THROW(decode<Outer>(json::parse(R"({"required": 4294967296})")), DecodeError);
+  EXPECT_EQ(decode<Outer>(json::parse(R"({"required": 2147483647})")).required, 2147483647);
+}
+
+TEST(Codec, NullMeansAbsent) {
+  const auto outer = decode<Outer>(json::parse(R"({"single": null, "required": 1})"));
+  EXPECT_FALSE(outer.single.has_value());
+}
