@@ -10,7 +10,7 @@ packages=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libssl-dev zlib1g-dev
   libcli11-dev prometheus-cpp-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  kubectl
+  kubectl python3 python3-yaml                # python3-yaml: deploy/crds generator check
 )
 
 missing=()
