@@ -9,8 +9,9 @@
 //
 // Decoding reports every problem with its field path and never returns a partial object; unknown
 // fields in typed parts are problems, not silently dropped. Encoding omits what Go's `omitempty`
-// omits (absent optionals, empty strings, lists and maps, false, null raw parts) and keeps members
-// in declaration order, so golden output is stable.
+// omits (absent optionals, empty strings, lists and maps, false, null raw parts; members without
+// `omitempty` opt out, see always_encoded) and keeps members in declaration order, so golden output
+// is stable.
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -139,6 +140,35 @@ bool omitted_when_encoding(const T& value) {
   }
 }
 
+// Go writes a member whose json tag lacks `omitempty` even when it is empty (a Condition's
+// "message": "", a screening result's "passed": false), and the CRD schema then lists it as required.
+// A struct names such members, by JSON name, in
+//   static constexpr std::string_view json_always_encoded[] = {"message", "reason"};
+// and encode_struct writes them whatever their value.
+template <class T>
+constexpr bool always_encoded(std::string_view json_name) {
+  if constexpr (requires { T::json_always_encoded; }) {
+    for (std::string_view name : T::json_always_encoded) {
+      if (name == json_name) return true;
+    }
+  }
+  return false;
+}
+
+// Every name in T::json_always_encoded is the JSON name of a described member (catches typos).
+template <class T>
+constexpr bool always_encoded_names_are_members() {
+  if constexpr (requires { T::json_always_encoded; }) {
+    using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
+    for (std::string_view name : T::json_always_encoded) {
+      bool found = false;
+      boost::mp11::mp_for_each<Members>([&](auto member) { found = found || json_member_name(member.name) == name; });
+      if (!found) return false;
+    }
+  }
+  return true;
+}
+
 template <class T>
 void decode_struct(const boost::json::value& in, T& out, DecodeContext& ctx) {
   using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
@@ -167,10 +197,11 @@ void decode_struct(const boost::json::value& in, T& out, DecodeContext& ctx) {
 template <class T>
 boost::json::value encode_struct(const T& in) {
   using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
+  static_assert(always_encoded_names_are_members<T>(), "json_always_encoded names a member the struct does not have");
   boost::json::object object;
   boost::mp11::mp_for_each<Members>([&](auto member) {
     const auto& value = in.*member.pointer;
-    if (omitted_when_encoding(value)) return;
+    if (!always_encoded<T>(json_member_name(member.name)) && omitted_when_encoding(value)) return;
     object.emplace(json_member_name(member.name), encode_value(value));
   });
   return object;

@@ -105,10 +105,10 @@ std::string line_diff(const std::string& expected, const std::string& actual) {
     if (i < a.size() && j < b.size() && a[i] == b[j]) {
       out << "  " << a[i] << '\n';
       ++i, ++j;
-    } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      out << "+ " << b[j++] << '\n';
+    } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out << "- " << a[i++] << '\n';  // removals before additions, as in unified diffs
     } else {
-      out << "- " << a[i++] << '\n';
+      out << "+ " << b[j++] << '\n';
     }
   }
   return out.str();
