@@ -1,0 +1,212 @@
+#include "platform/detect.hpp"
+
+#include "platform/platform_names.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace nvcre::platform {
+namespace json = boost::json;
+
+namespace {
+
+const json::object* child_object(const json::object* parent, std::string_view key) {
+  if (parent == nullptr) return nullptr;
+  const json::value* value = parent->if_contains(key);
+  return value != nullptr ? value->if_object() : nullptr;
+}
+
+std::string_view child_string(const json::object* parent, std::string_view key) {
+  if (parent == nullptr) return {};
+  const json::value* value = parent->if_contains(key);
+  if (value == nullptr || !value->is_string()) return {};
+  return value->get_string();
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string to_lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string to_upper(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
+// The architecture a node votes for in the majority, or "" when it does not vote.
+std::string voting_architecture(const json::value& node) {
+  auto product = NodeView(node).label(kGpuProductLabel);
+  return product ? parse_gpu_product(*product) : std::string();
+}
+
+}  // namespace
+
+NodeView::NodeView(const json::value& node) : node_(node.if_object()) {}
+
+std::string_view NodeView::name() const { return child_string(child_object(node_, "metadata"), "name"); }
+
+std::string_view NodeView::provider_id() const {
+  return child_string(child_object(node_, "spec"), "providerID");
+}
+
+std::optional<std::string_view> NodeView::label(std::string_view key) const {
+  const json::object* labels = child_object(child_object(node_, "metadata"), "labels");
+  if (labels == nullptr) return std::nullopt;
+  const json::value* value = labels->if_contains(key);
+  if (value == nullptr) return std::nullopt;
+  // Label values are strings; anything else (a hand-written fixture) counts as present but empty.
+  return value->is_string() ? std::string_view(value->get_string()) : std::string_view();
+}
+
+const json::object* NodeView::allocatable() const {
+  return child_object(child_object(node_, "status"), "allocatable");
+}
+
+bool NodeView::has_allocatable(std::string_view resource) const {
+  const json::object* resources = allocatable();
+  return resources != nullptr && resources->contains(resource);
+}
+
+std::string detect_node_platform(const json::value& node) {
+  const NodeView view(node);
+  const std::string_view provider = view.provider_id();
+  // Rules in the reference's order; the first match wins.
+  if (provider.empty()) {
+    auto hostname = view.label(kHostnameLabel);
+    if (hostname && hostname->find("forge") != std::string_view::npos) return std::string(kForge);
+    if (view.has_label(kForgeSiteLabel)) return std::string(kForge);
+    return std::string(kOnPrem);
+  }
+  if (starts_with(provider, "aws://")) return std::string(kAws);
+  if (starts_with(provider, "gce://")) return std::string(kGcp);
+  if (starts_with(provider, "azure://")) return std::string(kAzure);
+  if (starts_with(provider, "ocid1.")) return std::string(kOci);
+  if (starts_with(provider, "openstack://")) {
+    // Plain OpenStack clouds are on-prem; nscale is the one that advertises rdmashare.
+    return std::string(view.has_allocatable(kNScaleRdmaShareResource) ? kNScale : kOnPrem);
+  }
+  if (starts_with(provider, "kubevirt://")) {
+    return std::string(view.has_label(kTogetherAiWorkerLabel) ? kTogetherAi : kOnPrem);
+  }
+  if (starts_with(provider, "metal3://")) return std::string(kMistral);
+  return std::string(kOnPrem);
+}
+
+std::string detect_platform(std::span<const json::value> nodes) {
+  if (nodes.empty()) return std::string(kOnPrem);
+  return detect_node_platform(nodes.front());
+}
+
+ConsistentPlatform detect_platform_consistent(std::span<const json::value> nodes) {
+  if (nodes.empty()) return {std::string(kOnPrem), {}};
+  std::map<std::string, int> counts;  // sorted, like Go's fmt of a map
+  for (const auto& node : nodes) ++counts[detect_node_platform(node)];
+  if (counts.size() == 1) return {counts.begin()->first, {}};
+  std::string rendered = "map[";
+  bool first = true;
+  for (const auto& [platform, count] : counts) {
+    if (!first) rendered += ' ';
+    first = false;
+    rendered += platform + ":" + std::to_string(count);
+  }
+  rendered += "]";
+  return {{}, "heterogeneous platforms detected: " + rendered};
+}
+
+std::string parse_gpu_product(std::string_view product) {
+  if (product.empty()) return {};
+  constexpr std::string_view kVendorPrefix = "NVIDIA-";
+  if (starts_with(product, kVendorPrefix)) product.remove_prefix(kVendorPrefix.size());
+  // RTX PRO 6000 products have dashes inside the model name, so the first word is not enough.
+  if (starts_with(to_upper(product), "RTX-PRO-6000")) return "rtxpro6000";
+  const auto dash = product.find('-');
+  if (dash != std::string_view::npos && dash > 0) product = product.substr(0, dash);
+  return to_lower(product);
+}
+
+std::string node_gpu_architecture(const json::value& node) {
+  std::string architecture = voting_architecture(node);
+  return architecture.empty() ? std::string(kUnknownArchitecture) : architecture;
+}
+
+std::string majority_gpu_architecture(std::span<const json::value> nodes) {
+  std::map<std::string, int> counts;
+  std::vector<std::string> first_seen_order;
+  for (const auto& node : nodes) {
+    std::string architecture = voting_architecture(node);
+    if (architecture.empty()) continue;
+    if (counts[architecture]++ == 0) first_seen_order.push_back(architecture);
+  }
+  std::string best;
+  int best_count = 0;
+  // Strictly greater: an architecture seen later never displaces an equally common earlier one.
+  for (const auto& architecture : first_seen_order) {
+    if (counts[architecture] > best_count) {
+      best = architecture;
+      best_count = counts[architecture];
+    }
+  }
+  return best;
+}
+
+ArchitectureSelection select_primary_architecture(std::span<const json::value> nodes) {
+  ArchitectureSelection selection;
+  selection.architecture = majority_gpu_architecture(nodes);
+  if (selection.architecture.empty()) selection.architecture = std::string(kUnknownArchitecture);
+  for (const auto& node : nodes) {
+    const std::string name(NodeView(node).name());
+    if (node_gpu_architecture(node) == selection.architecture) {
+      selection.kept.push_back(name);
+    } else {
+      selection.excluded.push_back(name);
+    }
+  }
+  return selection;
+}
+
+std::string fake_provider_id(std::string_view platform) {
+  validate_platform_flag(platform);
+  if (platform == kAws) return "aws:///us-east-1a/i-0000000000000000";
+  if (platform == kGcp) return "gce://nvcre-offline/us-central1-a/nvcre-offline-node";
+  if (platform == kAzure) {
+    return "azure:///subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/nvcre-offline"
+           "/providers/Microsoft.Compute/virtualMachines/nvcre-offline-node";
+  }
+  if (platform == kOci) return "ocid1.instance.oc1.iad.nvcreoffline";
+  if (platform == kNScale) return "openstack:///00000000-0000-0000-0000-000000000000";
+  if (platform == kTogetherAi) return "kubevirt://nvcre-offline/nvcre-offline-node";
+  if (platform == kMistral) return "metal3://nvcre-offline/nvcre-offline-node";
+  // Any unrecognised scheme is onprem. An empty ID would also be, unless the nodeSelector's
+  // hostname happened to contain "forge"; this one cannot be misread.
+  if (platform == kOnPrem) return "baremetal://nvcre-offline/nvcre-offline-node";
+  return {};  // forge (recognised by its site label) and "": no provider ID
+}
+
+boost::json::value synthetic_node(const std::map<std::string, std::string>& node_selector,
+                                  std::string_view platform) {
+  const std::string provider_id = fake_provider_id(platform);
+  json::object labels;
+  for (const auto& [key, value] : node_selector) labels[key] = value;
+  json::object node{{"apiVersion", "v1"}, {"kind", "Node"}};
+  if (platform == kTogetherAi) labels[kTogetherAiWorkerLabel] = "";
+  // Forge is marked by its site label rather than a "forge" hostname, so a nodeSelector that pins
+  // kubernetes.io/hostname keeps its value.
+  if (platform == kForge) labels[kForgeSiteLabel] = "nvcre-offline";
+  node["metadata"] = json::object{{"name", "nvcre-offline-node"}, {"labels", std::move(labels)}};
+  if (!provider_id.empty()) node["spec"] = json::object{{"providerID", provider_id}};
+  if (platform == kNScale) {
+    node["status"] = json::object{{"allocatable", json::object{{kNScaleRdmaShareResource, "1"}}}};
+  }
+  return node;
+}
+
+}  // namespace nvcre::platform

@@ -1,0 +1,55 @@
+#include "platform/json_paths.hpp"
+
+namespace nvcre::platform::json_paths {
+namespace json = boost::json;
+
+const json::object* find_object(const json::object& root, std::initializer_list<std::string_view> path) {
+  const json::object* current = &root;
+  for (std::string_view key : path) {
+    const json::value* next = current->if_contains(key);
+    if (next == nullptr || !next->is_object()) return nullptr;
+    current = &next->get_object();
+  }
+  return current;
+}
+
+json::object* find_object(json::object& root, std::initializer_list<std::string_view> path) {
+  return const_cast<json::object*>(find_object(static_cast<const json::object&>(root), path));
+}
+
+const json::array* find_array(const json::object& root, std::initializer_list<std::string_view> path) {
+  if (path.size() == 0) return nullptr;
+  const json::object* parent = &root;
+  auto last = path.end() - 1;
+  for (auto it = path.begin(); it != last; ++it) {
+    const json::value* next = parent->if_contains(*it);
+    if (next == nullptr || !next->is_object()) return nullptr;
+    parent = &next->get_object();
+  }
+  const json::value* value = parent->if_contains(*last);
+  return value != nullptr ? value->if_array() : nullptr;
+}
+
+json::array* find_array(json::object& root, std::initializer_list<std::string_view> path) {
+  return const_cast<json::array*>(find_array(static_cast<const json::object&>(root), path));
+}
+
+const json::string* find_string(const json::object* object, std::string_view key) {
+  if (object == nullptr) return nullptr;
+  const json::value* value = object->if_contains(key);
+  return value != nullptr ? value->if_string() : nullptr;
+}
+
+json::object& ensure_object(json::object& parent, std::string_view key) {
+  json::value& slot = parent[key];
+  if (!slot.is_object()) slot = json::object();
+  return slot.get_object();
+}
+
+json::object& ensure_path(json::object& root, std::initializer_list<std::string_view> path) {
+  json::object* current = &root;
+  for (std::string_view key : path) current = &ensure_object(*current, key);
+  return *current;
+}
+
+}  // namespace nvcre::platform::json_paths

@@ -1,0 +1,34 @@
+#pragma once
+// Small helpers for walking and shaping raw Kubernetes JSON (TrainingRuntime dependencies): typed
+// lookups that answer nullptr instead of throwing on a missing key or a wrong type, so malformed
+// documents are skipped rather than crashing a reconcile.
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <initializer_list>
+#include <string_view>
+
+namespace nvcre::platform::json_paths {
+
+// The object at `path` below `root`, or nullptr when a step is missing or not an object.
+const boost::json::object* find_object(const boost::json::object& root,
+                                       std::initializer_list<std::string_view> path);
+boost::json::object* find_object(boost::json::object& root,
+                                 std::initializer_list<std::string_view> path);
+
+// The array at `path`, or nullptr.
+const boost::json::array* find_array(const boost::json::object& root,
+                                     std::initializer_list<std::string_view> path);
+boost::json::array* find_array(boost::json::object& root, std::initializer_list<std::string_view> path);
+
+// The string at `key` of `object`, or nullptr (also for a null `object`).
+const boost::json::string* find_string(const boost::json::object* object, std::string_view key);
+
+// The object at `key`, created (replacing any non-object value) when needed.
+boost::json::object& ensure_object(boost::json::object& parent, std::string_view key);
+
+// ensure_object along a path.
+boost::json::object& ensure_path(boost::json::object& root, std::initializer_list<std::string_view> path);
+
+}  // namespace nvcre::platform::json_paths
