@@ -34,9 +34,14 @@ std::vector<json::value> load_documents(const std::string& path) {
 }
 
 // Admission passed; the typed model must take the object too, or our model and our CRDs disagree.
+// It decodes what the API server would store: defaults applied, non-nullable nulls dropped, and no
+// status (all four kinds have a status subresource, so create and update ignore it).
 std::optional<std::string> typed_decode_problem(const json::value& object) {
+  json::value stored = object;
+  api::apply_defaults(stored);
+  if (auto* fields = stored.if_object()) fields->erase("status");
   try {
-    (void)api::decode_any_object(object);
+    (void)api::decode_any_object(stored);
     return std::nullopt;
   } catch (const std::exception& error) {
     return std::string(error.what());
