@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "api/validation.hpp"
+#include "platform/platform_names.hpp"
+#include "cli/certification_commands.hpp"
 #include "cli/validate_command.hpp"
 
 int main(int argc, char** argv) {
@@ -11,6 +13,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"
+      "  nvcrectl certification render certification.yaml --platform aws\n"
+      "  nvcrectl certification list-categories\n"
       "  nvcrectl validate certification.yaml\n"
       "  nvcrectl validate --old before.yaml after.yaml\n"
       "  nvcrectl crds | kubectl apply -f -");
@@ -31,6 +35,27 @@ int main(int argc, char** argv) {
       "  nvcrectl validate -o json examples/*.yaml\n"
       "  nvcrectl validate --old job-v1.yaml job-v2.yaml");
 
+  auto* certification_cmd = app.add_subcommand("certification", "Work with Certifications");
+  certification_cmd->require_subcommand(1);
+  nvcre::cli::RenderOptions render;
+  auto* render_cmd = certification_cmd->add_subcommand(
+      "render", "Render the Workflows a Certification would produce, offline");
+  render_cmd->add_option("file", render.file, "Certification YAML file");
+  render_cmd->add_option("--platform", render.platform,
+                         "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
+  render_cmd->add_option("--gpu-arch", render.gpu_arch,
+                         "GPU architecture (e.g. h100, gb200); wins over the nodeSelector's product label");
+  render_cmd->add_option("--output", render.output, "yaml (multi-document) or json (one array)");
+  render_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl certification render examples/certification.yaml\n"
+      "  nvcrectl certification render examples/certification.yaml --platform aws --output json\n"
+      "  nvcrectl certification render cert.yaml --platform gcp --gpu-arch gb200");
+  std::string categories_output = "table";
+  auto* list_cmd = certification_cmd->add_subcommand("list-categories", "List the catalog's categories");
+  list_cmd->add_option("--output", categories_output, "table, yaml or json");
+  list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
+
   auto* crds_cmd = app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
 
@@ -42,6 +67,19 @@ int main(int argc, char** argv) {
 
   try {
     if (*validate_cmd) return nvcre::cli::run_validate(validate, std::cout, std::cerr);
+    if (*render_cmd) {
+      if (render.file.empty()) {
+        std::cerr << "Error: requires a certification YAML file as argument\n\n"
+                  << "Usage: nvcrectl certification render [flags] <certification.yaml>\n";
+        return 1;
+      }
+      nvcre::cli::render_certification(render, std::cout);
+      return 0;
+    }
+    if (*list_cmd) {
+      nvcre::cli::list_categories(categories_output, std::cout);
+      return 0;
+    }
     if (*crds_cmd) {
       bool first = true;
       for (const auto& file : nvcre::api::embedded_crd_files()) {

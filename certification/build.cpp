@@ -1,0 +1,153 @@
+#include "certification/build.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "certification/naming.hpp"
+#include "certification/options.hpp"
+#include "certification/transforms.hpp"
+#include "platform/detect.hpp"
+#include "platform/gpu_defaults.hpp"
+#include "workflow/overrides.hpp"
+
+namespace nvcre::certification {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view kCategoryNotFound = "CategoryNotFound";
+constexpr std::string_view kWorkflowValidationFailed = "WorkflowValidationFailed";
+constexpr std::string_view kProductLabel = "nvidia.com/gpu.product";
+
+std::string architecture_of(const api::Certification& certification, const BuildInput& input) {
+  if (!input.gpu_architecture.empty()) return input.gpu_architecture;
+  std::string detected = platform::majority_gpu_architecture(input.nodes);
+  if (!detected.empty() && detected != "unknown") return detected;
+  const auto& selector = certification.spec.target.nodeSelector;
+  auto product = selector.find(std::string(kProductLabel));
+  if (product != selector.end()) return platform::parse_gpu_product(product->second);
+  return detected;
+}
+
+// Distinct non-empty values of the topology key over the nodes (0 without a topology).
+std::int64_t domain_count(const api::WorkflowSpec& spec, const std::vector<json::value>& nodes) {
+  if (!spec.orchestration.topology) return 0;
+  const std::string& key = spec.orchestration.topology->topologyKey;
+  std::set<std::string> domains;
+  for (const auto& node : nodes) {
+    const auto* metadata = node.is_object() ? node.as_object().if_contains("metadata") : nullptr;
+    const auto* labels = metadata && metadata->is_object() ? metadata->as_object().if_contains("labels") : nullptr;
+    const auto* value = labels && labels->is_object() ? labels->as_object().if_contains(key) : nullptr;
+    if (value && value->is_string() && !value->get_string().empty()) domains.insert(std::string(value->get_string()));
+  }
+  return static_cast<std::int64_t>(domains.size());
+}
+
+// The overrides the Workflow keeps: not yet applied, and able to match once nodes are known
+// (platform and architecture are fixed by now). Offline renders keep none.
+std::vector<api::OverrideSpec> remaining_overrides(const std::vector<api::OverrideSpec>& overrides,
+                                                   const std::vector<api::AppliedOverride>& applied,
+                                                   const workflow::MatchContext& context) {
+  std::vector<api::OverrideSpec> remaining;
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    const bool was_applied = std::any_of(applied.begin(), applied.end(), [i](const api::AppliedOverride& a) {
+      return a.index == static_cast<std::int64_t>(i);
+    });
+    if (was_applied) continue;
+    api::WhenSpec fixed_part;
+    fixed_part.platform = overrides[i].when.platform;
+    fixed_part.gpuArchitecture = overrides[i].when.gpuArchitecture;
+    if (!workflow::when_matches(fixed_part, context)) continue;
+    remaining.push_back(overrides[i]);
+  }
+  return remaining;
+}
+
+catalog::BuildConfig build_config(const std::string& key, const catalog::Entry& entry, const api::CategoryOptions& options,
+                                  const std::string& arch, const std::string& detected_platform,
+                                  const BuildInput& input, std::vector<BuildEvent>& events) {
+  const auto defaults = platform::gpu_defaults(arch, detected_platform);
+  catalog::BuildConfig config;
+  config.gpu_architecture = arch;
+  config.options = options;
+  config.gpus_per_node = options.gpusPerNode.value_or(defaults.gpusPerNode);
+  config.mlnx_per_node = options.mlnxPerNode.value_or(defaults.mlnxPerNode);
+  config.enable_mnnvl = options.enableMNNVL.value_or(platform::default_enable_mnnvl(arch));
+  if (auto message = platform::gpu_arch_fallback_message(arch)) {
+    events.push_back({"Warning", "GPUArchitectureDefaults", key + ": " + *message});
+  }
+  const auto nic = platform::detect_nic_resource_name(options.nicResourceName.value_or(""), detected_platform, arch,
+                                                      config.mlnx_per_node, input.nodes);
+  config.nic_resource_name = nic.resourceName;
+  if (!nic.message.empty()) events.push_back({"Normal", "NICResourceDetection", key + ": " + nic.message});
+  if (input.offline) {
+    config.nodes_per_job = options.nodesPerJob.value_or(1);
+  } else {
+    const auto available = static_cast<std::int32_t>(input.nodes.size());
+    const std::int32_t ceiling = options.nodesPerJob ? std::min(*options.nodesPerJob, available) : available;
+    config.nodes_per_job = entry.max_valid_nodes(ceiling, config.gpus_per_node, arch);
+    if (config.nodes_per_job == 0) {
+      throw CategoryBuildError(std::string(kWorkflowValidationFailed),
+                               key + ": no valid node count <= " + std::to_string(ceiling) +
+                                   " satisfies model constraints");
+    }
+  }
+  return config;
+}
+
+}  // namespace
+
+CategoryBuild build_category_workflow(const api::Certification& certification,
+                                      const api::CertificateCategory& category, const BuildInput& input,
+                                      const catalog::Catalog& catalog) {
+  const std::string key = category.domain + "/" + category.variant;
+  const catalog::Entry* entry = catalog.lookup(category.domain, category.variant);
+  if (entry == nullptr) {
+    throw CategoryBuildError(std::string(kCategoryNotFound), "unknown certification category: " + key);
+  }
+  CategoryBuild result;
+  result.platform = platform::detect_platform(input.nodes);
+  result.gpu_architecture = architecture_of(certification, input);
+  const api::CategoryOptions options = resolved_options(certification.spec, category);
+
+  api::WorkflowSpec spec;
+  try {
+    const auto config = build_config(key, *entry, options, result.gpu_architecture, result.platform, input,
+                                     result.events);
+    spec = entry->build(certification.spec.target, config);
+    auto context = workflow::match_context_for(spec, result.platform, result.gpu_architecture,
+                                               domain_count(spec, input.nodes));
+    auto resolved = workflow::resolve_overrides(spec, context);
+    result.applied_overrides = std::move(resolved.applied);
+    spec = std::move(resolved.spec);
+    spec.overrides = input.offline ? std::vector<api::OverrideSpec>{}
+                                   : remaining_overrides(spec.overrides, result.applied_overrides, context);
+  } catch (const CategoryBuildError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw CategoryBuildError(std::string(kWorkflowValidationFailed),
+                             "building workflow for " + key + ": " + error.what());
+  }
+  try {
+    apply_resolved_transforms(spec, options, certification.spec.gangScheduler);
+  } catch (const TransformError& error) {
+    throw CategoryBuildError(error.reason, key + ": " + error.what());
+  }
+
+  api::Workflow& workflow = result.workflow;
+  workflow.apiVersion = std::string(api::kApiVersion);
+  workflow.kind = std::string(api::Workflow::kKind);
+  workflow.metadata.name = workflow_name(certification.metadata.name, category);
+  workflow.metadata.namespace_ = certification.metadata.namespace_;
+  workflow.metadata.labels = workflow_labels(certification.metadata.name, category);
+  workflow.metadata.annotations = workflow_annotations(options.testScale);
+  if (!certification.metadata.uid.empty()) {
+    workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion),
+                                                 std::string(api::Certification::kKind),
+                                                 certification.metadata.name, certification.metadata.uid, true, true});
+  }
+  workflow.spec = std::move(spec);
+  return result;
+}
+
+}  // namespace nvcre::certification

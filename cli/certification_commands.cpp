@@ -1,0 +1,133 @@
+#include "cli/certification_commands.hpp"
+
+#include <boost/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+#include <stdexcept>
+
+#include "api/objects.hpp"
+#include "api/yaml_json.hpp"
+#include "catalog/catalog.hpp"
+#include "certification/build.hpp"
+#include "cli/read_file.hpp"
+#include "platform/detect.hpp"
+#include "platform/gpu_defaults.hpp"
+#include "platform/platform_names.hpp"
+
+namespace nvcre::cli {
+namespace json = boost::json;
+
+namespace {
+
+// The threshold registry (api.md §12.4), in the order the reference prints it.
+constexpr std::string_view kThresholdKeys[] = {"busBandwidthGBps", "algBandwidthGBps", "goodputRatio",
+                                               "avgTFLOPsPerGPU", "avgStepTimeSec"};
+
+std::string bracketed(const std::vector<std::string>& items) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? " " : "") + items[i];
+  return text + "]";
+}
+
+api::Certification read_certification(const std::string& path) {
+  std::string text;
+  try {
+    text = read_text_file(path);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string("read certification: ") + error.what());
+  }
+  try {
+    return api::decode_object<api::Certification>(api::parse_yaml(text));
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string("parse certification: ") + error.what());
+  }
+}
+
+void check_threshold_keys(const api::Certification& certification) {
+  const std::string& name = certification.metadata.name;
+  if (auto message = unknown_threshold_keys_message(certification.spec.options.thresholds); !message.empty()) {
+    throw std::runtime_error("certification " + name + ": " + message);
+  }
+  for (const auto& category : certification.spec.categories) {
+    if (!category.options) continue;
+    if (auto message = unknown_threshold_keys_message(category.options->thresholds); !message.empty()) {
+      throw std::runtime_error("certification " + name + ": category " + category.domain + "/" +
+                               category.variant + ": " + message);
+    }
+  }
+}
+
+std::string offline_architecture(const api::Certification& certification, const std::string& flag) {
+  const std::string from_flag = platform::parse_gpu_arch_flag(flag);
+  if (!from_flag.empty()) return from_flag;
+  const auto& selector = certification.spec.target.nodeSelector;
+  auto product = selector.find("nvidia.com/gpu.product");
+  const std::string arch = product == selector.end() ? "" : platform::parse_gpu_product(product->second);
+  if (arch.empty()) {
+    throw std::runtime_error(
+        "cannot determine GPU architecture from target nodeSelector (nvidia.com/gpu.product label is required)");
+  }
+  return arch;
+}
+
+}  // namespace
+
+std::string unknown_threshold_keys_message(const std::map<std::string, std::string>& thresholds) {
+  std::vector<std::string> unknown;
+  for (const auto& [key, expression] : thresholds) {
+    if (std::find(std::begin(kThresholdKeys), std::end(kThresholdKeys), key) == std::end(kThresholdKeys)) {
+      unknown.push_back(key);
+    }
+  }
+  if (unknown.empty()) return {};
+  return "unknown threshold key(s) " + bracketed(unknown) + "; valid keys: " +
+         bracketed(std::vector<std::string>(std::begin(kThresholdKeys), std::end(kThresholdKeys)));
+}
+
+void render_certification(const RenderOptions& options, std::ostream& out) {
+  platform::validate_platform_flag(options.platform);  // before the file is read, as the reference does
+  if (options.output != "yaml" && options.output != "json") {
+    throw std::invalid_argument("invalid --output \"" + options.output + "\": must be yaml or json");
+  }
+  api::Certification certification = read_certification(options.file);
+  check_threshold_keys(certification);
+  if (certification.spec.categories.empty()) throw std::runtime_error("certification has no categories");
+  if (certification.metadata.namespace_.empty()) certification.metadata.namespace_ = "default";
+
+  certification::BuildInput input;
+  input.offline = true;
+  input.gpu_architecture = offline_architecture(certification, options.gpu_arch);
+  input.nodes.push_back(platform::synthetic_node(certification.spec.target.nodeSelector, options.platform));
+
+  json::array rendered;
+  for (const auto& category : certification.spec.categories) {
+    auto build = certification::build_category_workflow(certification, category, input);
+    auto& annotations = build.workflow.metadata.annotations;
+    annotations["nvcrectl.nvidia.com/detected-gpu-architecture"] = build.gpu_architecture;
+    annotations["nvcrectl.nvidia.com/detected-platform"] = build.platform;
+    rendered.push_back(api::encode_object(build.workflow));
+  }
+  if (options.output == "json") {
+    out << api::to_pretty_json(rendered);
+    return;
+  }
+  for (std::size_t i = 0; i < rendered.size(); ++i) {
+    if (i) out << "---\n";
+    out << api::to_yaml(rendered[i]);
+  }
+}
+
+void list_categories(const std::string& output, std::ostream& out) {
+  const auto keys = catalog::Catalog::builtin().list();
+  if (output == "json" || output == "yaml") {
+    json::array list;
+    for (const auto& key : keys) list.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
+    out << (output == "json" ? api::to_pretty_json(list) : api::to_yaml(list));
+    return;
+  }
+  out << std::left << std::setw(20) << "DOMAIN" << "VARIANT\n";
+  for (const auto& key : keys) out << std::left << std::setw(20) << key.domain << key.variant << "\n";
+}
+
+}  // namespace nvcre::cli

@@ -1,0 +1,28 @@
+#pragma once
+// `nvcrectl certification render` and `list-categories`: offline, from the compiled-in catalog,
+// through the same build path and transforms as the controller.
+#include <iosfwd>
+#include <map>
+#include <string>
+
+namespace nvcre::cli {
+
+struct RenderOptions {
+  std::string file;
+  std::string platform;   // --platform: pretend the nodes are on this platform
+  std::string gpu_arch;   // --gpu-arch: wins over the nodeSelector's product label
+  std::string output = "yaml";  // yaml (multi-document) | json (one array)
+};
+
+// Writes the rendered Workflows to `out`; throws std::runtime_error / std::invalid_argument with
+// the reference CLI's messages (main prints "Error: <message>" and exits 1).
+void render_certification(const RenderOptions& options, std::ostream& out);
+
+// table (default; anything unknown falls back to it) | yaml | json.
+void list_categories(const std::string& output, std::ostream& out);
+
+// "unknown threshold key(s) [...]; valid keys: [...]" for keys outside the registry; "" when all
+// keys are known.
+std::string unknown_threshold_keys_message(const std::map<std::string, std::string>& thresholds);
+
+}  // namespace nvcre::cli
