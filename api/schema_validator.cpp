@@ -15,8 +15,6 @@
 namespace nvcre::api {
 namespace json = boost::json;
 
-namespace {
-
 std::string child_path(const std::string& base, std::string_view name) {
   return base.empty() ? std::string(name) : base + "." + std::string(name);
 }
@@ -24,6 +22,8 @@ std::string child_path(const std::string& base, std::string_view name) {
 std::string index_path(const std::string& base, std::size_t index) {
   return base + "[" + std::to_string(index) + "]";
 }
+
+namespace {
 
 // field.Path.String() of the root.
 std::string field_of(const std::string& path) { return path.empty() ? "<nil>" : path; }

@@ -76,6 +76,10 @@ void apply_defaults(const SchemaNode& node, boost::json::value& value);
 bool is_blocking(const Cause& cause);
 Cause rules_not_checked_cause();
 
+// Field paths as kube-openapi writes them: "spec.categories", "spec.categories[0]".
+std::string child_path(const std::string& base, std::string_view name);
+std::string index_path(const std::string& base, std::size_t index);
+
 // Go-style renderings used in messages: strconv.Quote, fmt %v of JSON scalars, JSON type names.
 std::string go_quote(std::string_view text);
 std::string go_value(const boost::json::value& value);

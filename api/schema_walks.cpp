@@ -13,14 +13,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string child_path(const std::string& base, std::string_view name) {
-  return base.empty() ? std::string(name) : base + "." + std::string(name);
-}
-
-std::string index_path(const std::string& base, std::size_t index) {
-  return base + "[" + std::to_string(index) + "]";
-}
-
 // field.Path.Key(): how CEL errors name map entries.
 std::string key_path(const std::string& base, std::string_view key) {
   return base + "[" + std::string(key) + "]";
