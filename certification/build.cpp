@@ -1,7 +1,6 @@
 #include "certification/build.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "certification/naming.hpp"
 #include "certification/options.hpp"
@@ -27,20 +26,6 @@ std::string architecture_of(const api::Certification& certification, const Build
   auto product = selector.find(std::string(kProductLabel));
   if (product != selector.end()) return platform::parse_gpu_product(product->second);
   return detected;
-}
-
-// Distinct non-empty values of the topology key over the nodes (0 without a topology).
-std::int64_t domain_count(const api::WorkflowSpec& spec, const std::vector<json::value>& nodes) {
-  if (!spec.orchestration.topology) return 0;
-  const std::string& key = spec.orchestration.topology->topologyKey;
-  std::set<std::string> domains;
-  for (const auto& node : nodes) {
-    const auto* metadata = node.is_object() ? node.as_object().if_contains("metadata") : nullptr;
-    const auto* labels = metadata && metadata->is_object() ? metadata->as_object().if_contains("labels") : nullptr;
-    const auto* value = labels && labels->is_object() ? labels->as_object().if_contains(key) : nullptr;
-    if (value && value->is_string() && !value->get_string().empty()) domains.insert(std::string(value->get_string()));
-  }
-  return static_cast<std::int64_t>(domains.size());
 }
 
 // The overrides the Workflow keeps: not yet applied, and able to match once nodes are known
@@ -116,7 +101,9 @@ CategoryBuild build_category_workflow(const api::Certification& certification,
                                      result.events);
     spec = entry->build(certification.spec.target, config);
     auto context = workflow::match_context_for(spec, result.platform, result.gpu_architecture,
-                                               domain_count(spec, input.nodes));
+                                               spec.orchestration.topology ? platform::count_topology_domains(
+                                                   spec.orchestration.topology->topologyKey, input.nodes)
+                                                             : 0);
     auto resolved = workflow::resolve_overrides(spec, context);
     result.applied_overrides = std::move(resolved.applied);
     spec = std::move(resolved.spec);

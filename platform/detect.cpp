@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <stdexcept>
 
 namespace nvcre::platform {
@@ -156,6 +157,16 @@ std::string majority_gpu_architecture(std::span<const json::value> nodes) {
     }
   }
   return best;
+}
+
+std::int64_t count_topology_domains(std::string_view topology_key, std::span<const json::value> nodes) {
+  if (topology_key.empty()) return 0;
+  std::set<std::string_view> domains;
+  for (const auto& node : nodes) {
+    auto value = NodeView(node).label(topology_key);
+    if (value && !value->empty()) domains.insert(*value);
+  }
+  return static_cast<std::int64_t>(domains.size());
 }
 
 ArchitectureSelection select_primary_architecture(std::span<const json::value> nodes) {
