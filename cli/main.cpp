@@ -7,6 +7,8 @@
 #include "platform/platform_names.hpp"
 #include "cli/certification_commands.hpp"
 #include "cli/validate_command.hpp"
+#include "cli/workflow_commands.hpp"
+#include "cli/workloadrun_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nvcrectl: certify GPU clusters with nvcre (nvcre.nvidia.com/v1alpha1)"};
@@ -56,6 +58,38 @@ int main(int argc, char** argv) {
   list_cmd->add_option("--output", categories_output, "table, yaml or json");
   list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
 
+  auto* workloadrun_cmd = app.add_subcommand("workloadrun", "Work with WorkloadRuns");
+  workloadrun_cmd->require_subcommand(1);
+  nvcre::cli::WorkloadRunRenderOptions workloadrun_render;
+  auto* workloadrun_render_cmd = workloadrun_cmd->add_subcommand(
+      "render", "Render the Workflow a WorkloadRun would produce, offline");
+  workloadrun_render_cmd->add_option("file", workloadrun_render.file, "WorkloadRun YAML or JSON file");
+  workloadrun_render_cmd->add_option(
+      "--platform", workloadrun_render.platform,
+      "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
+  workloadrun_render_cmd->add_option("--gpu-arch", workloadrun_render.gpu_arch,
+                                     "GPU architecture (e.g. h100, gb300); wins over the nodeSelector's product label");
+  workloadrun_render_cmd->add_option("--output", workloadrun_render.output, "yaml or json");
+  workloadrun_render_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch h100\n"
+      "  nvcrectl workloadrun render run.yaml --platform aws --gpu-arch gb300 --output json");
+
+  auto* workflow_cmd = app.add_subcommand("workflow", "Work with Workflows");
+  workflow_cmd->require_subcommand(1);
+  nvcre::cli::WorkflowRenderOptions workflow_render;
+  auto* workflow_render_cmd = workflow_cmd->add_subcommand(
+      "render", "Resolve a Workflow's overrides against mock nodes or nodes from a file, offline");
+  workflow_render_cmd->add_option("file", workflow_render.file, "Workflow YAML file");
+  workflow_render_cmd->add_option("--platform", workflow_render.platform, "Platform of the mock nodes");
+  workflow_render_cmd->add_option("--gpu-arch", workflow_render.gpu_arch, "GPU architecture of the mock nodes");
+  workflow_render_cmd->add_option("--nodes-file", workflow_render.nodes_file, "YAML list of Node objects");
+  workflow_render_cmd->add_option("--output", workflow_render.output, "yaml or json");
+  workflow_render_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl workflow render examples/workflow.yaml --platform aws --gpu-arch gb200\n"
+      "  nvcrectl workflow render my-workflow.yaml --nodes-file nodes.yaml --output json");
+
   auto* crds_cmd = app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
 
@@ -74,6 +108,24 @@ int main(int argc, char** argv) {
         return 1;
       }
       nvcre::cli::render_certification(render, std::cout);
+      return 0;
+    }
+    if (*workloadrun_render_cmd) {
+      if (workloadrun_render.file.empty()) {
+        std::cerr << "Error: requires a WorkloadRun YAML file as argument\n\n"
+                  << "Usage: nvcrectl workloadrun render [flags] <workloadrun.yaml>\n";
+        return 1;
+      }
+      nvcre::cli::render_workloadrun(workloadrun_render, std::cout);
+      return 0;
+    }
+    if (*workflow_render_cmd) {
+      if (workflow_render.file.empty()) {
+        std::cerr << "Error: requires a workflow YAML file as argument\n\n"
+                  << "Usage: nvcrectl workflow render [flags] <workflow.yaml>\n";
+        return 1;
+      }
+      nvcre::cli::render_workflow(workflow_render, std::cout);
       return 0;
     }
     if (*list_cmd) {

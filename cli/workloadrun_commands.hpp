@@ -1,0 +1,20 @@
+#pragma once
+// `nvcrectl workloadrun render`: offline, through the same build path as the WorkloadRun
+// controller (workloadrun/build.hpp), resolved against one synthetic node.
+#include <iosfwd>
+#include <string>
+
+namespace nvcre::cli {
+
+struct WorkloadRunRenderOptions {
+  std::string file;
+  std::string platform;         // --platform: pretend the nodes are on this platform
+  std::string gpu_arch;         // --gpu-arch: wins over the nodeSelector's product label
+  std::string output = "yaml";  // yaml | json (one object)
+};
+
+// Writes the rendered Workflow to `out`; throws std::runtime_error / std::invalid_argument with
+// the reference CLI's messages (main prints "Error: <message>" and exits 1).
+void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& out);
+
+}  // namespace nvcre::cli

@@ -1,0 +1,433 @@
+#include "workloadrun/build.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "api/codec.hpp"
+#include "certification/transforms.hpp"
+#include "k8s/duration.hpp"
+#include "platform/detect.hpp"
+#include "platform/gpu_defaults.hpp"
+#include "platform/nccl_env.hpp"
+#include "platform/runtime_builders.hpp"
+#include "workflow/overrides.hpp"
+#include "workloadrun/platform_overrides.hpp"
+
+namespace nvcre::workloadrun {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view kBuildFailed = "BuildFailed";
+constexpr std::string_view kConfigVolume = "config-volume";
+constexpr std::string_view kConfigMountPath = "/config";
+constexpr std::string_view kRuntimePatchManager = "nvcre.nvidia.com/workloadrun";
+constexpr std::string_view kGpuPresentLabel = "nvidia.com/gpu.present";
+
+struct BuildFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Framework { kTorch, kMpi, kExec };
+
+std::string_view framework_name(Framework framework) {
+  switch (framework) {
+    case Framework::kTorch: return "torch";
+    case Framework::kMpi: return "mpi";
+    case Framework::kExec: return "exec";
+  }
+  return "exec";
+}
+
+// §7.2 step 4 plus the fields the CRD requires (a file rendered offline never met the API server).
+Framework select_framework(const api::FrameworkSpec& framework) {
+  if (framework.torch) {
+    const auto& torch = *framework.torch;
+    if (torch.script.empty() == torch.module_.empty()) {
+      throw BuildFailure(torch.script.empty()
+                             ? "spec.framework.torch: either script or module must be set"
+                             : "spec.framework.torch: script and module are mutually exclusive; set only one");
+    }
+    return Framework::kTorch;
+  }
+  if (framework.mpi) {
+    if (framework.mpi->binary.empty()) {
+      throw BuildFailure("spec.framework.mpi.binary is required: set the program mpirun launches");
+    }
+    if (framework.mpi->mpirunPath.empty()) {
+      throw BuildFailure("spec.framework.mpi.mpirunPath is required: set the mpirun path inside the image");
+    }
+    return Framework::kMpi;
+  }
+  if (!framework.exec) throw BuildFailure("exec framework selected but spec.framework.exec is nil");
+  if (framework.exec->command.empty()) {
+    throw BuildFailure("spec.framework.exec.command must name the command to run (at least one item)");
+  }
+  return Framework::kExec;
+}
+
+std::int64_t domain_count(const api::WorkflowSpec& spec, const std::vector<json::value>& nodes) {
+  if (!spec.orchestration.topology) return 0;
+  std::set<std::string> domains;
+  for (const auto& node : nodes) {
+    auto value = platform::NodeView(node).label(spec.orchestration.topology->topologyKey);
+    if (value && !value->empty()) domains.emplace(*value);
+  }
+  return static_cast<std::int64_t>(domains.size());
+}
+
+// The overrides a controller-built Workflow keeps: not applied, and able to match once nodes are
+// known (platform and architecture are fixed by now) — the Certification rule.
+std::vector<api::OverrideSpec> remaining_overrides(const std::vector<api::OverrideSpec>& overrides,
+                                                   const std::vector<api::AppliedOverride>& applied,
+                                                   const workflow::MatchContext& context) {
+  std::vector<api::OverrideSpec> remaining;
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    const bool was_applied = std::any_of(applied.begin(), applied.end(), [i](const api::AppliedOverride& a) {
+      return a.index == static_cast<std::int64_t>(i);
+    });
+    if (was_applied) continue;
+    api::WhenSpec fixed_part;
+    fixed_part.platform = overrides[i].when.platform;
+    fixed_part.gpuArchitecture = overrides[i].when.gpuArchitecture;
+    if (workflow::when_matches(fixed_part, workflow::MatchContext{context.platform, context.gpu_architecture, {}, {}, {}})) {
+      remaining.push_back(overrides[i]);
+    }
+  }
+  return remaining;
+}
+
+std::string timeout_per_job(const std::optional<api::WorkloadOrchestration>& orchestration) {
+  if (!orchestration || orchestration->timeoutPerJob.empty()) return std::string(kDefaultTimeoutPerJob);
+  auto parsed = k8s::parse_go_duration(orchestration->timeoutPerJob);
+  if (!parsed) return std::string(kDefaultTimeoutPerJob);
+  return k8s::format_go_duration(*parsed);
+}
+
+json::object replicated_job_patch(std::string_view name, const std::vector<api::LocalObjectReference>& secrets) {
+  json::object job{{"name", name}};
+  if (!secrets.empty()) {
+    job["template"] = json::object{
+        {"spec", json::object{{"template", json::object{{"spec", json::object{{"imagePullSecrets", api::encode(secrets)}}}}}}}};
+  }
+  return job;
+}
+
+// runtimePatches: image pull secrets on `node`; MPI also lists `launcher` (it runs the same image)
+// so later per-Job patches reach it.
+json::array runtime_patches(Framework framework, const std::vector<api::LocalObjectReference>& secrets) {
+  if (secrets.empty() && framework != Framework::kMpi) return {};
+  json::array jobs{replicated_job_patch("node", secrets)};
+  if (framework == Framework::kMpi) jobs.push_back(replicated_job_patch("launcher", secrets));
+  return json::array{json::object{
+      {"manager", kRuntimePatchManager},
+      {"trainingRuntimeSpec",
+       json::object{{"template", json::object{{"spec", json::object{{"replicatedJobs", std::move(jobs)}}}}}}}}};
+}
+
+json::array strings(const std::vector<std::string>& items) {
+  json::array array;
+  for (const auto& item : items) array.emplace_back(item);
+  return array;
+}
+
+struct TrainerCommand {
+  std::vector<std::string> command;
+  std::vector<std::string> args;
+};
+
+TrainerCommand trainer_command(Framework framework, const api::FrameworkSpec& spec, std::int32_t gpus_per_node,
+                               const std::vector<api::EnvVar>& env) {
+  TrainerCommand out;
+  switch (framework) {
+    case Framework::kTorch: {
+      const auto& torch = *spec.torch;
+      out.command = {"torchrun"};
+      if (!torch.module_.empty()) {
+        out.args = {"-m", torch.module_};
+      } else {
+        out.args = {torch.script};
+      }
+      out.args.insert(out.args.end(), torch.args.begin(), torch.args.end());
+      break;
+    }
+    case Framework::kMpi: {
+      const auto& mpi = *spec.mpi;
+      out.command = {"timeout", "3600", mpi.mpirunPath};
+      out.args = {"-N", std::to_string(gpus_per_node), "--allow-run-as-root", "--mca", "plm_rsh_args",
+                  "-o StrictHostKeyChecking=no -o ConnectionAttempts=10"};
+      for (auto& arg : platform::mpi_env_args(env, mpi.mpiArgs)) out.args.push_back(std::move(arg));
+      out.args.insert(out.args.end(), mpi.mpiArgs.begin(), mpi.mpiArgs.end());
+      out.args.push_back(mpi.binary);
+      out.args.insert(out.args.end(), mpi.args.begin(), mpi.args.end());
+      break;
+    }
+    case Framework::kExec:
+      out.command = spec.exec->command;
+      out.args = spec.exec->args;
+      break;
+  }
+  return out;
+}
+
+// §2.6.4 post-template: `/bin/bash -c "<preCommands>\nexec <%q-quoted command and args>"`.
+void wrap_with_pre_commands(TrainerCommand& trainer, const std::vector<std::string>& pre_commands) {
+  if (pre_commands.empty()) return;
+  std::string script;
+  for (const auto& line : pre_commands) script += line + "\n";
+  script += "exec";
+  for (const auto& part : trainer.command) script += " " + go_quote(part);
+  for (const auto& part : trainer.args) script += " " + go_quote(part);
+  trainer.command = {"/bin/bash", "-c"};
+  trainer.args = {script};
+}
+
+}  // namespace
+
+std::string go_quote(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\v': out += "\\v"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buffer[5];
+          std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
+          out += buffer;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const BuildInput& input) {
+  const std::string& name = run.metadata.name;
+  const api::WorkloadRunSpec& spec = run.spec;
+  const std::string prefix = "workloadrun " + name + ": ";
+  WorkloadRunBuild result;
+  api::WorkflowSpec workflow_spec;
+  try {
+    if (name.empty()) throw BuildFailure("metadata.name is required");
+    if (spec.image.empty()) throw BuildFailure("spec.image is required: set the container image to run");
+    if (spec.numNodes < 1) {
+      throw BuildFailure("spec.numNodes must be at least 1 (nodes per job group), got " + std::to_string(spec.numNodes));
+    }
+    const Framework framework = select_framework(spec.framework);
+    const std::string test_scale = spec.orchestration ? spec.orchestration->testScale : std::string();
+    if (test_scale == api::test_scale::kDiagnose) {
+      throw BuildFailure("spec.orchestration.testScale diagnose is not supported for WorkloadRuns; use "
+                         "intra-node, intra-rack or full-scale");
+    }
+
+    // §7.2 step 2-3: detection and hardware defaults.
+    platform::NodeDefaults defaults = platform::kFallbackNodeDefaults;
+    bool default_mnnvl = false;
+    if (!input.nodes.empty()) {
+      result.platform = platform::detect_platform(input.nodes);
+      result.gpu_architecture = input.gpu_architecture.empty() ? platform::majority_gpu_architecture(input.nodes)
+                                                               : input.gpu_architecture;
+      if (result.gpu_architecture.empty()) result.gpu_architecture = std::string(platform::kUnknownArchitecture);
+      defaults = platform::gpu_defaults(result.gpu_architecture, result.platform);
+      default_mnnvl = platform::default_enable_mnnvl(result.gpu_architecture);
+      if (auto message = platform::gpu_arch_fallback_message(result.gpu_architecture)) {
+        result.events.push_back({"Warning", "GPUArchitectureDefaults", prefix + *message});
+      }
+    } else {
+      result.gpu_architecture = input.gpu_architecture;
+    }
+    const std::int32_t gpus = spec.gpusPerNode.value_or(defaults.gpusPerNode);
+    const std::int32_t mlnx = spec.mlnxPerNode.value_or(defaults.mlnxPerNode);
+    const bool mnnvl = spec.enableMNNVL.value_or(default_mnnvl);
+    const auto nic = platform::detect_nic_resource_name(spec.nicResourceName.value_or(""), result.platform,
+                                                        result.gpu_architecture, mlnx, input.nodes);
+    if (!nic.message.empty()) result.events.push_back({"Normal", "NICResourceDetection", prefix + nic.message});
+    result.gpus_per_node = gpus;
+
+    // Steps 5-7: env, volumes, group size.
+    const auto env = platform::merge_env_vars(platform::base_nccl_env_vars(mnnvl), spec.env);
+    std::vector<json::object> volumes = spec.volumes;
+    std::vector<json::object> mounts = spec.volumeMounts;
+    const std::string config_map_name = spec.config && spec.config->configMapRef ? spec.config->configMapRef->name
+                                                                                 : name + "-config";
+    if (spec.config) {
+      if (!spec.config->inline_.empty() && spec.config->configMapRef) {
+        throw BuildFailure("spec.config: inline and configMapRef are mutually exclusive; set only one");
+      }
+      volumes.push_back(json::object{{"name", kConfigVolume},
+                                     {"configMap", json::object{{"name", config_map_name}, {"defaultMode", 0755}}}});
+      mounts.push_back(json::object{{"name", kConfigVolume}, {"mountPath", kConfigMountPath}});
+    }
+    const std::int32_t nodes_per_job = test_scale == api::test_scale::kIntraNode ? 1 : spec.numNodes;
+
+    // Step 8: the runtime dependency.
+    platform::RuntimeConfig runtime;
+    runtime.entryName = name;
+    runtime.image = spec.image;
+    runtime.nodesPerJob = nodes_per_job;
+    runtime.gpusPerNode = gpus;
+    runtime.env = env;
+    runtime.volumes = volumes;
+    runtime.volumeMounts = mounts;
+    runtime.initContainers = spec.initContainers;
+    runtime.resources = spec.resources;
+    runtime.imagePullSecrets = spec.imagePullSecrets;
+    if (spec.gangScheduler) {
+      runtime.gangSchedulerName = spec.gangScheduler->schedulerName;
+      runtime.gangSchedulerQueue = spec.gangScheduler->queue;
+      runtime.gangSchedulerQueueLabelKey = spec.gangScheduler->queueLabelKey;
+    }
+    switch (framework) {
+      case Framework::kTorch: workflow_spec.dependencies.push_back(platform::build_torch_runtime(runtime)); break;
+      case Framework::kMpi: workflow_spec.dependencies.push_back(platform::build_mpi_runtime(runtime)); break;
+      case Framework::kExec: workflow_spec.dependencies.push_back(platform::build_exec_runtime(runtime)); break;
+    }
+
+    // Step 9: ConfigMap for inline config, checkpoint PVC.
+    if (spec.config && !spec.config->inline_.empty()) {
+      json::object data;
+      for (const auto& [file, content] : spec.config->inline_) data[file] = content;
+      workflow_spec.dependencies.push_back(api::DependencySpec{
+          json::object{{"apiVersion", "v1"},
+                       {"kind", "ConfigMap"},
+                       {"metadata", json::object{{"name", name + "-config"}, {"labels", json::object{{"app", name}}}}},
+                       {"data", std::move(data)}},
+          {}});
+    }
+    if (spec.checkpoint) {
+      if (spec.checkpoint->storageSize.empty()) {
+        throw BuildFailure("spec.checkpoint.storageSize is required (e.g. 100Gi)");
+      }
+      json::object pvc_spec{{"accessModes", json::array{"ReadWriteMany"}},
+                            {"resources", json::object{{"requests", json::object{{"storage", spec.checkpoint->storageSize}}}}}};
+      if (spec.checkpoint->storageClassName) pvc_spec["storageClassName"] = *spec.checkpoint->storageClassName;
+      workflow_spec.dependencies.push_back(api::DependencySpec{
+          json::object{{"apiVersion", "v1"},
+                       {"kind", "PersistentVolumeClaim"},
+                       {"metadata", json::object{{"name", name + "-checkpoint-pvc"}}},
+                       {"spec", std::move(pvc_spec)}},
+          {}});
+    }
+
+    // Step 10: orchestration.
+    auto& orchestration = workflow_spec.orchestration;
+    orchestration.target = spec.target ? *spec.target
+                                       : api::TargetSpec{{{std::string(kGpuPresentLabel), "true"}}, {}, {}, {}};
+    orchestration.iterations = spec.orchestration && spec.orchestration->repeatCount
+                                   ? *spec.orchestration->repeatCount
+                                   : 1;
+    if (test_scale == api::test_scale::kIntraRack) orchestration.topology = api::TopologySpec{"", true};
+    if (spec.orchestration && spec.orchestration->maxConcurrent) {
+      orchestration.execution.maxConcurrent = *spec.orchestration->maxConcurrent;
+    }
+    orchestration.execution.timeoutPerJob = timeout_per_job(spec.orchestration);
+
+    // Step 11: platform overrides.
+    OverrideConfig override_config{name, nodes_per_job, gpus, mlnx, nic.resourceName, mnnvl,
+                                   std::string(framework_name(framework)), test_scale, spec.env};
+    const auto platform_overrides = build_platform_overrides(override_config);
+    const workflow::MatchContext platform_context{result.platform, result.gpu_architecture, {}, {}, {}};
+
+    // Step 12: mpiArgs of matching overrides, each later match prepended.
+    api::FrameworkSpec effective_framework = spec.framework;
+    std::vector<std::string> pre_commands;
+    for (std::size_t i = 0; i < platform_overrides.size(); ++i) {
+      const auto& override_item = platform_overrides[i];
+      bool matches = false;
+      try {
+        matches = workflow::when_matches(override_item.spec.when, platform_context);
+      } catch (const std::exception&) {
+        matches = false;  // the reference treats an evaluation error as "no match" here
+      }
+      if (!matches) continue;
+      if (framework == Framework::kMpi && !override_item.mpiArgs.empty()) {
+        auto& args = effective_framework.mpi->mpiArgs;
+        args.insert(args.begin(), override_item.mpiArgs.begin(), override_item.mpiArgs.end());
+      }
+      pre_commands.insert(pre_commands.end(), override_item.preCommand.begin(), override_item.preCommand.end());
+    }
+
+    // Step 13: the job template, then the preCommand wrap.
+    TrainerCommand command = trainer_command(framework, effective_framework, gpus, env);
+    wrap_with_pre_commands(command, pre_commands);
+    json::object trainer{{"image", spec.image}, {"command", strings(command.command)}};
+    if (!command.args.empty()) trainer["args"] = strings(command.args);
+    trainer["numNodes"] = nodes_per_job;
+    trainer["numProcPerNode"] = gpus;
+    json::object train_job{{"runtimeRef", json::object{{"name", name + "-runtime"}, {"kind", "TrainingRuntime"}}},
+                           {"trainer", std::move(trainer)}};
+    if (auto patches = runtime_patches(framework, spec.imagePullSecrets); !patches.empty()) {
+      train_job["runtimePatches"] = std::move(patches);
+    }
+    auto& job_spec = workflow_spec.jobTemplate.spec;
+    job_spec.workload.trainJob = std::move(train_job);
+    job_spec.nodeHealthMonitor = api::NodeHealthMonitor{api::CELNodeHealthCheck{std::string(api::kDefaultNodeHealthExpression)}};
+    job_spec.goodputMeasurement = spec.goodputMeasurement;
+    job_spec.bandwidthMeasurement = spec.bandwidthMeasurement;
+    if (spec.checkpoint) {
+      job_spec.checkpoint = api::CheckpointConfig{name + "-checkpoint-pvc", spec.checkpoint->maxRestarts};
+    }
+    job_spec.workloadMetadata = spec.workloadMetadata;
+
+    // Step 14: overrides (platform, unfiltered, then the user's) and validation.
+    for (const auto& override_item : platform_overrides) workflow_spec.overrides.push_back(override_item.spec);
+    workflow_spec.overrides.insert(workflow_spec.overrides.end(), spec.overrides.begin(), spec.overrides.end());
+    if (!spec.thresholds.empty()) {
+      api::PerformanceValidationSpec performance;
+      performance.enabled = true;
+      performance.thresholds = api::ThresholdSpec{spec.thresholds};
+      workflow_spec.validation = api::ValidationSpec{std::move(performance)};
+    }
+
+    // Resolution through the one override engine, against the detected platform/architecture.
+    const auto context = workflow::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
+                                                     domain_count(workflow_spec, input.nodes));
+    auto resolved = workflow::resolve_overrides(workflow_spec, context);
+    result.applied_overrides = std::move(resolved.applied);
+    workflow_spec = std::move(resolved.spec);
+    workflow_spec.overrides = input.offline
+                                  ? std::vector<api::OverrideSpec>{}
+                                  : remaining_overrides(workflow_spec.overrides, result.applied_overrides, context);
+  } catch (const BuildError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw BuildError(std::string(kBuildFailed), prefix + error.what());
+  }
+
+  // Step 15: the Certification post-resolve transforms (gang rewrite, workload labels, intent).
+  try {
+    api::CategoryOptions options;
+    options.workloadMetadata = spec.workloadMetadata;
+    certification::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
+  } catch (const certification::TransformError& error) {
+    throw BuildError(error.reason, prefix + error.what());
+  }
+
+  api::Workflow& workflow = result.workflow;
+  workflow.apiVersion = std::string(api::kApiVersion);
+  workflow.kind = std::string(api::Workflow::kKind);
+  workflow.metadata.name = name;
+  workflow.metadata.namespace_ = run.metadata.namespace_;
+  workflow.metadata.labels = {{std::string(kManagedByLabel), std::string(kManagedByValue)},
+                              {std::string(kWorkloadRunLabel), name}};
+  if (!run.metadata.uid.empty()) {
+    workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion), std::string(api::WorkloadRun::kKind),
+                                                 name, run.metadata.uid, true, true});
+  }
+  workflow.spec = std::move(workflow_spec);
+  return result;
+}
+
+}  // namespace nvcre::workloadrun

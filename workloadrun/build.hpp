@@ -1,0 +1,64 @@
+#pragma once
+// Building a WorkloadRun's Workflow (controllers.md §7.2-7.3, catalog_platform.md §2.4-2.6): GPU
+// defaults, merged env, the runtime dependency of the chosen framework, config / checkpoint
+// dependencies, the job template, orchestration, the auto-generated platform overrides (PreCommand
+// and MPIArgs folded in) followed by the user's overrides, all resolved through the one override
+// engine, then the same post-resolve transforms as a Certification category. Pure: the nodes are
+// an input, nothing is read or written.
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "api/workflow.hpp"
+#include "api/workloadrun.hpp"
+
+namespace nvcre::workloadrun {
+
+inline constexpr std::string_view kWorkloadRunLabel = "nvcre.nvidia.com/workload-run";
+inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr std::string_view kManagedByValue = "nvcre";
+inline constexpr std::string_view kDefaultTimeoutPerJob = "24h0m0s";  // invalid/empty timeoutPerJob
+
+struct BuildInput {
+  std::vector<boost::json::value> nodes;  // the target's nodes (offline render: one synthetic node)
+  // Architecture decided by the caller (offline: --gpu-arch or the nodeSelector's product label);
+  // empty means "detect from the nodes by majority vote".
+  std::string gpu_architecture;
+  // Offline render: every override is removed from the output once resolved; otherwise the
+  // Workflow keeps those not applied whose platform/architecture part can still match.
+  bool offline = false;
+};
+
+struct BuildEvent {
+  std::string type;  // Normal | Warning
+  std::string reason;
+  std::string message;
+};
+
+struct WorkloadRunBuild {
+  api::Workflow workflow;
+  std::string platform;
+  std::string gpu_architecture;
+  std::int32_t gpus_per_node = 0;  // status.resolvedGpusPerNode
+  std::vector<api::AppliedOverride> applied_overrides;
+  std::vector<BuildEvent> events;  // GPUArchitectureDefaults, NICResourceDetection
+};
+
+// Why the run could not be built; `reason` is the WorkloadRun Failed reason (BuildFailed, or
+// GangSchedulingConflict from the transforms). what() is "workloadrun <name>: <problem>".
+struct BuildError : std::runtime_error {
+  BuildError(std::string reason_text, const std::string& message)
+      : std::runtime_error(message), reason(std::move(reason_text)) {}
+  std::string reason;
+};
+
+WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const BuildInput& input);
+
+// Go's %q of one string: double-quoted with Go escapes (\" \\ \n \t \r, \xNN for other control
+// bytes); printable UTF-8 kept.
+std::string go_quote(std::string_view text);
+
+}  // namespace nvcre::workloadrun
