@@ -28,26 +28,6 @@ std::string architecture_of(const api::Certification& certification, const Build
   return detected;
 }
 
-// The overrides the Workflow keeps: not yet applied, and able to match once nodes are known
-// (platform and architecture are fixed by now). Offline renders keep none.
-std::vector<api::OverrideSpec> remaining_overrides(const std::vector<api::OverrideSpec>& overrides,
-                                                   const std::vector<api::AppliedOverride>& applied,
-                                                   const workflow::MatchContext& context) {
-  std::vector<api::OverrideSpec> remaining;
-  for (std::size_t i = 0; i < overrides.size(); ++i) {
-    const bool was_applied = std::any_of(applied.begin(), applied.end(), [i](const api::AppliedOverride& a) {
-      return a.index == static_cast<std::int64_t>(i);
-    });
-    if (was_applied) continue;
-    api::WhenSpec fixed_part;
-    fixed_part.platform = overrides[i].when.platform;
-    fixed_part.gpuArchitecture = overrides[i].when.gpuArchitecture;
-    if (!workflow::when_matches(fixed_part, context)) continue;
-    remaining.push_back(overrides[i]);
-  }
-  return remaining;
-}
-
 catalog::BuildConfig build_config(const std::string& key, const catalog::Entry& entry, const api::CategoryOptions& options,
                                   const std::string& arch, const std::string& detected_platform,
                                   const BuildInput& input, std::vector<BuildEvent>& events) {
@@ -108,7 +88,7 @@ CategoryBuild build_category_workflow(const api::Certification& certification,
     result.applied_overrides = std::move(resolved.applied);
     spec = std::move(resolved.spec);
     spec.overrides = input.offline ? std::vector<api::OverrideSpec>{}
-                                   : remaining_overrides(spec.overrides, result.applied_overrides, context);
+                                   : workflow::pending_overrides(spec.overrides, result.applied_overrides, context);
   } catch (const CategoryBuildError&) {
     throw;
   } catch (const std::exception& error) {

@@ -173,4 +173,24 @@ std::string override_failure_message(const OverrideError& error) {
   return std::string("Failed to apply overrides: ") + error.what();
 }
 
+std::vector<api::OverrideSpec> pending_overrides(const std::vector<api::OverrideSpec>& overrides,
+                                                 const std::vector<api::AppliedOverride>& applied,
+                                                 const MatchContext& context) {
+  std::vector<api::OverrideSpec> pending;
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    const bool was_applied = std::any_of(applied.begin(), applied.end(), [i](const api::AppliedOverride& a) {
+      return a.index == static_cast<std::int64_t>(i);
+    });
+    if (was_applied) continue;
+    api::WhenSpec fixed_part;
+    fixed_part.platform = overrides[i].when.platform;
+    fixed_part.gpuArchitecture = overrides[i].when.gpuArchitecture;
+    MatchContext fixed_context;
+    fixed_context.platform = context.platform;
+    fixed_context.gpu_architecture = context.gpu_architecture;
+    if (when_matches(fixed_part, fixed_context)) pending.push_back(overrides[i]);
+  }
+  return pending;
+}
+
 }  // namespace nvcre::workflow

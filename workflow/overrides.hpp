@@ -32,6 +32,13 @@ struct ResolvedOverrides {
 // spec on every reconcile, never to an already resolved one.
 ResolvedOverrides resolve_overrides(const api::WorkflowSpec& spec, const MatchContext& context);
 
+// The overrides a Workflow built ahead of node discovery keeps: those not in `applied` whose
+// platform / gpuArchitecture conditions can still match `context` (both are fixed by then); the
+// rest of their `when` is evaluated later by the Workflow controller.
+std::vector<api::OverrideSpec> pending_overrides(const std::vector<api::OverrideSpec>& overrides,
+                                                 const std::vector<api::AppliedOverride>& applied,
+                                                 const MatchContext& context);
+
 // The dependencies whose own `when` matches, in order. Throws OverrideError
 // `dependency[<i>] (<kind>/<name>): evaluating when: ...`.
 std::vector<api::DependencySpec> select_dependencies(const std::vector<api::DependencySpec>& dependencies,

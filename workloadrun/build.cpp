@@ -7,6 +7,7 @@
 #include <set>
 
 #include "api/codec.hpp"
+#include "certification/naming.hpp"
 #include "certification/transforms.hpp"
 #include "k8s/duration.hpp"
 #include "platform/detect.hpp"
@@ -67,37 +68,6 @@ Framework select_framework(const api::FrameworkSpec& framework) {
     throw BuildFailure("spec.framework.exec.command must name the command to run (at least one item)");
   }
   return Framework::kExec;
-}
-
-std::int64_t domain_count(const api::WorkflowSpec& spec, const std::vector<json::value>& nodes) {
-  if (!spec.orchestration.topology) return 0;
-  std::set<std::string> domains;
-  for (const auto& node : nodes) {
-    auto value = platform::NodeView(node).label(spec.orchestration.topology->topologyKey);
-    if (value && !value->empty()) domains.emplace(*value);
-  }
-  return static_cast<std::int64_t>(domains.size());
-}
-
-// The overrides a controller-built Workflow keeps: not applied, and able to match once nodes are
-// known (platform and architecture are fixed by now) — the Certification rule.
-std::vector<api::OverrideSpec> remaining_overrides(const std::vector<api::OverrideSpec>& overrides,
-                                                   const std::vector<api::AppliedOverride>& applied,
-                                                   const workflow::MatchContext& context) {
-  std::vector<api::OverrideSpec> remaining;
-  for (std::size_t i = 0; i < overrides.size(); ++i) {
-    const bool was_applied = std::any_of(applied.begin(), applied.end(), [i](const api::AppliedOverride& a) {
-      return a.index == static_cast<std::int64_t>(i);
-    });
-    if (was_applied) continue;
-    api::WhenSpec fixed_part;
-    fixed_part.platform = overrides[i].when.platform;
-    fixed_part.gpuArchitecture = overrides[i].when.gpuArchitecture;
-    if (workflow::when_matches(fixed_part, workflow::MatchContext{context.platform, context.gpu_architecture, {}, {}, {}})) {
-      remaining.push_back(overrides[i]);
-    }
-  }
-  return remaining;
 }
 
 std::string timeout_per_job(const std::optional<api::WorkloadOrchestration>& orchestration) {
@@ -393,13 +363,16 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
 
     // Resolution through the one override engine, against the detected platform/architecture.
     const auto context = workflow::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
-                                                     domain_count(workflow_spec, input.nodes));
+                                                     workflow_spec.orchestration.topology
+                                                         ? platform::count_topology_domains(
+                                                               workflow_spec.orchestration.topology->topologyKey, input.nodes)
+                                                         : 0);
     auto resolved = workflow::resolve_overrides(workflow_spec, context);
     result.applied_overrides = std::move(resolved.applied);
     workflow_spec = std::move(resolved.spec);
     workflow_spec.overrides = input.offline
                                   ? std::vector<api::OverrideSpec>{}
-                                  : remaining_overrides(workflow_spec.overrides, result.applied_overrides, context);
+                                  : workflow::pending_overrides(workflow_spec.overrides, result.applied_overrides, context);
   } catch (const BuildError&) {
     throw;
   } catch (const std::exception& error) {
@@ -420,7 +393,7 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
   workflow.kind = std::string(api::Workflow::kKind);
   workflow.metadata.name = name;
   workflow.metadata.namespace_ = run.metadata.namespace_;
-  workflow.metadata.labels = {{std::string(kManagedByLabel), std::string(kManagedByValue)},
+  workflow.metadata.labels = {{std::string(certification::kManagedByLabel), std::string(certification::kManagedByValue)},
                               {std::string(kWorkloadRunLabel), name}};
   if (!run.metadata.uid.empty()) {
     workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion), std::string(api::WorkloadRun::kKind),

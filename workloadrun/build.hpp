@@ -13,30 +13,18 @@
 #include <vector>
 
 #include "api/workflow.hpp"
+#include "certification/build.hpp"
 #include "api/workloadrun.hpp"
 
 namespace nvcre::workloadrun {
 
 inline constexpr std::string_view kWorkloadRunLabel = "nvcre.nvidia.com/workload-run";
-inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
-inline constexpr std::string_view kManagedByValue = "nvcre";
 inline constexpr std::string_view kDefaultTimeoutPerJob = "24h0m0s";  // invalid/empty timeoutPerJob
 
-struct BuildInput {
-  std::vector<boost::json::value> nodes;  // the target's nodes (offline render: one synthetic node)
-  // Architecture decided by the caller (offline: --gpu-arch or the nodeSelector's product label);
-  // empty means "detect from the nodes by majority vote".
-  std::string gpu_architecture;
-  // Offline render: every override is removed from the output once resolved; otherwise the
-  // Workflow keeps those not applied whose platform/architecture part can still match.
-  bool offline = false;
-};
-
-struct BuildEvent {
-  std::string type;  // Normal | Warning
-  std::string reason;
-  std::string message;
-};
+// The same inputs and events as a Certification category build (offline: overrides cleared once
+// resolved; otherwise the pending ones are kept).
+using BuildInput = certification::BuildInput;
+using BuildEvent = certification::BuildEvent;
 
 struct WorkloadRunBuild {
   api::Workflow workflow;
