@@ -8,17 +8,14 @@
 #include "api/yaml_json.hpp"
 #include "cli/workflow_commands.hpp"
 #include "test/support/golden.hpp"
+#include "test/support/golden_inputs.hpp"
 
 using nvcre::testing::GoldenCase;
+using nvcre::testing::find;
+using nvcre::testing::flag;
+using nvcre::testing::or_null;
 
 namespace {
-
-std::string flag(const GoldenCase& golden_case, const char* name) {
-  if (!golden_case.has_input("input_flags.yaml")) return {};
-  const auto flags = nvcre::api::parse_yaml(golden_case.input("input_flags.yaml"));
-  const auto* value = flags.as_object().if_contains(name);
-  return value ? std::string(value->as_string()) : std::string();
-}
 
 std::string render(const GoldenCase& golden_case) {
   nvcre::cli::WorkflowRenderOptions options;

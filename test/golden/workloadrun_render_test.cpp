@@ -14,18 +14,15 @@
 #include "api/yaml_json.hpp"
 #include "cli/workloadrun_commands.hpp"
 #include "test/support/golden.hpp"
+#include "test/support/golden_inputs.hpp"
 
 namespace json = boost::json;
 using nvcre::testing::GoldenCase;
+using nvcre::testing::find;
+using nvcre::testing::flag;
+using nvcre::testing::or_null;
 
 namespace {
-
-std::string flag(const GoldenCase& golden_case, const char* name) {
-  if (!golden_case.has_input("input_flags.yaml")) return {};
-  const auto flags = nvcre::api::parse_yaml(golden_case.input("input_flags.yaml"));
-  const auto* value = flags.as_object().if_contains(name);
-  return value ? std::string(value->as_string()) : std::string();
-}
 
 std::string render(const GoldenCase& golden_case, const std::string& output) {
   nvcre::cli::WorkloadRunRenderOptions options;
@@ -38,18 +35,6 @@ std::string render(const GoldenCase& golden_case, const std::string& output) {
   nvcre::cli::render_workloadrun(options, out);
   return out.str();
 }
-
-const json::value* find(const json::value& root, std::initializer_list<std::string_view> path) {
-  const json::value* node = &root;
-  for (auto key : path) {
-    const auto* object = node->if_object();
-    node = object ? object->if_contains(key) : nullptr;
-    if (node == nullptr) return nullptr;
-  }
-  return node;
-}
-
-json::value or_null(const json::value* value) { return value ? *value : json::value(nullptr); }
 
 // Per TrainingRuntime replicated job: the pod scheduling fields, and per container what the build
 // and the overrides put there (env, resources, mounts, capabilities); other dependencies whole.
