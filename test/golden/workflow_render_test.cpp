@@ -11,9 +11,7 @@
 #include "test/support/golden_inputs.hpp"
 
 using nvcre::testing::GoldenCase;
-using nvcre::testing::find;
 using nvcre::testing::flag;
-using nvcre::testing::or_null;
 
 namespace {
 
