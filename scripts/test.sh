@@ -8,7 +8,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 cd "$BUILD_DIR"
 ctest --output-on-failure -j"$(nproc)" "$@"
 echo "tests per label:"
-for label in unit golden integration chaos; do
+for label in unit golden integration chaos bench; do
   count=$(ctest -N -L "^${label}\$" | sed -n 's/^Total Tests: //p')
   echo "  ${label}: ${count:-0}"
 done
