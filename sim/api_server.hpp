@@ -1,0 +1,105 @@
+#pragma once
+// The API server's request handling, free of any HTTP library: routing of /api and /apis paths,
+// discovery, CRUD / PATCH / status subresource, dry-run, CRD registration (validated through the
+// api/ SchemaRegistry) and watch streams (pulled by the transport with poll_watch). Thread-safe.
+#include "sim/resources.hpp"
+#include "sim/store.hpp"
+
+#include "api/validation.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace nvcre::sim {
+
+struct HttpRequest {
+  std::string method;  // GET, POST, PUT, PATCH, DELETE
+  std::string path;    // decoded path, no query
+  std::map<std::string, std::string> query;
+  std::string content_type;
+  std::string accept;
+  std::string body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+};
+
+// An open watch: the transport sends `initial` lines, then polls for more until `deadline`.
+struct WatchStream {
+  ResourceType type;
+  std::string ns;
+  Filter filter;
+  std::uint64_t last_rv = 0;
+  bool bookmarks = false;
+  bool closed = false;  // after an ERROR event
+  std::vector<std::string> initial;  // lines to send first (synthetic ADDED, or an ERROR)
+  std::chrono::steady_clock::time_point deadline;
+  std::chrono::steady_clock::time_point next_bookmark;
+};
+
+struct ApiServerOptions {
+  StoreOptions store;
+  std::chrono::milliseconds bookmark_interval{5000};
+  int default_watch_timeout_seconds = 1800;
+};
+
+class ApiServer {
+ public:
+  explicit ApiServer(ApiServerOptions options = {});
+
+  // A plain response, or a watch to stream (200, chunked, one JSON event per line).
+  std::variant<HttpResponse, std::shared_ptr<WatchStream>> handle(const HttpRequest& request);
+
+  // New event lines (each ends with '\n') for an open watch; sets stream.closed after an ERROR.
+  std::vector<std::string> poll_watch(WatchStream& stream);
+
+  // Preloads a CRD (as `kubectl create` would); throws ApiError when it is rejected.
+  void add_crd(const boost::json::value& crd);
+  // Creates an object directly; for tests and the simulated cluster.
+  boost::json::value create(const std::string& api_version, const std::string& resource, const std::string& ns,
+                            boost::json::value object);
+
+  Store& store() { return store_; }
+
+ private:
+  HttpResponse dispatch(const HttpRequest& request, std::shared_ptr<WatchStream>& watch);
+  HttpResponse discovery(const HttpRequest& request, bool& handled);
+  HttpResponse resource_request(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
+                                const std::string& name, const std::string& subresource,
+                                std::shared_ptr<WatchStream>& watch);
+  HttpResponse list(const HttpRequest& request, const ResourceInfo& info, const std::string& ns);
+  std::shared_ptr<WatchStream> open_watch(const HttpRequest& request, const ResourceInfo& info,
+                                          const std::string& ns);
+  boost::json::value patch(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
+                           const std::string& name, bool status, bool dry_run);
+  HttpResponse remove(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
+                      const std::string& name, bool dry_run);
+
+  // Admission: CRD schema defaults + validation for custom resources, registration checks for CRDs.
+  Admit admission(const ResourceInfo& info, bool status, const std::string& field_validation);
+  void after_crd_write(const boost::json::value& crd);
+  void after_crd_delete(const boost::json::value& crd);
+  void ensure_namespace(const ResourceInfo& info, const std::string& ns) const;
+
+  ApiServerOptions options_;
+  std::recursive_mutex mutex_;
+  Store store_;
+  ResourceRegistry registry_;
+  api::SchemaRegistry schemas_;
+};
+
+// One watch event line: {"type": ..., "object": ...}\n
+std::string watch_line(const std::string& type, const boost::json::value& object);
+
+}  // namespace nvcre::sim

@@ -1,0 +1,89 @@
+// Watch: ?watch=1&resourceVersion=N&allowWatchBookmarks=true&timeoutSeconds=T.
+#include "sim/api_server.hpp"
+
+#include "sim/selectors.hpp"
+
+#include <boost/json.hpp>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+
+std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request, const ResourceInfo& info,
+                                                   const std::string& ns) {
+  auto param = [&](const char* key) {
+    auto it = request.query.find(key);
+    return it == request.query.end() ? std::string() : it->second;
+  };
+  auto stream = std::make_shared<WatchStream>();
+  stream->type = info.type;
+  stream->ns = ns;
+  stream->filter = make_filter(param("labelSelector"), param("fieldSelector"));
+  stream->bookmarks = param("allowWatchBookmarks") == "true" || param("allowWatchBookmarks") == "1";
+  int timeout = options_.default_watch_timeout_seconds;
+  if (auto t = param("timeoutSeconds"); !t.empty()) {
+    try {
+      timeout = std::stoi(t);
+    } catch (const std::exception&) {
+      throw bad_request("invalid timeoutSeconds: " + t);
+    }
+  }
+  const auto now = std::chrono::steady_clock::now();
+  stream->deadline = now + std::chrono::seconds(timeout);
+  stream->next_bookmark = now + options_.bookmark_interval;
+  const std::string rv = param("resourceVersion");
+  if (rv.empty() || rv == "0") {
+    // No resourceVersion: the current state as synthetic ADDED events, then changes.
+    auto list = store_.list(info.type, ns, stream->filter);
+    for (const auto& item : list.items) stream->initial.push_back(watch_line("ADDED", item));
+    stream->last_rv = list.resource_version;
+    return stream;
+  }
+  try {
+    std::size_t used = 0;
+    stream->last_rv = std::stoull(rv, &used);
+    if (used != rv.size()) throw std::invalid_argument(rv);
+  } catch (const std::exception&) {
+    throw bad_request("invalid resource version: " + rv);
+  }
+  try {
+    store_.events_since(stream->last_rv, info.type, ns);
+  } catch (const ApiError& error) {
+    stream->initial.push_back(watch_line("ERROR", error.to_status()));
+    stream->closed = true;
+  }
+  return stream;
+}
+
+std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> lines;
+  if (stream.closed) return lines;
+  const std::uint64_t snapshot = store_.resource_version();
+  std::vector<WatchEvent> events;
+  try {
+    events = store_.events_since(stream.last_rv, stream.type, stream.ns);
+  } catch (const ApiError& error) {
+    lines.push_back(watch_line("ERROR", error.to_status()));
+    stream.closed = true;
+    return lines;
+  }
+  for (const auto& event : events) {
+    stream.last_rv = event.resource_version;
+    if (stream.filter && !stream.filter(event.object)) continue;
+    lines.push_back(watch_line(to_string(event.type), event.object));
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (stream.bookmarks && now >= stream.next_bookmark) {
+    stream.last_rv = std::max(stream.last_rv, snapshot);
+    lines.push_back(watch_line(
+        "BOOKMARK", json::object{{"kind", stream.type.kind},
+                                 {"apiVersion", stream.type.api_version()},
+                                 {"metadata", json::object{{"resourceVersion", std::to_string(stream.last_rv)}}}}));
+    stream.next_bookmark = now + options_.bookmark_interval;
+  }
+  if (now >= stream.deadline) stream.closed = true;
+  return lines;
+}
+
+}  // namespace nvcre::sim

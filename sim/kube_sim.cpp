@@ -1,0 +1,231 @@
+#include "sim/kube_sim.hpp"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/url.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+namespace nvcre::sim {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr std::chrono::milliseconds kWatchPoll{50};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, ApiServer& api, std::string token)
+      : socket_(std::move(socket)), timer_(socket_.get_executor()), api_(api), token_(std::move(token)) {}
+
+  void start() { read(); }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->body_limit(256 * 1024 * 1024);
+    http::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->close();
+      self->on_request();
+    });
+  }
+
+  void on_request() {
+    auto request = parser_->release();
+    keep_alive_ = request.keep_alive();
+    HttpRequest req;
+    req.method = std::string(request.method_string());
+    req.content_type = std::string(request[http::field::content_type]);
+    req.accept = std::string(request[http::field::accept]);
+    req.body = std::move(request.body());
+    auto parsed = boost::urls::parse_origin_form(request.target());
+    if (!parsed) {
+      return respond(HttpResponse{400, "application/json", R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"bad request target","reason":"BadRequest","code":400})"});
+    }
+    req.path = std::string(parsed->path());
+    for (auto param : parsed->params()) req.query[std::string(param.key)] = std::string(param.value);
+    if (!token_.empty() && request[http::field::authorization] != "Bearer " + token_) {
+      return respond(HttpResponse{401, "application/json", R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"});
+    }
+    auto result = api_.handle(req);
+    if (std::getenv("KUBE_SIM_LOG")) {
+      const auto* plain = std::get_if<HttpResponse>(&result);
+      std::fprintf(stderr, "kube-sim: %s %s ct=%s accept=%s -> %d\n", req.method.c_str(),
+                   std::string(request.target()).c_str(), req.content_type.c_str(), req.accept.c_str(),
+                   plain ? plain->status : 200);
+    }
+    if (auto* response = std::get_if<HttpResponse>(&result)) return respond(std::move(*response));
+    watch_ = std::get<std::shared_ptr<WatchStream>>(result);
+    start_watch();
+  }
+
+  void respond(HttpResponse response) {
+    auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
+    res->set(http::field::content_type, response.content_type);
+    res->set(http::field::cache_control, "no-cache, private");
+    res->keep_alive(keep_alive_);
+    res->body() = std::move(response.body);
+    res->prepare_payload();
+    http::async_write(socket_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+      if (ec || !self->keep_alive_) return self->close();
+      self->read();
+    });
+  }
+
+  // ---- watch: raw chunked transfer encoding, one event per chunk ----
+  void start_watch() {
+    std::string head =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    for (const auto& line : watch_->initial) head += chunk(line);
+    watch_->initial.clear();
+    enqueue(std::move(head));
+    // Notice a client hang-up while we only write.
+    socket_.async_read_some(asio::buffer(probe_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) {
+        self->watch_gone_ = true;
+        self->timer_.cancel();
+      }
+    });
+    schedule_poll();
+  }
+
+  static std::string chunk(const std::string& data) {
+    char size[20];
+    std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+    return size + data + "\r\n";
+  }
+
+  void schedule_poll() {
+    timer_.expires_after(kWatchPoll);
+    timer_.async_wait([self = shared_from_this()](beast::error_code) { self->poll(); });
+  }
+
+  void poll() {
+    if (watch_gone_) return close();
+    std::string out;
+    for (const auto& line : api_.poll_watch(*watch_)) out += chunk(line);
+    if (watch_->closed) {
+      out += "0\r\n\r\n";
+      watch_done_ = true;
+    }
+    if (!out.empty()) enqueue(std::move(out));
+    if (!watch_done_) schedule_poll();
+  }
+
+  void enqueue(std::string data) {
+    outbox_.push_back(std::move(data));
+    if (!writing_) write_next();
+  }
+
+  void write_next() {
+    if (outbox_.empty()) {
+      writing_ = false;
+      if (watch_done_) close();  // a watch ends its connection, as the API server does on timeout
+      return;
+    }
+    writing_ = true;
+    asio::async_write(socket_, asio::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      self->outbox_.pop_front();
+      if (ec) {
+        self->watch_gone_ = true;
+        self->timer_.cancel();
+        return self->close();
+      }
+      self->write_next();
+    });
+  }
+
+  void close() {
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+  }
+
+  tcp::socket socket_;
+  asio::steady_timer timer_;
+  ApiServer& api_;
+  std::string token_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  bool keep_alive_ = true;
+  std::shared_ptr<WatchStream> watch_;
+  bool watch_gone_ = false;
+  bool watch_done_ = false;
+  bool writing_ = false;
+  std::deque<std::string> outbox_;
+  std::array<char, 512> probe_{};
+};
+
+}  // namespace
+
+struct KubeSim::Impl {
+  explicit Impl(KubeSimOptions o) : options(std::move(o)), api(options.api) {}
+
+  void accept() {
+    acceptor->async_accept([this](beast::error_code ec, tcp::socket socket) {
+      if (ec) return;  // closed by stop()
+      socket.set_option(tcp::no_delay(true));
+      std::make_shared<Session>(std::move(socket), api, options.token)->start();
+      accept();
+    });
+  }
+
+  KubeSimOptions options;
+  ApiServer api;
+  asio::io_context ioc{1};
+  std::optional<tcp::acceptor> acceptor;
+  std::thread thread;
+  unsigned short port = 0;
+  bool running = false;
+};
+
+KubeSim::KubeSim(KubeSimOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+KubeSim::~KubeSim() { stop(); }
+
+void KubeSim::start() {
+  if (impl_->running) return;
+  beast::error_code ec;
+  auto address = asio::ip::make_address(impl_->options.address, ec);
+  if (ec) throw std::runtime_error("kube-sim: bad address " + impl_->options.address + ": " + ec.message());
+  tcp::endpoint endpoint(address, impl_->options.port);
+  impl_->acceptor.emplace(impl_->ioc);
+  impl_->acceptor->open(endpoint.protocol(), ec);
+  if (!ec) impl_->acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) impl_->acceptor->bind(endpoint, ec);
+  if (!ec) impl_->acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) throw std::runtime_error("kube-sim: cannot listen on " + impl_->options.address + ":" +
+                                   std::to_string(impl_->options.port) + ": " + ec.message());
+  impl_->port = impl_->acceptor->local_endpoint().port();
+  impl_->accept();
+  impl_->running = true;
+  impl_->thread = std::thread([this] { impl_->ioc.run(); });
+}
+
+void KubeSim::stop() {
+  if (!impl_ || !impl_->running) return;
+  asio::post(impl_->ioc, [this] {
+    beast::error_code ignored;
+    impl_->acceptor->close(ignored);
+  });
+  impl_->ioc.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+  impl_->running = false;
+}
+
+unsigned short KubeSim::port() const { return impl_->port; }
+
+std::string KubeSim::url() const { return "http://" + impl_->options.address + ":" + std::to_string(impl_->port); }
+
+ApiServer& KubeSim::api() { return impl_->api; }
+
+}  // namespace nvcre::sim

@@ -1,0 +1,100 @@
+// kube-sim: an in-memory Kubernetes API server on loopback.
+//   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N]
+// Prints "kube-sim listening on http://<address>:<port>" once ready; stops on SIGINT / SIGTERM.
+#include "sim/kube_sim.hpp"
+
+#include "api/yaml_json.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N]\n";
+  return 2;
+}
+
+void load_crds(nvcre::sim::KubeSim& sim, const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    auto ext = entry.path().extension();
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    for (const auto& doc : nvcre::api::parse_yaml_documents(text.str())) {
+      if (!doc.is_object() || !doc.as_object().contains("kind") ||
+          doc.at("kind") != "CustomResourceDefinition")
+        continue;
+      sim.api().add_crd(doc);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  nvcre::sim::KubeSimOptions options;
+  std::string crds;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    try {
+      if (arg == "--port") {
+        options.port = static_cast<unsigned short>(std::stoi(value()));
+      } else if (arg == "--address") {
+        options.address = value();
+      } else if (arg == "--crds") {
+        crds = value();
+      } else if (arg == "--token") {
+        options.token = value();
+      } else if (arg == "--watch-window") {
+        options.api.store.retained_events = static_cast<std::size_t>(std::stoul(value()));
+      } else if (arg == "--help" || arg == "-h") {
+        usage();
+        return 0;
+      } else {
+        return usage();
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "kube-sim: " << e.what() << "\n";
+      return usage();
+    }
+  }
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // the server thread inherits the mask
+
+  try {
+    nvcre::sim::KubeSim sim(options);
+    if (!crds.empty()) load_crds(sim, crds);
+    sim.start();
+    std::cout << "kube-sim listening on " << sim.url() << std::endl;
+    int received = 0;
+    sigwait(&signals, &received);
+    sim.stop();
+  } catch (const nvcre::sim::ApiError& e) {
+    std::cerr << "kube-sim: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "kube-sim: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

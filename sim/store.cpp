@@ -1,0 +1,408 @@
+#include "sim/store.hpp"
+
+#include "sim/continue_token.hpp"
+
+#include "workflow/json_merge.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <set>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+
+const char* to_string(EventType type) {
+  switch (type) {
+    case EventType::Added: return "ADDED";
+    case EventType::Modified: return "MODIFIED";
+    case EventType::Deleted: return "DELETED";
+  }
+  return "ERROR";
+}
+
+std::string meta_string(const json::value& object, const char* key) {
+  const auto* obj = object.if_object();
+  if (!obj) return {};
+  const auto* meta = obj->if_contains("metadata");
+  if (!meta || !meta->is_object()) return {};
+  const auto* value = meta->as_object().if_contains(key);
+  if (!value || !value->is_string()) return {};
+  return std::string(value->as_string());
+}
+
+namespace {
+
+json::object& metadata_of(json::value& object) {
+  auto& meta = object.as_object()["metadata"];
+  if (!meta.is_object()) meta = json::object{};
+  return meta.as_object();
+}
+
+std::vector<std::string> finalizers_of(const json::value& object) {
+  std::vector<std::string> out;
+  const auto* meta = object.as_object().if_contains("metadata");
+  if (!meta || !meta->is_object()) return out;
+  const auto* list = meta->as_object().if_contains("finalizers");
+  if (!list || !list->is_array()) return out;
+  for (const auto& f : list->as_array())
+    if (f.is_string()) out.emplace_back(f.as_string());
+  return out;
+}
+
+// What a change of bumps metadata.generation: everything but metadata (and status, when the
+// status lives in its own subresource).
+json::value generation_view(const json::value& object, bool status_subresource) {
+  json::value copy = object;
+  auto& obj = copy.as_object();
+  obj.erase("metadata");
+  if (status_subresource) obj.erase("status");
+  return copy;
+}
+
+std::int64_t generation_of(const json::value& object) {
+  const auto* meta = object.as_object().if_contains("metadata");
+  if (meta && meta->is_object()) {
+    if (const auto* g = meta->as_object().if_contains("generation"); g && g->is_number())
+      return g->to_number<std::int64_t>();
+  }
+  return 0;
+}
+
+std::string go_string_slice(const std::vector<std::string>& items) {
+  std::string out = "[]string{";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", \"" : "\"") + items[i] + "\"";
+  return out + "}";
+}
+
+}  // namespace
+
+Store::Store(StoreOptions options) : options_(std::move(options)) {
+  if (!options_.clock) options_.clock = [] { return std::chrono::system_clock::now(); };
+  rng_.seed(options_.seed ? options_.seed : std::random_device{}());
+}
+
+std::string Store::now_rfc3339() const {
+  std::time_t t = std::chrono::system_clock::to_time_t(options_.clock());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+std::string Store::new_uid() {
+  std::uint64_t a = rng_(), b = rng_();
+  a = (a & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
+  b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant 10
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%08llx-%04llx-%04llx-%04llx-%012llx",
+                static_cast<unsigned long long>(a >> 32), static_cast<unsigned long long>((a >> 16) & 0xffff),
+                static_cast<unsigned long long>(a & 0xffff), static_cast<unsigned long long>(b >> 48),
+                static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buffer;
+}
+
+void Store::record(EventType type, const ResourceType& rt, const std::string& ns, const json::value& object) {
+  events_.push_back(WatchEvent{rv_, type, rt.group, rt.resource, ns, object});
+  trim_events();
+}
+
+void Store::trim_events() {
+  while (events_.size() > options_.retained_events) {
+    compacted_rv_ = events_.front().resource_version;
+    events_.pop_front();
+  }
+}
+
+void Store::notify() {
+  std::function<void()> callback;
+  {
+    std::lock_guard lock(mutex_);
+    callback = on_change_;
+  }
+  if (callback) callback();
+}
+
+void Store::set_on_change(std::function<void()> callback) {
+  std::lock_guard lock(mutex_);
+  on_change_ = std::move(callback);
+}
+
+json::value Store::create(const ResourceType& type, const std::string& ns, json::value object, const Admit& admit,
+                          bool dry_run) {
+  if (!object.is_object()) throw bad_request("the body of the request was not a JSON object");
+  {
+    std::lock_guard lock(mutex_);
+    object.as_object()["apiVersion"] = type.api_version();
+    object.as_object()["kind"] = type.kind;
+    if (type.status_subresource) object.as_object().erase("status");
+    auto& meta = metadata_of(object);  // after the inserts above, which may move the members
+    std::string name = meta_string(object, "name");
+    if (name.empty()) {
+      std::string generate = meta_string(object, "generateName");
+      if (generate.empty())
+        throw invalid(type.group, type.kind, "",
+                      {{"FieldValueRequired", "Required value: name or generateName is required", "metadata.name"}});
+      static const char* alphabet = "bcdfghjklmnpqrstvwxz2456789";
+      name = generate;
+      for (int i = 0; i < 5; ++i) name += alphabet[rng_() % 27];
+      meta["name"] = name;
+    }
+    if (type.namespaced) {
+      meta["namespace"] = ns;
+    } else {
+      meta.erase("namespace");
+    }
+    meta["uid"] = new_uid();
+    meta["creationTimestamp"] = now_rfc3339();
+    meta["generation"] = 1;
+    meta.erase("deletionTimestamp");
+    meta.erase("deletionGracePeriodSeconds");
+    meta.erase("resourceVersion");
+    if (admit) admit(nullptr, object);
+
+    auto& bucket = buckets_[bucket_key(type)];
+    const ObjectKey key{type.namespaced ? ns : std::string(), name};
+    if (bucket.contains(key)) throw already_exists(type.group, type.resource, name);
+    if (dry_run) return object;
+    ++rv_;
+    metadata_of(object)["resourceVersion"] = std::to_string(rv_);
+    bucket.emplace(key, object);
+    record(EventType::Added, type, key.first, object);
+  }
+  notify();
+  return object;
+}
+
+std::optional<json::value> Store::find(const ResourceType& type, const std::string& ns, const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto bucket = buckets_.find(bucket_key(type));
+  if (bucket == buckets_.end()) return std::nullopt;
+  auto it = bucket->second.find({type.namespaced ? ns : std::string(), name});
+  if (it == bucket->second.end()) return std::nullopt;
+  return it->second;
+}
+
+json::value Store::get(const ResourceType& type, const std::string& ns, const std::string& name) const {
+  auto found = find(type, ns, name);
+  if (!found) throw not_found(type.group, type.resource, name);
+  return std::move(*found);
+}
+
+ListResult Store::list(const ResourceType& type, const std::string& ns, const Filter& filter, std::size_t limit,
+                       const std::string& continue_token) const {
+  std::lock_guard lock(mutex_);
+  ListResult result;
+  result.resource_version = rv_;
+  auto bucket = buckets_.find(bucket_key(type));
+  if (bucket == buckets_.end()) return result;
+  std::optional<ObjectKey> after;
+  if (!continue_token.empty()) {
+    auto decoded = decode_continue_token(continue_token);
+    if (!decoded) throw bad_request("continue key is not valid: illegal base64 data");
+    after = ObjectKey{decoded->first, decoded->second};
+  }
+  auto it = after ? bucket->second.upper_bound(*after) : bucket->second.begin();
+  for (; it != bucket->second.end(); ++it) {
+    if (type.namespaced && !ns.empty() && it->first.first != ns) continue;
+    if (filter && !filter(it->second)) continue;
+    if (limit > 0 && result.items.size() == limit) {
+      const auto& last = result.items.back();
+      result.continue_token = encode_continue_token(meta_string(last, "namespace"), meta_string(last, "name"));
+      for (; it != bucket->second.end(); ++it) {
+        if (type.namespaced && !ns.empty() && it->first.first != ns) continue;
+        if (filter && !filter(it->second)) continue;
+        ++result.remaining_item_count;
+      }
+      break;
+    }
+    result.items.push_back(it->second);
+  }
+  return result;
+}
+
+json::value Store::update(const ResourceType& type, const std::string& ns, const std::string& name,
+                          json::value object, UpdateKind kind, const Admit& admit, bool dry_run) {
+  if (!object.is_object()) throw bad_request("the body of the request was not a JSON object");
+  json::value result;
+  {
+    std::lock_guard lock(mutex_);
+    auto& bucket = buckets_[bucket_key(type)];
+    const ObjectKey key{type.namespaced ? ns : std::string(), name};
+    auto it = bucket.find(key);
+    if (it == bucket.end()) throw not_found(type.group, type.resource, name);
+    const json::value& old = it->second;
+
+    std::string body_name = meta_string(object, "name");
+    if (!body_name.empty() && body_name != name)
+      throw bad_request("the name of the object (" + body_name + ") does not match the name on the URL (" + name + ")");
+    std::string body_ns = meta_string(object, "namespace");
+    if (type.namespaced && !body_ns.empty() && body_ns != key.first)
+      throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
+    std::string body_rv = meta_string(object, "resourceVersion");
+    if (body_rv.empty() && !type.allow_unconditional_update)
+      throw invalid(type.group, type.kind, name,
+                    {{"FieldValueInvalid", "Invalid value: 0x0: must be specified for an update",
+                      "metadata.resourceVersion"}});
+    if (!body_rv.empty() && body_rv != meta_string(old, "resourceVersion"))
+      throw conflict(type.group, type.resource, name);
+
+    json::value next;
+    if (kind == UpdateKind::Status) {
+      next = old;
+      const auto* status = object.as_object().if_contains("status");
+      if (status) {
+        next.as_object()["status"] = *status;
+      } else {
+        next.as_object().erase("status");
+      }
+    } else {
+      next = std::move(object);
+      next.as_object()["apiVersion"] = type.api_version();
+      next.as_object()["kind"] = type.kind;
+      if (type.status_subresource) {
+        if (const auto* status = old.as_object().if_contains("status")) {
+          next.as_object()["status"] = *status;
+        } else {
+          next.as_object().erase("status");
+        }
+      }
+      auto& meta = metadata_of(next);
+      const auto& old_meta = old.as_object().at("metadata").as_object();
+      meta["name"] = name;
+      if (type.namespaced) meta["namespace"] = key.first;
+      for (const char* field : {"uid", "creationTimestamp", "generation", "deletionTimestamp",
+                                "deletionGracePeriodSeconds"}) {
+        if (const auto* v = old_meta.if_contains(field)) {
+          meta[field] = *v;
+        } else {
+          meta.erase(field);
+        }
+      }
+      if (!meta_string(old, "deletionTimestamp").empty()) {
+        auto old_finalizers = finalizers_of(old);
+        std::vector<std::string> added;
+        for (const auto& f : finalizers_of(next))
+          if (std::find(old_finalizers.begin(), old_finalizers.end(), f) == old_finalizers.end()) added.push_back(f);
+        if (!added.empty())
+          throw invalid(type.group, type.kind, name,
+                        {{"FieldValueForbidden",
+                          "Forbidden: no new finalizers can be added if the object is being deleted, found new "
+                          "finalizers " + go_string_slice(added),
+                          "metadata.finalizers"}});
+      }
+      if (!workflow::json_equal(generation_view(old, type.status_subresource),
+                                generation_view(next, type.status_subresource)))
+        meta["generation"] = generation_of(old) + 1;
+    }
+    metadata_of(next)["resourceVersion"] = meta_string(old, "resourceVersion");
+    if (admit) admit(&old, next);
+    if (workflow::json_equal(next, old)) return old;  // no-op: no new resourceVersion, no event
+    if (dry_run) return next;
+
+    const bool finalize = !meta_string(next, "deletionTimestamp").empty() && finalizers_of(next).empty();
+    ++rv_;
+    metadata_of(next)["resourceVersion"] = std::to_string(rv_);
+    if (finalize) {
+      bucket.erase(it);
+      record(EventType::Deleted, type, key.first, next);
+    } else {
+      it->second = next;
+      record(EventType::Modified, type, key.first, next);
+    }
+    result = std::move(next);
+  }
+  notify();
+  return result;
+}
+
+Store::DeleteResult Store::remove(const ResourceType& type, const std::string& ns, const std::string& name,
+                                  bool dry_run, const std::optional<std::string>& precondition_rv) {
+  DeleteResult result;
+  {
+    std::lock_guard lock(mutex_);
+    auto& bucket = buckets_[bucket_key(type)];
+    const ObjectKey key{type.namespaced ? ns : std::string(), name};
+    auto it = bucket.find(key);
+    if (it == bucket.end()) throw not_found(type.group, type.resource, name);
+    if (precondition_rv && *precondition_rv != meta_string(it->second, "resourceVersion"))
+      throw conflict(type.group, type.resource, name);
+    if (!finalizers_of(it->second).empty()) {
+      if (!meta_string(it->second, "deletionTimestamp").empty()) return {it->second, false};
+      json::value next = it->second;
+      auto& meta = metadata_of(next);
+      meta["deletionTimestamp"] = now_rfc3339();
+      meta["deletionGracePeriodSeconds"] = 0;
+      meta["generation"] = generation_of(next) + 1;
+      if (dry_run) return {next, false};
+      ++rv_;
+      meta["resourceVersion"] = std::to_string(rv_);
+      it->second = next;
+      record(EventType::Modified, type, key.first, next);
+      result = {std::move(next), false};
+    } else {
+      json::value gone_object = it->second;
+      if (dry_run) return {gone_object, true};
+      ++rv_;
+      metadata_of(gone_object)["resourceVersion"] = std::to_string(rv_);
+      bucket.erase(it);
+      record(EventType::Deleted, type, key.first, gone_object);
+      result = {std::move(gone_object), true};
+    }
+  }
+  notify();
+  return result;
+}
+
+void Store::remove_all(const ResourceType& type) {
+  {
+    std::lock_guard lock(mutex_);
+    auto bucket = buckets_.find(bucket_key(type));
+    if (bucket == buckets_.end()) return;
+    for (auto& [key, object] : bucket->second) {
+      ++rv_;
+      metadata_of(object)["resourceVersion"] = std::to_string(rv_);
+      record(EventType::Deleted, type, key.first, object);
+    }
+    buckets_.erase(bucket);
+  }
+  notify();
+}
+
+std::vector<WatchEvent> Store::events_since(std::uint64_t rv, const ResourceType& type, const std::string& ns) const {
+  std::lock_guard lock(mutex_);
+  if (rv < compacted_rv_)
+    throw gone("too old resource version: " + std::to_string(rv) + " (" + std::to_string(compacted_rv_ + 1) + ")");
+  std::vector<WatchEvent> out;
+  auto it = std::lower_bound(events_.begin(), events_.end(), rv + 1,
+                             [](const WatchEvent& e, std::uint64_t v) { return e.resource_version < v; });
+  for (; it != events_.end(); ++it) {
+    if (it->group != type.group || it->resource != type.resource) continue;
+    if (type.namespaced && !ns.empty() && it->ns != ns) continue;
+    out.push_back(*it);
+  }
+  return out;
+}
+
+std::uint64_t Store::resource_version() const {
+  std::lock_guard lock(mutex_);
+  return rv_;
+}
+
+void Store::set_retained_events(std::size_t count) {
+  std::lock_guard lock(mutex_);
+  options_.retained_events = count;
+  trim_events();
+}
+
+void Store::compact() {
+  std::lock_guard lock(mutex_);
+  compacted_rv_ = rv_;
+  events_.clear();
+}
+
+}  // namespace nvcre::sim

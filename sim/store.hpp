@@ -1,0 +1,142 @@
+#pragma once
+// kube-sim's storage: what etcd plus the generic registry give a real API server, without HTTP.
+// Objects live per (group, resource, namespace, name) and share one global, monotonically
+// increasing resourceVersion. The store fills uid / creationTimestamp / generation, enforces
+// optimistic concurrency, the status-subresource split and finalizer-driven deletion, and keeps a
+// bounded event log for watches (a resourceVersion older than the retained window -> 410 Gone).
+// Every failure is an ApiError carrying kube's code, reason and message. Thread-safe.
+#include "sim/api_error.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nvcre::sim {
+
+struct ResourceType {
+  std::string group;     // "" for core
+  std::string version;   // "v1", "v1alpha1"
+  std::string resource;  // plural, e.g. "certifications"
+  std::string kind;      // "Certification"
+  bool namespaced = true;
+  bool status_subresource = false;
+  // Built-in kinds accept a PUT without metadata.resourceVersion; custom resources do not.
+  bool allow_unconditional_update = true;
+
+  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+};
+
+enum class EventType { Added, Modified, Deleted };
+const char* to_string(EventType type);
+
+struct WatchEvent {
+  std::uint64_t resource_version = 0;
+  EventType type = EventType::Added;
+  std::string group;
+  std::string resource;
+  std::string ns;
+  boost::json::value object;
+};
+
+struct ListResult {
+  std::vector<boost::json::value> items;
+  std::uint64_t resource_version = 0;
+  std::string continue_token;  // empty: last page
+  std::int64_t remaining_item_count = 0;
+};
+
+struct StoreOptions {
+  std::function<std::chrono::system_clock::time_point()> clock;  // default: system_clock::now
+  std::size_t retained_events = 10000;  // watch window: older resourceVersions answer 410 Gone
+  std::uint64_t seed = 0;               // uid generator seed; 0 = random
+};
+
+// Called with the object as it will be stored (metadata filled in, status split applied) and,
+// for updates, the stored object; throws ApiError (e.g. 422) to reject. Runs under the store's
+// lock, after the conflict check and before commit, as kube's BeforeCreate/BeforeUpdate do.
+using Admit = std::function<void(const boost::json::value* old_object, boost::json::value& object)>;
+// A list / watch filter on the stored object.
+using Filter = std::function<bool(const boost::json::value& object)>;
+
+class Store {
+ public:
+  explicit Store(StoreOptions options = {});
+
+  boost::json::value create(const ResourceType& type, const std::string& ns, boost::json::value object,
+                            const Admit& admit = {}, bool dry_run = false);
+
+  boost::json::value get(const ResourceType& type, const std::string& ns, const std::string& name) const;
+  std::optional<boost::json::value> find(const ResourceType& type, const std::string& ns,
+                                         const std::string& name) const;
+
+  // ns empty: every namespace. Items in (namespace, name) order; `limit` 0 = all.
+  ListResult list(const ResourceType& type, const std::string& ns, const Filter& filter = {},
+                  std::size_t limit = 0, const std::string& continue_token = {}) const;
+
+  enum class UpdateKind { Main, Status };
+  // A PUT of `object` (already patched by the caller for PATCH). A stale non-empty
+  // metadata.resourceVersion -> 409 Conflict. Main updates keep the stored status (when the type
+  // has a status subresource); status updates keep everything but status. Removing the last
+  // finalizer of an object being deleted deletes it.
+  boost::json::value update(const ResourceType& type, const std::string& ns, const std::string& name,
+                            boost::json::value object, UpdateKind kind = UpdateKind::Main, const Admit& admit = {},
+                            bool dry_run = false);
+
+  struct DeleteResult {
+    boost::json::value object;  // the deleted object, or the one now marked for deletion
+    bool deleted = false;       // false: finalizers pending, deletionTimestamp set
+  };
+  DeleteResult remove(const ResourceType& type, const std::string& ns, const std::string& name,
+                      bool dry_run = false, const std::optional<std::string>& precondition_rv = {});
+
+  // Deletes every object of a type at once (a CRD going away); emits DELETED events.
+  void remove_all(const ResourceType& type);
+
+  // Events with resourceVersion > rv for `type` (and `ns` unless empty), oldest first.
+  // rv older than the retained window -> ApiError 410 Expired "too old resource version".
+  std::vector<WatchEvent> events_since(std::uint64_t rv, const ResourceType& type, const std::string& ns) const;
+
+  std::uint64_t resource_version() const;
+  void set_retained_events(std::size_t count);
+  // Drops the whole event log (a forced compaction: every older watch resume gets 410).
+  void compact();
+
+  // Invoked (outside the lock) after every committed change.
+  void set_on_change(std::function<void()> callback);
+
+  std::string now_rfc3339() const;
+
+ private:
+  using ObjectKey = std::pair<std::string, std::string>;  // namespace, name
+  using Bucket = std::map<ObjectKey, boost::json::value>;
+
+  static std::string bucket_key(const ResourceType& type) { return type.group + "/" + type.resource; }
+  std::string new_uid();
+  void record(EventType type, const ResourceType& rt, const std::string& ns, const boost::json::value& object);
+  void trim_events();
+  void notify();
+
+  StoreOptions options_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Bucket> buckets_;
+  std::uint64_t rv_ = 1;
+  std::uint64_t compacted_rv_ = 0;  // events with rv <= this are gone
+  std::deque<WatchEvent> events_;
+  std::mt19937_64 rng_;
+  std::function<void()> on_change_;
+};
+
+// metadata.<key> as a string, "" when absent.
+std::string meta_string(const boost::json::value& object, const char* key);
+
+}  // namespace nvcre::sim

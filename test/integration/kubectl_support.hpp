@@ -1,0 +1,44 @@
+#pragma once
+// Drives the real kubectl (/usr/bin/kubectl) against an in-process kube-sim on an ephemeral
+// loopback port, with a private kubeconfig and discovery cache per fixture.
+#include "sim/kube_sim.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace nvcre::sim::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout + stderr
+};
+
+// Runs `sh -c command` and collects its output (2>&1).
+CommandResult run_shell(const std::string& command);
+
+class KubectlTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Options applied to the sim before it starts.
+  virtual void configure(KubeSimOptions&) {}
+
+  // `timeout 30 kubectl --kubeconfig=... --cache-dir=... --request-timeout=10s <args>`
+  std::string kubectl_prefix() const;
+  CommandResult kubectl(const std::string& args) const;
+  // Feeds `stdin_text` to kubectl (e.g. `create -f -`).
+  CommandResult kubectl_stdin(const std::string& args, const std::string& stdin_text) const;
+  void create_crds() const;
+  void create_namespace(const std::string& name) const;
+  std::string source(const std::string& relative) const;  // absolute path in the source tree
+
+  std::unique_ptr<KubeSim> sim_;
+  std::filesystem::path dir_;
+  std::string token_;
+};
+
+}  // namespace nvcre::sim::testing
