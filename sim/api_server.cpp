@@ -2,6 +2,7 @@
 // api_server_patch.cpp and api_server_watch.cpp.
 #include "sim/api_server.hpp"
 
+#include "sim/garbage_collector.hpp"
 #include "sim/openapi.hpp"
 #include "sim/selectors.hpp"
 
@@ -49,13 +50,32 @@ json::value parse_body(const HttpRequest& request) {
   return body;
 }
 
+// DeleteOptions.propagationPolicy from the query or the body; Background when absent.
+Propagation propagation_policy(const HttpRequest& request) {
+  std::string policy = query(request, "propagationPolicy");
+  if (policy.empty() && !request.body.empty()) {
+    boost::system::error_code ec;
+    json::value options = json::parse(request.body, ec);
+    if (!ec && options.is_object())
+      if (const auto* p = options.as_object().if_contains("propagationPolicy"); p && p->is_string())
+        policy = std::string(p->as_string());
+  }
+  if (policy.empty()) return Propagation::Background;
+  if (auto parsed = parse_propagation(policy)) return *parsed;
+  throw invalid("meta.k8s.io", "DeleteOptions", "",
+                {{"FieldValueNotSupported",
+                  "Unsupported value: \"" + policy + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
+                  "propagationPolicy"}});
+}
+
 }  // namespace
 
 std::string watch_line(const std::string& type, const json::value& object) {
   return json::serialize(json::object{{"type", type}, {"object", object}}) + "\n";
 }
 
-ApiServer::ApiServer(ApiServerOptions options) : options_(std::move(options)), store_(options_.store) {
+ApiServer::ApiServer(ApiServerOptions options)
+    : options_(std::move(options)), store_(options_.store), log_(options_.request_log_capacity) {
   for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
     json::value object = json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
                                       {"metadata", json::object{{"name", ns}}}};
@@ -66,8 +86,8 @@ ApiServer::ApiServer(ApiServerOptions options) : options_(std::move(options)), s
   }
 }
 
-std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const HttpRequest& request) {
-  std::lock_guard lock(mutex_);
+// handle() (faults, request log, garbage collection around this) lives in api_server_admin.cpp.
+std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::serve(const HttpRequest& request) {
   std::shared_ptr<WatchStream> watch;
   try {
     HttpResponse response = dispatch(request, watch);
@@ -200,9 +220,11 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
     }
     if (method == "DELETE") {
       Filter filter = make_filter(query(request, "labelSelector"), query(request, "fieldSelector"));
+      const std::string finalizer = propagation_finalizer(propagation_policy(request));
       json::array items;
       for (const auto& object : store_.list(info.type, ns, filter).items) {
-        auto result = store_.remove(info.type, meta_string(object, "namespace"), meta_string(object, "name"), dry_run);
+        auto result = store_.remove(info.type, meta_string(object, "namespace"), meta_string(object, "name"), dry_run,
+                                    std::nullopt, finalizer);
         if (result.deleted && !dry_run && info.type.resource == "customresourcedefinitions")
           after_crd_delete(result.object);
         items.push_back(result.object);
@@ -276,7 +298,8 @@ HttpResponse ApiServer::remove(const HttpRequest& request, const ResourceInfo& i
           precondition = std::string(rv->as_string());
     }
   }
-  auto result = store_.remove(info.type, ns, name, dry_run, precondition);
+  auto result = store_.remove(info.type, ns, name, dry_run, precondition,
+                              propagation_finalizer(propagation_policy(request)));
   if (result.deleted && !dry_run && info.type.resource == "customresourcedefinitions") after_crd_delete(result.object);
   return json_response(result.object, result.deleted ? 200 : 200);
 }

@@ -2,6 +2,8 @@
 // The API server's request handling, free of any HTTP library: routing of /api and /apis paths,
 // discovery, CRUD / PATCH / status subresource, dry-run, CRD registration (validated through the
 // api/ SchemaRegistry) and watch streams (pulled by the transport with poll_watch). Thread-safe.
+#include "sim/fault_plan.hpp"
+#include "sim/request_log.hpp"
 #include "sim/resources.hpp"
 #include "sim/store.hpp"
 
@@ -15,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,6 +36,8 @@ struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers{};  // extra headers, e.g. Retry-After
+  std::chrono::milliseconds delay{0};  // injected latency: the transport waits this long first
 };
 
 // An open watch: the transport sends `initial` lines, then polls for more until `deadline`.
@@ -46,12 +51,16 @@ struct WatchStream {
   std::vector<std::string> initial;  // lines to send first (synthetic ADDED, or an ERROR)
   std::chrono::steady_clock::time_point deadline;
   std::chrono::steady_clock::time_point next_bookmark;
+  std::chrono::milliseconds delay{0};  // injected latency before the first bytes
+  std::optional<std::chrono::steady_clock::time_point> drop_at;  // injected drop
+  bool dropped = false;  // set with closed: cut the connection without the terminating chunk
 };
 
 struct ApiServerOptions {
   StoreOptions store;
   std::chrono::milliseconds bookmark_interval{5000};
   int default_watch_timeout_seconds = 1800;
+  std::size_t request_log_capacity = 1000;
 };
 
 class ApiServer {
@@ -71,8 +80,14 @@ class ApiServer {
                             boost::json::value object);
 
   Store& store() { return store_; }
+  FaultInjector& faults() { return faults_; }
+  RequestLog& request_log() { return log_; }
+  // Runs the garbage collector to a fixed point (the server does after every DELETE, PUT, PATCH).
+  void collect_garbage();
 
  private:
+  std::variant<HttpResponse, std::shared_ptr<WatchStream>> serve(const HttpRequest& request);
+  HttpResponse admin(const HttpRequest& request);  // /sim/faults, /sim/stats
   HttpResponse dispatch(const HttpRequest& request, std::shared_ptr<WatchStream>& watch);
   HttpResponse discovery(const HttpRequest& request, bool& handled);
   HttpResponse resource_request(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
@@ -97,6 +112,8 @@ class ApiServer {
   Store store_;
   ResourceRegistry registry_;
   api::SchemaRegistry schemas_;
+  FaultInjector faults_;
+  RequestLog log_;
 };
 
 // One watch event line: {"type": ..., "object": ...}\n

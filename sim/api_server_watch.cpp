@@ -59,6 +59,12 @@ std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
   std::lock_guard lock(mutex_);
   std::vector<std::string> lines;
   if (stream.closed) return lines;
+  if (stream.drop_at && std::chrono::steady_clock::now() >= *stream.drop_at) {
+    stream.closed = true;
+    stream.dropped = true;
+    faults_.count("WatchDrop", Verb::Watch);
+    return lines;
+  }
   const std::uint64_t snapshot = store_.resource_version();
   std::vector<WatchEvent> events;
   try {

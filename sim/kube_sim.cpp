@@ -62,15 +62,25 @@ class Session : public std::enable_shared_from_this<Session> {
                    std::string(request.target()).c_str(), req.content_type.c_str(), req.accept.c_str(),
                    plain ? plain->status : 200);
     }
-    if (auto* response = std::get_if<HttpResponse>(&result)) return respond(std::move(*response));
+    if (auto* response = std::get_if<HttpResponse>(&result)) {
+      if (response->delay.count() <= 0) return respond(std::move(*response));
+      auto delayed = std::make_shared<HttpResponse>(std::move(*response));
+      timer_.expires_after(delayed->delay);  // injected latency
+      return timer_.async_wait([self = shared_from_this(), delayed](beast::error_code) {
+        self->respond(std::move(*delayed));
+      });
+    }
     watch_ = std::get<std::shared_ptr<WatchStream>>(result);
-    start_watch();
+    if (watch_->delay.count() <= 0) return start_watch();
+    timer_.expires_after(watch_->delay);
+    timer_.async_wait([self = shared_from_this()](beast::error_code) { self->start_watch(); });
   }
 
   void respond(HttpResponse response) {
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
     res->set(http::field::content_type, response.content_type);
     res->set(http::field::cache_control, "no-cache, private");
+    for (const auto& [name, value] : response.headers) res->set(name, value);
     res->keep_alive(keep_alive_);
     res->body() = std::move(response.body);
     res->prepare_payload();
@@ -113,6 +123,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (watch_gone_) return close();
     std::string out;
     for (const auto& line : api_.poll_watch(*watch_)) out += chunk(line);
+    if (watch_->dropped) return close();  // an injected drop: no terminating chunk
     if (watch_->closed) {
       out += "0\r\n\r\n";
       watch_done_ = true;

@@ -1,5 +1,6 @@
 // kube-sim: an in-memory Kubernetes API server on loopback.
-//   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N]
+//   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N] [--fault-plan FILE]
+// --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it later.
 // Prints "kube-sim listening on http://<address>:<port>" once ready; stops on SIGINT / SIGTERM.
 #include "sim/kube_sim.hpp"
 
@@ -17,7 +18,8 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N]\n";
+  std::cerr << "usage: kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N]"
+               " [--fault-plan FILE]\n";
   return 2;
 }
 
@@ -46,6 +48,7 @@ void load_crds(nvcre::sim::KubeSim& sim, const std::filesystem::path& dir) {
 int main(int argc, char** argv) {
   nvcre::sim::KubeSimOptions options;
   std::string crds;
+  std::string fault_plan;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -63,6 +66,8 @@ int main(int argc, char** argv) {
         options.token = value();
       } else if (arg == "--watch-window") {
         options.api.store.retained_events = static_cast<std::size_t>(std::stoul(value()));
+      } else if (arg == "--fault-plan") {
+        fault_plan = value();
       } else if (arg == "--help" || arg == "-h") {
         usage();
         return 0;
@@ -84,6 +89,13 @@ int main(int argc, char** argv) {
   try {
     nvcre::sim::KubeSim sim(options);
     if (!crds.empty()) load_crds(sim, crds);
+    if (!fault_plan.empty()) {
+      std::ifstream in(fault_plan);
+      if (!in) throw std::runtime_error("cannot read fault plan " + fault_plan);
+      std::stringstream text;
+      text << in.rdbuf();
+      sim.api().faults().set_plan(nvcre::sim::parse_fault_plan(text.str()));
+    }
     sim.start();
     std::cout << "kube-sim listening on " << sim.url() << std::endl;
     int received = 0;

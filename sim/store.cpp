@@ -321,7 +321,8 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
 }
 
 Store::DeleteResult Store::remove(const ResourceType& type, const std::string& ns, const std::string& name,
-                                  bool dry_run, const std::optional<std::string>& precondition_rv) {
+                                  bool dry_run, const std::optional<std::string>& precondition_rv,
+                                  const std::string& add_finalizer) {
   DeleteResult result;
   {
     std::lock_guard lock(mutex_);
@@ -331,13 +332,24 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
     if (it == bucket.end()) throw not_found(type.group, type.resource, name);
     if (precondition_rv && *precondition_rv != meta_string(it->second, "resourceVersion"))
       throw conflict(type.group, type.resource, name);
-    if (!finalizers_of(it->second).empty()) {
-      if (!meta_string(it->second, "deletionTimestamp").empty()) return {it->second, false};
+    const auto finalizers = finalizers_of(it->second);
+    const bool add = !add_finalizer.empty() &&
+                     std::find(finalizers.begin(), finalizers.end(), add_finalizer) == finalizers.end();
+    if (!finalizers.empty() || add) {
+      const bool marked = !meta_string(it->second, "deletionTimestamp").empty();
+      if (marked && !add) return {it->second, false};
       json::value next = it->second;
       auto& meta = metadata_of(next);
-      meta["deletionTimestamp"] = now_rfc3339();
-      meta["deletionGracePeriodSeconds"] = 0;
-      meta["generation"] = generation_of(next) + 1;
+      if (add) {
+        auto& list = meta["finalizers"];
+        if (!list.is_array()) list = json::array{};
+        list.as_array().push_back(json::value(add_finalizer));
+      }
+      if (!marked) {
+        meta["deletionTimestamp"] = now_rfc3339();
+        meta["deletionGracePeriodSeconds"] = 0;
+        meta["generation"] = generation_of(next) + 1;
+      }
       if (dry_run) return {next, false};
       ++rv_;
       meta["resourceVersion"] = std::to_string(rv_);

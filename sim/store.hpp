@@ -96,8 +96,11 @@ class Store {
     boost::json::value object;  // the deleted object, or the one now marked for deletion
     bool deleted = false;       // false: finalizers pending, deletionTimestamp set
   };
+  // `add_finalizer` (e.g. "foregroundDeletion" or "orphan" for those propagation policies) is
+  // added, when missing, in the same write that sets deletionTimestamp.
   DeleteResult remove(const ResourceType& type, const std::string& ns, const std::string& name,
-                      bool dry_run = false, const std::optional<std::string>& precondition_rv = {});
+                      bool dry_run = false, const std::optional<std::string>& precondition_rv = {},
+                      const std::string& add_finalizer = {});
 
   // Deletes every object of a type at once (a CRD going away); emits DELETED events.
   void remove_all(const ResourceType& type);

@@ -1,0 +1,160 @@
+// What wraps every request: fault injection (sim/fault_plan.hpp), the request log and stats
+// (sim/request_log.hpp), synchronous garbage collection (sim/garbage_collector.hpp) after
+// DELETE / PUT / PATCH, and the admin endpoints:
+//   GET /sim/faults            the plan and the injected-fault counters
+//   PUT /sim/faults            replace the plan (YAML or JSON body); an empty plan turns faults off
+//   DELETE /sim/faults         turn faults off and zero the counters
+//   GET /sim/stats[?recent=N]  request counters, creates per name, the last N log entries
+//   DELETE /sim/stats          zero the request log
+// /sim/* requests are neither logged nor subject to faults.
+#include "sim/api_server.hpp"
+
+#include "sim/garbage_collector.hpp"
+
+#include <boost/json.hpp>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+
+namespace {
+
+HttpResponse json_response(const json::value& body, int status = 200) {
+  return HttpResponse{status, "application/json", json::serialize(body), {}, {}};
+}
+
+HttpResponse error_response(const ApiError& error) {
+  HttpResponse response = json_response(error.to_status(), error.code);
+  if (error.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(error.retry_after_seconds));
+  return response;
+}
+
+std::string target_of(const HttpRequest& request) {
+  std::string out = request.path;
+  char sep = '?';
+  for (const auto& [key, value] : request.query) {
+    out += sep + key + "=" + value;
+    sep = '&';
+  }
+  return out;
+}
+
+// The name a create addressed: the response's (201), else the body's name or generateName prefix.
+std::string created_name(const HttpRequest& request, const HttpResponse* response) {
+  boost::system::error_code ec;
+  if (response && response->status == 201) {
+    json::value created = json::parse(response->body, ec);
+    if (!ec) return meta_string(created, "name");
+  }
+  json::value body = json::parse(request.body, ec);
+  if (ec) return {};
+  std::string name = meta_string(body, "name");
+  if (name.empty() && !meta_string(body, "generateName").empty()) name = meta_string(body, "generateName") + "*";
+  return name;
+}
+
+}  // namespace
+
+std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const HttpRequest& request) {
+  std::lock_guard lock(mutex_);
+  if (request.path == "/sim" || request.path.starts_with("/sim/")) {
+    try {
+      return admin(request);
+    } catch (const ApiError& error) {
+      return error_response(error);
+    }
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const auto target = classify_request(request.method, request.path, request.query);
+  FaultDecision fault;
+  if (target) fault = faults_.decide(*target);
+
+  std::variant<HttpResponse, std::shared_ptr<WatchStream>> result;
+  if (fault.error) {
+    result = error_response(*fault.error);
+  } else {
+    result = serve(request);
+  }
+
+  int code = 200;
+  if (auto* response = std::get_if<HttpResponse>(&result)) {
+    response->delay = fault.delay;
+    code = response->status;
+  } else {
+    auto& stream = *std::get<std::shared_ptr<WatchStream>>(result);
+    stream.delay = fault.delay;
+    if (fault.watch_gone && !stream.closed) {
+      ApiError expired = gone("too old resource version: " + std::to_string(stream.last_rv) + " (" +
+                              std::to_string(store_.resource_version()) + ") (kube-sim fault injection)");
+      stream.initial = {watch_line("ERROR", expired.to_status())};
+      stream.closed = true;
+    }
+    if (fault.watch_drop_after.count() > 0 && !stream.closed)
+      stream.drop_at = std::chrono::steady_clock::now() + fault.delay + fault.watch_drop_after;
+  }
+
+  if (target && target->verb == Verb::Create && target->subresource.empty())
+    log_.record_create(qualified_resource(target->resource, target->group), target->ns,
+                       created_name(request, std::get_if<HttpResponse>(&result)), code == 201);
+
+  if (target && !fault.error && code < 300 &&
+      (target->verb == Verb::Delete || target->verb == Verb::Update || target->verb == Verb::Patch))
+    collect_garbage();
+
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+  log_.record(RequestRecord{request.method, target_of(request), target ? to_string(target->verb) : "other", code,
+                            elapsed + std::chrono::duration_cast<std::chrono::microseconds>(fault.delay),
+                            fault.error.has_value() || fault.watch_gone});
+  return result;
+}
+
+void ApiServer::collect_garbage() {
+  std::lock_guard lock(mutex_);
+  std::vector<ResourceType> types;
+  for (const auto& info : registry_.all()) types.push_back(info.type);
+  nvcre::sim::collect_garbage(store_, types);
+}
+
+HttpResponse ApiServer::admin(const HttpRequest& request) {
+  const ApiError not_found_error(404, "NotFound", "the server could not find the requested resource");
+  if (request.path == "/sim/faults") {
+    if (request.method == "GET") return json_response(faults_.report());
+    if (request.method == "PUT" || request.method == "POST") {
+      FaultPlan plan;
+      try {
+        if (request.body.find_first_not_of(" \t\r\n") != std::string::npos) plan = parse_fault_plan(request.body);
+      } catch (const std::invalid_argument& e) {
+        throw bad_request(e.what());
+      }
+      faults_.set_plan(std::move(plan));
+      return json_response(faults_.report());
+    }
+    if (request.method == "DELETE") {
+      faults_.set_plan({});
+      faults_.reset_counters();
+      return json_response(faults_.report());
+    }
+    throw method_not_allowed("the server does not allow this method on the requested resource");
+  }
+  if (request.path == "/sim/stats") {
+    if (request.method == "GET") {
+      std::size_t recent = 100;
+      if (auto it = request.query.find("recent"); it != request.query.end()) {
+        try {
+          recent = static_cast<std::size_t>(std::stoul(it->second));
+        } catch (const std::exception&) {
+          throw bad_request("invalid recent: " + it->second);
+        }
+      }
+      return json_response(log_.stats(recent));
+    }
+    if (request.method == "DELETE") {
+      log_.reset();
+      return json_response(log_.stats(0));
+    }
+    throw method_not_allowed("the server does not allow this method on the requested resource");
+  }
+  throw not_found_error;
+}
+
+}  // namespace nvcre::sim

@@ -1,0 +1,80 @@
+#include "sim/request_log.hpp"
+
+#include <boost/json.hpp>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+
+RequestLog::RequestLog(std::size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
+
+void RequestLog::record(RequestRecord record) {
+  std::lock_guard lock(mutex_);
+  ++total_;
+  ++by_verb_code_[record.verb][record.code];
+  ring_.push_back(std::move(record));
+  while (ring_.size() > capacity_) ring_.pop_front();
+}
+
+void RequestLog::record_create(const std::string& resource, const std::string& ns, const std::string& name,
+                               bool created) {
+  std::lock_guard lock(mutex_);
+  auto& count = creates_[{resource, ns, name}];
+  ++count.attempts;
+  if (created) ++count.created;
+}
+
+void RequestLog::reset() {
+  std::lock_guard lock(mutex_);
+  ring_.clear();
+  total_ = 0;
+  by_verb_code_.clear();
+  creates_.clear();
+}
+
+std::uint64_t RequestLog::requests(const std::string& verb, int code) const {
+  std::lock_guard lock(mutex_);
+  auto v = by_verb_code_.find(verb);
+  if (v == by_verb_code_.end()) return 0;
+  auto c = v->second.find(code);
+  return c == v->second.end() ? 0 : c->second;
+}
+
+std::uint64_t RequestLog::create_attempts(const std::string& resource, const std::string& ns,
+                                          const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = creates_.find({resource, ns, name});
+  return it == creates_.end() ? 0 : it->second.attempts;
+}
+
+json::value RequestLog::stats(std::size_t recent) const {
+  std::lock_guard lock(mutex_);
+  json::object requests;
+  for (const auto& [verb, codes] : by_verb_code_) {
+    json::object per_code;
+    for (const auto& [code, n] : codes) per_code[std::to_string(code)] = n;
+    requests[verb] = std::move(per_code);
+  }
+  json::array creates, duplicates;
+  for (const auto& [key, count] : creates_) {
+    json::object entry{{"resource", std::get<0>(key)}, {"namespace", std::get<1>(key)}, {"name", std::get<2>(key)},
+                       {"attempts", count.attempts}, {"created", count.created}};
+    if (count.attempts > 1) duplicates.push_back(entry);
+    creates.push_back(std::move(entry));
+  }
+  json::array log;
+  const std::size_t skip = ring_.size() > recent ? ring_.size() - recent : 0;
+  for (std::size_t i = skip; i < ring_.size(); ++i) {
+    const auto& r = ring_[i];
+    log.push_back(json::object{{"method", r.method},
+                               {"path", r.path},
+                               {"verb", r.verb},
+                               {"code", r.code},
+                               {"latencyMs", static_cast<double>(r.latency.count()) / 1000.0},
+                               {"injected", r.injected}});
+  }
+  return json::object{{"requests", std::move(requests)}, {"total", total_}, {"creates", std::move(creates)},
+                      {"duplicateCreates", std::move(duplicates)}, {"log", std::move(log)}};
+}
+
+}  // namespace nvcre::sim

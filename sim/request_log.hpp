@@ -1,0 +1,58 @@
+#pragma once
+// kube-sim's request log: the last N requests (method, path, verb, code, latency) in a bounded
+// ring, plus counters that never roll over: requests per verb and code, and create attempts per
+// (group/resource, namespace, name) so a test can tell whether a client created an object twice.
+// Served as `GET /sim/stats` (`?recent=N` limits the log part, default 100). Thread-safe.
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace nvcre::sim {
+
+struct RequestRecord {
+  std::string method;
+  std::string path;  // with the query string
+  std::string verb;  // get, list, ..., watch; "other" for discovery and the like
+  int code = 0;
+  std::chrono::microseconds latency{0};  // handling time plus injected delay
+  bool injected = false;                 // the answer was an injected fault
+};
+
+class RequestLog {
+ public:
+  explicit RequestLog(std::size_t capacity = 1000);
+
+  void record(RequestRecord record);
+  // A create attempt for (group/resource, namespace, name); `created` when it answered 201.
+  void record_create(const std::string& resource, const std::string& ns, const std::string& name, bool created);
+  void reset();
+
+  std::uint64_t requests(const std::string& verb, int code) const;
+  std::uint64_t create_attempts(const std::string& resource, const std::string& ns, const std::string& name) const;
+
+  // {"requests": {"<verb>": {"<code>": n}}, "total": n,
+  //  "creates": [{"resource", "namespace", "name", "attempts", "created"}],
+  //  "duplicateCreates": [...the entries with attempts > 1...],
+  //  "log": [{"method", "path", "verb", "code", "latencyMs", "injected"}] (newest last)}
+  boost::json::value stats(std::size_t recent = 100) const;
+
+ private:
+  struct CreateCount {
+    std::uint64_t attempts = 0;
+    std::uint64_t created = 0;
+  };
+  mutable std::mutex mutex_;
+  std::size_t capacity_;
+  std::deque<RequestRecord> ring_;
+  std::uint64_t total_ = 0;
+  std::map<std::string, std::map<int, std::uint64_t>> by_verb_code_;
+  std::map<std::tuple<std::string, std::string, std::string>, CreateCount> creates_;
+};
+
+}  // namespace nvcre::sim
