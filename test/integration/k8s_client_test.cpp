@@ -1,0 +1,423 @@
+// nvcre::k8s::RestClient against an in-process kube-sim: CRUD (ConfigMaps and, after creating the
+// CRDs through the client, Certifications), decoded API errors (404, AlreadyExists, 409, 422 with
+// causes, 401), list selectors + pagination, status subresource, dry-run, delete preconditions,
+// watch (ADDED/MODIFIED/DELETED/BOOKMARK, 410 after compaction), keep-alive reuse, 429 retries.
+#include "k8s/rest_client.hpp"
+
+#include "api/yaml_json.hpp"
+#include "sim/fault_plan.hpp"
+#include "sim/kube_sim.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace nvcre::k8s {
+namespace {
+
+namespace json = boost::json;
+
+const ResourceRef kConfigMaps{"", "v1", "configmaps", true};
+const ResourceRef kNamespaces{"", "v1", "namespaces", false};
+const ResourceRef kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+const ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+const std::string kToken = "it-token-9b2e";
+
+std::string read_source(const std::string& relative) {
+  std::ifstream in(std::string(NVCRE_SOURCE_DIR) + "/" + relative);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+json::value config_map(const std::string& name, json::object labels = {}, const std::string& value = "v") {
+  return json::object{{"apiVersion", "v1"},
+                      {"kind", "ConfigMap"},
+                      {"metadata", json::object{{"name", name}, {"labels", std::move(labels)}}},
+                      {"data", json::object{{"key", value}}}};
+}
+
+std::string rv_of(const json::value& v) { return std::string(v.at("metadata").at("resourceVersion").as_string()); }
+
+template <class Fn>
+ApiError expect_api_error(Fn&& fn) {
+  try {
+    fn();
+  } catch (const ApiError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no ApiError";
+  return ApiError(0, "", "");
+}
+
+class K8sClient : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sim::KubeSimOptions options;
+    options.token = kToken;
+    options.api.bookmark_interval = std::chrono::milliseconds(200);
+    sim_ = std::make_unique<sim::KubeSim>(options);
+    sim_->start();
+    ClientConfig config;
+    config.server = sim_->url();
+    config.bearer_token = kToken;
+    config.rate_limit.qps = -1;  // no client-side limit in tests
+    client_ = std::make_unique<RestClient>(config);
+    client_->create(kNamespaces, "", json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
+                                                  {"metadata", json::object{{"name", "it"}}}});
+  }
+  void TearDown() override {
+    client_.reset();
+    sim_->stop();
+  }
+
+  void create_crds() {
+    for (const char* file : {"deploy/crds/nvcre.nvidia.com_certifications.yaml"}) {
+      for (auto& doc : api::parse_yaml_documents(read_source(file))) client_->create(kCrds, "", doc);
+    }
+  }
+
+  std::unique_ptr<sim::KubeSim> sim_;
+  std::unique_ptr<RestClient> client_;
+};
+
+TEST_F(K8sClient, ConfigMapCrudAndDecodedErrors) {
+  auto created = client_->create(kConfigMaps, "it", config_map("cm1"));
+  EXPECT_EQ(created.at("metadata").at("namespace").as_string(), "it");
+  EXPECT_FALSE(created.at("metadata").at("uid").as_string().empty());
+
+  auto got = client_->get(kConfigMaps, "it", "cm1");
+  EXPECT_EQ(got.at("data").at("key").as_string(), "v");
+
+  auto exists = expect_api_error([&] { client_->create(kConfigMaps, "it", config_map("cm1")); });
+  EXPECT_EQ(exists.code, 409);
+  EXPECT_EQ(exists.reason, "AlreadyExists");
+  EXPECT_TRUE(is_already_exists(exists));
+  EXPECT_FALSE(is_conflict(exists));
+  EXPECT_NE(exists.message.find("\"cm1\" already exists"), std::string::npos) << exists.message;
+
+  auto updated_input = got;
+  updated_input.at("data").as_object()["key"] = "v2";
+  auto updated = client_->update(kConfigMaps, "it", updated_input);
+  EXPECT_EQ(updated.at("data").at("key").as_string(), "v2");
+  EXPECT_NE(rv_of(updated), rv_of(got));
+
+  // PUT with the stale resourceVersion: 409 Conflict.
+  auto stale = got;
+  stale.at("data").as_object()["key"] = "v3";
+  auto conflict = expect_api_error([&] { client_->update(kConfigMaps, "it", stale); });
+  EXPECT_EQ(conflict.code, 409);
+  EXPECT_EQ(conflict.reason, "Conflict");
+  EXPECT_TRUE(is_conflict(conflict));
+
+  auto merged = client_->merge_patch(kConfigMaps, "it", "cm1", json::parse(R"({"data":{"extra":"x"}})"));
+  EXPECT_EQ(merged.at("data").at("extra").as_string(), "x");
+  EXPECT_EQ(merged.at("data").at("key").as_string(), "v2");
+  auto patched = client_->json_patch(kConfigMaps, "it", "cm1",
+                                     json::parse(R"([{"op":"replace","path":"/data/key","value":"jp"}])"));
+  EXPECT_EQ(patched.at("data").at("key").as_string(), "jp");
+
+  // Delete with a wrong uid precondition is refused; with the right one it succeeds.
+  auto refused = expect_api_error([&] {
+    DeleteOptions o;
+    o.precondition_resource_version = rv_of(got);  // stale (kube-sim checks RV preconditions, not uid)
+    client_->remove(kConfigMaps, "it", "cm1", o);
+  });
+  EXPECT_EQ(refused.code, 409) << refused.what();
+  DeleteOptions o;
+  o.precondition_resource_version = rv_of(patched);
+  o.propagation = PropagationPolicy::Foreground;
+  client_->remove(kConfigMaps, "it", "cm1", o);
+
+  auto missing = expect_api_error([&] { client_->get(kConfigMaps, "it", "cm1"); });
+  EXPECT_EQ(missing.code, 404);
+  EXPECT_EQ(missing.reason, "NotFound");
+  EXPECT_TRUE(is_not_found(missing));
+  EXPECT_NE(std::string(missing.what()).find("NotFound"), std::string::npos);
+
+  // Keep-alive: every request above went over the first connection.
+  EXPECT_EQ(client_->connections_opened(), 1u);
+}
+
+TEST_F(K8sClient, DryRunPersistsNothing) {
+  WriteOptions dry;
+  dry.dry_run = true;
+  auto answer = client_->create(kConfigMaps, "it", config_map("ghost"), dry);
+  EXPECT_EQ(answer.at("metadata").at("name").as_string(), "ghost");
+  EXPECT_TRUE(is_not_found(expect_api_error([&] { client_->get(kConfigMaps, "it", "ghost"); })));
+  client_->create(kConfigMaps, "it", config_map("real"));
+  DeleteOptions del;
+  del.dry_run = true;
+  client_->remove(kConfigMaps, "it", "real", del);
+  EXPECT_NO_THROW(client_->get(kConfigMaps, "it", "real"));
+  client_->merge_patch(kConfigMaps, "it", "real", json::parse(R"({"data":{"key":"dry"}})"), dry);
+  EXPECT_EQ(client_->get(kConfigMaps, "it", "real").at("data").at("key").as_string(), "v");
+}
+
+TEST_F(K8sClient, WrongTokenIsUnauthorized) {
+  ClientConfig config;
+  config.server = sim_->url();
+  config.bearer_token = "wrong";
+  RestClient other(config);
+  auto e = expect_api_error([&] { other.get(kConfigMaps, "it", "x"); });
+  EXPECT_EQ(e.code, 401);
+  EXPECT_EQ(std::string(e.what()).find("wrong"), std::string::npos);
+}
+
+TEST_F(K8sClient, ListWithSelectorsAndPagination) {
+  for (int i = 0; i < 5; ++i)
+    client_->create(kConfigMaps, "it", config_map("cm" + std::to_string(i), {{"tier", i % 2 ? "odd" : "even"}}));
+  auto all = client_->list(kConfigMaps, "it");
+  EXPECT_EQ(all.at("items").as_array().size(), 5u);
+  EXPECT_FALSE(all.at("metadata").at("resourceVersion").as_string().empty());
+
+  ListOptions even;
+  even.label_selector = "tier=even";
+  EXPECT_EQ(client_->list(kConfigMaps, "it", even).at("items").as_array().size(), 3u);
+  ListOptions set;
+  set.label_selector = "tier in (odd),tier!=even";
+  EXPECT_EQ(client_->list(kConfigMaps, "it", set).at("items").as_array().size(), 2u);
+  ListOptions field;
+  field.field_selector = "metadata.name=cm3";
+  auto one = client_->list(kConfigMaps, "it", field);
+  ASSERT_EQ(one.at("items").as_array().size(), 1u);
+  EXPECT_EQ(one.at("items").at(0).at("metadata").at("name").as_string(), "cm3");
+
+  std::vector<std::string> names;
+  ListOptions page;
+  page.limit = 2;
+  int pages = 0;
+  do {
+    auto result = client_->list(kConfigMaps, "it", page);
+    ++pages;
+    for (const auto& item : result.at("items").as_array()) names.emplace_back(item.at("metadata").at("name").as_string());
+    const auto* cont = result.at("metadata").as_object().if_contains("continue");
+    page.continue_token = cont && cont->is_string() ? std::string(cont->as_string()) : "";
+  } while (!page.continue_token.empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(names, (std::vector<std::string>{"cm0", "cm1", "cm2", "cm3", "cm4"}));
+
+  // All namespaces.
+  EXPECT_EQ(client_->list(kConfigMaps, "").at("items").as_array().size(), 5u);
+}
+
+TEST_F(K8sClient, CertificationCrudStatusAndInvalid) {
+  create_crds();
+  auto crd = client_->get(kCrds, "", "certifications.nvcre.nvidia.com");
+  EXPECT_EQ(crd.at("spec").at("group").as_string(), "nvcre.nvidia.com");
+
+  auto cert = api::parse_yaml(read_source("examples/certification.yaml"));
+  cert.at("metadata").as_object()["namespace"] = "it";
+  auto created = client_->create(kCertifications, "it", cert);
+  EXPECT_EQ(created.at("metadata").at("generation").as_int64(), 1);
+  auto got = client_->get(kCertifications, "it", "rack7-burnin");
+  EXPECT_EQ(got.at("spec").at("gangScheduler").at("queue").as_string(), "burnin");
+
+  // Status subresource: merge patch, then read it back through /status and the object.
+  auto status_patch = json::parse(
+      R"({"status":{"conditions":[{"type":"Running","status":"True","reason":"Started",)"
+      R"("message":"started","lastTransitionTime":"2024-01-01T00:00:00Z"}]}})");
+  auto patched = client_->merge_patch_status(kCertifications, "it", "rack7-burnin", status_patch);
+  EXPECT_EQ(patched.at("status").at("conditions").at(0).at("type").as_string(), "Running");
+  EXPECT_EQ(patched.at("metadata").at("generation").as_int64(), 1);  // status writes keep generation
+  auto via_status = client_->get_status(kCertifications, "it", "rack7-burnin");
+  EXPECT_EQ(via_status.at("status").at("conditions").at(0).at("reason").as_string(), "Started");
+  // PUT /status ignores spec changes; a stale RV is a conflict there too.
+  auto put = via_status;
+  put.at("spec").as_object()["testScale"] = "ignored-by-status-put";
+  put.at("status").at("conditions").at(0).as_object()["reason"] = "Put";
+  auto after_put = client_->update_status(kCertifications, "it", put);
+  EXPECT_EQ(after_put.at("spec").at("testScale").as_string(), "intra-rack");
+  EXPECT_EQ(after_put.at("status").at("conditions").at(0).at("reason").as_string(), "Put");
+  auto stale = expect_api_error([&] { client_->update_status(kCertifications, "it", put); });
+  EXPECT_EQ(stale.code, 409);
+  EXPECT_EQ(stale.reason, "Conflict");
+  // Spec is immutable after creation (a CRD rule): 422, decoded. A label patch keeps generation
+  // and status.
+  auto immutable = expect_api_error([&] {
+    client_->merge_patch(kCertifications, "it", "rack7-burnin", json::parse(R"({"spec":{"timeoutPerJob":"30m"}})"));
+  });
+  EXPECT_EQ(immutable.code, 422);
+  EXPECT_NE(immutable.message.find("spec is immutable"), std::string::npos) << immutable.what();
+  auto labelled = client_->merge_patch(kCertifications, "it", "rack7-burnin",
+                                       json::parse(R"({"metadata":{"labels":{"x":"y"}}})"));
+  EXPECT_EQ(labelled.at("metadata").at("generation").as_int64(), 1);
+  EXPECT_EQ(labelled.at("status").at("conditions").at(0).at("reason").as_string(), "Put");
+
+  // 422 Invalid with causes.
+  auto bad = cert;
+  bad.at("metadata").as_object()["name"] = "bad";
+  bad.at("spec").as_object()["categories"] = "not-a-list";
+  bad.at("spec").as_object()["timeoutPerJob"] = json::array{1};
+  auto invalid = expect_api_error([&] { client_->create(kCertifications, "it", bad); });
+  EXPECT_EQ(invalid.code, 422) << invalid.what();
+  EXPECT_EQ(invalid.reason, "Invalid");
+  EXPECT_TRUE(is_invalid(invalid));
+  ASSERT_FALSE(invalid.causes.empty()) << invalid.what();
+  bool categories = false;
+  for (const auto& c : invalid.causes) {
+    EXPECT_FALSE(c.reason.empty());
+    EXPECT_FALSE(c.message.empty());
+    if (c.field.find("spec.categories") != std::string::npos) categories = true;
+  }
+  EXPECT_TRUE(categories) << invalid.what();
+
+  client_->remove(kCertifications, "it", "rack7-burnin");
+  EXPECT_EQ(client_->list(kCertifications, "it").at("items").as_array().size(), 0u);
+}
+
+TEST_F(K8sClient, WatchFromResourceVersionSeesChangesAndBookmark) {
+  client_->create(kConfigMaps, "it", config_map("before"));
+  auto listed = client_->list(kConfigMaps, "it");
+  const std::string from = std::string(listed.at("metadata").at("resourceVersion").as_string());
+
+  std::thread writer([&] {
+    ClientConfig config = client_->config();
+    RestClient other(config);  // its own client: the watch holds a connection of the first
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    other.create(kConfigMaps, "it", config_map("w1"));
+    other.merge_patch(kConfigMaps, "it", "w1", json::parse(R"({"data":{"key":"changed"}})"));
+    other.remove(kConfigMaps, "it", "w1");
+  });
+  std::vector<std::pair<WatchEventType, std::string>> seen;
+  std::string last_rv;
+  WatchOptions options;
+  options.resource_version = from;
+  options.timeout_seconds = 20;
+  bool bookmark = false;
+  client_->watch(kConfigMaps, "it", options, [&](const WatchEvent& e) {
+    last_rv = e.resource_version();
+    if (e.type == WatchEventType::Bookmark) {
+      bookmark = true;
+    } else {
+      seen.emplace_back(e.type, std::string(e.object.at("metadata").at("name").as_string()));
+    }
+    const bool deleted = !seen.empty() && seen.back().first == WatchEventType::Deleted;
+    return bookmark && deleted ? WatchControl::Stop : WatchControl::Continue;
+  });
+  writer.join();
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0], std::make_pair(WatchEventType::Added, std::string("w1")));
+  EXPECT_EQ(seen[1], std::make_pair(WatchEventType::Modified, std::string("w1")));
+  EXPECT_EQ(seen[2], std::make_pair(WatchEventType::Deleted, std::string("w1")));
+  EXPECT_TRUE(bookmark);
+  EXPECT_FALSE(last_rv.empty());
+}
+
+TEST_F(K8sClient, WatchEndsWhenTheServerTimesOut) {
+  WatchOptions options;
+  options.timeout_seconds = 1;
+  options.allow_watch_bookmarks = false;
+  int events = 0;
+  client_->watch(kConfigMaps, "it", options, [&](const WatchEvent&) {
+    ++events;
+    return WatchControl::Continue;
+  });
+  EXPECT_EQ(events, 0);  // nothing in the namespace: no synthetic ADDED, and a clean end
+}
+
+TEST_F(K8sClient, WatchAfterCompactionGets410) {
+  client_->create(kConfigMaps, "it", config_map("a"));
+  const std::string old_rv = rv_of(client_->get(kConfigMaps, "it", "a"));
+  client_->merge_patch(kConfigMaps, "it", "a", json::parse(R"({"data":{"key":"b"}})"));
+  sim_->api().store().compact();
+  WatchOptions options;
+  options.resource_version = old_rv;
+  options.timeout_seconds = 10;
+  std::optional<WatchEvent> error;
+  client_->watch(kConfigMaps, "it", options, [&](const WatchEvent& e) {
+    if (e.type == WatchEventType::Error) error = e;
+    return WatchControl::Continue;  // the server closes the stream after the ERROR
+  });
+  ASSERT_TRUE(error);
+  ASSERT_TRUE(error->error);
+  EXPECT_EQ(error->error->code, 410);
+  EXPECT_TRUE(error->expired());
+}
+
+TEST_F(K8sClient, WatchRequestErrorsAreApiErrors) {
+  const ResourceRef unknown{"nope.example.com", "v1", "widgets", true};
+  auto e = expect_api_error([&] {
+    client_->watch(unknown, "it", {}, [](const WatchEvent&) { return WatchControl::Continue; });
+  });
+  EXPECT_EQ(e.code, 404);
+}
+
+TEST_F(K8sClient, TooManyRequestsIsRetriedThenReported) {
+  sim::FaultPlan plan;
+  plan.seed = 1;
+  sim::VerbFaults faults;
+  faults.errors.push_back(sim::ErrorRule{429, 1.0, 1});
+  plan.verbs["get"] = faults;
+  sim_->api().faults().set_plan(plan);
+  RestClientOptions options;
+  options.max_retries = 2;
+  RestClient limited(client_->config(), options);
+  auto e = expect_api_error([&] { limited.get(kConfigMaps, "it", "x"); });
+  EXPECT_EQ(e.code, 429);
+  EXPECT_EQ(e.reason, "TooManyRequests");
+  EXPECT_EQ(e.retry_after_seconds, 1);
+  // One try + two retries, each after the server's Retry-After.
+  EXPECT_EQ(sim_->api().faults().counter("TooManyRequests", sim::Verb::Get), 3u);
+  sim_->api().faults().set_plan({});
+}
+
+TEST(RestClientPaths, CoreGroupsNamespacesSubresources) {
+  EXPECT_EQ(RestClient::path_for(kConfigMaps, "ns", "n"), "/api/v1/namespaces/ns/configmaps/n");
+  EXPECT_EQ(RestClient::path_for(kConfigMaps, ""), "/api/v1/configmaps");
+  EXPECT_EQ(RestClient::path_for(kCrds, "ignored", "x"), "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/x");
+  EXPECT_EQ(RestClient::path_for(kCertifications, "a", "b", "status"),
+            "/apis/nvcre.nvidia.com/v1alpha1/namespaces/a/certifications/b/status");
+}
+
+TEST(RestClientConfig, BadServerUrlIsAConfigError) {
+  ClientConfig config;
+  config.server = "ftp://x";
+  EXPECT_THROW(RestClient{config}, ConfigError);
+}
+
+TEST(RestClientTransport, ConnectionRefusedIsATransportError) {
+  ClientConfig config;
+  config.server = "http://127.0.0.1:1";
+  config.bearer_token = kToken;
+  RestClient client(config);
+  try {
+    client.get(kConfigMaps, "a", "b");
+    FAIL();
+  } catch (const TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("GET http://127.0.0.1:1/api/v1/namespaces/a/configmaps/b"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find(kToken), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace nvcre::k8s
+
+namespace nvcre::k8s {
+namespace {
+
+// TLS setup only (no handshake is exercised: no TLS server in these tests).
+TEST(RestClientTls, BadPemIsAConfigErrorWithoutSecrets) {
+  ClientConfig config;
+  config.server = "https://127.0.0.1:6443";
+  config.ca_data = "not a certificate";
+  EXPECT_THROW(RestClient{config}, ConfigError);
+  config.ca_data.clear();
+  config.insecure_skip_tls_verify = true;
+  config.client_cert_data = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+  config.client_key_data = "S3CR3T-KEY-BYTES";
+  try {
+    RestClient client(config);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).find("S3CR3T"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace nvcre::k8s
