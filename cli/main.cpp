@@ -13,6 +13,10 @@
 int main(int argc, char** argv) {
   CLI::App app{"nvcrectl: certify GPU clusters with nvcre (nvcre.nvidia.com/v1alpha1)"};
   app.require_subcommand(1);
+  // Like every other nvcrectl error: "Error: <what>" on stderr.
+  app.failure_message([](const CLI::App*, const CLI::Error& error) {
+    return "Error: " + std::string(error.what()) + "\nRun with --help for more information.\n";
+  });
   app.footer(
       "Examples:\n"
       "  nvcrectl certification render certification.yaml --platform aws\n"
@@ -96,7 +100,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // --help exits 0; every other parse error exits 1, as every nvcrectl error does.
+    return app.exit(error) == 0 ? 0 : 1;
   }
 
   try {
