@@ -22,8 +22,13 @@ struct RenderCase {
 
 // One Certification per (category, architecture, platform), with a gang scheduler so the whole
 // transform chain runs; nodesPerJob large enough for every model's minimum.
-std::vector<RenderCase> every_render_case() {
-  std::vector<RenderCase> cases;
+struct RenderCases {
+  std::vector<RenderCase> accepted;
+  std::size_t refused = 0;  // pairs the catalog rejects (reported, so a regression cannot hide here)
+};
+
+RenderCases every_render_case() {
+  RenderCases cases;
   for (const auto& key : catalog::Catalog::builtin().list()) {
     for (std::string_view arch : platform::known_gpu_architectures()) {
       for (std::string_view platform_name : platform::kPlatformNames) {
@@ -41,8 +46,9 @@ std::vector<RenderCase> every_render_case() {
         render_case.input.nodes.push_back(platform::synthetic_node(cert.spec.target.nodeSelector, platform_name));
         try {  // keep only the pairs the catalog accepts (a model may not fit an architecture)
           (void)certification::build_category_workflow(cert, cert.spec.categories.front(), render_case.input);
-          cases.push_back(std::move(render_case));
+          cases.accepted.push_back(std::move(render_case));
         } catch (const std::exception&) {
+          ++cases.refused;
         }
       }
     }
@@ -51,7 +57,8 @@ std::vector<RenderCase> every_render_case() {
 }
 
 void BM_RenderCategory(benchmark::State& state) {
-  static const std::vector<RenderCase> cases = every_render_case();
+  static const RenderCases all = every_render_case();
+  const auto& cases = all.accepted;
   std::size_t next = 0;
   for (auto _ : state) {
     const auto& render_case = cases[next++ % cases.size()];
@@ -61,6 +68,7 @@ void BM_RenderCategory(benchmark::State& state) {
     benchmark::DoNotOptimize(api::encode_object(build.workflow));
   }
   state.counters["pairs"] = static_cast<double>(cases.size());
+  state.counters["refused"] = static_cast<double>(all.refused);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RenderCategory)->Unit(benchmark::kMicrosecond);

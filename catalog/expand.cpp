@@ -141,7 +141,9 @@ class Expander {
     if (in.contains("$repeat")) return repeat(in, where);
     if (const json::value* file = in.if_contains("$file")) {
       only_keys(in, {"$file"}, where);
-      const std::string path = ctx_.entry_dir + scalar_text(*file);
+      // `_lib/...` names a shared file; anything else lives in the entry's own folder.
+      const std::string name = scalar_text(*file);
+      const std::string path = name.starts_with("_lib/") ? name : ctx_.entry_dir + name;
       auto found = ctx_.data.files.find(path);
       if (found == ctx_.data.files.end()) fail(where, "$file " + path + ": not found");
       return {Expanded::Kind::kValue, json::value(render_string(found->second, ctx_.params, path))};

@@ -16,7 +16,8 @@
 //   {$mpiEnvArgs: <env list>}        [{name, value}] -> ["-x", "NAME=VALUE", ...] (bare NAME when
 //                                    there is no value); spliced into an enclosing list.
 //   {$repeat: s, $count: n, $separator: sep}  s repeated n times joined by sep (string).
-//   {$file: <path under the entry's own folder>}  the file's text, rendered as one string.
+//   {$file: <path>}  the file's text, rendered as one string; a path under the entry's own folder,
+//                    or `_lib/...` for a file shared by several entries.
 // Map keys holding `{{...}}` are rendered too (a resource named by a parameter); empty keys drop.
 // Conditions: {param: p} (truthy: non-empty, non-zero, true), {param: p, equals: v},
 //   {param: p, in: [..]}, {param: p, gt: n}, {not: c}, {all: [c..]}, {any: [c..]}.

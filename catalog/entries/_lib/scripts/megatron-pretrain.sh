@@ -1,5 +1,6 @@
 #!/bin/bash
-# Nemotron 5 8B-class Megatron-LM pretraining on mock data (our own script; rendered per build).
+# Nemotron 5 Megatron-LM pretraining on mock data (our own script; rendered per build; the model shape
+# comes from the entry's `modelShapeArgs`).
 set -euo pipefail
 NNODES={{nodesPerJob}}
 GPUS_PER_NODE={{gpusPerNode}}
@@ -18,7 +19,7 @@ exec torchrun --nnodes=${NNODES} --nproc-per-node=${GPUS_PER_NODE} \
   --node-rank=${PET_NODE_RANK:-0} --master-addr=${PET_MASTER_ADDR:-localhost} --master-port=${PET_MASTER_PORT:-29500} \
   pretrain_gpt.py \
   --tensor-model-parallel-size ${TP} --pipeline-model-parallel-size ${PP} \
-  --num-layers 52 --hidden-size 4096 --ffn-hidden-size 21504 --num-attention-heads 32 \
+  {{modelShapeArgs}} \
   --seq-length ${SEQ_LENGTH} --max-position-embeddings ${SEQ_LENGTH} \
   --micro-batch-size ${MBS} --global-batch-size ${GBS} \
   --train-iters {{maxSteps}} --exit-duration-in-mins {{exitDurationMins}} \
