@@ -1,0 +1,95 @@
+#pragma once
+// The contract between a pure reconcile function and the actor that carries it out.
+//
+// A reconcile is `observed -> ReconcilePlan`. The actor executes the plan's actions in order and
+// stops at the first failure; it then re-runs the same reconcile with that failure (and, for a
+// create that met AlreadyExists, the live holder) in `ActionOutcome`, so every decision that
+// depends on an API answer (adopt or collide, retry or fail) stays in the pure function. A 409 on a
+// status write is answered the same way: re-read the object, re-plan from the fresh copy (the
+// level-triggered form of client-go's "mutate, retry on conflict").
+//
+// Cache misses are never proof of absence: a reconcile that would act on a missing child asks for
+// a `LiveGet` first; the actor performs it and re-plans with the answer in `LiveReads`.
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nvcre::k8s {
+
+// Identifies one object: apiVersion ("v1", "nvcre.nvidia.com/v1alpha1") + kind + namespace + name.
+// The actor maps (apiVersion, kind) to a resource path through discovery.
+struct ObjectRef {
+  std::string api_version;
+  std::string kind;
+  std::string ns;  // "" for cluster-scoped
+  std::string name;
+  auto operator<=>(const ObjectRef&) const = default;
+};
+
+std::string to_string(const ObjectRef& ref);  // "kind ns/name"
+
+enum class ActionVerb {
+  Create,            // body: the whole object
+  MergePatch,        // body: RFC 7386 patch (metadata.finalizers, labels, spec ...)
+  UpdateStatus,      // body: the whole object with metadata.resourceVersion: 409 when stale
+  MergePatchStatus,  // body: patch of the status subresource (carry metadata.resourceVersion to
+                     // make it conditional)
+  Update,            // body: the whole object with metadata.resourceVersion (finalizer removal)
+  Delete,            // precondition_uid / propagation below
+  LiveGet,           // uncached read; the answer comes back in LiveReads
+};
+
+enum class Propagation { Default, Background, Foreground, Orphan };
+
+struct Action {
+  ActionVerb verb = ActionVerb::LiveGet;
+  ObjectRef target;
+  boost::json::value body;                   // Create / Update / patches
+  std::optional<std::string> precondition_uid;  // Delete
+  Propagation propagation = Propagation::Default;
+  bool ignore_not_found = false;             // Delete / patches: NotFound counts as success
+  bool ignore_conflict = false;              // Delete with a UID precondition: Conflict counts as success
+};
+
+// An event to record against an object (events.k8s.io/v1; reason doubles as action).
+struct EventRecord {
+  ObjectRef regarding;
+  std::string uid;     // regarding object's uid, when known
+  std::string type;    // "Normal" | "Warning"
+  std::string reason;
+  std::string note;    // the recorder makes it valid UTF-8 and caps it at 1024 bytes
+};
+
+struct ReconcilePlan {
+  std::vector<Action> actions;  // executed in order; the first failure stops the rest
+  // Recorded only when every action succeeded (a transition event follows its status write).
+  std::vector<EventRecord> events;
+  // After a fully successful plan: requeue after this delay (no backoff growth), or not at all.
+  std::optional<std::chrono::milliseconds> requeue_after;
+  // Report an error to the work queue (rate-limited requeue) after the actions ran, as a Go
+  // reconciler returning an error does. Empty: success.
+  std::string error;
+};
+
+// What the actor learnt by carrying out the previous plan for this key (if anything failed).
+struct ActionOutcome {
+  Action action;                    // the action that failed
+  int code = 0;                     // HTTP status (0: transport error)
+  std::string reason;               // Status.reason: AlreadyExists, Conflict, NotFound, Invalid ...
+  std::string message;
+  std::optional<boost::json::value> live_holder;  // Create + AlreadyExists: the object holding the name
+                                                  // (read live), or nullopt when that read failed
+};
+
+// Answers to LiveGet actions: present and null means a live NotFound.
+using LiveReads = std::map<ObjectRef, boost::json::value>;
+
+// Requeue constants shared by every controller (reference §2.7, §11).
+inline constexpr std::chrono::milliseconds kImmediateRequeue{50};
+inline constexpr std::chrono::milliseconds kDefaultRequeue{15000};
+
+}  // namespace nvcre::k8s
