@@ -33,10 +33,6 @@ bool has_owner(const json::value& object, std::string_view uid) {
 
 }  // namespace
 
-std::string to_string(const ObjectRef& ref) {
-  return ref.kind + " " + (ref.ns.empty() ? ref.name : ref.ns + "/" + ref.name);
-}
-
 ObjectRef object_ref_of(const json::value& object) {
   return ObjectRef{string_at(object, "apiVersion"), string_at(object, "kind"), string_at(object, "metadata", "namespace"),
                    string_at(object, "metadata", "name")};

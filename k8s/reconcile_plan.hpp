@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nvcre::k8s {
@@ -87,6 +88,13 @@ struct ActionOutcome {
 
 // Answers to LiveGet actions: present and null means a live NotFound.
 using LiveReads = std::map<ObjectRef, boost::json::value>;
+
+std::string_view to_string(ActionVerb verb);
+// A stable JSON rendering of a plan (golden tests and debug logs): actions with verb, target and
+// body, events, requeueAfter in milliseconds, error.
+boost::json::value plan_to_json(const ReconcilePlan& plan);
+ObjectRef object_ref_from_json(const boost::json::value& ref);  // {apiVersion, kind, namespace, name}
+boost::json::value object_ref_to_json(const ObjectRef& ref);
 
 // Requeue constants shared by every controller (reference §2.7, §11).
 inline constexpr std::chrono::milliseconds kImmediateRequeue{50};

@@ -1,0 +1,81 @@
+#include "k8s/reconcile_plan.hpp"
+
+#include <boost/json.hpp>
+
+namespace nvcre::k8s {
+namespace json = boost::json;
+
+std::string to_string(const ObjectRef& ref) {
+  return ref.kind + " " + (ref.ns.empty() ? ref.name : ref.ns + "/" + ref.name);
+}
+
+std::string_view to_string(ActionVerb verb) {
+  switch (verb) {
+    case ActionVerb::Create: return "Create";
+    case ActionVerb::MergePatch: return "MergePatch";
+    case ActionVerb::UpdateStatus: return "UpdateStatus";
+    case ActionVerb::MergePatchStatus: return "MergePatchStatus";
+    case ActionVerb::Update: return "Update";
+    case ActionVerb::Delete: return "Delete";
+    case ActionVerb::LiveGet: return "LiveGet";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string_view to_string(Propagation propagation) {
+  switch (propagation) {
+    case Propagation::Default: return "";
+    case Propagation::Background: return "Background";
+    case Propagation::Foreground: return "Foreground";
+    case Propagation::Orphan: return "Orphan";
+  }
+  return "";
+}
+
+std::string string_field(const json::value& object, std::string_view key) {
+  const auto* o = object.if_object();
+  const auto* v = o == nullptr ? nullptr : o->if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string{};
+}
+
+}  // namespace
+
+json::value object_ref_to_json(const ObjectRef& ref) {
+  json::object out{{"apiVersion", ref.api_version}, {"kind", ref.kind}};
+  if (!ref.ns.empty()) out["namespace"] = ref.ns;
+  out["name"] = ref.name;
+  return out;
+}
+
+ObjectRef object_ref_from_json(const json::value& ref) {
+  return ObjectRef{string_field(ref, "apiVersion"), string_field(ref, "kind"), string_field(ref, "namespace"),
+                   string_field(ref, "name")};
+}
+
+json::value plan_to_json(const ReconcilePlan& plan) {
+  json::array actions;
+  for (const Action& action : plan.actions) {
+    json::object a{{"verb", to_string(action.verb)}, {"target", object_ref_to_json(action.target)}};
+    if (!action.body.is_null()) a["body"] = action.body;
+    if (action.precondition_uid) a["preconditionUID"] = *action.precondition_uid;
+    if (action.propagation != Propagation::Default) a["propagation"] = to_string(action.propagation);
+    if (action.ignore_not_found) a["ignoreNotFound"] = true;
+    if (action.ignore_conflict) a["ignoreConflict"] = true;
+    actions.push_back(std::move(a));
+  }
+  json::array events;
+  for (const EventRecord& event : plan.events) {
+    events.push_back(json::object{{"regarding", object_ref_to_json(event.regarding)},
+                                  {"type", event.type},
+                                  {"reason", event.reason},
+                                  {"note", event.note}});
+  }
+  json::object out{{"actions", std::move(actions)}, {"events", std::move(events)}};
+  if (plan.requeue_after) out["requeueAfterMs"] = plan.requeue_after->count();
+  if (!plan.error.empty()) out["error"] = plan.error;
+  return out;
+}
+
+}  // namespace nvcre::k8s
