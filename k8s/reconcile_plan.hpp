@@ -56,6 +56,25 @@ struct Action {
   bool ignore_conflict = false;              // Delete with a UID precondition: Conflict counts as success
 };
 
+// Builders (aggregate initialisation of Action trips -Wmissing-field-initializers).
+inline Action make_action(ActionVerb verb, ObjectRef target, boost::json::value body = nullptr) {
+  Action action;
+  action.verb = verb;
+  action.target = std::move(target);
+  action.body = std::move(body);
+  return action;
+}
+inline Action live_get(ObjectRef target) { return make_action(ActionVerb::LiveGet, std::move(target)); }
+// Delete guarded by the uid (a same-named replacement is never deleted); NotFound and Conflict
+// count as success, as §2.5 requires for owned children.
+inline Action delete_owned(ObjectRef target, std::string uid) {
+  Action action = make_action(ActionVerb::Delete, std::move(target));
+  action.precondition_uid = std::move(uid);
+  action.ignore_not_found = true;
+  action.ignore_conflict = true;
+  return action;
+}
+
 // An event to record against an object (events.k8s.io/v1; reason doubles as action).
 struct EventRecord {
   ObjectRef regarding;
