@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <memory>
 
 namespace nvcre::catalog {
 
@@ -65,6 +66,39 @@ EntryMeta parse_meta(const std::string& text, const std::string& where) {
   return meta;
 }
 
+// The memory of one expansion, which only lives until it is decoded (decoding copies what it
+// keeps). It comes from a per-thread buffer reused by every build on that thread: an expansion
+// takes up to ~128 KiB (the nccl entries), and growing a fresh arena block by block meant large
+// mallocs, each making glibc consolidate its fast bins. A nested build on the same thread (none
+// exists) would get a plain arena instead of sharing the buffer.
+class ExpansionArena {
+ public:
+  ExpansionArena() : owns_buffer_(!buffer_in_use_), arena_(make_arena(owns_buffer_)) {}
+  ~ExpansionArena() {
+    if (owns_buffer_) buffer_in_use_ = false;
+  }
+  ExpansionArena(const ExpansionArena&) = delete;
+  ExpansionArena& operator=(const ExpansionArena&) = delete;
+
+  json::storage_ptr storage() { return json::storage_ptr(&arena_); }
+
+ private:
+  static constexpr std::size_t kBufferBytes = 192 * 1024;
+
+  static json::monotonic_resource make_arena(bool owns_buffer) {
+    if (!owns_buffer) return json::monotonic_resource();
+    buffer_in_use_ = true;
+    thread_local const std::unique_ptr<unsigned char[]> buffer(new unsigned char[kBufferBytes]);
+    return json::monotonic_resource(buffer.get(), kBufferBytes);
+  }
+
+  static thread_local bool buffer_in_use_;
+  bool owns_buffer_;
+  json::monotonic_resource arena_;
+};
+
+thread_local bool ExpansionArena::buffer_in_use_ = false;
+
 }  // namespace
 
 Parallelism EntryMeta::parallelism_for(std::string_view config_arch_key) const {
@@ -79,22 +113,27 @@ std::string config_arch(std::string_view arch) {
 
 Entry::Entry(CategoryKey key, EntryMeta meta, boost::json::value body,
              std::shared_ptr<const detail::CatalogData> data)
-    : key_(std::move(key)), meta_(std::move(meta)), body_(std::move(body)), data_(std::move(data)) {}
-
-boost::json::value Entry::expand(const BuildConfig& config) const {
-  json::object params = detail::build_params(key_, meta_, config);
-  json::object body = body_.as_object();
-  if (const json::value* defaults = body.if_contains("$defaults")) {
-    // Entry-level parameters: fill names the config leaves absent or empty.
-    for (const auto& [name, value] : defaults->as_object()) {
-      const json::value* current = params.if_contains(name);
-      if (current == nullptr || (current->is_string() && current->get_string().empty())) params[name] = value;
+    : key_(std::move(key)), meta_(std::move(meta)), body_(std::move(body)), data_(std::move(data)) {
+  if (json::object* map = body_.if_object()) {
+    if (const json::value* defaults = map->if_contains("$defaults")) {
+      defaults_ = defaults->as_object();
+      map->erase("$defaults");
     }
-    body.erase("$defaults");
   }
-  const detail::ExpandContext ctx{*data_, params, key_.domain + "/" + key_.variant + "/"};
+}
+
+boost::json::value Entry::expand(const BuildConfig& config) const { return expand(config, {}); }
+
+boost::json::value Entry::expand(const BuildConfig& config, boost::json::storage_ptr storage) const {
+  json::object params = detail::build_params(key_, meta_, config, storage);
+  // Entry-level parameters: fill names the config leaves absent or empty.
+  for (const auto& [name, value] : defaults_) {
+    const json::value* current = params.if_contains(name);
+    if (current == nullptr || (current->is_string() && current->get_string().empty())) params[name] = value;
+  }
+  const detail::ExpandContext ctx{*data_, params, key_.domain + "/" + key_.variant + "/", std::move(storage)};
   try {
-    return detail::expand_document(json::value(std::move(body)), ctx);
+    return detail::expand_document(body_, ctx);
   } catch (const CatalogError& e) {
     throw CatalogError(key_.to_string() + ": " + e.what());
   }
@@ -113,7 +152,8 @@ api::WorkflowSpec Entry::build(const api::TargetSpec& target, const BuildConfig&
   validate_parallelism(config, config_arch(config.gpu_architecture));
   api::WorkflowSpec spec;
   try {
-    spec = api::decode<api::WorkflowSpec>(expand(config));
+    ExpansionArena arena;
+    spec = api::decode<api::WorkflowSpec>(expand(config, arena.storage()));
   } catch (const api::DecodeError& e) {
     throw CatalogError(key_.to_string() + ": entry does not decode as a WorkflowSpec: " + describe_decode_error(e));
   }
@@ -162,6 +202,7 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
     if (key.domain.empty() || key.variant.empty()) throw CatalogError(rel + ": empty domain or variant");
     entry_paths.emplace_back(std::move(key), rel);
   }
+  detail::add_templates(*data);
   Catalog catalog;
   for (auto& [key, rel] : entry_paths) {
     json::value body;
@@ -171,6 +212,7 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
       throw CatalogError(rel + ": " + e.what());
     }
     if (!body.is_object()) throw CatalogError(rel + ": entry must be a map");
+    data->templates.add_strings_of(body);
     EntryMeta meta;
     const std::string meta_path = key.domain + "/" + key.variant + "/meta.yaml";
     if (auto found = data->files.find(meta_path); found != data->files.end()) meta = parse_meta(found->second, meta_path);

@@ -7,6 +7,8 @@
 #include "api/common_types.hpp"
 #include "api/workflow.hpp"
 
+#include <boost/json/object.hpp>
+#include <boost/json/storage_ptr.hpp>
 #include <boost/json/value.hpp>
 
 #include <compare>
@@ -84,10 +86,12 @@ class Entry {
 
  private:
   void validate_parallelism(const BuildConfig& config, std::string_view config_arch) const;
+  boost::json::value expand(const BuildConfig& config, boost::json::storage_ptr storage) const;
 
   CategoryKey key_;
   EntryMeta meta_;
-  boost::json::value body_;
+  boost::json::object defaults_;  // the entry's `$defaults`, split from the body once at load
+  boost::json::value body_;       // the entry without `$defaults`, expanded as is
   std::shared_ptr<const detail::CatalogData> data_;
 };
 

@@ -21,7 +21,10 @@
 // Map keys holding `{{...}}` are rendered too (a resource named by a parameter); empty keys drop.
 // Conditions: {param: p} (truthy: non-empty, non-zero, true), {param: p, equals: v},
 //   {param: p, in: [..]}, {param: p, gt: n}, {not: c}, {all: [c..]}, {any: [c..]}.
+#include "catalog/templates.hpp"
+
 #include <boost/json/object.hpp>
+#include <boost/json/storage_ptr.hpp>
 #include <boost/json/value.hpp>
 
 #include <map>
@@ -31,14 +34,20 @@
 namespace nvcre::catalog::detail {
 
 struct CatalogData {
-  std::map<std::string, boost::json::value> lib;  // "_lib/..." (relative to entries/) -> parsed YAML
-  std::map<std::string, std::string> files;       // every file relative to entries/ -> raw text
+  std::map<std::string, boost::json::value, std::less<>> lib;  // "_lib/..." (relative to entries/) -> parsed YAML
+  std::map<std::string, std::string, std::less<>> files;       // every file relative to entries/ -> raw text
+  TextTemplates templates;  // every `{{` text of lib, files and entries, parsed once (add_templates)
 };
+
+// Parses the templates of `lib` and of every file that is not YAML (the `$file` texts) once.
+void add_templates(CatalogData& data);
 
 struct ExpandContext {
   const CatalogData& data;
   const boost::json::object& params;
   std::string entry_dir;  // "<domain>/<variant>/"
+  // Where the expanded document is allocated; build() passes an arena dropped after decoding.
+  boost::json::storage_ptr storage = {};
 };
 
 // Throws CatalogError naming the JSON path of the offending node.

@@ -32,6 +32,7 @@ const detail::CatalogData& lib_data() {
         throw CatalogError(rel + ": " + e.what());
       }
     }
+    detail::add_templates(loaded);
     return loaded;
   }();
   return data;

@@ -6,10 +6,15 @@
 
 #include <boost/json.hpp>
 
+#include <cassert>
+
 namespace nvcre::catalog::detail {
 namespace {
 
 namespace json = boost::json;
+
+// Parameters build_params sets, plus room for an entry's `$defaults`.
+constexpr std::size_t kParamCount = 48;
 
 template <class T>
 T value_or(const std::optional<T>& value, T fallback) {
@@ -29,16 +34,17 @@ std::string quantity_or(const std::optional<api::CategoryResourceList>& side,
 
 }  // namespace
 
-boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, const BuildConfig& config) {
+boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, const BuildConfig& config,
+                                 boost::json::storage_ptr storage) {
   const api::CategoryOptions& o = config.options;
   const std::string test_scale = or_default(o.testScale, api::test_scale::kFullScale);
   const bool diagnose = test_scale == api::test_scale::kDiagnose;
   const std::string arch_key = config_arch(config.gpu_architecture);
   const Parallelism par = meta.parallelism_for(arch_key);
 
-  json::array pull_secrets;
+  json::array pull_secrets(storage);
   for (const auto& secret : o.imagePullSecrets) pull_secrets.push_back(json::object{{"name", secret.name}});
-  json::object thresholds;
+  json::object thresholds(storage);
   for (const auto& [metric, expression] : o.thresholds) thresholds[metric] = expression;
 
   std::optional<api::CategoryResourceList> limits, requests;
@@ -47,7 +53,8 @@ boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, 
     requests = o.resources->requests;
   }
 
-  json::object p;
+  json::object p(storage);
+  p.reserve(kParamCount);  // sized once: growing past Boost.JSON's small-object size rehashes
   p["domain"] = key.domain;
   p["entryName"] = key.variant;
   p["gpuArchitecture"] = config.gpu_architecture;
@@ -86,6 +93,7 @@ boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, 
   p["tp"] = par.tp;
   p["pp"] = par.pp;
   p["ep"] = par.ep;
+  assert(p.size() <= kParamCount);
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include "certification/transforms.hpp"
 #include "platform/detect.hpp"
 #include "platform/gpu_defaults.hpp"
+#include "workflow/node_discovery.hpp"
 #include "workflow/overrides.hpp"
 
 namespace nvcre::certification {
@@ -28,6 +29,18 @@ std::string architecture_of(const api::Certification& certification, const Build
   return detected;
 }
 
+// detectGPUArchConsistent's kept nodes; every node when no node carries a product label.
+std::vector<json::value> primary_architecture_nodes(const std::vector<json::value>& nodes) {
+  const auto selection = platform::select_primary_architecture(nodes);
+  if (selection.architecture.empty() || selection.architecture == platform::kUnknownArchitecture) return nodes;
+  std::vector<json::value> kept;
+  for (const auto& node : nodes) {
+    const auto name = platform::NodeView(node).name();
+    if (std::find(selection.kept.begin(), selection.kept.end(), name) != selection.kept.end()) kept.push_back(node);
+  }
+  return kept;
+}
+
 catalog::BuildConfig build_config(const std::string& key, const catalog::Entry& entry, const api::CategoryOptions& options,
                                   const std::string& arch, const std::string& detected_platform,
                                   const BuildInput& input, std::vector<BuildEvent>& events) {
@@ -41,20 +54,34 @@ catalog::BuildConfig build_config(const std::string& key, const catalog::Entry& 
   if (auto message = platform::gpu_arch_fallback_message(arch)) {
     events.push_back({"Warning", "GPUArchitectureDefaults", key + ": " + *message});
   }
+  // The controller sizes the job against the nodes that will run it (§4.5 steps 3, 6, 7): those
+  // of the primary architecture, then only those that can supply gpusPerNode.
+  const std::vector<json::value> arch_nodes = input.offline ? input.nodes : primary_architecture_nodes(input.nodes);
   const auto nic = platform::detect_nic_resource_name(options.nicResourceName.value_or(""), detected_platform, arch,
-                                                      config.mlnx_per_node, input.nodes);
+                                                      config.mlnx_per_node, arch_nodes);
   config.nic_resource_name = nic.resourceName;
   if (!nic.message.empty()) events.push_back({"Normal", "NICResourceDetection", key + ": " + nic.message});
   if (input.offline) {
     config.nodes_per_job = options.nodesPerJob.value_or(1);
   } else {
-    const auto available = static_cast<std::int32_t>(input.nodes.size());
+    const auto capacity = workflow::filter_by_gpu_capacity(arch_nodes, config.gpus_per_node);
+    if (capacity.kept.empty()) {
+      std::int64_t best = 0;
+      for (const auto& excluded : capacity.excluded) best = std::max(best, excluded.allocatable);
+      throw CategoryBuildError(std::string(kWorkflowValidationFailed),
+                               key + ": no node can supply the " + std::to_string(config.gpus_per_node) +
+                                   " nvidia.com/gpu the workload requests per node; best available is " +
+                                   std::to_string(best) + " across " + std::to_string(capacity.excluded.size()) +
+                                   " matching node(s). Lower gpusPerNode or target nodes with more GPUs");
+    }
+    const auto available = static_cast<std::int32_t>(capacity.kept.size());
     const std::int32_t ceiling = options.nodesPerJob ? std::min(*options.nodesPerJob, available) : available;
     config.nodes_per_job = entry.max_valid_nodes(ceiling, config.gpus_per_node, arch);
     if (config.nodes_per_job == 0) {
       throw CategoryBuildError(std::string(kWorkflowValidationFailed),
                                key + ": no valid node count <= " + std::to_string(ceiling) +
-                                   " satisfies model constraints");
+                                   " satisfies model constraints (gpusPerNode=" + std::to_string(config.gpus_per_node) +
+                                   ", arch=" + arch + ")");
     }
   }
   return config;

@@ -8,7 +8,7 @@ namespace nvcre::k8s {
 using std::chrono::nanoseconds;
 using TimePoint = std::chrono::steady_clock::time_point;
 
-bool is_resource_expired(const ApiError& error) {
+bool is_resource_expired(const RequestFailure& error) {
   // 410 is what the apiserver sends; Expired/Gone reasons and the "too old resource version"
   // text also appear inside ERROR events whose code may be missing (kubernetes#35068).
   return error.code == 410 || error.reason == "Expired" || error.reason == "Gone" ||
@@ -59,7 +59,7 @@ ReflectorStep Reflector::begin_watch(TimePoint now) {
   return {{}, WatchRequest{last_resource_version_, timeout_seconds, true}};
 }
 
-ReflectorStep Reflector::back_off(Phase then, const ApiError* error, TimePoint now) {
+ReflectorStep Reflector::back_off(Phase then, const RequestFailure* error, TimePoint now) {
   nanoseconds wait = backoff_.next(now);
   if (error && error->retry_after) wait = std::max(wait, *error->retry_after);
   phase_ = then;
@@ -111,7 +111,7 @@ ReflectorStep Reflector::on_list_page(ListPage page, TimePoint now) {
   return step;
 }
 
-ReflectorStep Reflector::on_list_error(const ApiError& error, TimePoint now) {
+ReflectorStep Reflector::on_list_error(const RequestFailure& error, TimePoint now) {
   if (phase_ != Phase::Listing) return {};
   // An expired continue token only means this snapshot is gone (etcd compaction): start over at
   // once. A 410 on a first page cannot be fixed by retrying quickly, so it backs off like any error.
@@ -119,7 +119,7 @@ ReflectorStep Reflector::on_list_error(const ApiError& error, TimePoint now) {
   return back_off(Phase::WaitingToList, &error, now);
 }
 
-ReflectorStep Reflector::on_watch_event(WatchEvent event, TimePoint now) {
+ReflectorStep Reflector::on_watch_event(ReflectedEvent event, TimePoint now) {
   if (phase_ != Phase::Watching) return {};  // stale events of a watch we already abandoned
   ++watch_events_;
   ReflectorStep step;
@@ -159,7 +159,7 @@ ReflectorStep Reflector::on_watch_closed(TimePoint now) {
   return begin_watch(now);
 }
 
-ReflectorStep Reflector::on_watch_error(const ApiError& error, TimePoint now) {
+ReflectorStep Reflector::on_watch_error(const RequestFailure& error, TimePoint now) {
   if (phase_ != Phase::Watching) return {};
   if (is_resource_expired(error)) return back_off(Phase::WaitingToList, &error, now);
   return back_off(Phase::WaitingToWatch, &error, now);

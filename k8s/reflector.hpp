@@ -36,11 +36,13 @@
 #include <vector>
 
 #include "k8s/backoff.hpp"
+#include "k8s/watch_stream.hpp"  // WatchEventType, shared with the wire decoder
 
 namespace nvcre::k8s {
 
-// A failed request or a watch ERROR event (metav1.Status fields).
-struct ApiError {
+// A failed request or a watch ERROR event (metav1.Status fields). A plain value, unlike the REST
+// client's exception k8s::ApiError: the driver converts one into the other.
+struct RequestFailure {
   int code = 0;         // HTTP status / Status.code; 0 for transport errors (refused, reset, ...)
   std::string reason;   // Status.reason, e.g. "Expired", "Gone", "TooManyRequests"
   std::string message;  // Status.message
@@ -49,7 +51,7 @@ struct ApiError {
 };
 
 // Whether the server says our resourceVersion (or continue token) is no longer available.
-bool is_resource_expired(const ApiError& error);
+bool is_resource_expired(const RequestFailure& error);
 
 // One object as the reflector needs it; the decoding layer extracts key and resourceVersion.
 struct ReflectedObject {
@@ -64,12 +66,11 @@ struct ListPage {
   std::string continue_token;    // metadata.continue; empty on the last page
 };
 
-enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
-
-struct WatchEvent {
+// A watch event as the reflector needs it (k8s::WatchEvent is the decoded wire form).
+struct ReflectedEvent {
   WatchEventType type = WatchEventType::Added;
   ReflectedObject object;  // Bookmark: only resource_version is meaningful
-  ApiError error;          // Error only: the Status object of the event
+  RequestFailure error;    // Error only: the Status object of the event
 };
 
 struct ListRequest {
@@ -133,12 +134,12 @@ class Reflector {
   // Begin with a full list. Only meaningful once; later calls return an empty step.
   ReflectorStep start(std::chrono::steady_clock::time_point now);
   ReflectorStep on_list_page(ListPage page, std::chrono::steady_clock::time_point now);
-  ReflectorStep on_list_error(const ApiError& error, std::chrono::steady_clock::time_point now);
-  ReflectorStep on_watch_event(WatchEvent event, std::chrono::steady_clock::time_point now);
+  ReflectorStep on_list_error(const RequestFailure& error, std::chrono::steady_clock::time_point now);
+  ReflectorStep on_watch_event(ReflectedEvent event, std::chrono::steady_clock::time_point now);
   // The watch stream ended cleanly (server timeout or EOF).
   ReflectorStep on_watch_closed(std::chrono::steady_clock::time_point now);
   // Opening or reading the watch failed (HTTP error status, transport error).
-  ReflectorStep on_watch_error(const ApiError& error, std::chrono::steady_clock::time_point now);
+  ReflectorStep on_watch_error(const RequestFailure& error, std::chrono::steady_clock::time_point now);
   // A timer fired: ends a wait, or detects a hung watch. Early ticks return the remaining wait.
   ReflectorStep on_timer(std::chrono::steady_clock::time_point now);
 
@@ -154,7 +155,7 @@ class Reflector {
  private:
   ReflectorStep begin_list(std::chrono::steady_clock::time_point now);
   ReflectorStep begin_watch(std::chrono::steady_clock::time_point now);
-  ReflectorStep back_off(Phase then, const ApiError* error, std::chrono::steady_clock::time_point now);
+  ReflectorStep back_off(Phase then, const RequestFailure* error, std::chrono::steady_clock::time_point now);
   ReflectorStep finish_list(std::string list_resource_version);
   Delta upsert(ReflectedObject object);
 

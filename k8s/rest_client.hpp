@@ -1,6 +1,6 @@
 #pragma once
 // A synchronous Kubernetes REST client: HTTP/1.1 over TCP or TLS (Boost.Beast + OpenSSL, both
-// hidden in rest_client.cpp), keep-alive connections pooled per client, per-request timeouts,
+// hidden in http_transport.cpp / tls_client.cpp), keep-alive connections pooled per client, per-request timeouts,
 // bearer-token auth, client-side QPS/burst (RequestRateLimiter), 429/5xx + Retry-After retried a
 // bounded number of times, and every non-2xx answer thrown as ApiError (k8s/api_error.hpp).
 //

@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
-# The main job: installs dependencies, builds, then runs nvcrectl. With no arguments it admits the
-# sample manifests in examples/ offline (the API server's schema and rules, with its messages) and
-# renders the sample Certification into the Workflows the controller would create on AWS.
+# The main job: installs dependencies, builds, then runs nvcre end to end on the embedded default:
+# kube-sim in-process with a simulated GPU cluster (aws, 16 H100 nodes, gpu-node-05 faulty) and its
+# simulated Kubeflow Trainer, the real manager (actors) against it, and the sample Certification
+# examples/demo-certification.yaml; it prints progress and the result per category with every
+# failed node and its reason. With arguments it runs any nvcrectl command instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh >/dev/null
 BUILD_DIR=${BUILD_DIR:-build}
-nvcrectl="$BUILD_DIR/cli/nvcrectl"
 if [ $# -gt 0 ]; then
-  exec "$nvcrectl" "$@"
+  exec "$BUILD_DIR/cli/nvcrectl" "$@"
 fi
-echo "# nvcrectl validate examples/*.yaml" >&2
-"$nvcrectl" validate examples/*.yaml >&2
-echo "# nvcrectl certification render examples/certification.yaml --platform aws" >&2
-exec "$nvcrectl" certification render examples/certification.yaml --platform aws
+exec "$BUILD_DIR/actors/nvcre-demo"

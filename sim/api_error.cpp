@@ -67,6 +67,15 @@ ApiError conflict(const std::string& group, const std::string& resource, const s
                       group, resource, name);
 }
 
+ApiError uid_precondition_failed(const std::string& group, const std::string& resource, const std::string& name,
+                                 const std::string& expected_uid, const std::string& actual_uid) {
+  return with_details(ApiError(409, "Conflict",
+                               "Operation cannot be fulfilled on " + qualified_resource(resource, group) + " \"" + name +
+                                   "\": Precondition failed: UID in precondition: " + expected_uid +
+                                   ", UID in object meta: " + actual_uid),
+                      group, resource, name);
+}
+
 ApiError invalid(const std::string& group, const std::string& kind, const std::string& name,
                  std::vector<StatusCause> causes) {
   std::string list;

@@ -37,6 +37,9 @@ std::string qualified_resource(const std::string& resource, const std::string& g
 ApiError not_found(const std::string& group, const std::string& resource, const std::string& name);
 ApiError already_exists(const std::string& group, const std::string& resource, const std::string& name);
 ApiError conflict(const std::string& group, const std::string& resource, const std::string& name);
+// A delete whose preconditions.uid names another object (a same-named replacement).
+ApiError uid_precondition_failed(const std::string& group, const std::string& resource, const std::string& name,
+                                 const std::string& expected_uid, const std::string& actual_uid);
 // 422: `<Kind>.<group> "<name>" is invalid: <field>: <msg>` (one cause) or `[...]` (several).
 ApiError invalid(const std::string& group, const std::string& kind, const std::string& name,
                  std::vector<StatusCause> causes);

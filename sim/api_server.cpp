@@ -84,6 +84,15 @@ ApiServer::ApiServer(ApiServerOptions options)
     created.as_object()["status"] = json::object{{"phase", "Active"}};
     store_.update(registry_.find("", "v1", "namespaces")->type, "", ns, created, Store::UpdateKind::Status);
   }
+  if (options_.cluster) add_cluster_nodes(store_, registry_.find("", "v1", "nodes")->type, *options_.cluster);
+  if (options_.trainer.enabled) {
+    auto lookup = [this](const std::string& group, const std::string& version,
+                         const std::string& resource) -> std::optional<ResourceType> {
+      const ResourceInfo* info = registry_.find(group, version, resource);  // under mutex_: see advance_simulation
+      return info ? std::optional<ResourceType>(info->type) : std::nullopt;
+    };
+    trainer_ = std::make_unique<Trainer>(store_, lookup, options_.trainer);
+  }
 }
 
 // handle() (faults, request log, garbage collection around this) lives in api_server_admin.cpp.
@@ -287,6 +296,7 @@ HttpResponse ApiServer::list(const HttpRequest& request, const ResourceInfo& inf
 HttpResponse ApiServer::remove(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
                                const std::string& name, bool dry_run) {
   std::optional<std::string> precondition;
+  std::optional<std::string> precondition_uid;
   if (!request.body.empty()) {
     boost::system::error_code ec;
     json::value options = json::parse(request.body, ec);
@@ -296,10 +306,13 @@ HttpResponse ApiServer::remove(const HttpRequest& request, const ResourceInfo& i
       if (const auto* pre = options.as_object().if_contains("preconditions"); pre && pre->is_object())
         if (const auto* rv = pre->as_object().if_contains("resourceVersion"); rv && rv->is_string())
           precondition = std::string(rv->as_string());
+      if (const auto* pre = options.as_object().if_contains("preconditions"); pre && pre->is_object())
+        if (const auto* uid = pre->as_object().if_contains("uid"); uid && uid->is_string())
+          precondition_uid = std::string(uid->as_string());
     }
   }
   auto result = store_.remove(info.type, ns, name, dry_run, precondition,
-                              propagation_finalizer(propagation_policy(request)));
+                              propagation_finalizer(propagation_policy(request)), precondition_uid);
   if (result.deleted && !dry_run && info.type.resource == "customresourcedefinitions") after_crd_delete(result.object);
   return json_response(result.object, result.deleted ? 200 : 200);
 }
@@ -323,5 +336,17 @@ json::value ApiServer::create(const std::string& api_version, const std::string&
   if (info->type.resource == "customresourcedefinitions") after_crd_write(created);
   return created;
 }
+
+std::size_t ApiServer::advance_simulation() {
+  std::lock_guard lock(mutex_);
+  return trainer_ ? trainer_->reconcile() : 0;
+}
+
+void ApiServer::start_simulation() {
+  if (trainer_ && !ticker_)
+    ticker_ = std::make_unique<PeriodicTicker>(trainer_tick_interval(options_.trainer.step), [this] { advance_simulation(); });
+}
+
+void ApiServer::stop_simulation() { ticker_.reset(); }
 
 }  // namespace nvcre::sim

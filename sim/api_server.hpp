@@ -2,10 +2,12 @@
 // The API server's request handling, free of any HTTP library: routing of /api and /apis paths,
 // discovery, CRUD / PATCH / status subresource, dry-run, CRD registration (validated through the
 // api/ SchemaRegistry) and watch streams (pulled by the transport with poll_watch). Thread-safe.
+#include "sim/cluster_profile.hpp"
 #include "sim/fault_plan.hpp"
 #include "sim/request_log.hpp"
 #include "sim/resources.hpp"
 #include "sim/store.hpp"
+#include "sim/trainer.hpp"
 
 #include "api/validation.hpp"
 
@@ -61,6 +63,8 @@ struct ApiServerOptions {
   std::chrono::milliseconds bookmark_interval{5000};
   int default_watch_timeout_seconds = 1800;
   std::size_t request_log_capacity = 1000;
+  std::optional<ClusterProfile> cluster;  // simulated GPU Nodes created up front (sim/cluster_profile.hpp)
+  TrainerOptions trainer;                 // simulated Kubeflow Trainer (sim/trainer.hpp); off by default
 };
 
 class ApiServer {
@@ -84,6 +88,13 @@ class ApiServer {
   RequestLog& request_log() { return log_; }
   // Runs the garbage collector to a fixed point (the server does after every DELETE, PUT, PATCH).
   void collect_garbage();
+
+  // One simulated-Trainer pass under the request lock; how many TrainJobs moved (0 when off).
+  std::size_t advance_simulation();
+  // Runs advance_simulation every trainer_tick_interval on a background thread (KubeSim::start)
+  // when the Trainer is on; stop is idempotent and also happens on destruction.
+  void start_simulation();
+  void stop_simulation();
 
  private:
   std::variant<HttpResponse, std::shared_ptr<WatchStream>> serve(const HttpRequest& request);
@@ -114,6 +125,8 @@ class ApiServer {
   api::SchemaRegistry schemas_;
   FaultInjector faults_;
   RequestLog log_;
+  std::unique_ptr<Trainer> trainer_;
+  std::unique_ptr<PeriodicTicker> ticker_;  // last: its thread stops before anything it uses goes
 };
 
 // One watch event line: {"type": ..., "object": ...}\n

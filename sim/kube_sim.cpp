@@ -1,38 +1,70 @@
 #include "sim/kube_sim.hpp"
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/url.hpp>
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 namespace nvcre::sim {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
+using TlsStream = ssl::stream<tcp::socket>;
 
 namespace {
 
 constexpr std::chrono::milliseconds kWatchPoll{50};
 
-class Session : public std::enable_shared_from_this<Session> {
- public:
-  Session(tcp::socket socket, ApiServer& api, std::string token)
-      : socket_(std::move(socket)), timer_(socket_.get_executor()), api_(api), token_(std::move(token)) {}
+bool log_enabled() { return std::getenv("KUBE_SIM_LOG") != nullptr; }
 
-  void start() { read(); }
+// One connection. Stream is tcp::socket (HTTP) or TlsStream (HTTPS, handshake first).
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+  using std::enable_shared_from_this<Session<Stream>>::shared_from_this;
+
+ public:
+  template <class... StreamArgs>
+  Session(ApiServer& api, std::string token, StreamArgs&&... stream_args)
+      : stream_(std::forward<StreamArgs>(stream_args)...),
+        timer_(stream_.get_executor()),
+        api_(api),
+        token_(std::move(token)) {}
+
+  void start() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      stream_.async_handshake(ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
+        if (!ec) return self->read();
+        if (log_enabled()) std::fprintf(stderr, "kube-sim: TLS handshake failed: %s\n", ec.message().c_str());
+        self->linger_close();
+      });
+    } else {
+      read();
+    }
+  }
 
  private:
+  tcp::socket& tcp_socket() { return beast::get_lowest_layer(stream_); }
+
   void read() {
     parser_.emplace();
     parser_->body_limit(256 * 1024 * 1024);
-    http::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->close();
       self->on_request();
     });
@@ -56,7 +88,7 @@ class Session : public std::enable_shared_from_this<Session> {
       return respond(HttpResponse{401, "application/json", R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"});
     }
     auto result = api_.handle(req);
-    if (std::getenv("KUBE_SIM_LOG")) {
+    if (log_enabled()) {
       const auto* plain = std::get_if<HttpResponse>(&result);
       std::fprintf(stderr, "kube-sim: %s %s ct=%s accept=%s -> %d\n", req.method.c_str(),
                    std::string(request.target()).c_str(), req.content_type.c_str(), req.accept.c_str(),
@@ -84,7 +116,7 @@ class Session : public std::enable_shared_from_this<Session> {
     res->keep_alive(keep_alive_);
     res->body() = std::move(response.body);
     res->prepare_payload();
-    http::async_write(socket_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
       if (ec || !self->keep_alive_) return self->close();
       self->read();
     });
@@ -99,7 +131,7 @@ class Session : public std::enable_shared_from_this<Session> {
     watch_->initial.clear();
     enqueue(std::move(head));
     // Notice a client hang-up while we only write.
-    socket_.async_read_some(asio::buffer(probe_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    stream_.async_read_some(asio::buffer(probe_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) {
         self->watch_gone_ = true;
         self->timer_.cancel();
@@ -144,7 +176,7 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     writing_ = true;
-    asio::async_write(socket_, asio::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    asio::async_write(stream_, asio::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
       self->outbox_.pop_front();
       if (ec) {
         self->watch_gone_ = true;
@@ -157,11 +189,29 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void close() {
     beast::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    tcp_socket().shutdown(tcp::socket::shutdown_both, ignored);
+    tcp_socket().close(ignored);
   }
 
-  tcp::socket socket_;
+  // After a failed handshake the alert is already written; closing with the client's data still
+  // unread would send RST, which can destroy that alert before the client reads it (TLS 1.3 clients
+  // send their request before the server has judged their certificate). So: FIN, drain, close.
+  void linger_close() {
+    beast::error_code ignored;
+    tcp_socket().shutdown(tcp::socket::shutdown_send, ignored);
+    timer_.expires_after(std::chrono::seconds(5));
+    timer_.async_wait([self = shared_from_this()](beast::error_code) { self->close(); });
+    drain();
+  }
+
+  void drain() {
+    tcp_socket().async_read_some(asio::buffer(probe_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec) return self->drain();
+      self->timer_.cancel();  // its handler closes the socket
+    });
+  }
+
+  Stream stream_;
   asio::steady_timer timer_;
   ApiServer& api_;
   std::string token_;
@@ -176,6 +226,58 @@ class Session : public std::enable_shared_from_this<Session> {
   std::array<char, 512> probe_{};
 };
 
+// The PEM text of one TLS item: the inline text, else the file's content; "" when neither is set.
+std::string pem_of(const std::string& pem, const std::string& file, const std::string& what) {
+  if (!pem.empty() || file.empty()) return pem;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("kube-sim: cannot read " + what + " file " + file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Names the item in errors: its file, or "<what> PEM" for inline text (whose bytes are never shown).
+std::string name_of(const std::string& pem, const std::string& file, const std::string& what) {
+  return pem.empty() ? what + " file " + file : what + " PEM";
+}
+
+// Every certificate in `pem` becomes an acceptable client-certificate issuer announced in the
+// CertificateRequest (clients such as Go's pick their certificate by that list).
+void announce_client_cas(ssl::context& context, const std::string& pem) {
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
+  while (X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+    SSL_CTX_add_client_CA(context.native_handle(), cert);  // copies the subject name
+    X509_free(cert);
+  }
+  ERR_clear_error();  // the loop ends on "no start line"; leave no stale error for the next TLS call
+}
+
+ssl::context make_server_tls(const KubeSimTls& options) {
+  ssl::context context(ssl::context::tls_server);
+  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  const auto cert = pem_of(options.cert_pem, options.cert_file, "server certificate");
+  const auto key = pem_of(options.key_pem, options.key_file, "server private key");
+  if (cert.empty() || key.empty()) throw std::runtime_error("kube-sim: TLS needs a server certificate and its private key");
+  auto fail = [](const std::string& what, const beast::error_code& ec) {
+    // OpenSSL's messages name the PEM problem, never the bytes.
+    throw std::runtime_error("kube-sim: " + what + " is not usable: " + ec.message());
+  };
+  beast::error_code ec;
+  context.use_certificate_chain(asio::buffer(cert), ec);
+  if (ec) fail(name_of(options.cert_pem, options.cert_file, "server certificate"), ec);
+  context.use_private_key(asio::buffer(key), ssl::context::pem, ec);  // also checks it matches the certificate
+  if (ec) fail(name_of(options.key_pem, options.key_file, "server private key"), ec);
+  const auto client_ca = pem_of(options.client_ca_pem, options.client_ca_file, "client CA");
+  if (!client_ca.empty()) {
+    context.add_certificate_authority(asio::buffer(client_ca), ec);
+    if (ec) fail(name_of(options.client_ca_pem, options.client_ca_file, "client CA"), ec);
+    announce_client_cas(context, client_ca);
+    context.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+  }
+  return context;
+}
+
 }  // namespace
 
 struct KubeSim::Impl {
@@ -184,13 +286,18 @@ struct KubeSim::Impl {
   void accept() {
     acceptor->async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec) return;  // closed by stop()
-      socket.set_option(tcp::no_delay(true));
-      std::make_shared<Session>(std::move(socket), api, options.token)->start();
+      socket.set_option(tcp::no_delay(true), ec);
+      if (tls) {
+        std::make_shared<Session<TlsStream>>(api, options.token, std::move(socket), *tls)->start();
+      } else {
+        std::make_shared<Session<tcp::socket>>(api, options.token, std::move(socket))->start();
+      }
       accept();
     });
   }
 
   KubeSimOptions options;
+  std::optional<ssl::context> tls;
   ApiServer api;
   asio::io_context ioc{1};
   std::optional<tcp::acceptor> acceptor;
@@ -205,6 +312,7 @@ KubeSim::~KubeSim() { stop(); }
 
 void KubeSim::start() {
   if (impl_->running) return;
+  if (impl_->options.tls && !impl_->tls) impl_->tls.emplace(make_server_tls(*impl_->options.tls));
   beast::error_code ec;
   auto address = asio::ip::make_address(impl_->options.address, ec);
   if (ec) throw std::runtime_error("kube-sim: bad address " + impl_->options.address + ": " + ec.message());
@@ -220,10 +328,12 @@ void KubeSim::start() {
   impl_->accept();
   impl_->running = true;
   impl_->thread = std::thread([this] { impl_->ioc.run(); });
+  impl_->api.start_simulation();  // simulated Trainer ticks, when enabled
 }
 
 void KubeSim::stop() {
   if (!impl_ || !impl_->running) return;
+  impl_->api.stop_simulation();
   asio::post(impl_->ioc, [this] {
     beast::error_code ignored;
     impl_->acceptor->close(ignored);
@@ -235,7 +345,9 @@ void KubeSim::stop() {
 
 unsigned short KubeSim::port() const { return impl_->port; }
 
-std::string KubeSim::url() const { return "http://" + impl_->options.address + ":" + std::to_string(impl_->port); }
+std::string KubeSim::url() const {
+  return (impl_->options.tls ? "https://" : "http://") + impl_->options.address + ":" + std::to_string(impl_->port);
+}
 
 ApiServer& KubeSim::api() { return impl_->api; }
 

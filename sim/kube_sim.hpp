@@ -1,17 +1,31 @@
 #pragma once
-// The embeddable kube-sim: an ApiServer behind an HTTP/1.1 listener on loopback, served by one
-// io_context thread. Boost.Beast stays inside kube_sim.cpp.
+// The embeddable kube-sim: an ApiServer behind an HTTP/1.1 listener on loopback (plain HTTP, or
+// HTTPS when KubeSimOptions::tls is set), served by one io_context thread. Boost.Beast and OpenSSL
+// stay inside kube_sim.cpp.
 #include "sim/api_server.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace nvcre::sim {
+
+// HTTPS material. Each item is a PEM file path or the PEM text itself (the text wins when both are
+// set). With a client CA, every connection must present a client certificate that chains to it.
+struct KubeSimTls {
+  std::string cert_file;  // server certificate chain (leaf first)
+  std::string cert_pem;
+  std::string key_file;  // the server certificate's private key
+  std::string key_pem;   // secret: never printed
+  std::string client_ca_file;
+  std::string client_ca_pem;
+};
 
 struct KubeSimOptions {
   std::string address = "127.0.0.1";
   unsigned short port = 0;  // 0: ephemeral
   std::string token;        // non-empty: require "Authorization: Bearer <token>"
+  std::optional<KubeSimTls> tls;  // set: serve HTTPS only; unset: plain HTTP
   ApiServerOptions api;
 };
 
@@ -22,10 +36,12 @@ class KubeSim {
   KubeSim(const KubeSim&) = delete;
   KubeSim& operator=(const KubeSim&) = delete;
 
-  void start();  // binds (throws std::runtime_error on failure) and starts serving
+  // Loads the TLS material and binds (throws std::runtime_error naming the bad file or field, never
+  // key bytes), then starts serving.
+  void start();
   void stop();   // closes every connection; idempotent
   unsigned short port() const;
-  std::string url() const;  // http://127.0.0.1:<port>
+  std::string url() const;  // http://127.0.0.1:<port>, or https:// with TLS
   ApiServer& api();
 
  private:

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <iterator>
 #include <set>
 
 namespace nvcre::sim {
@@ -193,34 +194,91 @@ json::value Store::get(const ResourceType& type, const std::string& ns, const st
   return std::move(*found);
 }
 
+namespace {
+
+// Continue tokens name the list's snapshot and the last key served: "<rv>-<key token>". Every page
+// of a list shows the objects as of the first page, as kube-apiserver does by reading etcd at that
+// revision; a reflector applying the pages as one replace would otherwise miss changes made while
+// it paginated (they are older than the resourceVersion it then watches from).
+std::string snapshot_token(std::uint64_t rv, const std::string& ns, const std::string& name) {
+  return std::to_string(rv) + "-" + encode_continue_token(ns, name);
+}
+
+using Key = std::pair<std::string, std::string>;  // namespace, name
+
+// The bucket as it was at `rv`: the current objects, with each key changed after `rv` rolled back
+// through the event log to its state at `rv`. nullopt when that state has left the log.
+std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, json::value>& current,
+                                                           const std::deque<WatchEvent>& events,
+                                                           const ResourceType& type, std::uint64_t rv) {
+  std::map<Key, const json::value*> view;
+  for (const auto& [key, object] : current) view.emplace(key, &object);
+  auto of_type = [&](const WatchEvent& e) { return e.group == type.group && e.resource == type.resource; };
+  auto key_of = [](const WatchEvent& e) { return Key{e.ns, meta_string(e.object, "name")}; };
+  const auto snapshot_end = std::lower_bound(
+      events.begin(), events.end(), rv + 1, [](const WatchEvent& e, std::uint64_t v) { return e.resource_version < v; });
+  std::map<Key, const WatchEvent*> first_after;
+  for (auto it = snapshot_end; it != events.end(); ++it)
+    if (of_type(*it)) first_after.emplace(key_of(*it), &*it);
+  for (const auto& [changed, first] : first_after) {
+    const Key& key = changed;
+    if (first->type == EventType::Added) {
+      view.erase(key);  // created after the snapshot
+      continue;
+    }
+    // Existed at `rv`: its state is that of its last event up to `rv`.
+    auto before = std::find_if(std::make_reverse_iterator(snapshot_end), events.rend(),
+                               [&](const WatchEvent& e) { return of_type(e) && key_of(e) == key; });
+    if (before == events.rend()) return std::nullopt;
+    view[key] = &before->object;
+  }
+  return view;
+}
+
+}  // namespace
+
 ListResult Store::list(const ResourceType& type, const std::string& ns, const Filter& filter, std::size_t limit,
                        const std::string& continue_token) const {
   std::lock_guard lock(mutex_);
   ListResult result;
   result.resource_version = rv_;
-  auto bucket = buckets_.find(bucket_key(type));
-  if (bucket == buckets_.end()) return result;
-  std::optional<ObjectKey> after;
+  std::optional<Key> after;
   if (!continue_token.empty()) {
-    auto decoded = decode_continue_token(continue_token);
+    const auto dash = continue_token.find('-');
+    auto decoded = decode_continue_token(dash == std::string::npos ? std::string() : continue_token.substr(dash + 1));
     if (!decoded) throw bad_request("continue key is not valid: illegal base64 data");
-    after = ObjectKey{decoded->first, decoded->second};
+    try {
+      result.resource_version = std::stoull(continue_token.substr(0, dash));
+    } catch (const std::exception&) {
+      throw bad_request("continue key is not valid: bad resource version");
+    }
+    after = Key{decoded->first, decoded->second};
   }
-  auto it = after ? bucket->second.upper_bound(*after) : bucket->second.begin();
-  for (; it != bucket->second.end(); ++it) {
+  static const std::map<Key, json::value> kEmpty;
+  auto bucket = buckets_.find(bucket_key(type));
+  const auto& current = bucket == buckets_.end() ? kEmpty : bucket->second;
+  // Events after the snapshot must all still be in the log to roll back to it.
+  std::optional<std::map<Key, const json::value*>> view;
+  if (result.resource_version >= compacted_rv_) view = bucket_at(current, events_, type, result.resource_version);
+  if (!view)
+    throw gone("The provided continue parameter is too old to display a consistent list result. "
+               "You can start a new list without the continue parameter.");
+  auto it = after ? view->upper_bound(*after) : view->begin();
+  for (; it != view->end(); ++it) {
     if (type.namespaced && !ns.empty() && it->first.first != ns) continue;
-    if (filter && !filter(it->second)) continue;
+    if (filter && !filter(*it->second)) continue;
     if (limit > 0 && result.items.size() == limit) {
       const auto& last = result.items.back();
-      result.continue_token = encode_continue_token(meta_string(last, "namespace"), meta_string(last, "name"));
-      for (; it != bucket->second.end(); ++it) {
+      result.continue_token =
+          snapshot_token(result.resource_version, meta_string(last, "namespace"), meta_string(last, "name"));
+      for (; it != view->end(); ++it) {
         if (type.namespaced && !ns.empty() && it->first.first != ns) continue;
-        if (filter && !filter(it->second)) continue;
+        if (filter && !filter(*it->second)) continue;
         ++result.remaining_item_count;
       }
       break;
     }
-    result.items.push_back(it->second);
+    result.items.push_back(*it->second);
   }
   return result;
 }
@@ -322,7 +380,7 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
 
 Store::DeleteResult Store::remove(const ResourceType& type, const std::string& ns, const std::string& name,
                                   bool dry_run, const std::optional<std::string>& precondition_rv,
-                                  const std::string& add_finalizer) {
+                                  const std::string& add_finalizer, const std::optional<std::string>& precondition_uid) {
   DeleteResult result;
   {
     std::lock_guard lock(mutex_);
@@ -330,6 +388,8 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
     const ObjectKey key{type.namespaced ? ns : std::string(), name};
     auto it = bucket.find(key);
     if (it == bucket.end()) throw not_found(type.group, type.resource, name);
+    if (precondition_uid && *precondition_uid != meta_string(it->second, "uid"))
+      throw uid_precondition_failed(type.group, type.resource, name, *precondition_uid, meta_string(it->second, "uid"));
     if (precondition_rv && *precondition_rv != meta_string(it->second, "resourceVersion"))
       throw conflict(type.group, type.resource, name);
     const auto finalizers = finalizers_of(it->second);

@@ -100,7 +100,7 @@ class Store {
   // added, when missing, in the same write that sets deletionTimestamp.
   DeleteResult remove(const ResourceType& type, const std::string& ns, const std::string& name,
                       bool dry_run = false, const std::optional<std::string>& precondition_rv = {},
-                      const std::string& add_finalizer = {});
+                      const std::string& add_finalizer = {}, const std::optional<std::string>& precondition_uid = std::nullopt);
 
   // Deletes every object of a type at once (a CRD going away); emits DELETED events.
   void remove_all(const ResourceType& type);

@@ -19,7 +19,10 @@ class ActionExecutor : public ::testing::Test {
     ClientConfig config;
     config.server = sim_.url();
     config.rate_limit.qps = -1;
-    client_ = std::make_unique<RestClient>(config);
+    RestClientOptions options;
+    options.timeout = std::chrono::seconds(2);
+    options.max_retries = 0;
+    client_ = std::make_unique<RestClient>(config, options);
     mapper_ = std::make_unique<ResourceMapper>(*client_);
     run(make_action(ActionVerb::Create, ObjectRef{"v1", "Namespace", "", "it"},
                     json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "it"}}}}));

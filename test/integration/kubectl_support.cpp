@@ -39,8 +39,9 @@ void KubectlTest::SetUp() {
   sim_ = std::make_unique<KubeSim>(options);
   sim_->start();
   std::ofstream config(dir_ / "kubeconfig");
-  config << "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: " << sim_->url()
-         << "\ncontexts:\n- name: sim\n  context:\n    cluster: sim\n    user: tester\ncurrent-context: sim\n"
+  config << "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: " << sim_->url() << "\n"
+         << kubeconfig_cluster_fields()
+         << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: tester\ncurrent-context: sim\n"
          << "users:\n- name: tester\n  user:" << (token_.empty() ? " {}\n" : "\n    token: " + token_ + "\n");
 }
 

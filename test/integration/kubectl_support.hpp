@@ -26,6 +26,9 @@ class KubectlTest : public ::testing::Test {
 
   // Options applied to the sim before it starts.
   virtual void configure(KubeSimOptions&) {}
+  // Extra lines for the kubeconfig's cluster entry (4-space indented, newline-terminated), e.g.
+  // certificate-authority-data for a TLS sim.
+  virtual std::string kubeconfig_cluster_fields() const { return {}; }
 
   // `timeout 30 kubectl --kubeconfig=... --cache-dir=... --request-timeout=10s <args>`
   std::string kubectl_prefix() const;

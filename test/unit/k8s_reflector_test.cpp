@@ -24,14 +24,14 @@ ReflectedObject object(const std::string& key, const std::string& rv) {
   return {key, rv, boost::json::object{{"key", key}, {"resourceVersion", rv}}};
 }
 
-WatchEvent event(WatchEventType type, const std::string& key, const std::string& rv) {
+ReflectedEvent event(WatchEventType type, const std::string& key, const std::string& rv) {
   return {type, object(key, rv), {}};
 }
 
-WatchEvent bookmark(const std::string& rv) { return {WatchEventType::Bookmark, {"", rv, nullptr}, {}}; }
+ReflectedEvent bookmark(const std::string& rv) { return {WatchEventType::Bookmark, {"", rv, nullptr}, {}}; }
 
-WatchEvent error_event(int code, const std::string& reason, const std::string& message = "") {
-  return {WatchEventType::Error, {}, ApiError{code, reason, message, std::nullopt}};
+ReflectedEvent error_event(int code, const std::string& reason, const std::string& message = "") {
+  return {WatchEventType::Error, {}, RequestFailure{code, reason, message, std::nullopt}};
 }
 
 // "type:key@rv" per delta, for compact exact comparisons.
@@ -170,8 +170,9 @@ TEST(K8sReflector, GoneDuringWatchRelistsAndSurfacesDeletedKeys) {
 }
 
 TEST(K8sReflector, GoneAsWatchRequestErrorAlsoRelists) {
-  for (const ApiError& gone : {ApiError{410, "", "", std::nullopt}, ApiError{0, "Gone", "", std::nullopt},
-                               ApiError{500, "", "watch: too old resource version: 5 (9)", std::nullopt}}) {
+  for (const RequestFailure& gone :
+       {RequestFailure{410, "", "", std::nullopt}, RequestFailure{0, "Gone", "", std::nullopt},
+        RequestFailure{500, "", "watch: too old resource version: 5 (9)", std::nullopt}}) {
     Reflector reflector = synced_reflector();
     auto step = reflector.on_watch_error(gone, kT0);
     const auto wait = action_as<WaitRequest>(step).duration;
@@ -203,7 +204,7 @@ TEST(K8sReflector, OtherWatchErrorBacksOffThenRewatchesFromLastVersion) {
 
 TEST(K8sReflector, BackoffGrowsOnRepeatedFailuresAndResetsAfterTwoHealthyMinutes) {
   Reflector reflector = synced_reflector(3);
-  const ApiError refused{0, "", "connection refused", std::nullopt};
+  const RequestFailure refused{0, "", "connection refused", std::nullopt};
   TimePoint now = kT0;
   const std::vector<nanoseconds> bases = {milliseconds(800), milliseconds(1600), milliseconds(3200)};
   for (const nanoseconds base : bases) {

@@ -1,0 +1,88 @@
+#include "actors/api_server.hpp"
+
+#include "k8s/resource_mapper.hpp"
+#include "k8s/rest_client.hpp"
+#include "manager/metrics.hpp"
+
+#include <caf/all.hpp>
+
+#include <vector>
+
+namespace nvcre::actors {
+namespace {
+
+struct ApiContext {
+  std::shared_ptr<k8s::RestClient> client;
+  std::unique_ptr<k8s::ResourceMapper> mapper;
+  std::shared_ptr<manager::Metrics> metrics;
+};
+
+constexpr int kFailureLogLines = 800;  // controllers.md §11: failure log 800 lines / last 32 KiB
+
+std::string pod_log_tail(k8s::RestClient& client, const std::string& ns, const k8s::PodLogWant& want,
+                         std::uint64_t max_bytes) {
+  k8s::RestRequest request{"GET", "/api/v1/namespaces/" + ns + "/pods/" + want.pod + "/log",
+                           {{"tailLines", std::to_string(kFailureLogLines)}}, {}, {}};
+  if (!want.container.empty()) request.query.emplace_back("container", want.container);
+  if (want.previous) request.query.emplace_back("previous", "true");
+  try {
+    std::string body = client.request(request).body;
+    if (body.size() > max_bytes) body.erase(0, body.size() - max_bytes);
+    return body;
+  } catch (const std::exception&) {
+    return {};  // a missing log is not a reconcile failure
+  }
+}
+
+api_server_actor::behavior_type api_worker(api_server_actor::pointer, std::shared_ptr<ApiContext> context) {
+  return {
+      [=](execute_atom, const k8s::Action& action) {
+        k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
+        if (context->metrics) context->metrics->api_request(k8s::to_string(action.verb), result.code);
+        return result;
+      },
+      [=](pod_log_atom, const std::string& ns, const k8s::PodLogWant& want, std::uint64_t max_bytes) {
+        return pod_log_tail(*context->client, ns, want, max_bytes);
+      },
+  };
+}
+
+struct ApiServerState {
+  std::vector<api_server_actor> workers;
+  std::size_t next = 0;
+  static inline const char* name = "api_server";
+};
+
+api_server_actor::behavior_type api_server(api_server_actor::stateful_pointer<ApiServerState> self,
+                                           std::vector<api_server_actor> workers) {
+  self->state.workers = std::move(workers);
+  for (auto& worker : self->state.workers) self->link_to(worker);
+  auto pick = [=] {
+    auto& state = self->state;
+    return state.workers[state.next++ % state.workers.size()];
+  };
+  return {
+      [=](execute_atom atom, k8s::Action& action) {
+        return self->delegate(pick(), atom, std::move(action));
+      },
+      [=](pod_log_atom atom, std::string& ns, k8s::PodLogWant& want, std::uint64_t max_bytes) {
+        return self->delegate(pick(), atom, std::move(ns), std::move(want), max_bytes);
+      },
+  };
+}
+
+}  // namespace
+
+api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig config) {
+  auto context = std::make_shared<ApiContext>();
+  context->client = config.client;
+  context->mapper = std::make_unique<k8s::ResourceMapper>(*config.client);
+  context->metrics = config.metrics;
+  std::vector<api_server_actor> workers;
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, config.workers); ++i) {
+    workers.push_back(system.spawn<caf::detached>(api_worker, context));
+  }
+  return system.spawn(api_server, std::move(workers));
+}
+
+}  // namespace nvcre::actors

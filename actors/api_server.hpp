@@ -1,0 +1,27 @@
+#pragma once
+// The API-server actor: owns the REST client (connection pool, rate limiter) and the
+// discovery-backed resource mapper, and serves typed requests. The client blocks, so the calls run
+// on a small pool of detached worker actors (each its own thread); this actor only spreads
+// requests over them. Errors come back as values (k8s::ActionResult), never as actor failures.
+#include "actors/interfaces.hpp"
+
+#include <memory>
+
+namespace nvcre::k8s {
+class RestClient;
+}
+namespace nvcre::manager {
+class Metrics;
+}
+
+namespace nvcre::actors {
+
+struct ApiServerConfig {
+  std::shared_ptr<k8s::RestClient> client;
+  std::shared_ptr<manager::Metrics> metrics;  // optional
+  std::size_t workers = 8;
+};
+
+api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig config);
+
+}  // namespace nvcre::actors

@@ -1,0 +1,143 @@
+// nvcre-demo: the embedded main job. Starts kube-sim in-process with a simulated GPU cluster
+// (default aws:h100:16, one faulty node) and its simulated Kubeflow Trainer, installs the CRDs,
+// runs the real manager against it, submits a Certification, shows its progress and ends with
+// the result per category, including every failed node and its reason.
+// Exit 0 when the Certification reached a verdict (Succeeded or Failed), 1 on timeout or error.
+#include "actors/controllers.hpp"
+#include "actors/manager.hpp"
+#include "api/yaml_json.hpp"
+#include "manager/demo_report.hpp"
+#include "sim/kube_sim.hpp"
+
+#include <CLI/CLI.hpp>
+#include <boost/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+namespace {
+
+namespace json = boost::json;
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void install_crds(nvcre::sim::KubeSim& sim, const std::filesystem::path& dir) {
+  if (!std::filesystem::is_directory(dir)) throw std::runtime_error("CRD directory " + dir.string() + " not found (run from the repository root or pass --crds)");
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    for (const auto& doc : nvcre::api::parse_yaml_documents(read_file(file))) {
+      if (doc.is_object() && doc.as_object().contains("kind") && doc.at("kind") == "CustomResourceDefinition") {
+        sim.api().add_crd(doc);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string cluster = "aws:h100:16";
+  std::vector<std::string> faulty = {"gpu-node-05=XID 79: GPU has fallen off the bus"};
+  std::string certification_file = "examples/demo-certification.yaml";
+  std::string crds = "deploy/crds";
+  int step_ms = 300;
+  int timeout_s = 300;
+  CLI::App app{"nvcre-demo: one Certification end to end on an in-process kube-sim", "nvcre-demo"};
+  app.add_option("--cluster", cluster, "Simulated cluster PLATFORM:GPU:NODES")->capture_default_str();
+  app.add_option("--faulty-node", faulty, "NAME[=REASON]: pods on this node fail (repeatable)");
+  app.add_option("--certification", certification_file, "The Certification to submit")->capture_default_str();
+  app.add_option("--crds", crds, "Directory of the CRDs to install")->capture_default_str();
+  app.add_option("--trainer-step-ms", step_ms, "Simulated Trainer: time between a TrainJob's stages")->capture_default_str();
+  app.add_option("--timeout", timeout_s, "Give up after this many seconds")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "Error: " << error.what() << "\n";
+    return 1;
+  }
+  spdlog::set_level(spdlog::level::warn);
+  try {
+    nvcre::sim::KubeSimOptions sim_options;
+    auto profile = nvcre::sim::parse_cluster_profile(cluster);
+    for (const auto& f : faulty) profile.faulty_nodes.push_back(nvcre::sim::parse_faulty_node(f));
+    sim_options.api.cluster = profile;
+    sim_options.api.trainer.enabled = true;
+    sim_options.api.trainer.step = std::chrono::milliseconds(step_ms);
+    sim_options.api.bookmark_interval = std::chrono::milliseconds(1000);
+    nvcre::sim::KubeSim sim(sim_options);
+    sim.start();
+    install_crds(sim, crds);
+    std::cout << "kube-sim on " << sim.url() << ": " << profile.node_count << " " << profile.platform << " "
+              << profile.architecture << " nodes";
+    for (const auto& f : profile.faulty_nodes) std::cout << ", faulty " << f.name << " (" << f.reason << ")";
+    std::cout << "\n";
+
+    nvcre::k8s::ClientConfig client;
+    client.server = sim.url();
+    client.rate_limit.qps = -1;
+    nvcre::actors::ManagerOptions options;
+    options.client = client;
+    options.watches = nvcre::actors::nvcre_watches();
+    options.controllers = nvcre::actors::nvcre_controllers();
+    options.instance = "nvcre-demo";
+    options.max_watch_timeout = std::chrono::seconds(30);
+    nvcre::actors::Manager manager(options);
+    manager.start();
+
+    json::value certification = nvcre::api::parse_yaml(read_file(certification_file));
+    std::string ns(certification.at("metadata").at("namespace").as_string());
+    std::string name(certification.at("metadata").at("name").as_string());
+    nvcre::k8s::RestClient api(client);
+    api.create({"", "v1", "namespaces", false}, "",
+               json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+    const nvcre::k8s::ResourceRef certifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+    api.create(certifications, ns, certification);
+    std::cout << "submitted Certification " << ns << "/" << name << "\n";
+
+    nvcre::manager::DemoProgress progress;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+    bool done = false;
+    while (!done && std::chrono::steady_clock::now() < deadline) {
+      json::value current = api.get(certifications, ns, name);
+      for (const auto& line : progress.update(current)) std::cout << line << "\n" << std::flush;
+      done = nvcre::manager::has_verdict(current);
+      if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    json::value final_state = api.get(certifications, ns, name);
+    std::vector<json::value> workflows;
+    const nvcre::k8s::ResourceRef workflow_ref{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
+    const json::value workflow_list = api.list(workflow_ref, ns);
+    for (const auto& item : workflow_list.at("items").as_array()) workflows.push_back(item);
+    std::vector<json::value> jobs;
+    const json::value job_list = api.list({"nvcre.nvidia.com", "v1alpha1", "jobs", true}, ns);
+    for (const auto& item : job_list.at("items").as_array()) jobs.push_back(item);
+    std::cout << nvcre::manager::final_report(final_state, workflows, jobs) << std::flush;
+    manager.stop();
+    sim.stop();
+    if (!done) {
+      std::cerr << "Error: no verdict after " << timeout_s << " s (see the progress above)\n";
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& error) {
+    std::cerr << "Error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,107 @@
+// nvcre-manager: reconciles Certifications, WorkloadRuns, Workflows and Jobs against a cluster
+// (kubeconfig or in-cluster). Graceful shutdown on SIGTERM/SIGINT: stop the controllers, release
+// the lease, exit 0. A lost lease exits non-zero, as controller-runtime does.
+#include "actors/controllers.hpp"
+#include "actors/manager.hpp"
+#include "k8s/kubeconfig.hpp"
+#include "manager/flags.hpp"
+#include "manager/metrics.hpp"
+#include "manager/probe_server.hpp"
+
+#include <prometheus/exposer.h>
+#include <prometheus/registry.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <iostream>
+#include <random>
+#include <thread>
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+std::atomic<bool> g_lost_lease{false};
+
+nvcre::k8s::ClientConfig load_client_config(const nvcre::manager::ManagerFlags& flags) {
+  using namespace nvcre::k8s;
+  if (!flags.kubeconfig.empty()) return load_kubeconfig(flags.kubeconfig, flags.context);
+  if (std::getenv("KUBERNETES_SERVICE_HOST") != nullptr) return load_in_cluster();
+  if (auto path = default_kubeconfig_path()) return load_kubeconfig(*path, flags.context);
+  throw ConfigError("no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster");
+}
+
+void configure_logging(const nvcre::manager::ManagerFlags& flags) {
+  auto logger = spdlog::stderr_logger_mt("nvcre");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(flags.log_level));
+  if (flags.log_format == "json") {
+    spdlog::set_pattern(R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","msg":"%v"})", spdlog::pattern_time_type::utc);
+  }
+}
+
+std::string identity() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::random_device random;
+  return std::string(host) + "_" + std::to_string(random() % 100000);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  nvcre::manager::ManagerFlags flags;
+  if (int code = nvcre::manager::parse_manager_flags(argc, argv, flags); code >= 0) return code;
+  if (auto problem = nvcre::manager::validate_manager_flags(flags); !problem.empty()) {
+    std::cerr << "Error: " << problem << "\n";
+    return 1;
+  }
+  configure_logging(flags);
+  try {
+    auto client = load_client_config(flags);
+    client.rate_limit.qps = flags.qps;
+    client.rate_limit.burst = flags.burst;
+    spdlog::info("connecting to {}", client.describe());
+    auto metrics = std::make_shared<nvcre::manager::Metrics>();
+
+    nvcre::actors::ManagerOptions options;
+    options.client = client;
+    options.watch_namespace = flags.watch_namespace;
+    options.max_concurrent_reconciles = flags.max_concurrent_reconciles;
+    options.watches = nvcre::actors::nvcre_watches();
+    options.controllers = nvcre::actors::nvcre_controllers();
+    options.metrics = metrics;
+    options.instance = identity();
+    options.leader_elect = flags.leader_elect;
+    options.election.identity = options.instance;
+    options.election.lease_name = flags.leader_election_id;
+    options.election.lease_namespace =
+        flags.leader_election_namespace.empty() ? client.ns : flags.leader_election_namespace;
+    options.on_leadership_lost = [] { g_lost_lease = true; };
+
+    std::unique_ptr<prometheus::Exposer> exposer;
+    if (flags.metrics_bind_address != "0") {
+      auto [host, port] = nvcre::manager::parse_bind_address(flags.metrics_bind_address);
+      exposer = std::make_unique<prometheus::Exposer>(host + ":" + std::to_string(port));
+      std::weak_ptr<prometheus::Collectable> registry = metrics->registry();
+      exposer->RegisterCollectable(registry);
+    }
+    nvcre::actors::Manager manager(options);
+    nvcre::manager::ProbeServer probes(flags.health_probe_bind_address, [&manager] { return manager.ready(); });
+    probes.start();
+    manager.start();
+    spdlog::info("nvcre-manager started (leader election {})", flags.leader_elect ? "on" : "off");
+
+    std::signal(SIGTERM, [](int s) { g_signal = s; });
+    std::signal(SIGINT, [](int s) { g_signal = s; });
+    while (g_signal == 0 && !g_lost_lease) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    spdlog::info("shutting down ({})", g_lost_lease ? "leadership lost" : "signal");
+    manager.stop();
+    probes.stop();
+    return g_lost_lease ? 1 : 0;
+  } catch (const std::exception& error) {
+    std::cerr << "Error: " << error.what() << "\n";
+    return 1;
+  }
+}

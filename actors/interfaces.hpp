@@ -1,0 +1,39 @@
+#pragma once
+// The typed interfaces of every actor (CAF 0.17 `replies_to<...>::with<...>` form).
+#include "actors/messages.hpp"
+
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include <string>
+
+namespace nvcre::actors {
+
+// Owns the REST client and its connection pool; every API call of the manager goes through it.
+using api_server_actor = caf::typed_actor<
+    caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
+    // namespace, what to read, max bytes -> the log's tail ("" when unavailable)
+    caf::replies_to<pod_log_atom, std::string, k8s::PodLogWant, std::uint64_t>::with<std::string>>;
+
+// Records events.k8s.io Events, fire-and-forget.
+using event_recorder_actor = caf::typed_actor<caf::reacts_to<record_atom, k8s::EventRecord>>;
+
+// One per controller: the work queue plus the supervisor of its per-key reconcilers.
+using controller_actor = caf::typed_actor<
+    caf::reacts_to<changed_atom, ChangeNotice>,
+    caf::reacts_to<enqueue_atom, std::string>,   // a key, e.g. after a crash report
+    caf::reacts_to<synced_atom>,                 // the store holds a full list of every kind
+    caf::reacts_to<leading_atom, bool>,          // leader election result
+    caf::reacts_to<tick_atom>,                   // a parked key may be ready
+    caf::reacts_to<reap_atom>,                   // stop idle reconcilers
+    caf::replies_to<stats_atom>::with<ControllerStats>>;
+
+// Owns the shared cache's write side; fans changes out to the controllers.
+using store_actor = caf::typed_actor<
+    caf::reacts_to<apply_atom, std::vector<StoreDelta>>,
+    caf::reacts_to<subscribe_atom, controller_actor>>;
+
+// One per object key, spawned on demand by its controller.
+using reconciler_actor = caf::typed_actor<caf::replies_to<reconcile_atom>::with<PassResult>>;
+
+}  // namespace nvcre::actors

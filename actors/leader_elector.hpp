@@ -1,0 +1,28 @@
+#pragma once
+// Leader election as an actor: the blocking Lease loop (k8s::LeaderElector) runs on a thread this
+// actor owns and its callbacks become `leading` messages to the controllers, so only the leader
+// writes. Losing the lease after leading calls `on_lost` (the manager then exits, as
+// controller-runtime does: a deposed leader must not keep writing). Exiting the actor releases the
+// lease (graceful shutdown) unless `abandon_on_exit` (crash simulation in tests).
+#include "actors/interfaces.hpp"
+#include "k8s/leader_elector.hpp"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace nvcre::actors {
+
+using leader_elector_actor = caf::typed_actor<caf::replies_to<stats_atom>::with<bool>>;  // is leader?
+
+struct LeaderElectorActorConfig {
+  std::shared_ptr<k8s::RestClient> client;
+  k8s::LeaderElectionConfig election;
+  std::vector<controller_actor> controllers;
+  std::function<void()> on_lost;  // called on the election thread
+  bool abandon_on_exit = false;
+};
+
+leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config);
+
+}  // namespace nvcre::actors

@@ -1,0 +1,126 @@
+#include "actors/manager.hpp"
+
+#include "actors/api_server.hpp"
+#include "actors/controller.hpp"
+#include "actors/event_recorder.hpp"
+#include "actors/leader_elector.hpp"
+#include "actors/reflector.hpp"
+#include "actors/store.hpp"
+
+#include <caf/all.hpp>
+
+namespace nvcre::actors {
+
+struct Manager::Impl {
+  ManagerOptions options;
+  std::unique_ptr<caf::actor_system_config> config;
+  std::unique_ptr<caf::actor_system> system;
+  std::shared_ptr<std::atomic<bool>> synced = std::make_shared<std::atomic<bool>>(false);
+  std::vector<caf::actor> actors;  // every top-level actor, stopped in reverse order
+  std::optional<leader_elector_actor> elector;
+  bool stopped = false;
+};
+
+Manager::Manager(ManagerOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
+
+Manager::~Manager() { stop(); }
+
+void Manager::start() {
+  auto& o = impl_->options;
+  impl_->config = std::make_unique<caf::actor_system_config>();
+  impl_->system = std::make_unique<caf::actor_system>(*impl_->config);
+  auto& system = *impl_->system;
+
+  auto api_client = std::make_shared<k8s::RestClient>(o.client);
+  k8s::RestClientOptions watch_client_options;
+  watch_client_options.max_retries = 0;  // the reflectors back off themselves, interruptibly
+  watch_client_options.timeout = std::chrono::minutes(11);  // longer than any watch timeout we ask for
+
+  auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers});
+  auto recorder = spawn_event_recorder(system, EventRecorderConfig{api, k8s::EventSource{"nvcre", o.instance}});
+  auto cache = std::make_shared<SharedCache>();
+
+  StoreConfig store_config{cache, {}, impl_->synced};
+  for (const auto& watch : o.watches) store_config.expected_kinds.emplace(watch.api_version, watch.kind);
+  auto the_store = system.spawn(store, std::move(store_config));
+
+  std::vector<controller_actor> controllers;
+  for (const auto& spec : o.controllers) {
+    ControllerConfig cc;
+    cc.name = spec.name;
+    cc.api_version = spec.api_version;
+    cc.kind = spec.kind;
+    cc.reconcile = spec.reconcile;
+    cc.keys_for = for_and_owns(spec.kind, spec.owned_kinds);
+    cc.extra_keys_for = spec.extra_keys_for;
+    cc.cache = cache;
+    cc.api = api;
+    cc.recorder = recorder;
+    cc.max_concurrent = o.max_concurrent_reconciles;
+    cc.leading = !o.leader_elect;
+    cc.metrics = o.metrics;
+    auto c = system.spawn(controller, std::move(cc));
+    caf::anon_send(the_store, subscribe_atom::value, c);
+    controllers.push_back(c);
+  }
+
+  std::vector<caf::actor> reflectors;
+  for (const auto& watch : o.watches) {
+    auto watch_client = std::make_shared<k8s::RestClient>(o.client, watch_client_options);
+    ReflectorActorConfig rc;
+    rc.client = watch_client;
+    rc.options.resource = watch.resource;
+    rc.options.ns = watch.resource.namespace_scoped ? o.watch_namespace : "";
+    rc.options.label_selector = watch.label_selector;
+    rc.options.max_watch_timeout = o.max_watch_timeout;
+    rc.api_version = watch.api_version;
+    rc.kind = watch.kind;
+    rc.store = the_store;
+    rc.metrics = o.metrics;
+    reflectors.push_back(caf::actor_cast<caf::actor>(spawn_reflector(system, std::move(rc))));
+  }
+
+  if (o.leader_elect) {
+    LeaderElectorActorConfig lc;
+    lc.client = std::make_shared<k8s::RestClient>(o.client);
+    lc.election = o.election;
+    lc.controllers = controllers;
+    lc.on_lost = o.on_leadership_lost;
+    lc.abandon_on_exit = o.abandon_lease_on_stop;
+    impl_->elector = spawn_leader_elector(system, std::move(lc));
+  }
+
+  // Stop order (reverse): elector first (stop writing), then controllers, reflectors, store, rest.
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(api));
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(recorder));
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(the_store));
+  for (auto& r : reflectors) impl_->actors.push_back(r);
+  for (auto& c : controllers) impl_->actors.push_back(caf::actor_cast<caf::actor>(c));
+  if (impl_->elector) impl_->actors.push_back(caf::actor_cast<caf::actor>(*impl_->elector));
+}
+
+void Manager::stop() {
+  if (!impl_ || !impl_->system || impl_->stopped) return;
+  impl_->stopped = true;
+  for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
+    caf::anon_send_exit(*it, caf::exit_reason::user_shutdown);
+  }
+  impl_->actors.clear();
+  impl_->elector.reset();
+  impl_->system.reset();  // waits for every actor to finish
+  impl_->config.reset();
+}
+
+bool Manager::synced() const { return impl_->synced->load(); }
+
+bool Manager::leading() const {
+  if (!impl_->options.leader_elect) return true;
+  if (!impl_->elector || !impl_->system) return false;
+  caf::scoped_actor self{*impl_->system};
+  bool leader = false;
+  self->request(*impl_->elector, std::chrono::seconds(5), stats_atom::value)
+      .receive([&](bool answer) { leader = answer; }, [&](caf::error&) { leader = false; });
+  return leader;
+}
+
+}  // namespace nvcre::actors

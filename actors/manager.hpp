@@ -1,0 +1,78 @@
+#pragma once
+// The manager's actor system wiring: API server, event recorder, store, one reflector per watched
+// kind, one controller per reconciled kind, and optionally the leader elector. Owned by the
+// nvcre-manager binary and by the embedded demo / integration tests (kube-sim in-process).
+#include "actors/messages.hpp"
+#include "k8s/kubeconfig.hpp"
+#include "k8s/leader_election.hpp"
+#include "k8s/reconcile_context.hpp"
+#include "k8s/rest_client.hpp"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace caf {
+class actor_system;
+}
+namespace nvcre::manager {
+class Metrics;
+}
+
+namespace nvcre::actors {
+
+// A kind the manager lists and watches into its cache.
+struct WatchSpec {
+  k8s::ResourceRef resource;
+  std::string api_version;
+  std::string kind;
+  std::string label_selector;
+};
+
+// A reconciled kind: For(kind), Owns(owned_kinds) through controller owner references.
+struct ControllerSpec {
+  std::string name;
+  std::string api_version;
+  std::string kind;
+  std::vector<std::string> owned_kinds;
+  k8s::ReconcileFunction reconcile;
+  std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)> extra_keys_for = {};
+};
+
+struct ManagerOptions {
+  k8s::ClientConfig client;
+  std::string watch_namespace;  // "" = every namespace
+  int max_concurrent_reconciles = 10;
+  std::size_t api_workers = 8;
+  std::vector<WatchSpec> watches;
+  std::vector<ControllerSpec> controllers;
+  bool leader_elect = false;
+  k8s::LeaderElectionConfig election;  // lease namespace/name/identity/durations
+  bool abandon_lease_on_stop = false;  // tests: a crash leaves the lease for the standby to expire
+  std::function<void()> on_leadership_lost;
+  std::shared_ptr<manager::Metrics> metrics;
+  std::string instance;  // reportingInstance of events
+  std::optional<std::chrono::seconds> max_watch_timeout;  // bound on a silent watch (prompt stop)
+};
+
+class Manager {
+ public:
+  explicit Manager(ManagerOptions options);
+  ~Manager();
+  Manager(const Manager&) = delete;
+  Manager& operator=(const Manager&) = delete;
+
+  void start();  // spawns the actors on its own actor system
+  void stop();   // stops every actor (releases the lease unless abandoning); idempotent
+  bool synced() const;
+  bool leading() const;  // true when election is off
+  bool ready() const { return synced(); }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nvcre::actors

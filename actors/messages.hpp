@@ -1,0 +1,83 @@
+#pragma once
+// Atoms and message payloads shared by the actors. Everything stays in one process, so payloads
+// are whitelisted as local-only types instead of being made serializable.
+#include "k8s/action_executor.hpp"
+#include "k8s/reconcile_context.hpp"
+#include "k8s/reconcile_plan.hpp"
+
+#include <caf/allowed_unsafe_message_type.hpp>
+#include <caf/atom.hpp>
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nvcre::actors {
+
+using execute_atom = caf::atom_constant<caf::atom("execute")>;
+using pod_log_atom = caf::atom_constant<caf::atom("podlog")>;
+using reconcile_atom = caf::atom_constant<caf::atom("reconcile")>;
+using changed_atom = caf::atom_constant<caf::atom("changed")>;
+using apply_atom = caf::atom_constant<caf::atom("apply")>;
+using synced_atom = caf::atom_constant<caf::atom("synced")>;
+using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
+using leading_atom = caf::atom_constant<caf::atom("leading")>;
+using tick_atom = caf::atom_constant<caf::atom("tick")>;
+using reap_atom = caf::atom_constant<caf::atom("reap")>;
+using record_atom = caf::atom_constant<caf::atom("record")>;
+using stats_atom = caf::atom_constant<caf::atom("stats")>;
+using enqueue_atom = caf::atom_constant<caf::atom("enqueue")>;
+
+// An owner reference as controllers map it to keys (For / Owns).
+struct OwnerLink {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  bool controller = false;
+};
+
+// A cached object changed (or went away): enough for a controller to decide which keys to queue.
+struct ChangeNotice {
+  k8s::ObjectRef ref;
+  std::vector<OwnerLink> owners;
+  bool deleted = false;
+};
+
+// One batch of store deltas from a reflector.
+struct StoreDelta {
+  enum class Type { Upsert, Delete, Synced };
+  Type type = Type::Upsert;
+  boost::json::value object;  // Upsert/Delete: the object (Delete: last known state)
+  k8s::ObjectRef ref;          // Delete / Synced (kind only)
+};
+
+// What one reconcile pass asks of the work queue.
+struct PassResult {
+  std::optional<std::chrono::milliseconds> requeue_after;
+  std::string error;  // non-empty: rate-limited requeue
+};
+
+struct ControllerStats {
+  std::string name;
+  std::size_t queue_depth = 0;
+  std::size_t in_flight = 0;
+  std::size_t live_reconcilers = 0;
+  std::uint64_t passes = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t crashes = 0;
+};
+
+}  // namespace nvcre::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::Action)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::ActionResult)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::EventRecord)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::PodLogWant)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::ChangeNotice)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::StoreDelta)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<nvcre::actors::StoreDelta>)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::PassResult)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::ControllerStats)

@@ -1,0 +1,192 @@
+#include "actors/reconciler.hpp"
+
+#include <caf/all.hpp>
+
+#include <algorithm>
+
+namespace nvcre::actors {
+namespace {
+
+using self_pointer = reconciler_actor::stateful_pointer<ReconcilerState>;
+
+constexpr std::uint64_t kPodLogTailBytes = 32 * 1024;  // controllers.md §6.9.1: last 32 KiB
+
+void plan_and_run(self_pointer self);
+
+void finish(self_pointer self, PassResult result) {
+  auto& state = self->state;
+  state.pass->promise.deliver(std::move(result));
+  state.pass.reset();
+}
+
+bool is_write_on_primary(const ReconcilerConfig& config, const k8s::Action& action) {
+  return action.target == config.primary && action.verb != k8s::ActionVerb::Create &&
+         action.verb != k8s::ActionVerb::Delete && action.verb != k8s::ActionVerb::LiveGet;
+}
+
+// Performs actions[index..] of the current plan; every LiveGet answer lands in pass.live.
+void run_action(self_pointer self, std::size_t index) {
+  auto& pass = *self->state.pass;
+  const auto& actions = pass.result.plan.actions;
+  if (index == actions.size()) {
+    for (const auto& event : pass.result.plan.events) self->send(self->state.config.recorder, record_atom::value, event);
+    PassResult result{pass.result.plan.requeue_after, pass.result.plan.error};
+    finish(self, std::move(result));
+    return;
+  }
+  const k8s::Action action = actions[index];
+  self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value, action)
+      .then(
+          [=](k8s::ActionResult& answer) {
+            auto& current = *self->state.pass;
+            if (answer.ok()) {
+              run_action(self, index + 1);
+              return;
+            }
+            if (answer.code == 409 && answer.reason != "AlreadyExists" && is_write_on_primary(self->state.config, action)) {
+              // Stale object: re-read it live and re-plan from the fresh copy.
+              self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+                            k8s::live_get(self->state.config.primary))
+                  .then(
+                      [=](k8s::ActionResult& fresh) {
+                        auto& p = *self->state.pass;
+                        if (!fresh.ok()) {
+                          finish(self, PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message});
+                          return;
+                        }
+                        p.fresh_primary = std::move(fresh.object);
+                        p.primary_refreshed = true;
+                        p.outcome.reset();
+                        plan_and_run(self);
+                      },
+                      [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+              return;
+            }
+            k8s::ActionOutcome outcome;
+            outcome.action = action;
+            outcome.code = answer.code;
+            outcome.reason = answer.reason;
+            outcome.message = answer.message;
+            if (action.verb == k8s::ActionVerb::Create && answer.reason == "AlreadyExists") {
+              self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+                            k8s::live_get(action.target))
+                  .then(
+                      [=](k8s::ActionResult& holder) mutable {
+                        if (holder.ok()) outcome.live_holder = std::move(holder.object);
+                        self->state.pass->outcome = std::move(outcome);
+                        plan_and_run(self);
+                      },
+                      [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+              return;
+            }
+            current.outcome = std::move(outcome);
+            plan_and_run(self);
+          },
+          [=](caf::error& error) { finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)}); });
+}
+
+// Reads everything the plan asked for (LiveGets, pod logs) one after the other, then re-plans.
+void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<k8s::PodLogWant> logs) {
+  auto& config = self->state.config;
+  if (!gets.empty()) {
+    k8s::Action get = gets.back();
+    gets.pop_back();
+    self->request(config.api, config.api_timeout, execute_atom::value, get)
+        .then(
+            [=](k8s::ActionResult& answer) {
+              if (!answer.ok()) {
+                finish(self, PassResult{std::nullopt, "live read of " + k8s::to_string(get.target) + ": " +
+                                                          answer.message});
+                return;
+              }
+              self->state.pass->live[get.target] = std::move(answer.object);
+              run_reads(self, gets, logs);
+            },
+            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+    return;
+  }
+  if (!logs.empty()) {
+    k8s::PodLogWant want = logs.back();
+    logs.pop_back();
+    self->request(config.api, config.api_timeout, pod_log_atom::value, config.primary.ns, want, kPodLogTailBytes)
+        .then(
+            [=](std::string& tail) {
+              self->state.pass->pod_logs[want.pod] = std::move(tail);
+              run_reads(self, gets, logs);
+            },
+            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+    return;
+  }
+  plan_and_run(self);
+}
+
+void plan_and_run(self_pointer self) {
+  auto& state = self->state;
+  auto& pass = *state.pass;
+  if (++pass.plans > state.config.max_plans_per_pass) {
+    std::string last = pass.outcome ? pass.outcome->reason + ": " + pass.outcome->message : std::string("no failure");
+    finish(self, PassResult{std::nullopt, "reconcile did not settle after " +
+                                              std::to_string(state.config.max_plans_per_pass) + " plans (last: " + last + ")"});
+    return;
+  }
+  const auto now = state.config.clock();
+  pass.result = state.config.cache->read([&](const k8s::CacheView& cache) {
+    const boost::json::value* object = nullptr;
+    if (pass.primary_refreshed) {
+      object = pass.fresh_primary->is_null() ? nullptr : &*pass.fresh_primary;
+    } else {
+      object = cache.get(state.config.primary);
+    }
+    k8s::ReconcileContext context{object, cache, pass.live, pass.outcome, now, pass.pod_logs};
+    return state.config.reconcile(context);
+  });
+  std::vector<k8s::Action> gets;
+  for (const auto& action : pass.result.plan.actions) {
+    if (action.verb == k8s::ActionVerb::LiveGet && !pass.live.contains(action.target)) gets.push_back(action);
+  }
+  std::vector<k8s::PodLogWant> logs;
+  for (const auto& want : pass.result.wanted_pod_logs) {
+    if (!pass.pod_logs.contains(want.pod)) logs.push_back(want);
+  }
+  bool asks_reads = std::any_of(pass.result.plan.actions.begin(), pass.result.plan.actions.end(),
+                                [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
+  if (!gets.empty() || !logs.empty()) {
+    run_reads(self, std::move(gets), std::move(logs));
+    return;
+  }
+  if (asks_reads) {
+    // Every read it asks for is already answered: a pure function must not ask again.
+    finish(self, PassResult{std::nullopt, "reconcile asked again for live reads it already has"});
+    return;
+  }
+  run_action(self, 0);
+}
+
+}  // namespace
+
+reconciler_actor::behavior_type reconciler(reconciler_actor::stateful_pointer<ReconcilerState> self,
+                                           ReconcilerConfig config) {
+  self->state.config = std::move(config);
+  // The exit reason carries the exception's text, so the controller can report it on the object.
+  self->set_exception_handler([](caf::scheduled_actor*, std::exception_ptr& failure) -> caf::error {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& error) {
+      return caf::make_error(caf::sec::runtime_error, std::string(error.what()));
+    } catch (...) {
+      return caf::make_error(caf::sec::runtime_error, std::string("unknown exception"));
+    }
+  });
+  return {
+      [=](reconcile_atom) -> caf::result<PassResult> {
+        auto& state = self->state;
+        state.pass.emplace();
+        state.pass->promise = self->make_response_promise<PassResult>();
+        auto promise = state.pass->promise;
+        plan_and_run(self);
+        return promise;
+      },
+  };
+}
+
+}  // namespace nvcre::actors

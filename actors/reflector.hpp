@@ -1,0 +1,35 @@
+#pragma once
+// One reflector per watched kind. The list/watch loop blocks (k8s::ReflectorRunner), so it runs on
+// a thread this actor owns; its delta batches become `apply` messages to the store actor. When the
+// actor exits, the loop is told to stop and its thread is left to finish on its own (an idle watch
+// ends at its next bookmark), so shutdown never waits on the network.
+#include "actors/interfaces.hpp"
+#include "k8s/reflector_runner.hpp"
+
+#include <memory>
+#include <string>
+
+namespace nvcre::manager {
+class Metrics;
+}
+
+namespace nvcre::actors {
+
+using reflector_actor = caf::typed_actor<caf::replies_to<stats_atom>::with<std::uint64_t>>;
+
+struct ReflectorActorConfig {
+  std::shared_ptr<k8s::RestClient> client;  // max_retries 0: the reflector does its own backoff
+  k8s::ReflectorRunnerOptions options;
+  std::string api_version;
+  std::string kind;
+  store_actor store;
+  std::shared_ptr<manager::Metrics> metrics;  // optional
+};
+
+reflector_actor spawn_reflector(caf::actor_system& system, ReflectorActorConfig config);
+
+// Reflector deltas -> store deltas (pure; exposed for tests).
+std::vector<StoreDelta> to_store_deltas(const std::string& api_version, const std::string& kind,
+                                        std::vector<k8s::Delta> deltas);
+
+}  // namespace nvcre::actors

@@ -1,0 +1,37 @@
+#pragma once
+// The store actor: the single writer of the shared informer cache. Reflectors send it deltas; it
+// strips managedFields (never read, often the largest part of an object), applies the deltas and
+// tells every subscribed controller what changed. Once every expected kind has been listed in
+// full it announces `synced` (controllers wait for it, as controller-runtime waits for caches).
+#include "actors/interfaces.hpp"
+#include "actors/shared_cache.hpp"
+
+#include <atomic>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nvcre::actors {
+
+struct StoreConfig {
+  std::shared_ptr<SharedCache> cache;
+  std::set<std::pair<std::string, std::string>> expected_kinds;  // (apiVersion, kind)
+  std::shared_ptr<std::atomic<bool>> synced_flag;  // optional: readable by /readyz
+};
+
+struct StoreState {
+  StoreConfig config;
+  std::vector<controller_actor> subscribers;
+  std::set<std::pair<std::string, std::string>> synced_kinds;
+  bool synced = false;
+  static inline const char* name = "store";
+};
+
+store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self, StoreConfig config);
+
+// The change notice for a cached object (owners from metadata.ownerReferences).
+ChangeNotice change_notice_for(const boost::json::value& object, bool deleted);
+
+}  // namespace nvcre::actors

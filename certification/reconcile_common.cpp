@@ -1,0 +1,191 @@
+#include "certification/reconcile_common.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+
+#include "api/codec.hpp"
+#include "api/meta.hpp"
+#include "k8s/duration.hpp"
+
+namespace nvcre::certification {
+namespace json = boost::json;
+
+const json::value* json_at(const json::value& root, std::initializer_list<std::string_view> path) {
+  const json::value* node = &root;
+  for (auto key : path) {
+    const auto* object = node->if_object();
+    node = object != nullptr ? object->if_contains(key) : nullptr;
+    if (node == nullptr) return nullptr;
+  }
+  return node;
+}
+
+std::string json_string_at(const json::value& root, std::initializer_list<std::string_view> path) {
+  const auto* value = json_at(root, path);
+  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
+}
+
+std::vector<api::Condition> status_conditions(const json::value& object) {
+  std::vector<api::Condition> out;
+  const auto* conditions = json_at(object, {"status", "conditions"});
+  if (conditions == nullptr || !conditions->is_array()) return out;
+  for (const auto& item : conditions->as_array()) {
+    try {
+      out.push_back(api::decode<api::Condition>(item));
+    } catch (const std::exception&) {
+      // A condition we cannot read cannot make the child terminal either.
+    }
+  }
+  return out;
+}
+
+namespace {
+const api::Condition* find(const std::vector<api::Condition>& conditions, std::string_view type) {
+  auto it = std::find_if(conditions.begin(), conditions.end(), [&](const api::Condition& c) { return c.type == type; });
+  return it == conditions.end() ? nullptr : &*it;
+}
+}  // namespace
+
+std::string condition_message(const std::vector<api::Condition>& conditions, std::string_view type) {
+  const auto* condition = find(conditions, type);
+  return condition != nullptr ? condition->message : std::string();
+}
+
+std::string condition_reason(const std::vector<api::Condition>& conditions, std::string_view type) {
+  const auto* condition = find(conditions, type);
+  return condition != nullptr ? condition->reason : std::string();
+}
+
+std::optional<api::TypedLocalObjectReference> status_node_ref(const json::value& object, std::string_view field) {
+  const auto* status = json_at(object, {"status"});
+  const auto* ref = status != nullptr && status->is_object() ? status->as_object().if_contains(field) : nullptr;
+  if (ref == nullptr || ref->is_null()) return std::nullopt;
+  try {
+    return api::decode<api::TypedLocalObjectReference>(*ref);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+const json::value* controller_reference(const json::value& object) {
+  const auto* owners = json_at(object, {"metadata", "ownerReferences"});
+  if (owners == nullptr || !owners->is_array()) return nullptr;
+  for (const auto& owner : owners->as_array()) {
+    const auto* controller = json_at(owner, {"controller"});
+    if (controller != nullptr && controller->is_bool() && controller->as_bool()) return &owner;
+  }
+  return nullptr;
+}
+
+bool is_controlled_by(const json::value& object, std::string_view owner_uid) {
+  const auto* controller = controller_reference(object);
+  return controller != nullptr && !owner_uid.empty() && json_string_at(*controller, {"uid"}) == owner_uid;
+}
+
+bool is_being_deleted(const json::value& object) {
+  return !json_string_at(object, {"metadata", "deletionTimestamp"}).empty();
+}
+
+k8s::ObjectRef workflow_object_ref(std::string ns, std::string name) {
+  return k8s::ObjectRef{std::string(api::kApiVersion), "Workflow", std::move(ns), std::move(name)};
+}
+
+k8s::ReconcilePlan error_plan(std::string error) {
+  k8s::ReconcilePlan plan;
+  plan.error = std::move(error);
+  return plan;
+}
+
+k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object, json::value new_status) {
+  if (const auto* old_status = json_at(object, {"status"}); old_status != nullptr && old_status->is_object()) {
+    auto& fresh = new_status.as_object();
+    for (const auto& entry : old_status->as_object()) {
+      if (!fresh.contains(entry.key())) fresh[entry.key()] = nullptr;
+    }
+  }
+  k8s::Action action;
+  action.verb = k8s::ActionVerb::MergePatchStatus;
+  action.target = self;
+  action.body = json::object{
+      {"metadata", json::object{{"resourceVersion", json_string_at(object, {"metadata", "resourceVersion"})}}},
+      {"status", std::move(new_status)}};
+  return action;
+}
+
+namespace {
+std::vector<std::string> finalizers_of(const json::value& object) {
+  std::vector<std::string> out;
+  const auto* list = json_at(object, {"metadata", "finalizers"});
+  if (list == nullptr || !list->is_array()) return out;
+  for (const auto& item : list->as_array()) {
+    if (item.is_string()) out.emplace_back(item.as_string());
+  }
+  return out;
+}
+}  // namespace
+
+bool has_finalizer(const json::value& object, std::string_view finalizer) {
+  const auto list = finalizers_of(object);
+  return std::find(list.begin(), list.end(), finalizer) != list.end();
+}
+
+k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const json::value& object, std::string_view finalizer) {
+  json::array list;
+  for (const auto& name : finalizers_of(object)) list.emplace_back(name);
+  list.emplace_back(finalizer);
+  k8s::Action action;
+  action.verb = k8s::ActionVerb::MergePatch;
+  action.target = self;
+  action.body = json::object{
+      {"metadata", json::object{{"finalizers", std::move(list)},
+                                {"resourceVersion", json_string_at(object, {"metadata", "resourceVersion"})}}}};
+  return action;
+}
+
+k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const json::value& object, std::string_view finalizer) {
+  json::value body = object;
+  json::array kept;
+  for (const auto& name : finalizers_of(object)) {
+    if (name != finalizer) kept.emplace_back(name);
+  }
+  body.as_object()["metadata"].as_object()["finalizers"] = std::move(kept);
+  k8s::Action action;
+  action.verb = k8s::ActionVerb::Update;
+  action.target = self;
+  action.body = std::move(body);
+  return action;
+}
+
+k8s::EventRecord make_event(const k8s::ObjectRef& self, const json::value& object, std::string_view type,
+                            std::string_view reason, std::string note) {
+  return k8s::EventRecord{self, json_string_at(object, {"metadata", "uid"}), std::string(type), std::string(reason),
+                          std::move(note)};
+}
+
+std::string outcome_text(const k8s::ActionOutcome& outcome) {
+  if (!outcome.message.empty()) return outcome.message;
+  if (!outcome.reason.empty()) return outcome.reason;
+  return outcome.code == 0 ? std::string("transport error") : "HTTP " + std::to_string(outcome.code);
+}
+
+bool is_already_exists(const k8s::ActionOutcome& outcome) {
+  return outcome.action.verb == k8s::ActionVerb::Create && outcome.reason == "AlreadyExists";
+}
+
+bool is_stale_write(const k8s::ActionOutcome& outcome) {
+  using k8s::ActionVerb;
+  const auto verb = outcome.action.verb;
+  const bool write = verb == ActionVerb::MergePatchStatus || verb == ActionVerb::UpdateStatus ||
+                     verb == ActionVerb::Update || verb == ActionVerb::MergePatch;
+  return write && (outcome.reason == "Conflict" || (outcome.reason.empty() && outcome.code == 409));
+}
+
+std::string format_whole_seconds(std::chrono::nanoseconds duration) {
+  const auto half = std::chrono::milliseconds(500);
+  auto seconds = std::chrono::duration_cast<std::chrono::seconds>(duration + half);
+  if (seconds.count() < 0) seconds = std::chrono::seconds(0);
+  return k8s::format_go_duration(seconds);
+}
+
+}  // namespace nvcre::certification

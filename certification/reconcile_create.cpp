@@ -1,0 +1,162 @@
+#include "certification/reconcile_create.hpp"
+
+#include <algorithm>
+
+#include "api/objects.hpp"
+#include "certification/build.hpp"
+#include "certification/naming.hpp"
+#include "certification/reconcile_common.hpp"
+#include "platform/detect.hpp"
+#include "workflow/node_discovery.hpp"
+
+namespace nvcre::certification::detail {
+
+namespace reason = api::certification_reason;
+using Result = CategoryCreate::Result;
+
+namespace {
+
+CategoryCreate failure(CategoryCreate&& out, std::string_view condition_reason, std::string message, bool returns_error) {
+  out.result = Result::Failed;
+  out.reason = std::string(condition_reason);
+  out.message = std::move(message);
+  if (returns_error) out.error = out.message;
+  return std::move(out);
+}
+
+std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+// waitingForNodesMessage: which selector matched nothing and how much of the window is left.
+std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point created) {
+  const auto& target = pass.certification.spec.target;
+  const std::string remaining = format_whole_seconds(kNodeDiscoveryTimeout - (pass.in.now - created));
+  std::string selector = "any node";
+  if (!target.nodeSelector.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [key, value] : target.nodeSelector) parts.push_back(key + "=" + value);
+    std::sort(parts.begin(), parts.end());  // Go sorts the "k=v" strings, not the keys
+    selector.clear();
+    for (const auto& part : parts) selector += (selector.empty() ? "" : ",") + part;
+  }
+  if (workflow::targets_cordoned_nodes(target)) {
+    return "No nodes (including unschedulable) match " + selector + "; retrying for up to " + remaining + " more.";
+  }
+  return "No schedulable nodes match " + selector + "; retrying for up to " + remaining +
+         " more. Nodes that are cordoned or unschedulable do not count.";
+}
+
+// Primary architecture by majority, else the nodeSelector's product label (§3.3); "" when neither.
+std::string target_architecture(const api::Certification& certification, const std::vector<boost::json::value>& nodes) {
+  std::string arch = platform::select_primary_architecture(nodes).architecture;
+  if (!arch.empty() && arch != platform::kUnknownArchitecture) return arch;
+  const auto& selector = certification.spec.target.nodeSelector;
+  auto product = selector.find(std::string(platform::kGpuProductLabel));
+  return product == selector.end() ? std::string() : platform::parse_gpu_product(product->second);
+}
+
+// §2.5 for a Create that failed: adopt, retry, collide, or reject.
+CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out, const k8s::ActionOutcome& outcome) {
+  const auto& meta = pass.certification.metadata;
+  if (is_already_exists(outcome)) {
+    // No holder (the live read failed, or it vanished since): the name may be free next time.
+    if (!outcome.live_holder || outcome.live_holder->is_null()) {
+      out.result = Result::Retry;
+      return out;
+    }
+    if (is_controlled_by(*outcome.live_holder, meta.uid)) {
+      out.result = Result::Adopted;
+      return out;
+    }
+    if (is_being_deleted(*outcome.live_holder)) {
+      out.result = Result::Retry;
+      return out;
+    }
+    // Never recorded, so the deletion cascade can never touch the foreign object.
+    return failure(std::move(out), reason::kWorkflowNameCollision,
+                   "Workflow " + quoted(out.workflow_name) + " already exists in namespace " + quoted(meta.namespace_) +
+                       " and is not controlled by Certification " + quoted(meta.name) + "; refusing to adopt it",
+                   false);
+  }
+  // Rejected: one Warning per failed attempt, the specific WorkflowFailed verdict, and the error.
+  const std::string text = outcome_text(outcome);
+  const std::string message = "Failed to create Workflow " + out.workflow_name + ": " + text;
+  out.events.push_back(pass.event("Warning", api::certification_event::kWorkflowCreationError, message));
+  out.error = "failed to create Workflow " + out.workflow_name + ": " + text;
+  return failure(std::move(out), reason::kWorkflowFailed, message, false);
+}
+
+}  // namespace
+
+CategoryCreate create_category_workflow(const Pass& pass, const api::CertificateCategory& category) {
+  const api::Certification& certification = pass.certification;
+  const std::string key = category.domain + "/" + category.variant;
+  CategoryCreate out;
+  out.workflow_name = workflow_name(certification.metadata.name, category);
+
+  const auto discovered = workflow::discover_target_nodes(pass.in.cache, certification.spec.target);
+  if (discovered.nodes.empty()) {
+    const auto created = k8s::parse_rfc3339(certification.metadata.creationTimestamp);
+    if (created && pass.in.now - *created < kNodeDiscoveryTimeout) {
+      out.result = Result::WaitingForNodes;
+      out.message = waiting_for_nodes_message(pass, *created);
+      return out;
+    }
+    return failure(std::move(out), reason::kWorkflowValidationFailed, key + ": no nodes match target", true);
+  }
+  BuildInput build_input;
+  build_input.nodes = discovered.nodes;
+  build_input.gpu_architecture = target_architecture(certification, discovered.nodes);
+  if (build_input.gpu_architecture.empty()) {
+    return failure(std::move(out), reason::kWorkflowValidationFailed,
+                   "cannot determine GPU architecture from target nodeSelector (nvidia.com/gpu.product label is "
+                   "required)",
+                   true);
+  }
+  CategoryBuild build;
+  try {
+    build = build_category_workflow(certification, category, build_input, pass.in.catalog);
+  } catch (const CategoryBuildError& error) {
+    // A category the catalog lost after initialization is a build failure like any other here.
+    const bool unknown = error.reason == reason::kCategoryNotFound;
+    return failure(std::move(out), unknown ? std::string(reason::kWorkflowValidationFailed) : error.reason,
+                   error.what(), true);
+  }
+
+  const auto target = workflow_object_ref(certification.metadata.namespace_, out.workflow_name);
+  if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, target)) {
+    return decide_failed_create(pass, std::move(out), *outcome);
+  }
+  out.result = Result::Created;
+  out.create = k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow));
+  // Only the pass whose Create succeeds reports the build's notices (events follow all actions).
+  for (const auto& notice : build.events) out.events.push_back(pass.event(notice.type, notice.reason, notice.message));
+  return out;
+}
+
+void apply_create_failure(Pass& pass, const CategoryCreate& create) {
+  switch (create.result) {
+    case Result::Created:
+    case Result::Adopted:
+      return;
+    case Result::WaitingForNodes: {
+      StatusUpdate update(pass);
+      update.in_progress(reason::kWaitingForNodes, create.message);
+      update.commit(pass);
+      pass.plan.requeue_after = k8s::kDefaultRequeue;
+      return;
+    }
+    case Result::Retry:
+      pass.plan.requeue_after = k8s::kDefaultRequeue;
+      return;
+    case Result::Failed: {
+      pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());
+      StatusUpdate update(pass);
+      update.failed(create.reason, create.message);
+      update.commit(pass);
+      pass.plan.error = create.error;
+      return;
+    }
+  }
+}
+
+}  // namespace nvcre::certification::detail

@@ -1,0 +1,34 @@
+#pragma once
+// Internal to the Certification reconcile: creating one category's Workflow (controllers.md §4.5)
+// and deciding what a failed Create means (§2.5, §4.3 step 2).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "certification/reconcile_pass.hpp"
+
+namespace nvcre::certification::detail {
+
+struct CategoryCreate {
+  enum class Result {
+    Created,          // `create` is this pass's Create; `events` are the build's notices
+    Adopted,          // the name is held by our own Workflow (a create that raced a crash or the cache)
+    WaitingForNodes,  // no node matches yet, within the discovery window; `message` says so
+    Retry,            // requeue: the holder is terminating or could not be read
+    Failed,           // terminal for the Certification: `reason`, `message`, optional `error`, `events`
+  };
+  Result result = Result::Failed;
+  std::string workflow_name;
+  std::optional<k8s::Action> create;
+  std::vector<k8s::EventRecord> events;
+  std::string reason;
+  std::string message;
+  std::string error;  // the error Go returns (rate-limited requeue)
+};
+
+CategoryCreate create_category_workflow(const Pass& pass, const api::CertificateCategory& category);
+
+// Everything but success: the status write, events, requeue or error for a failed create.
+void apply_create_failure(Pass& pass, const CategoryCreate& create);
+
+}  // namespace nvcre::certification::detail

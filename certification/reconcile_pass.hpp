@@ -1,0 +1,50 @@
+#pragma once
+// Internal to the Certification reconcile: the state of one pass and its single status write.
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/certification.hpp"
+#include "certification/reconciler.hpp"
+
+namespace nvcre::certification::detail {
+
+struct Pass {
+  const CertificationReconcileInput& in;
+  const boost::json::value& object;  // the Certification as observed
+  api::Certification certification;  // ... decoded
+  k8s::ObjectRef self;
+  k8s::ReconcilePlan plan;
+
+  const std::string& ns() const { return certification.metadata.namespace_; }
+  std::string workflow_namespace(const api::WorkflowReference& ref) const { return ref.namespace_.empty() ? ns() : ref.namespace_; }
+  k8s::EventRecord event(std::string_view type, std::string_view reason, std::string note) const;
+  // The outcome of the previous plan when it concerns `verb` on `target`.
+  const k8s::ActionOutcome* outcome_for(k8s::ActionVerb verb, const k8s::ObjectRef& target) const;
+};
+
+// One status write computed from the observed status, the way Go's mutate-then-write callback is:
+// commit() appends nothing when nothing changed, else the conditional MergePatchStatus, followed
+// by the transition event when the True condition of the triple changed (§2.2).
+class StatusUpdate {
+ public:
+  explicit StatusUpdate(const Pass& pass);
+
+  api::CertificationStatus& status() { return status_; }
+  void set_condition(std::string_view type, std::string_view reason, std::string_view message);
+  void in_progress(std::string_view reason, std::string_view message) { set_condition("InProgress", reason, message); }
+  void failed(std::string_view reason, std::string_view message) { set_condition("Failed", reason, message); }
+  void succeeded(std::string_view reason, std::string_view message) { set_condition("Succeeded", reason, message); }
+  void commit(Pass& pass);
+
+ private:
+  api::CertificationStatus observed_;
+  api::CertificationStatus status_;
+  std::int64_t generation_ = 0;
+  std::string now_;
+};
+
+}  // namespace nvcre::certification::detail

@@ -1,0 +1,103 @@
+#include "certification/reconciler.hpp"
+
+#include <set>
+
+#include "api/conditions.hpp"
+#include "api/objects.hpp"
+#include "certification/reconcile_common.hpp"
+#include "certification/reconcile_pass.hpp"
+#include "certification/reconcile_progress.hpp"
+
+namespace nvcre::certification {
+
+namespace {
+
+using detail::Pass;
+
+// The error Go returns when the matching call fails; the work queue retries with backoff.
+std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outcome) {
+  const std::string text = outcome_text(outcome);
+  const std::string& name = outcome.action.target.name;
+  switch (outcome.action.verb) {
+    case k8s::ActionVerb::MergePatch: return "failed to add finalizer: " + text;
+    case k8s::ActionVerb::Update: return "failed to remove finalizer: " + text;
+    case k8s::ActionVerb::Delete: return "failed to delete Workflow " + name + ": " + text;
+    case k8s::ActionVerb::LiveGet:
+      return pass.certification.metadata.deletionTimestamp.empty()
+                 ? "failed to confirm Workflow " + name + ": " + text
+                 : "failed to get Workflow " + name + " for deletion: " + text;
+    case k8s::ActionVerb::UpdateStatus:
+    case k8s::ActionVerb::MergePatchStatus:
+    case k8s::ActionVerb::Create: break;
+  }
+  return "failed to update Certification status: " + text;
+}
+
+// §4.6: read every recorded Workflow live, delete those this Certification controls (UID
+// precondition; NotFound and Conflict mean someone else already decided), then drop the finalizer.
+void handle_deletion(Pass& pass) {
+  if (!has_finalizer(pass.object, kCertificationFinalizer)) return;
+  std::vector<k8s::Action> reads;
+  std::vector<k8s::Action> deletes;
+  std::set<k8s::ObjectRef> seen;
+  const auto statuses = pass.certification.status.value_or(api::CertificationStatus{}).categoryStatuses;
+  for (const auto& category : statuses) {
+    if (!category.workflowRef) continue;
+    auto ref = workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
+    if (!seen.insert(ref).second) continue;
+    auto live = pass.in.live.find(ref);
+    if (live == pass.in.live.end()) {
+      reads.push_back(k8s::live_get(ref));
+      continue;
+    }
+    // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
+    if (live->second.is_null() || !is_controlled_by(live->second, pass.certification.metadata.uid)) continue;
+    deletes.push_back(k8s::delete_owned(ref, json_string_at(live->second, {"metadata", "uid"})));
+  }
+  if (!reads.empty()) {
+    pass.plan.actions = std::move(reads);
+    return;
+  }
+  pass.plan.actions = std::move(deletes);
+  pass.plan.actions.push_back(remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
+}
+
+}  // namespace
+
+k8s::ReconcilePlan reconcile_certification(const CertificationReconcileInput& input) {
+  if (input.object == nullptr) return {};
+  api::Certification certification;
+  try {
+    certification = api::decode_object<api::Certification>(*input.object);
+  } catch (const std::exception& error) {
+    return error_plan(std::string("decoding Certification: ") + error.what());
+  }
+  Pass pass{input, *input.object, std::move(certification), k8s::object_ref_of(*input.object), {}};
+
+  // A failed Create is judged where it was planned (§2.5); a stale write carries no decision (the
+  // actor re-read the object); any other failure is returned as the error Go would return.
+  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !is_stale_write(*input.outcome)) {
+    pass.plan.error = failed_action_error(pass, *input.outcome);
+    return std::move(pass.plan);
+  }
+  if (!pass.certification.metadata.deletionTimestamp.empty()) {
+    handle_deletion(pass);
+    return std::move(pass.plan);
+  }
+  if (!has_finalizer(pass.object, kCertificationFinalizer)) {
+    // §2.1: the patch ends the pass; its watch event drives the next one.
+    pass.plan.actions.push_back(add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
+    return std::move(pass.plan);
+  }
+  const auto& status = pass.certification.status;
+  if (status && api::is_terminal(status->conditions)) {
+    detail::recover_if_workflow_still_running(pass);
+  } else if (!status || status->categoryStatuses.empty()) {
+    detail::initialize_categories(pass);
+  } else {
+    detail::process_next_category(pass);
+  }
+  return std::move(pass.plan);
+}
+
+}  // namespace nvcre::certification

@@ -1,0 +1,55 @@
+#include "manager/flags.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace nvcre::manager {
+
+int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
+  CLI::App app{"nvcre-manager: reconciles Certifications, WorkloadRuns, Workflows and Jobs", "nvcre-manager"};
+  app.add_option("--kubeconfig", flags.kubeconfig, "Path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
+  app.add_option("--context", flags.context, "kubeconfig context to use (default: current-context)");
+  app.add_option("--namespace", flags.watch_namespace, "Watch only this namespace (default: all namespaces)");
+  app.add_flag("--leader-elect", flags.leader_elect, "Elect a leader on a Lease so only one manager writes");
+  app.add_option("--leader-election-namespace", flags.leader_election_namespace, "Namespace of the Lease");
+  app.add_option("--leader-election-id", flags.leader_election_id, "Name of the Lease")->capture_default_str();
+  app.add_option("--metrics-bind-address", flags.metrics_bind_address,
+                 "Address of the Prometheus /metrics listener, e.g. :8080 (\"0\" disables it)")
+      ->capture_default_str();
+  app.add_option("--health-probe-bind-address", flags.health_probe_bind_address, "Address of /healthz and /readyz")
+      ->capture_default_str();
+  app.add_option("--max-concurrent-reconciles", flags.max_concurrent_reconciles,
+                 "Reconciles running at once per controller")
+      ->capture_default_str();
+  app.add_option("--qps", flags.qps, "Client-side API request rate (negative: unlimited)")->capture_default_str();
+  app.add_option("--burst", flags.burst, "Client-side API request burst")->capture_default_str();
+  app.add_option("--log-format", flags.log_format, "Log format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  app.add_option("--log-level", flags.log_level, "Log level")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
+      ->capture_default_str();
+  app.footer(
+      "Examples:\n"
+      "  nvcre-manager --kubeconfig ~/.kube/config\n"
+      "  nvcre-manager --leader-elect --metrics-bind-address :8080 --max-concurrent-reconciles 20");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "Error: " << error.what() << "\n";
+    return 1;
+  }
+  return -1;
+}
+
+std::string validate_manager_flags(const ManagerFlags& flags) {
+  if (flags.max_concurrent_reconciles <= 0) {
+    return "--max-concurrent-reconciles must be greater than 0, got " + std::to_string(flags.max_concurrent_reconciles);
+  }
+  if (flags.burst <= 0 && flags.qps > 0) return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);
+  return {};
+}
+
+}  // namespace nvcre::manager

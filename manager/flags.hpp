@@ -1,0 +1,32 @@
+#pragma once
+// nvcre-manager's command line (reference cli_tests_adrs.md §4.3, controllers.md §9.1), parsed
+// with CLI11 and validated before anything starts.
+#include <string>
+#include <vector>
+
+namespace nvcre::manager {
+
+struct ManagerFlags {
+  std::string kubeconfig;   // "" -> $KUBECONFIG, then in-cluster, then ~/.kube/config
+  std::string context;
+  std::string watch_namespace;  // "" = every namespace
+  bool leader_elect = false;
+  std::string leader_election_namespace;  // "" -> the client's namespace
+  std::string leader_election_id = "240fe9c6.nvidia.com";
+  std::string metrics_bind_address = "0";  // "0" disables the metrics listener
+  std::string health_probe_bind_address = ":8081";
+  int max_concurrent_reconciles = 10;
+  double qps = 20;
+  int burst = 30;
+  std::string log_format = "text";  // text | json
+  std::string log_level = "info";   // trace | debug | info | warn | error
+};
+
+// Parses argv. Returns the exit code to use when the process should stop now (--help: 0, a bad
+// flag: 1 with "Error: ..." on stderr), or -1 to carry on.
+int parse_manager_flags(int argc, char** argv, ManagerFlags& flags);
+
+// Semantic checks after parsing; returns "" or the message for "Error: <message>".
+std::string validate_manager_flags(const ManagerFlags& flags);
+
+}  // namespace nvcre::manager

@@ -1,0 +1,59 @@
+#pragma once
+// kube-sim's simulated GPU cluster: a profile such as `aws:h100:16` (platform, GPU architecture,
+// node count) becomes that many Nodes that platform/detect.hpp recognises as that platform and
+// architecture: provider IDs, GPU Feature Discovery labels, instance types, NVLink cliques for
+// GB200/GB300, allocatable GPUs and the platform's NIC resource, and a Ready condition.
+//
+// A faulty node carries the annotation kNodeFaultAnnotation; the simulated Trainer
+// (sim/trainer.hpp) fails every pod that runs there with that text. The annotation can also be
+// set at run time (`kubectl annotate node gpu-node-03 sim.nvcre.nvidia.com/fault="XID 79 ..."`).
+#include "sim/store.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nvcre::sim {
+
+inline constexpr std::string_view kNodeFaultAnnotation = "sim.nvcre.nvidia.com/fault";
+inline constexpr std::string_view kDefaultNodeFault =
+    "NCCL all-reduce failed: NCCL WARN NET/IB : Got completion from peer with error 12, opcode 0, len 0, "
+    "vendor err 129 (Recv)";
+
+struct FaultyNode {
+  std::string name;
+  std::string reason;  // the failure the node's pods report (log line and terminated message)
+};
+
+struct ClusterProfile {
+  std::string platform;      // one of platform/platform_names.hpp
+  std::string architecture;  // a GPU table key: h100, gb200, ...
+  int node_count = 0;
+  std::vector<FaultyNode> faulty_nodes;
+};
+
+// "aws:h100:16" -> {aws, h100, 16}. The architecture may also be a product label value
+// ("NVIDIA-H100-80GB-HBM3"). Throws std::invalid_argument with a usable message.
+ClusterProfile parse_cluster_profile(std::string_view spec);
+
+// "gpu-node-03" or "gpu-node-03=XID 79: GPU has fallen off the bus" (no reason: kDefaultNodeFault).
+FaultyNode parse_faulty_node(std::string_view flag);
+
+// gpu-node-00 .. gpu-node-<count-1>, zero-padded to at least two digits so names sort by index.
+std::string profile_node_name(int index, int node_count);
+
+// The GPU Feature Discovery product label for an architecture ("h100" -> "NVIDIA-H100-80GB-HBM3").
+std::string gpu_product_for(std::string_view architecture);
+
+// Every Node of the profile, complete with status. Throws std::invalid_argument when a faulty
+// node is not one of the profile's nodes.
+// `timestamp` (RFC 3339) stamps the node conditions.
+std::vector<boost::json::value> build_cluster_nodes(const ClusterProfile& profile,
+                                                    const std::string& timestamp = "2025-01-01T00:00:00Z");
+
+// Creates the profile's Nodes in the store (create, then the status write a kubelet would do).
+void add_cluster_nodes(Store& store, const ResourceType& node_type, const ClusterProfile& profile);
+
+}  // namespace nvcre::sim

@@ -1,0 +1,358 @@
+#include "sim/trainer.hpp"
+
+#include "platform/json_paths.hpp"
+#include "sim/cluster_profile.hpp"
+#include "sim/trainer_logs.hpp"
+#include "sim/trainer_pods.hpp"
+#include "sim/trainer_scheduler.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+using platform::json_paths::ensure_object;
+using platform::json_paths::find_array;
+using platform::json_paths::find_object;
+using platform::json_paths::find_string;
+using namespace trainer;
+
+namespace {
+
+constexpr std::string_view kTrainerGroup = "trainer.kubeflow.org";
+constexpr std::string_view kTrainerManagedBy = "trainer.kubeflow.org/trainjob-controller";
+
+std::string condition_status(const json::value& object, std::string_view type) {
+  if (const auto* conditions = find_array(object.as_object(), {"status", "conditions"}))
+    for (const auto& c : *conditions)
+      if (const auto* t = find_string(c.if_object(), "type"); t && *t == type)
+        if (const auto* s = find_string(c.if_object(), "status")) return std::string(*s);
+  return {};
+}
+
+// metav1.Condition upsert; lastTransitionTime moves only when the status flips.
+void set_condition(json::object& status, std::string_view type, std::string_view value, std::string_view reason,
+                   const std::string& message, const std::string& now) {
+  auto& conditions = status["conditions"];
+  if (!conditions.is_array()) conditions = json::array{};
+  json::object condition{{"type", type}, {"status", value}, {"reason", reason}, {"message", message},
+                         {"lastTransitionTime", now}};
+  for (auto& existing : conditions.as_array()) {
+    if (!existing.is_object() || existing.as_object()["type"] != json::value(type)) continue;
+    if (existing.as_object()["status"] == json::value(value)) condition["lastTransitionTime"] = existing.at("lastTransitionTime");
+    existing = std::move(condition);
+    return;
+  }
+  conditions.as_array().push_back(std::move(condition));
+}
+
+// A status write of `object` (its namespace and name read before it is handed over).
+json::value write_status_of(Store& store, const ResourceType& type, json::value object) {
+  const std::string ns = meta_string(object, "namespace"), name = meta_string(object, "name");
+  return store.update(type, ns, name, std::move(object), Store::UpdateKind::Status);
+}
+
+bool owned_by(const json::value& pod, const std::string& uid) {
+  if (const auto* refs = find_array(pod.as_object(), {"metadata", "ownerReferences"}))
+    for (const auto& ref : *refs)
+      if (const auto* u = find_string(ref.if_object(), "uid"); u && *u == uid) return true;
+  return false;
+}
+
+std::string node_fault(const NodePicker& picker, const json::value& pod) {
+  const json::value* node = picker.node(pod_node(pod));
+  const auto* annotations = node ? find_object(node->as_object(), {"metadata", "annotations"}) : nullptr;
+  const auto* fault = find_string(annotations, kNodeFaultAnnotation);
+  return fault ? std::string(*fault) : std::string();
+}
+
+}  // namespace
+
+std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step) {
+  using std::chrono::milliseconds;
+  return step.count() <= 0 ? milliseconds(20) : std::clamp(step / 5, milliseconds(10), milliseconds(100));
+}
+
+struct Trainer::Pass {
+  ResourceType train_jobs;
+  ResourceType pods;
+  std::vector<json::value> all_pods;
+  NodePicker picker;
+  std::chrono::steady_clock::time_point now;
+  std::string now_text;
+};
+
+Trainer::Trainer(Store& store, TypeLookup lookup, TrainerOptions options)
+    : store_(store), lookup_(std::move(lookup)), options_(std::move(options)) {
+  if (!options_.clock) options_.clock = [] { return std::chrono::steady_clock::now(); };
+}
+
+std::size_t Trainer::reconcile() {
+  auto train_jobs = lookup_(std::string(kTrainerGroup), "v1alpha1", "trainjobs");
+  auto pods = lookup_("", "v1", "pods");
+  auto nodes = lookup_("", "v1", "nodes");
+  if (!train_jobs || !pods || !nodes) return 0;
+  auto jobs = store_.list(*train_jobs, "").items;
+  std::set<std::string> seen;
+  std::size_t changed = 0;
+  if (!jobs.empty()) {
+    auto all_pods = store_.list(*pods, "").items;
+    NodePicker picker(store_.list(*nodes, "").items, all_pods);
+    Pass pass{*train_jobs, *pods, std::move(all_pods), std::move(picker), options_.clock(), store_.now_rfc3339()};
+    for (const auto& job : jobs) {
+      seen.insert(meta_string(job, "uid"));
+      try {
+        if (reconcile_train_job(pass, job)) ++changed;
+      } catch (const ApiError&) {
+        // A lost race with a client (404 / 409): the next pass starts from the new state.
+      }
+    }
+  }
+  std::erase_if(last_stage_, [&](const auto& entry) { return !seen.contains(entry.first); });
+  return changed;
+}
+
+bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
+  const auto* spec = find_object(train_job.as_object(), {"spec"});
+  if (spec == nullptr || !meta_string(train_job, "deletionTimestamp").empty()) return false;
+  if (condition_status(train_job, "Complete") == "True" || condition_status(train_job, "Failed") == "True") return false;
+  if (const auto* managed_by = find_string(spec, "managedBy"); managed_by && *managed_by != kTrainerManagedBy)
+    return false;  // e.g. Kueue MultiKueue: another controller runs it
+  const std::string uid = meta_string(train_job, "uid");
+  std::vector<json::value> pods;
+  for (const auto& pod : pass.all_pods)
+    if (meta_string(pod, "namespace") == meta_string(train_job, "namespace") && owned_by(pod, uid)) pods.push_back(pod);
+  std::sort(pods.begin(), pods.end(),
+            [](const json::value& a, const json::value& b) { return meta_string(a, "name") < meta_string(b, "name"); });
+
+  if (const auto* suspended = spec->if_contains("suspend"); suspended && *suspended == json::value(true))
+    return suspend(pass, train_job, pods);
+  bool changed = false;
+  if (condition_status(train_job, "Suspended") == "True") {
+    json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
+    set_condition(ensure_object(fresh.as_object(), "status"), "Suspended", "False", "Resumed", "TrainJob is resumed",
+                  pass.now_text);
+    write_status_of(store_, pass.train_jobs, std::move(fresh));
+    changed = true;
+  }
+  auto runtime = find_runtime(train_job);
+  if (!runtime) return changed;  // like the real Trainer: nothing happens until the runtime exists
+
+  const std::size_t before = pods.size();
+  create_missing_pods(pass, train_job, *runtime, pods);
+  auto [stage, first_seen] = last_stage_.try_emplace(uid, pass.now);
+  if (pods.size() != before) {
+    stage->second = pass.now;
+    write_status(pass, train_job, pods);
+    return true;
+  }
+  changed = bind_unscheduled(pass, pods) || changed;
+  if (first_seen || pass.now - stage->second < options_.step) return changed;
+  if (std::any_of(pods.begin(), pods.end(), [](const json::value& p) { return pod_node(p).empty(); })) return changed;
+
+  int world_size = 0;
+  bool has_launcher = false;
+  for (const auto& pod : pods) {
+    world_size += pod_label(pod, kReplicatedJobNameLabel) == kWorkerJob ? 1 : 0;
+    has_launcher = has_launcher || pod_label(pod, kReplicatedJobNameLabel) == kLauncherJob;
+  }
+  auto in_phase = [&](const char* phase) {
+    return std::any_of(pods.begin(), pods.end(), [&](const json::value& p) { return pod_phase(p) == phase; });
+  };
+  if (in_phase("Pending")) {
+    start_pods(pass, pods, world_size, has_launcher);
+  } else if (in_phase("Running")) {
+    finish_pods(pass, pods, world_size, has_launcher);
+  }
+  stage->second = pass.now;
+  write_status(pass, train_job, pods);
+  return true;
+}
+
+bool Trainer::suspend(Pass& pass, const json::value& train_job, const std::vector<json::value>& pods) {
+  // A suspended JobSet has no pods: they are deleted and come back on resume.
+  for (const auto& pod : pods) store_.remove(pass.pods, meta_string(pod, "namespace"), meta_string(pod, "name"));
+  last_stage_.erase(meta_string(train_job, "uid"));
+  if (condition_status(train_job, "Suspended") == "True") return !pods.empty();
+  json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
+  set_condition(ensure_object(fresh.as_object(), "status"), "Suspended", "True", "Suspended", "TrainJob is suspended",
+                pass.now_text);
+  write_status_of(store_, pass.train_jobs, std::move(fresh));
+  return true;
+}
+
+std::optional<json::value> Trainer::find_runtime(const json::value& train_job) const {
+  const auto* ref = find_object(train_job.as_object(), {"spec", "runtimeRef"});
+  const auto* name = find_string(ref, "name");
+  if (name == nullptr) return std::nullopt;
+  const auto* kind = find_string(ref, "kind");  // the Trainer's default is ClusterTrainingRuntime
+  const bool cluster = kind == nullptr || *kind != "TrainingRuntime";
+  auto type = lookup_(std::string(kTrainerGroup), "v1alpha1", cluster ? "clustertrainingruntimes" : "trainingruntimes");
+  if (!type) return std::nullopt;
+  return store_.find(*type, cluster ? std::string() : meta_string(train_job, "namespace"), std::string(*name));
+}
+
+void Trainer::create_missing_pods(Pass& pass, const json::value& train_job, const json::value& runtime,
+                                  std::vector<json::value>& pods) {
+  const auto* runtime_spec = find_object(runtime.as_object(), {"spec"});
+  if (runtime_spec == nullptr) return;
+  std::set<std::string> existing;
+  for (const auto& pod : pods) existing.insert(meta_string(pod, "name"));
+  PodIdentity id{meta_string(train_job, "name"), meta_string(train_job, "namespace"), meta_string(train_job, "uid")};
+  for (const auto& plan : plan_replicated_jobs(train_job.at("spec").as_object(), *runtime_spec)) {
+    std::set<std::string> taken;
+    for (const auto& pod : pods)
+      if (pod_label(pod, kReplicatedJobNameLabel) == plan.name && !pod_node(pod).empty()) taken.insert(pod_node(pod));
+    for (id.index = 0; id.index < plan.pods; ++id.index) {
+      json::value pod = build_pod(id, plan);
+      if (existing.contains(meta_string(pod, "name"))) continue;
+      auto& spec = pod.as_object()["spec"].as_object();
+      auto placement = pass.picker.place(spec, taken);
+      if (!placement.node.empty()) {
+        spec["nodeName"] = placement.node;
+        taken.insert(placement.node);
+      }
+      json::value created = store_.create(pass.pods, id.ns, std::move(pod));
+      created.as_object()["status"] = pending_status(pass.now_text, placement.message);
+      pods.push_back(write_status_of(store_, pass.pods, std::move(created)));
+    }
+  }
+}
+
+bool Trainer::bind_unscheduled(Pass& pass, std::vector<json::value>& pods) {
+  bool changed = false;
+  for (auto& pod : pods) {
+    if (!pod_node(pod).empty() || pod_phase(pod) != "Pending") continue;
+    std::set<std::string> taken;
+    for (const auto& sibling : pods)
+      if (pod_label(sibling, kReplicatedJobNameLabel) == pod_label(pod, kReplicatedJobNameLabel) &&
+          !pod_node(sibling).empty())
+        taken.insert(pod_node(sibling));
+    auto placement = pass.picker.place(pod.at("spec").as_object(), taken);
+    if (placement.node.empty()) continue;
+    json::value bound = pod;
+    bound.as_object()["spec"].as_object()["nodeName"] = placement.node;
+    bound = store_.update(pass.pods, meta_string(pod, "namespace"), meta_string(pod, "name"), std::move(bound));
+    bound.as_object()["status"] = pending_status(pass.now_text, {});
+    pod = store_.update(pass.pods, meta_string(pod, "namespace"), meta_string(pod, "name"), std::move(bound),
+                        Store::UpdateKind::Status);
+    changed = true;
+  }
+  return changed;
+}
+
+namespace {
+
+// Writes the pod's log annotation, then its status: two writes, as kubelet logs and status are.
+json::value write_pod(Store& store, const ResourceType& type, json::value pod, const std::string& log,
+                      json::object status) {
+  ensure_object(ensure_object(pod.as_object(), "metadata"), "annotations")[kPodLogAnnotation] = log;
+  const std::string ns = meta_string(pod, "namespace"), name = meta_string(pod, "name");
+  json::value updated = store.update(type, ns, name, std::move(pod));
+  updated.as_object()["status"] = std::move(status);
+  return store.update(type, ns, name, std::move(updated), Store::UpdateKind::Status);
+}
+
+}  // namespace
+
+void Trainer::start_pods(Pass& pass, std::vector<json::value>& pods, int world_size, bool has_launcher) {
+  for (auto& pod : pods) {
+    if (pod_phase(pod) != "Pending") continue;
+    const json::value* node = pass.picker.node(pod_node(pod));
+    const json::value no_node = json::object{};
+    auto context = log_context(pod, node, world_size, has_launcher);
+    pod = write_pod(store_, pass.pods, pod, startup_log(context), running_status(pod, node ? *node : no_node, pass.now_text));
+  }
+}
+
+void Trainer::finish_pods(Pass& pass, std::vector<json::value>& pods, int world_size, bool has_launcher) {
+  // mpirun fails as soon as one rank does, so the launcher reports its workers' failure.
+  std::string worker_failure;
+  for (const auto& pod : pods)
+    if (pod_label(pod, kReplicatedJobNameLabel) != kLauncherJob && worker_failure.empty())
+      if (auto fault = node_fault(pass.picker, pod); !fault.empty())
+        worker_failure = fault + " (rank on node " + pod_node(pod) + ")";
+  for (auto& pod : pods) {
+    if (pod_phase(pod) != "Running") continue;
+    std::string failure = node_fault(pass.picker, pod);
+    if (failure.empty() && pod_label(pod, kReplicatedJobNameLabel) == kLauncherJob) failure = worker_failure;
+    auto context = log_context(pod, pass.picker.node(pod_node(pod)), world_size, has_launcher);
+    pod = write_pod(store_, pass.pods, pod, failure.empty() ? completion_log(context) : failure_log(context, failure),
+                    terminated_status(pod, pass.now_text, failure.empty() ? 0 : 1, failure));
+  }
+}
+
+void Trainer::write_status(Pass& pass, const json::value& train_job, const std::vector<json::value>& pods) {
+  json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
+  auto& status = ensure_object(fresh.as_object(), "status");
+  // jobsStatus: one entry per replicated job, in pod-name order of first appearance.
+  json::array jobs;
+  for (const auto& pod : pods) {
+    const std::string job = pod_label(pod, kReplicatedJobNameLabel), phase = pod_phase(pod);
+    auto it = std::find_if(jobs.begin(), jobs.end(), [&](const json::value& j) { return j.at("name") == json::value(job); });
+    if (it == jobs.end()) {
+      jobs.push_back(json::object{{"name", job}, {"ready", 0}, {"succeeded", 0}, {"failed", 0}, {"active", 0}, {"suspended", 0}});
+      it = jobs.end() - 1;
+    }
+    auto& entry = it->as_object();
+    const char* counter = phase == "Succeeded" ? "succeeded" : phase == "Failed" ? "failed" : "active";
+    entry[counter] = entry[counter].as_int64() + 1;
+    if (phase == "Running") entry["ready"] = entry["ready"].as_int64() + 1;
+  }
+  status["jobsStatus"] = std::move(jobs);
+  const bool finished = !pods.empty() && std::all_of(pods.begin(), pods.end(), [](const json::value& p) {
+    return pod_phase(p) == "Succeeded" || pod_phase(p) == "Failed";
+  });
+  if (finished) {
+    // JobSet's terminal condition, as Trainer v2 copies it; the message names the failed pod.
+    const json::value* failed = nullptr;  // a worker first: the launcher only echoes its ranks
+    for (const auto& pod : pods)
+      if (pod_phase(pod) == "Failed" && pod_label(pod, kReplicatedJobNameLabel) != kLauncherJob && !failed) failed = &pod;
+    for (const auto& pod : pods)
+      if (pod_phase(pod) == "Failed" && !failed) failed = &pod;
+    if (failed) {
+      const auto* statuses = find_array(failed->as_object(), {"status", "containerStatuses"});
+      const auto* terminated = statuses && !statuses->empty()
+                                   ? find_object(statuses->front().as_object(), {"state", "terminated"})
+                                   : nullptr;
+      const auto* message = find_string(terminated, "message");
+      const auto exit_code = json_int(terminated ? terminated->if_contains("exitCode") : nullptr, 1);
+      set_condition(status, "Failed", "True", "FailedJobs",
+                    "jobset failed due to one or more job failures: pod " + meta_string(*failed, "name") + " on node " +
+                        pod_node(*failed) + " failed with exit code " + std::to_string(exit_code) + ": " +
+                        (message ? std::string(*message) : std::string("Error")),
+                    pass.now_text);
+    } else {
+      set_condition(status, "Complete", "True", "AllJobsCompleted", "jobset completed successfully", pass.now_text);
+    }
+  }
+  write_status_of(store_, pass.train_jobs, std::move(fresh));
+}
+
+PeriodicTicker::PeriodicTicker(std::chrono::milliseconds interval, std::function<void()> tick)
+    : thread_([this, interval, tick = std::move(tick)] {
+        std::unique_lock lock(mutex_);
+        while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+          lock.unlock();
+          try {
+            tick();
+          } catch (const std::exception&) {
+            // Keep simulating: the next pass starts from the store again.
+          }
+          lock.lock();
+        }
+      }) {}
+
+PeriodicTicker::~PeriodicTicker() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+}  // namespace nvcre::sim

@@ -1,0 +1,91 @@
+#pragma once
+// kube-sim's simulated Kubeflow Trainer v2: runs TrainJobs (trainer.kubeflow.org/v1alpha1) on the
+// simulated cluster (sim/cluster_profile.hpp) so controllers can be driven end to end.
+//
+// Each reconcile() pass looks at every TrainJob in the store and moves it at most one stage:
+//   created   -> JobSet-style pods are created, bound to nodes (sim/trainer_scheduler.hpp), Pending
+//   + step    -> pods Running (start-up log lines)
+//   + step    -> pods Succeeded, or Failed (exit code 1, reason Error, the node's fault text) on a
+//                node annotated sim.nvcre.nvidia.com/fault (an MPI launcher fails with its
+//                workers); in the same pass the TrainJob gets Complete=True (AllJobsCompleted) or
+//                Failed=True (FailedJobs, naming the failed pod and node)
+// `step` is the minimum time between stages (0 in tests: every pass is one stage). Pods that do
+// not fit stay Pending with PodScheduled=False/Unschedulable and are retried every pass.
+// spec.suspend=true deletes the pods and sets Suspended=True; clearing it resumes the job.
+// A TrainJob with a foreign spec.managedBy, a finished one or one being deleted is left alone;
+// its pods are owned by it, so the garbage collector removes them with it.
+//
+// The Trainer holds no lock of its own: the ApiServer runs it under its request mutex
+// (ApiServer::advance_simulation), from a PeriodicTicker in the served binary or directly in tests.
+#include "sim/store.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace nvcre::sim {
+
+struct TrainerOptions {
+  bool enabled = false;
+  std::chrono::milliseconds step{500};  // minimum time between a TrainJob's stages
+  std::function<std::chrono::steady_clock::time_point()> clock;  // default: steady_clock::now
+};
+
+// How often a served kube-sim runs a pass for a given step (a fraction of it, 10..100 ms).
+std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step);
+
+class Trainer {
+ public:
+  // The served type of (group, version, resource), or nullopt when it is not served (yet).
+  using TypeLookup =
+      std::function<std::optional<ResourceType>(const std::string& group, const std::string& version,
+                                                 const std::string& resource)>;
+
+  Trainer(Store& store, TypeLookup lookup, TrainerOptions options = {});
+
+  // One pass over every TrainJob; returns how many of them changed (0: nothing to do now).
+  std::size_t reconcile();
+
+ private:
+  struct Pass;
+  bool reconcile_train_job(Pass& pass, const boost::json::value& train_job);
+  bool suspend(Pass& pass, const boost::json::value& train_job, const std::vector<boost::json::value>& pods);
+  std::optional<boost::json::value> find_runtime(const boost::json::value& train_job) const;
+  // Creates the pods the TrainJob should have and does not (all of them at first), bound where they fit.
+  void create_missing_pods(Pass& pass, const boost::json::value& train_job, const boost::json::value& runtime,
+                           std::vector<boost::json::value>& pods);
+  bool bind_unscheduled(Pass& pass, std::vector<boost::json::value>& pods);
+  void start_pods(Pass& pass, std::vector<boost::json::value>& pods, int world_size, bool has_launcher);
+  void finish_pods(Pass& pass, std::vector<boost::json::value>& pods, int world_size, bool has_launcher);
+  void write_status(Pass& pass, const boost::json::value& train_job, const std::vector<boost::json::value>& pods);
+
+  Store& store_;
+  TypeLookup lookup_;
+  TrainerOptions options_;
+  std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid
+};
+
+// Calls `tick` every `interval` on its own thread until destroyed; exceptions from `tick` are
+// swallowed so one bad pass cannot stop the simulation.
+class PeriodicTicker {
+ public:
+  PeriodicTicker(std::chrono::milliseconds interval, std::function<void()> tick);
+  ~PeriodicTicker();
+  PeriodicTicker(const PeriodicTicker&) = delete;
+  PeriodicTicker& operator=(const PeriodicTicker&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts after the members it uses
+};
+
+}  // namespace nvcre::sim

@@ -1,0 +1,41 @@
+#pragma once
+// The simulated Trainer's tiny kube-scheduler: which node a TrainJob pod goes to.
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace nvcre::sim::trainer {
+
+// Nodes are considered in name order; a pod needs a node whose labels satisfy its nodeSelector
+// and required node affinity (In/NotIn/Exists/DoesNotExist/Gt/Lt, matchFields metadata.name),
+// whose NoSchedule/NoExecute taints (plus the implicit unschedulable / not-ready ones) it
+// tolerates, with room for its nvidia.com/gpu request, and that no sibling pod of the same
+// replicated job already uses (one rank per node, as full-node GPU requests force anyway).
+class NodePicker {
+ public:
+  // `pods`: every pod in the cluster; bound pods that are not finished hold their GPUs.
+  NodePicker(std::vector<boost::json::value> nodes, const std::vector<boost::json::value>& pods);
+
+  struct Placement {
+    std::string node;     // empty: unschedulable
+    std::string message;  // kube-scheduler's "0/N nodes are available: ..." when unschedulable
+  };
+  // Picks a node and books the pod's GPUs on it. `taken`: nodes the pod's siblings use.
+  Placement place(const boost::json::object& pod_spec, const std::set<std::string>& taken);
+
+  const boost::json::value* node(const std::string& name) const;
+
+ private:
+  std::vector<boost::json::value> nodes_;
+  std::map<std::string, std::int64_t> free_gpus_;
+};
+
+// The pod's nvidia.com/gpu request (limits, else requests, summed over containers).
+std::int64_t gpu_request(const boost::json::object& pod_spec);
+
+}  // namespace nvcre::sim::trainer

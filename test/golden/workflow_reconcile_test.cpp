@@ -1,0 +1,69 @@
+// Golden suite `workflow-reconcile` for workflow/workflow_reconciler.hpp. input.yaml is the
+// reconcile-case format (test/support/reconcile_case.hpp); expected.yaml is plan_to_json(plan).
+//
+// Every case is also held to the plan contract the Workflow reconciler promises: a plan that waits
+// for live reads does nothing else, there is at most one Create and one status write per plan, the
+// status write comes last among the writes and is conditional on the version it was computed from,
+// and the reconcile is pure (the same inputs give the same plan).
+#include "api/yaml_json.hpp"
+#include "test/support/golden.hpp"
+#include "test/support/reconcile_case.hpp"
+#include "workflow/workflow_reconciler.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+
+namespace json = boost::json;
+namespace k8s = nvcre::k8s;
+namespace wf = nvcre::workflow;
+using nvcre::testing::GoldenCase;
+using nvcre::testing::ReconcileCase;
+
+k8s::ReconcilePlan run(const ReconcileCase& c) {
+  return wf::reconcile_workflow(wf::WorkflowReconcileInput{c.object ? &*c.object : nullptr, c.cache, c.live, c.outcome, c.now});
+}
+
+std::size_t count_verb(const k8s::ReconcilePlan& plan, k8s::ActionVerb verb) {
+  return static_cast<std::size_t>(
+      std::count_if(plan.actions.begin(), plan.actions.end(), [&](const k8s::Action& a) { return a.verb == verb; }));
+}
+
+void check_invariants(const ReconcileCase& c, const k8s::ReconcilePlan& plan) {
+  if (!c.object) {
+    EXPECT_TRUE(plan.actions.empty()) << "nothing to act on";
+    return;
+  }
+  if (count_verb(plan, k8s::ActionVerb::LiveGet) > 0) {
+    EXPECT_EQ(count_verb(plan, k8s::ActionVerb::LiveGet), plan.actions.size()) << "a plan waiting for reads writes";
+    EXPECT_TRUE(plan.events.empty() && !plan.requeue_after && plan.error.empty()) << "a waiting plan decides";
+  }
+  EXPECT_LE(count_verb(plan, k8s::ActionVerb::Create), 1u) << "one create per pass";
+  EXPECT_LE(count_verb(plan, k8s::ActionVerb::MergePatchStatus), 1u) << "one status write per pass";
+  for (std::size_t i = 0; i < plan.actions.size(); ++i) {
+    const auto& action = plan.actions[i];
+    if (action.verb != k8s::ActionVerb::MergePatchStatus) continue;
+    EXPECT_EQ(i + 1, plan.actions.size()) << "the status write records what the actions before it did";
+    EXPECT_EQ(action.body.at("metadata").at("resourceVersion"), c.object->at("metadata").at("resourceVersion"))
+        << "status writes must be conditional on the version they were computed from";
+  }
+  EXPECT_EQ(k8s::plan_to_json(run(c)), k8s::plan_to_json(plan)) << "not pure";
+}
+
+class WorkflowReconcile : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(WorkflowReconcile, Plans) {
+  nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
+    const ReconcileCase c = nvcre::testing::load_reconcile_case(golden_case);
+    const auto plan = run(c);
+    check_invariants(c, plan);
+    return nvcre::testing::plan_to_yaml(plan);
+  });
+}
+
+NVCRE_GOLDEN_SUITE(WorkflowReconcile, "workflow-reconcile");
+
+}  // namespace

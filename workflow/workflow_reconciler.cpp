@@ -1,0 +1,132 @@
+#include "workflow/workflow_reconciler.hpp"
+
+#include "api/conditions.hpp"
+#include "workflow/overrides.hpp"
+#include "workflow/workflow_reconciler_pass.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+
+namespace nvcre::workflow {
+namespace json = boost::json;
+using detail::Pass;
+
+namespace {
+
+k8s::ReconcilePlan add_finalizer(const api::Workflow& workflow) {
+  json::array finalizers;
+  for (const auto& f : workflow.metadata.finalizers) finalizers.emplace_back(f);
+  finalizers.emplace_back(kWorkflowFinalizer);
+  k8s::Action patch;
+  patch.verb = k8s::ActionVerb::MergePatch;
+  patch.target = {std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_, workflow.metadata.name};
+  patch.body = json::object{{"metadata", json::object{{"finalizers", std::move(finalizers)},
+                                                      {"resourceVersion", workflow.metadata.resourceVersion}}}};
+  k8s::ReconcilePlan plan;
+  plan.actions.push_back(std::move(patch));
+  return plan;
+}
+
+// The placement the resolved overrides leave in effect: the spec's, replaced by each applied
+// override that sets one (list order, last wins).
+std::string resolved_placement(const WorkflowExtras& extras, const std::vector<api::AppliedOverride>& applied) {
+  std::string placement = extras.placement;
+  for (const auto& entry : applied) {
+    auto it = extras.override_placements.find(static_cast<std::size_t>(entry.index));
+    if (it != extras.override_placements.end()) placement = it->second;
+  }
+  return placement;
+}
+
+// §5.2 step 4: the untracked re-application with the detection cached in status (first pass: none).
+// Upstream passes no nodes here, so topology.domainCount reads 0 and `when.config` never matches.
+bool apply_untracked_overrides(Pass& pass) {
+  const auto& orch = pass.status.orchestration;
+  MatchContext context = match_context_for(pass.doc.workflow.spec, orch ? orch->detectedPlatform : "",
+                                           orch ? orch->detectedGPUArchitecture : "", 0);
+  context.config = nullptr;
+  try {
+    ResolvedOverrides resolved = resolve_overrides(pass.doc.workflow.spec, context);
+    resolved.spec.dependencies = select_dependencies(resolved.spec.dependencies, context);
+    pass.spec = std::move(resolved.spec);
+    pass.extras.placement = resolved_placement(pass.doc.extras, resolved.applied);
+    return true;
+  } catch (const OverrideError& error) {
+    pass.fail(kOverrideErrorReason, override_failure_message(error));
+    pass.set_error(error.what());
+    return false;
+  }
+}
+
+// §5.2 step 5: a checkpointed Job needs its PVC among the dependencies.
+bool checkpoint_pvc_declared(Pass& pass) {
+  const auto& checkpoint = pass.spec.jobTemplate.spec.checkpoint;
+  if (!checkpoint) return true;
+  for (const auto& dependency : pass.spec.dependencies) {
+    const json::value* kind = dependency.resource.if_contains("kind");
+    const json::value* metadata = dependency.resource.if_contains("metadata");
+    const json::value* name = metadata != nullptr && metadata->is_object() ? metadata->get_object().if_contains("name") : nullptr;
+    if (kind != nullptr && *kind == "PersistentVolumeClaim" && name != nullptr && name->is_string() &&
+        name->get_string() == checkpoint->pvcName) {
+      return true;
+    }
+  }
+  pass.fail("CheckpointPVCMissing", "Checkpoint requires PVC \"" + checkpoint->pvcName + "\" in dependencies");
+  return false;
+}
+
+void run_groups(Pass& pass) {
+  auto& orch = pass.orch();
+  const bool any_running = std::any_of(orch.groups.begin(), orch.groups.end(), detail::group_running);
+  if (any_running) detail::update_running_groups(pass);
+  if (pass.waiting_for_live() || pass.has_error() || api::is_terminal(pass.status.conditions)) return;
+  const bool all_terminal = !orch.groups.empty() && std::all_of(orch.groups.begin(), orch.groups.end(), detail::group_terminal);
+  if (all_terminal) {
+    // The groups that finished in this pass are written first; the iteration closes on the next.
+    if (any_running) {
+      pass.requeue(k8s::kImmediateRequeue);
+    } else {
+      detail::complete_iteration(pass);
+    }
+    return;
+  }
+  detail::launch_pending_groups(pass);
+  pass.requeue(k8s::kDefaultRequeue);
+}
+
+}  // namespace
+
+k8s::ReconcilePlan reconcile_workflow(const WorkflowReconcileInput& input) {
+  if (input.object == nullptr) return {};
+  WorkflowDocument doc;
+  try {
+    doc = read_workflow(*input.object);
+  } catch (const api::DecodeError& error) {
+    k8s::ReconcilePlan plan;
+    plan.error = std::string("decoding Workflow: ") + error.what();
+    return plan;
+  }
+  const api::Workflow& workflow = doc.workflow;
+  if (!workflow.metadata.deletionTimestamp.empty()) return detail::reconcile_deletion(input, doc);
+  const auto& finalizers = workflow.metadata.finalizers;
+  if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return add_finalizer(workflow);
+  if (workflow.status && api::is_terminal(workflow.status->conditions)) return {};  // never restarts itself
+  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !detail::is_conflict(*input.outcome)) {
+    k8s::ReconcilePlan plan;
+    plan.error = detail::describe_outcome(*input.outcome);
+    return plan;
+  }
+
+  Pass pass(input, std::move(doc));
+  pass.orch();
+  if (!apply_untracked_overrides(pass) || !checkpoint_pvc_declared(pass)) return pass.finish();
+  if (pass.orch().totalGroups == 0) {
+    detail::discover_and_partition(pass);
+    return pass.finish();
+  }
+  if (detail::ensure_workflow_dependencies(pass)) run_groups(pass);
+  return pass.finish();
+}
+
+}  // namespace nvcre::workflow

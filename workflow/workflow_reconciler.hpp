@@ -1,0 +1,44 @@
+#pragma once
+// The Workflow controller's reconcile logic (controllers.md §5, without §5.10 diagnose) as a pure
+// function: the cached Workflow, the read-only caches (Nodes, Pods, Jobs, ConfigMaps, TrainJobs),
+// live reads, the previous plan's failed action and `now` in; the plan out (k8s/reconcile_plan.hpp).
+//
+// How the imperative upstream flow maps onto plans:
+//   - Every status change of a pass is one conditional MergePatchStatus ({metadata.resourceVersion,
+//     status}) written after the pass's other actions, so a 409 re-plans from a fresh copy.
+//   - At most one Create per pass, followed by the status write that records it (dependency ref,
+//     group Running). A create that meets AlreadyExists comes back as the outcome and is adopted
+//     (ours) or fails the Workflow with the collision reason (foreign); no create is ever replayed
+//     after a later one failed, because there is no later one.
+//   - Objects that are not cached (dependencies) are read with LiveGet before they are deleted
+//     (ownership check, UID precondition); a Job missing from the cache is confirmed live. A pass
+//     that needed live reads launches nothing (it requeues at once); the one create such a pass may
+//     still plan is the failed-nodes ConfigMap of the groups it completes.
+//   - Assumption on the shell: within one pass, live reads already made stay available when the
+//     reconcile is re-run with an outcome.
+// A 409 on a conditional write is re-planned from the fresh copy; any other failed action except a
+// Create comes back as an error (rate-limited requeue) and the next pass recomputes from the cluster.
+//
+// Not modelled here (the shell or later work): pod-log tails for timed-out Jobs, PV reclaim-policy
+// handling of PVC dependencies, the DRA ResourceSlice product fallback, topology metrics, diagnose.
+#include "k8s/object_cache.hpp"
+#include "k8s/reconcile_plan.hpp"
+#include "k8s/rfc3339.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <optional>
+
+namespace nvcre::workflow {
+
+struct WorkflowReconcileInput {
+  const boost::json::value* object = nullptr;  // the cached Workflow; nullptr: gone
+  const k8s::CacheView& cache;
+  const k8s::LiveReads& live;
+  const std::optional<k8s::ActionOutcome>& outcome;
+  k8s::Clock::time_point now;
+};
+
+k8s::ReconcilePlan reconcile_workflow(const WorkflowReconcileInput& input);
+
+}  // namespace nvcre::workflow

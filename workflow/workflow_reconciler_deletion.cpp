@@ -1,0 +1,94 @@
+// §5.12: Workflow deletion: every Job first (their finalizers hold until workload pods drain), then
+// the dependencies in reverse creation order after an ownership check, then the finalizer.
+#include "workflow/dependency_plan.hpp"
+#include "workflow/workflow_reconciler_pass.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace nvcre::workflow::detail {
+namespace json = boost::json;
+
+namespace {
+
+// Job names the status knows of (current groups and earlier iterations): what a live read can
+// confirm when the cache lists none.
+std::set<std::string> recorded_job_names(const api::WorkflowStatus& status) {
+  std::set<std::string> names;
+  if (!status.orchestration) return names;
+  for (const auto& g : status.orchestration->groups) {
+    if (g.jobRef) names.insert(g.jobRef->name);
+  }
+  for (const auto& iteration : status.orchestration->iterationHistory) {
+    for (const auto& g : iteration.groups) {
+      if (!g.jobName.empty()) names.insert(g.jobName);
+    }
+  }
+  return names;
+}
+
+k8s::Action remove_finalizer(const api::Workflow& workflow, const k8s::ObjectRef& self) {
+  json::array finalizers;
+  for (const auto& f : workflow.metadata.finalizers) {
+    if (f != kWorkflowFinalizer) finalizers.emplace_back(f);
+  }
+  k8s::Action patch;
+  patch.verb = k8s::ActionVerb::MergePatch;
+  patch.target = self;
+  patch.body = json::object{{"metadata", json::object{{"finalizers", std::move(finalizers)},
+                                                      {"resourceVersion", workflow.metadata.resourceVersion}}}};
+  return patch;
+}
+
+}  // namespace
+
+k8s::ReconcilePlan reconcile_deletion(const WorkflowReconcileInput& input, const WorkflowDocument& doc) {
+  const auto& finalizers = doc.workflow.metadata.finalizers;
+  if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return {};
+  if (input.outcome && !is_conflict(*input.outcome)) {  // a failed delete or patch: back off, re-read
+    k8s::ReconcilePlan plan;
+    plan.error = describe_outcome(*input.outcome);
+    return plan;
+  }
+  Pass pass(input, doc);
+
+  // Phase 1: Jobs labelled with this Workflow (cache; a cache that lists none is confirmed live).
+  std::vector<json::value> jobs;
+  for (const json::value* job : input.cache.list(api::kApiVersion, "Job", pass.ns(),
+                                                 k8s::LabelSelector::from_match_labels({{std::string(kWorkflowLabel), pass.name()}}))) {
+    jobs.push_back(*job);
+  }
+  if (jobs.empty()) {
+    for (const auto& name : recorded_job_names(pass.status)) {
+      auto answer = pass.live({std::string(api::kApiVersion), "Job", pass.ns(), name});
+      if (answer.object != nullptr) jobs.push_back(*answer.object);
+    }
+    if (pass.waiting_for_live()) return pass.finish();
+  }
+  if (!jobs.empty()) {
+    for (const auto& job : jobs) {
+      if (!is_deleting(job)) pass.delete_object(k8s::object_ref_of(job), k8s::uid_of(job));
+    }
+    pass.requeue(k8s::kDefaultRequeue);  // wait until every Job (and its pods) is gone
+    return pass.finish();
+  }
+
+  // Phase 2: dependencies, newest first; foreign holders of a recorded name are left alone.
+  const auto& refs = pass.status.dependencyRefs;
+  for (auto it = refs.rbegin(); it != refs.rend(); ++it) pass.live({it->apiVersion, it->kind, it->namespace_, it->name});
+  if (pass.waiting_for_live()) return pass.finish();
+  for (auto it = refs.rbegin(); it != refs.rend(); ++it) {
+    const k8s::ObjectRef target{it->apiVersion, it->kind, it->namespace_, it->name};
+    const json::value* object = pass.live(target).object;
+    if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
+    pass.delete_object(target, k8s::uid_of(*object));
+  }
+
+  // Phase 3: the finalizer.
+  pass.add(remove_finalizer(doc.workflow, pass.self_ref()));
+  return pass.finish();
+}
+
+}  // namespace nvcre::workflow::detail

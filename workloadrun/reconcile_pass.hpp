@@ -1,0 +1,45 @@
+#pragma once
+// Internal to the WorkloadRun reconcile: the state of one pass and its single status write.
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "api/workloadrun.hpp"
+#include "workloadrun/reconciler.hpp"
+
+namespace nvcre::workloadrun::detail {
+
+struct Pass {
+  const WorkloadRunReconcileInput& in;
+  const boost::json::value& object;  // the WorkloadRun as observed
+  api::WorkloadRun run;              // ... decoded
+  k8s::ObjectRef self;
+  k8s::ReconcilePlan plan;
+
+  k8s::EventRecord event(std::string_view type, std::string_view reason, std::string note) const;
+};
+
+// One status write from the observed status. The execution triple is set the WorkloadRun way:
+// the two inactive conditions read reason Superseded, and no observedGeneration is recorded.
+// commit() writes only a change and follows it with the transition event (§2.2).
+class StatusUpdate {
+ public:
+  explicit StatusUpdate(const Pass& pass);
+
+  api::WorkloadRunStatus& status() { return status_; }
+  void set_execution(std::string_view type, std::string_view reason, std::string_view message);
+  // An independent condition (ValidationFailed), with SetStatusCondition semantics.
+  void set_condition(std::string_view type, std::string_view reason, std::string_view message);
+  void commit(Pass& pass);
+
+ private:
+  api::WorkloadRunStatus observed_;
+  api::WorkloadRunStatus status_;
+  std::string now_;
+};
+
+// §7.4: the run has a workflowRef; mirror its Workflow.
+void mirror_workflow(Pass& pass);
+
+}  // namespace nvcre::workloadrun::detail
