@@ -8,6 +8,7 @@
 // --tls-cert-file/--tls-private-key-file serve HTTPS (PEM, like kube-apiserver's flags);
 // --client-ca-file then requires client certificates signed by that CA.
 // Prints "kube-sim listening on http(s)://<address>:<port>" once ready; stops on SIGINT / SIGTERM.
+#include "sim/crd_loader.hpp"
 #include "sim/kube_sim.hpp"
 
 #include "api/yaml_json.hpp"
@@ -32,25 +33,6 @@ int usage() {
   return 2;
 }
 
-void load_crds(nvcre::sim::KubeSim& sim, const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    auto ext = entry.path().extension();
-    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    for (const auto& doc : nvcre::api::parse_yaml_documents(text.str())) {
-      if (!doc.is_object() || !doc.as_object().contains("kind") ||
-          doc.at("kind") != "CustomResourceDefinition")
-        continue;
-      sim.api().add_crd(doc);
-    }
-  }
-}
 
 }  // namespace
 
@@ -131,7 +113,7 @@ int main(int argc, char** argv) {
 
   try {
     nvcre::sim::KubeSim sim(options);
-    if (!crds.empty()) load_crds(sim, crds);
+    if (!crds.empty()) nvcre::sim::install_crds_from_directory(sim.api(), crds);
     if (!fault_plan.empty()) {
       std::ifstream in(fault_plan);
       if (!in) throw std::runtime_error("cannot read fault plan " + fault_plan);

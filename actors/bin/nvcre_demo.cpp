@@ -7,6 +7,7 @@
 #include "actors/manager.hpp"
 #include "api/yaml_json.hpp"
 #include "manager/demo_report.hpp"
+#include "sim/crd_loader.hpp"
 #include "sim/kube_sim.hpp"
 
 #include <CLI/CLI.hpp>
@@ -31,21 +32,6 @@ std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
-void install_crds(nvcre::sim::KubeSim& sim, const std::filesystem::path& dir) {
-  if (!std::filesystem::is_directory(dir)) throw std::runtime_error("CRD directory " + dir.string() + " not found (run from the repository root or pass --crds)");
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    for (const auto& doc : nvcre::api::parse_yaml_documents(read_file(file))) {
-      if (doc.is_object() && doc.as_object().contains("kind") && doc.at("kind") == "CustomResourceDefinition") {
-        sim.api().add_crd(doc);
-      }
-    }
-  }
-}
 
 }  // namespace
 
@@ -83,7 +69,7 @@ int main(int argc, char** argv) {
     sim_options.api.bookmark_interval = std::chrono::milliseconds(1000);
     nvcre::sim::KubeSim sim(sim_options);
     sim.start();
-    install_crds(sim, crds);
+    nvcre::sim::install_crds_from_directory(sim.api(), crds);
     std::cout << "kube-sim on " << sim.url() << ": " << profile.node_count << " " << profile.platform << " "
               << profile.architecture << " nodes";
     for (const auto& f : profile.faulty_nodes) std::cout << ", faulty " << f.name << " (" << f.reason << ")";
