@@ -1,0 +1,151 @@
+// The real manager (every controller, the actor shell) against an in-process kube-sim with a
+// simulated GPU cluster and Trainer, driven through the API as a user would: a Certification on a
+// healthy cluster succeeds, one on a cluster with a faulty node fails and names that node with the
+// fault, and an unknown category fails up front with the reference's reason and message.
+#include "actors/controllers.hpp"
+#include "actors/manager.hpp"
+#include "sim/crd_loader.hpp"
+#include "sim/kube_sim.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace nvcre::actors {
+namespace {
+
+namespace json = boost::json;
+
+const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
+const k8s::ResourceRef kEvents{"events.k8s.io", "v1", "events", true};
+
+json::value certification(const std::string& name, const std::string& domain, const std::string& variant) {
+  return json::object{
+      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
+      {"kind", "Certification"},
+      {"metadata", {{"name", name}, {"namespace", "it"}}},
+      {"spec",
+       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
+        {"categories", json::array{json::object{{"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 4}}}}}}}}};
+}
+
+// The True condition of the execution triple: {type, reason, message}, or empty strings.
+std::array<std::string, 3> verdict(const json::value& object) {
+  const auto* status = object.as_object().if_contains("status");
+  const auto* conditions = status == nullptr ? nullptr : status->as_object().if_contains("conditions");
+  if (conditions == nullptr || !conditions->is_array()) return {};
+  for (const auto& c : conditions->as_array()) {
+    if (c.at("status") != "True") continue;
+    std::string type(c.at("type").as_string());
+    if (type == "Succeeded" || type == "Failed") {
+      return {type, std::string(c.at("reason").as_string()), std::string(c.at("message").as_string())};
+    }
+  }
+  return {};
+}
+
+class ManagerCertification : public ::testing::Test {
+ protected:
+  void start(std::vector<std::string> faulty) {
+    sim::KubeSimOptions options;
+    auto profile = sim::parse_cluster_profile("aws:h100:8");
+    for (const auto& f : faulty) profile.faulty_nodes.push_back(sim::parse_faulty_node(f));
+    options.api.cluster = profile;
+    options.api.trainer.enabled = true;
+    options.api.trainer.step = std::chrono::milliseconds(50);
+    options.api.bookmark_interval = std::chrono::milliseconds(200);
+    sim_ = std::make_unique<sim::KubeSim>(options);
+    sim_->start();
+    sim::install_crds_from_directory(sim_->api(), std::string(NVCRE_SOURCE_DIR) + "/deploy/crds");
+    config_.server = sim_->url();
+    config_.rate_limit.qps = -1;
+    client_ = std::make_unique<k8s::RestClient>(config_);
+    client_->create({"", "v1", "namespaces", false}, "",
+                    json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "it"}}}});
+    ManagerOptions manager;
+    manager.client = config_;
+    manager.watches = nvcre_watches();
+    manager.controllers = nvcre_controllers();
+    manager.instance = "it";
+    manager.max_watch_timeout = std::chrono::seconds(5);
+    manager_ = std::make_unique<Manager>(manager);
+    manager_->start();
+  }
+  void TearDown() override {
+    manager_.reset();
+    if (sim_) sim_->stop();
+  }
+
+  std::array<std::string, 3> wait_for_verdict(const std::string& name) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < until) {
+      auto v = verdict(client_->get(kCertifications, "it", name));
+      if (!v[0].empty()) return v;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return {};
+  }
+
+  std::unique_ptr<sim::KubeSim> sim_;
+  k8s::ClientConfig config_;
+  std::unique_ptr<k8s::RestClient> client_;
+  std::unique_ptr<Manager> manager_;
+};
+
+TEST_F(ManagerCertification, HealthyClusterSucceeds) {
+  start({});
+  client_->create(kCertifications, "it", certification("healthy", "communication", "nccl-all-reduce"));
+  auto v = wait_for_verdict("healthy");
+  EXPECT_EQ(v[0], "Succeeded") << v[1] << ": " << v[2];
+  EXPECT_EQ(v[1], "AllWorkflowsSucceeded");
+  EXPECT_EQ(v[2], "All certification categories completed successfully");
+}
+
+TEST_F(ManagerCertification, FaultyNodeFailsAndIsNamedWithItsFault) {
+  start({"gpu-node-02=XID 79: GPU has fallen off the bus"});
+  client_->create(kCertifications, "it", certification("faulty", "communication", "nccl-all-reduce"));
+  auto v = wait_for_verdict("faulty");
+  EXPECT_EQ(v[0], "Failed");
+  EXPECT_EQ(v[1], "WorkflowFailed");
+  EXPECT_EQ(v[2], "One or more certification categories failed");
+  bool named = false;
+  const json::value jobs = client_->list(kJobs, "it");
+  for (const auto& job : jobs.at("items").as_array()) {
+    const auto* failed = job.at("status").as_object().if_contains("failedNodes");
+    if (failed == nullptr) continue;
+    for (const auto& node : failed->as_array()) {
+      if (node.at("name") == "gpu-node-02" &&
+          std::string(node.at("message").as_string()).find("XID 79: GPU has fallen off the bus") != std::string::npos) {
+        named = true;
+      }
+    }
+  }
+  EXPECT_TRUE(named) << json::serialize(jobs);
+}
+
+TEST_F(ManagerCertification, UnknownCategoryFailsUpFrontWithAWarning) {
+  start({});
+  client_->create(kCertifications, "it", certification("typo", "communication", "nccl-all-redcue"));
+  auto v = wait_for_verdict("typo");
+  EXPECT_EQ(v[0], "Failed");
+  EXPECT_EQ(v[1], "CategoryNotFound");
+  EXPECT_EQ(v[2], "Unknown certification category: communication/nccl-all-redcue");
+  bool warned = false;
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!warned && std::chrono::steady_clock::now() < until) {
+    const json::value events = client_->list(kEvents, "it");
+    for (const auto& event : events.at("items").as_array()) {
+      if (event.at("type") == "Warning" && event.at("reason") == "CategoryNotFound" &&
+          event.at("regarding").at("name") == "typo") {
+        warned = true;
+      }
+    }
+    if (!warned) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(warned);
+}
+
+}  // namespace
+}  // namespace nvcre::actors
