@@ -401,7 +401,7 @@ TEST(RestClientTransport, ConnectionRefusedIsATransportError) {
 namespace nvcre::k8s {
 namespace {
 
-// TLS setup only (no handshake is exercised: no TLS server in these tests).
+// TLS configuration errors (handshakes against a TLS kube-sim are in tls_test.cpp).
 TEST(RestClientTls, BadPemIsAConfigErrorWithoutSecrets) {
   ClientConfig config;
   config.server = "https://127.0.0.1:6443";
