@@ -112,7 +112,9 @@ k8s::ReconcilePlan reconcile_workflow(const WorkflowReconcileInput& input) {
   const auto& finalizers = workflow.metadata.finalizers;
   if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return add_finalizer(workflow);
   if (workflow.status && api::is_terminal(workflow.status->conditions)) return {};  // never restarts itself
-  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !detail::is_conflict(*input.outcome)) {
+  const k8s::ObjectRef self{std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_, workflow.metadata.name};
+  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create &&
+      !detail::is_own_conflict(*input.outcome, self)) {
     k8s::ReconcilePlan plan;
     plan.error = detail::describe_outcome(*input.outcome);
     return plan;

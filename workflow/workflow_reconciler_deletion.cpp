@@ -47,12 +47,12 @@ k8s::Action remove_finalizer(const api::Workflow& workflow, const k8s::ObjectRef
 k8s::ReconcilePlan reconcile_deletion(const WorkflowReconcileInput& input, const WorkflowDocument& doc) {
   const auto& finalizers = doc.workflow.metadata.finalizers;
   if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return {};
-  if (input.outcome && !is_conflict(*input.outcome)) {  // a failed delete or patch: back off, re-read
+  Pass pass(input, doc);
+  if (input.outcome && !is_own_conflict(*input.outcome, pass.self_ref())) {  // a failed delete: back off, re-read
     k8s::ReconcilePlan plan;
     plan.error = describe_outcome(*input.outcome);
     return plan;
   }
-  Pass pass(input, doc);
 
   // Phase 1: Jobs labelled with this Workflow (cache; a cache that lists none is confirmed live).
   std::vector<json::value> jobs;

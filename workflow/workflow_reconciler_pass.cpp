@@ -121,9 +121,9 @@ k8s::ObjectRef job_ref_of(const Pass& pass, const api::WorkloadReference& ref) {
   return {std::string(api::kApiVersion), "Job", ref.namespace_.empty() ? pass.ns() : ref.namespace_, ref.name};
 }
 
-bool is_conflict(const k8s::ActionOutcome& outcome) {
-  return outcome.code == 409 && outcome.reason != "AlreadyExists" && outcome.action.verb != k8s::ActionVerb::Create &&
-         outcome.action.verb != k8s::ActionVerb::Delete;
+bool is_own_conflict(const k8s::ActionOutcome& outcome, const k8s::ObjectRef& workflow) {
+  return outcome.code == 409 && outcome.reason != "AlreadyExists" && outcome.action.target == workflow &&
+         outcome.action.verb != k8s::ActionVerb::Create && outcome.action.verb != k8s::ActionVerb::Delete;
 }
 
 std::string describe_outcome(const k8s::ActionOutcome& outcome) {

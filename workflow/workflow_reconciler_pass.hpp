@@ -134,7 +134,8 @@ bool group_running(const api::GroupStatus& group);
 bool group_terminal(const api::GroupStatus& group);
 k8s::ObjectRef job_ref_of(const Pass& pass, const api::WorkloadReference& ref);
 std::string describe_outcome(const k8s::ActionOutcome& outcome);
-// A 409 on a conditional write: the shell re-reads and re-plans, so it is no failure to report.
-bool is_conflict(const k8s::ActionOutcome& outcome);
+// A 409 on a conditional write of the Workflow itself: re-planning from the fresh copy answers it.
+// (A 409 on another object's write is reported, so the retry comes after backoff and a fresher cache.)
+bool is_own_conflict(const k8s::ActionOutcome& outcome, const k8s::ObjectRef& workflow);
 
 }  // namespace nvcre::workflow::detail

@@ -97,7 +97,7 @@ class FakeCluster {
   }
 };
 
-class Flow : public ::testing::Test {
+class WorkflowReconcilerFlow : public ::testing::Test {
  protected:
   FakeCluster cluster;
   k8s::Clock::time_point now = *k8s::parse_rfc3339("2026-03-01T12:00:00Z");
@@ -167,7 +167,7 @@ class Flow : public ::testing::Test {
   }
 };
 
-TEST_F(Flow, RunsToSuccessRetryingAFailedGroupThenDeletesCleanly) {
+TEST_F(WorkflowReconcilerFlow, RunsToSuccessRetryingAFailedGroupThenDeletesCleanly) {
   run_passes(12);
   ASSERT_EQ(condition("InProgress"), "JobRunning");
   for (const auto& g : workflow().at("status").at("orchestration").at("groups").as_array()) EXPECT_EQ(g.at("phase"), "Running");
@@ -203,7 +203,7 @@ TEST_F(Flow, RunsToSuccessRetryingAFailedGroupThenDeletesCleanly) {
   EXPECT_TRUE(workflow().at("metadata").at("finalizers").as_array().empty());
 }
 
-TEST_F(Flow, ForeignDependencyHolderFailsTheWorkflowAndIsNeverDeleted) {
+TEST_F(WorkflowReconcilerFlow, ForeignDependencyHolderFailsTheWorkflowAndIsNeverDeleted) {
   cluster.put(json::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"demo-settings","namespace":"gpu"}})"));
   run_passes(4);
   EXPECT_EQ(condition("Failed"), "DependencyNameCollision");
