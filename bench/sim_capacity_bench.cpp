@@ -203,6 +203,9 @@ int main(int argc, char** argv) {
       c.create(kConfigMaps, ns, config_map("cm-" + std::to_string(t) + "-" + std::to_string(i)));
     });
     print_rate("create configmap", threads, r);
+    // Sanity: every successful create is really stored.
+    const auto stored = admin->list(kConfigMaps, ns).at("items").as_array().size();
+    if (stored != r.ops - r.errors) std::printf("  WARNING: %zu objects stored\n", stored);
   }
   create_namespace(*admin, "get");
   constexpr int kGetObjects = 100;
