@@ -14,6 +14,13 @@ bool condition_is_true(const std::vector<Condition>& conditions, std::string_vie
   return c != nullptr && c->status == "True";
 }
 
+std::optional<std::string> true_execution_type(const std::vector<Condition>& conditions) {
+  for (std::string_view type : {kConditionInProgress, kConditionSucceeded, kConditionFailed}) {
+    if (condition_is_true(conditions, type)) return std::string(type);
+  }
+  return std::nullopt;
+}
+
 bool is_terminal(const std::vector<Condition>& conditions) {
   return condition_is_true(conditions, kConditionSucceeded) || condition_is_true(conditions, kConditionFailed);
 }

@@ -21,6 +21,8 @@ inline constexpr std::string_view kReasonNotApplicable = "NotApplicable";
 
 const Condition* find_condition(const std::vector<Condition>& conditions, std::string_view type);
 bool condition_is_true(const std::vector<Condition>& conditions, std::string_view type);
+// The type of the triple that is True (InProgress, Succeeded or Failed), if any.
+std::optional<std::string> true_execution_type(const std::vector<Condition>& conditions);
 // Succeeded or Failed is True.
 bool is_terminal(const std::vector<Condition>& conditions);
 

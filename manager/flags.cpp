@@ -6,6 +6,19 @@
 
 namespace nvcre::manager {
 
+int parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "Error: " << error.what() << "\n";
+    return 1;
+  }
+  return -1;
+}
+
 int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
   CLI::App app{"nvcre-manager: reconciles Certifications, WorkloadRuns, Workflows and Jobs", "nvcre-manager"};
   app.add_option("--kubeconfig", flags.kubeconfig, "Path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
@@ -32,16 +45,7 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
       "Examples:\n"
       "  nvcre-manager --kubeconfig ~/.kube/config\n"
       "  nvcre-manager --leader-elect --metrics-bind-address :8080 --max-concurrent-reconciles 20");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    std::cerr << "Error: " << error.what() << "\n";
-    return 1;
-  }
-  return -1;
+  return parse_command_line(app, argc, argv);
 }
 
 std::string validate_manager_flags(const ManagerFlags& flags) {

@@ -4,6 +4,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace nvcre::manager {
 
 struct ManagerFlags {
@@ -21,6 +25,10 @@ struct ManagerFlags {
   std::string log_format = "text";  // text | json
   std::string log_level = "info";   // trace | debug | info | warn | error
 };
+
+// CLI11 parse with the project's process contract: --help prints to stdout (0), a bad flag prints
+// "Error: ..." to stderr (1); -1 means carry on. Shared by nvcre-manager and nvcre-demo.
+int parse_command_line(CLI::App& app, int argc, char** argv);
 
 // Parses argv. Returns the exit code to use when the process should stop now (--help: 0, a bad
 // flag: 1 with "Error: ..." on stderr), or -1 to carry on.

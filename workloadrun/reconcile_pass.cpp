@@ -6,16 +6,7 @@
 
 namespace nvcre::workloadrun::detail {
 
-namespace {
-
-std::optional<std::string> true_execution_type(const std::vector<api::Condition>& conditions) {
-  for (std::string_view type : {api::kConditionInProgress, api::kConditionSucceeded, api::kConditionFailed}) {
-    if (api::condition_is_true(conditions, type)) return std::string(type);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
+using api::true_execution_type;
 
 k8s::EventRecord Pass::event(std::string_view type, std::string_view reason, std::string note) const {
   return certification::make_event(self, object, type, reason, std::move(note));

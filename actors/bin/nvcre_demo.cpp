@@ -7,6 +7,7 @@
 #include "actors/manager.hpp"
 #include "api/yaml_json.hpp"
 #include "manager/demo_report.hpp"
+#include "manager/flags.hpp"
 #include "sim/crd_loader.hpp"
 #include "sim/kube_sim.hpp"
 
@@ -49,15 +50,7 @@ int main(int argc, char** argv) {
   app.add_option("--crds", crds, "Directory of the CRDs to install")->capture_default_str();
   app.add_option("--trainer-step-ms", step_ms, "Simulated Trainer: time between a TrainJob's stages")->capture_default_str();
   app.add_option("--timeout", timeout_s, "Give up after this many seconds")->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    std::cerr << "Error: " << error.what() << "\n";
-    return 1;
-  }
+  if (int code = nvcre::manager::parse_command_line(app, argc, argv); code >= 0) return code;
   spdlog::set_level(spdlog::level::warn);
   try {
     nvcre::sim::KubeSimOptions sim_options;
