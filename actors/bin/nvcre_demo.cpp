@@ -3,13 +3,10 @@
 // runs the real manager against it, submits a Certification, shows its progress and ends with
 // the result per category, including every failed node and its reason.
 // Exit 0 when the Certification reached a verdict (Succeeded or Failed), 1 on timeout or error.
-#include "actors/controllers.hpp"
-#include "actors/manager.hpp"
+#include "actors/embedded/embedded_cluster.hpp"
 #include "api/yaml_json.hpp"
 #include "manager/demo_report.hpp"
 #include "manager/flags.hpp"
-#include "sim/crd_loader.hpp"
-#include "sim/kube_sim.hpp"
 
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
@@ -53,39 +50,30 @@ int main(int argc, char** argv) {
   if (int code = nvcre::manager::parse_command_line(app, argc, argv); code >= 0) return code;
   spdlog::set_level(spdlog::level::warn);
   try {
-    nvcre::sim::KubeSimOptions sim_options;
-    auto profile = nvcre::sim::parse_cluster_profile(cluster);
-    for (const auto& f : faulty) profile.faulty_nodes.push_back(nvcre::sim::parse_faulty_node(f));
-    sim_options.api.cluster = profile;
-    sim_options.api.trainer.enabled = true;
-    sim_options.api.trainer.step = std::chrono::milliseconds(step_ms);
-    sim_options.api.bookmark_interval = std::chrono::milliseconds(1000);
-    nvcre::sim::KubeSim sim(sim_options);
-    sim.start();
-    nvcre::sim::install_crds_from_directory(sim.api(), crds);
-    std::cout << "kube-sim on " << sim.url() << ": " << profile.node_count << " " << profile.platform << " "
+    json::value certification = nvcre::api::parse_yaml(read_file(certification_file));
+    std::string ns(certification.at("metadata").at("namespace").as_string());
+    std::string name(certification.at("metadata").at("name").as_string());
+    nvcre::actors::EmbeddedClusterOptions cluster_options;
+    cluster_options.profile = cluster;
+    cluster_options.faulty_nodes = faulty;
+    cluster_options.trainer_step = std::chrono::milliseconds(step_ms);
+    cluster_options.bookmark_interval = std::chrono::milliseconds(1000);
+    cluster_options.crds_dir = crds;
+    cluster_options.namespaces = {ns};
+    nvcre::actors::EmbeddedCluster embedded(cluster_options);
+    embedded.start();
+    const auto& profile = embedded.profile();
+    std::cout << "kube-sim on " << embedded.sim().url() << ": " << profile.node_count << " " << profile.platform << " "
               << profile.architecture << " nodes";
     for (const auto& f : profile.faulty_nodes) std::cout << ", faulty " << f.name << " (" << f.reason << ")";
     std::cout << "\n";
 
-    nvcre::k8s::ClientConfig client;
-    client.server = sim.url();
-    client.rate_limit.qps = -1;
-    nvcre::actors::ManagerOptions options;
-    options.client = client;
-    options.watches = nvcre::actors::nvcre_watches();
-    options.controllers = nvcre::actors::nvcre_controllers();
-    options.instance = "nvcre-demo";
+    auto options = embedded.manager_options("nvcre-demo");
     options.max_watch_timeout = std::chrono::seconds(30);
     nvcre::actors::Manager manager(options);
     manager.start();
 
-    json::value certification = nvcre::api::parse_yaml(read_file(certification_file));
-    std::string ns(certification.at("metadata").at("namespace").as_string());
-    std::string name(certification.at("metadata").at("name").as_string());
-    nvcre::k8s::RestClient api(client);
-    api.create({"", "v1", "namespaces", false}, "",
-               json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+    nvcre::k8s::RestClient& api = embedded.client();
     const nvcre::k8s::ResourceRef certifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
     api.create(certifications, ns, certification);
     std::cout << "submitted Certification " << ns << "/" << name << "\n";
@@ -109,7 +97,7 @@ int main(int argc, char** argv) {
     for (const auto& item : job_list.at("items").as_array()) jobs.push_back(item);
     std::cout << nvcre::manager::final_report(final_state, workflows, jobs) << std::flush;
     manager.stop();
-    sim.stop();
+    embedded.stop();
     if (!done) {
       std::cerr << "Error: no verdict after " << timeout_s << " s (see the progress above)\n";
       return 1;

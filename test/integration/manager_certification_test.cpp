@@ -2,10 +2,7 @@
 // simulated GPU cluster and Trainer, driven through the API as a user would: a Certification on a
 // healthy cluster succeeds, one on a cluster with a faulty node fails and names that node with the
 // fault, and an unknown category fails up front with the reference's reason and message.
-#include "actors/controllers.hpp"
-#include "actors/manager.hpp"
-#include "sim/crd_loader.hpp"
-#include "sim/kube_sim.hpp"
+#include "actors/embedded/embedded_cluster.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -49,33 +46,19 @@ std::array<std::string, 3> verdict(const json::value& object) {
 class ManagerCertification : public ::testing::Test {
  protected:
   void start(std::vector<std::string> faulty) {
-    sim::KubeSimOptions options;
-    auto profile = sim::parse_cluster_profile("aws:h100:8");
-    for (const auto& f : faulty) profile.faulty_nodes.push_back(sim::parse_faulty_node(f));
-    options.api.cluster = profile;
-    options.api.trainer.enabled = true;
-    options.api.trainer.step = std::chrono::milliseconds(50);
-    options.api.bookmark_interval = std::chrono::milliseconds(200);
-    sim_ = std::make_unique<sim::KubeSim>(options);
-    sim_->start();
-    sim::install_crds_from_directory(sim_->api(), std::string(NVCRE_SOURCE_DIR) + "/deploy/crds");
-    config_.server = sim_->url();
-    config_.rate_limit.qps = -1;
-    client_ = std::make_unique<k8s::RestClient>(config_);
-    client_->create({"", "v1", "namespaces", false}, "",
-                    json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "it"}}}});
-    ManagerOptions manager;
-    manager.client = config_;
-    manager.watches = nvcre_watches();
-    manager.controllers = nvcre_controllers();
-    manager.instance = "it";
-    manager.max_watch_timeout = std::chrono::seconds(5);
-    manager_ = std::make_unique<Manager>(manager);
+    EmbeddedClusterOptions options;
+    options.faulty_nodes = std::move(faulty);
+    options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
+    options.namespaces = {"it"};
+    cluster_ = std::make_unique<EmbeddedCluster>(options);
+    cluster_->start();
+    client_ = &cluster_->client();
+    manager_ = std::make_unique<Manager>(cluster_->manager_options("it"));
     manager_->start();
   }
   void TearDown() override {
     manager_.reset();
-    if (sim_) sim_->stop();
+    cluster_.reset();
   }
 
   std::array<std::string, 3> wait_for_verdict(const std::string& name) {
@@ -88,9 +71,8 @@ class ManagerCertification : public ::testing::Test {
     return {};
   }
 
-  std::unique_ptr<sim::KubeSim> sim_;
-  k8s::ClientConfig config_;
-  std::unique_ptr<k8s::RestClient> client_;
+  std::unique_ptr<EmbeddedCluster> cluster_;
+  k8s::RestClient* client_ = nullptr;
   std::unique_ptr<Manager> manager_;
 };
 
