@@ -1,7 +1,7 @@
 // The real manager (every controller, the actor shell) against an in-process kube-sim with a
 // simulated GPU cluster and Trainer, driven through the API as a user would: a Certification on a
-// healthy cluster succeeds, one on a cluster with a faulty node fails and names that node with the
-// fault, and an unknown category fails up front with the reference's reason and message.
+// healthy cluster succeeds, and one on a cluster with a faulty node fails and names that node with
+// the fault. Input the controller must refuse is in manager_bad_input_test.cpp.
 #include "actors/embedded/embedded_cluster.hpp"
 
 #include <boost/json.hpp>
@@ -16,7 +16,6 @@ namespace json = boost::json;
 
 const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
 const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
-const k8s::ResourceRef kEvents{"events.k8s.io", "v1", "events", true};
 
 json::value certification(const std::string& name, const std::string& domain, const std::string& variant) {
   return json::object{
@@ -105,28 +104,6 @@ TEST_F(ManagerCertification, FaultyNodeFailsAndIsNamedWithItsFault) {
     }
   }
   EXPECT_TRUE(named) << json::serialize(jobs);
-}
-
-TEST_F(ManagerCertification, UnknownCategoryFailsUpFrontWithAWarning) {
-  start({});
-  client_->create(kCertifications, "it", certification("typo", "communication", "nccl-all-redcue"));
-  auto v = wait_for_verdict("typo");
-  EXPECT_EQ(v[0], "Failed");
-  EXPECT_EQ(v[1], "CategoryNotFound");
-  EXPECT_EQ(v[2], "Unknown certification category: communication/nccl-all-redcue");
-  bool warned = false;
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!warned && std::chrono::steady_clock::now() < until) {
-    const json::value events = client_->list(kEvents, "it");
-    for (const auto& event : events.at("items").as_array()) {
-      if (event.at("type") == "Warning" && event.at("reason") == "CategoryNotFound" &&
-          event.at("regarding").at("name") == "typo") {
-        warned = true;
-      }
-    }
-    if (!warned) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_TRUE(warned);
 }
 
 }  // namespace
