@@ -28,16 +28,26 @@ Manager::~Manager() { stop(); }
 void Manager::start() {
   auto& o = impl_->options;
   impl_->config = std::make_unique<caf::actor_system_config>();
+  // Idle workers wait on a condition variable. CAF's default work-stealing workers poll with 50 us
+  // sleeps, which was most of the manager's CPU (perf, bench/manager_bench.cpp) and, on a busy
+  // node, took cores from the reconciles and the API server.
+  impl_->config->set("scheduler.policy", caf::atom("sharing"));
   impl_->system = std::make_unique<caf::actor_system>(*impl_->config);
   auto& system = *impl_->system;
 
-  auto api_client = std::make_shared<k8s::RestClient>(o.client);
-  k8s::RestClientOptions watch_client_options;
+  k8s::RestClientOptions client_options;
+  client_options.user_agent = o.user_agent;
+  auto api_client = std::make_shared<k8s::RestClient>(o.client, client_options);
+  k8s::RestClientOptions watch_client_options = client_options;
   watch_client_options.max_retries = 0;  // the reflectors back off themselves, interruptibly
   watch_client_options.timeout = std::chrono::minutes(11);  // longer than any watch timeout we ask for
 
   auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers});
-  auto recorder = spawn_event_recorder(system, EventRecorderConfig{api, k8s::EventSource{"nvcre", o.instance}});
+  // Events get their own client, hence their own client-side rate limit, as controller-runtime's
+  // recorder does: lifecycle events must not queue ahead of the status writes they describe.
+  auto event_api = spawn_api_server(system, ApiServerConfig{std::make_shared<k8s::RestClient>(o.client, client_options),
+                                                            o.metrics, 1});
+  auto recorder = spawn_event_recorder(system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
   auto cache = std::make_shared<SharedCache>();
 
   StoreConfig store_config{cache, {}, impl_->synced};
@@ -82,7 +92,7 @@ void Manager::start() {
 
   if (o.leader_elect) {
     LeaderElectorActorConfig lc;
-    lc.client = std::make_shared<k8s::RestClient>(o.client);
+    lc.client = std::make_shared<k8s::RestClient>(o.client, client_options);
     lc.election = o.election;
     lc.controllers = controllers;
     lc.on_lost = o.on_leadership_lost;
@@ -92,6 +102,7 @@ void Manager::start() {
 
   // Stop order (reverse): elector first (stop writing), then controllers, reflectors, store, rest.
   impl_->actors.push_back(caf::actor_cast<caf::actor>(api));
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(event_api));
   impl_->actors.push_back(caf::actor_cast<caf::actor>(recorder));
   impl_->actors.push_back(caf::actor_cast<caf::actor>(the_store));
   for (auto& r : reflectors) impl_->actors.push_back(r);

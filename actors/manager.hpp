@@ -43,6 +43,7 @@ struct ControllerSpec {
 
 struct ManagerOptions {
   k8s::ClientConfig client;
+  std::string user_agent = "nvcre";  // on every request: tells managers apart in audit logs and kube-sim stats
   std::string watch_namespace;  // "" = every namespace
   int max_concurrent_reconciles = 10;
   std::size_t api_workers = 8;

@@ -13,6 +13,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -32,6 +33,7 @@ struct HttpRequest {
   std::string content_type;
   std::string accept;
   std::string body;
+  std::string user_agent{};  // counted per verb in the request log: which client wrote what
 };
 
 struct HttpResponse {
@@ -117,6 +119,9 @@ class ApiServer {
   void after_crd_write(const boost::json::value& crd);
   void after_crd_delete(const boost::json::value& crd);
   void ensure_namespace(const ResourceInfo& info, const std::string& ns) const;
+  // Whether every owner reference of a created object names a live owner (same uid, not being
+  // deleted): then the create left nothing for the garbage collector.
+  bool owners_alive(const HttpResponse& created);
 
   ApiServerOptions options_;
   std::recursive_mutex mutex_;
@@ -125,6 +130,9 @@ class ApiServer {
   api::SchemaRegistry schemas_;
   FaultInjector faults_;
   RequestLog log_;
+  // Set by a create whose owner references are not all live, cleared by a collection: a status
+  // write leaves metadata as it was, so only then can it have garbage to collect.
+  std::atomic<bool> garbage_possible_{false};
   std::unique_ptr<Trainer> trainer_;
   std::unique_ptr<PeriodicTicker> ticker_;  // last: its thread stops before anything it uses goes
 };

@@ -53,6 +53,11 @@ std::string created_name(const HttpRequest& request, const HttpResponse* respons
   return name;
 }
 
+std::string string_field(const json::value& object, std::string_view key) {
+  const auto* v = object.as_object().if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
 }  // namespace
 
 std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const HttpRequest& request) {
@@ -97,19 +102,52 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const
     log_.record_create(qualified_resource(target->resource, target->group), target->ns,
                        created_name(request, std::get_if<HttpResponse>(&result)), code == 201);
 
+  if (target && target->verb == Verb::Create && code == 201 && !owners_alive(std::get<HttpResponse>(result)))
+    garbage_possible_ = true;
+  // A full collection snapshots every object: skipping the status writes that cannot need one
+  // keeps a busy store from paying that on every write.
   if (target && !fault.error && code < 300 &&
-      (target->verb == Verb::Delete || target->verb == Verb::Update || target->verb == Verb::Patch))
+      (target->verb == Verb::Delete || target->verb == Verb::Update || target->verb == Verb::Patch) &&
+      (target->subresource != "status" || garbage_possible_))
     collect_garbage();
 
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   log_.record(RequestRecord{request.method, target_of(request), target ? to_string(target->verb) : "other", code,
                             elapsed + std::chrono::duration_cast<std::chrono::microseconds>(fault.delay),
-                            fault.error.has_value() || fault.watch_gone});
+                            fault.error.has_value() || fault.watch_gone, request.user_agent});
   return result;
+}
+
+bool ApiServer::owners_alive(const HttpResponse& created) {
+  std::lock_guard lock(mutex_);  // the registry changes with CRD writes
+  boost::system::error_code ec;
+  const json::value object = json::parse(created.body, ec);
+  if (ec || !object.is_object()) return false;
+  const auto* metadata = object.as_object().if_contains("metadata");
+  const auto* refs = metadata != nullptr && metadata->is_object() ? metadata->as_object().if_contains("ownerReferences") : nullptr;
+  if (refs == nullptr || !refs->is_array()) return true;
+  const std::string ns = meta_string(object, "namespace");
+  for (const auto& ref : refs->as_array()) {
+    if (!ref.is_object()) return false;
+    const std::string api_version = string_field(ref, "apiVersion");
+    const auto slash = api_version.find('/');
+    const std::string group = slash == std::string::npos ? std::string() : api_version.substr(0, slash);
+    const std::string kind = string_field(ref, "kind");
+    const ResourceInfo* owner_info = nullptr;
+    for (const auto& info : registry_.all())
+      if (info.type.group == group && info.type.kind == kind) owner_info = &info;
+    if (owner_info == nullptr) return false;
+    // A namespaced owner of a cluster-scoped dependent is invalid: not found under "".
+    auto owner = store_.find(owner_info->type, owner_info->type.namespaced ? ns : std::string(), string_field(ref, "name"));
+    if (!owner || meta_string(*owner, "uid") != string_field(ref, "uid") || !meta_string(*owner, "deletionTimestamp").empty())
+      return false;
+  }
+  return true;
 }
 
 void ApiServer::collect_garbage() {
   std::lock_guard lock(mutex_);
+  garbage_possible_ = false;  // before the snapshot: a create after it sets it again
   std::vector<ResourceType> types;
   for (const auto& info : registry_.all()) types.push_back(info.type);
   nvcre::sim::collect_garbage(store_, types);

@@ -77,6 +77,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     req.method = std::string(request.method_string());
     req.content_type = std::string(request[http::field::content_type]);
     req.accept = std::string(request[http::field::accept]);
+    req.user_agent = std::string(request[http::field::user_agent]);
     req.body = std::move(request.body());
     auto parsed = boost::urls::parse_origin_form(request.target());
     if (!parsed) {

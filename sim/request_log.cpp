@@ -12,6 +12,7 @@ void RequestLog::record(RequestRecord record) {
   std::lock_guard lock(mutex_);
   ++total_;
   ++by_verb_code_[record.verb][record.code];
+  ++by_agent_verb_[record.user_agent][record.verb];
   ring_.push_back(std::move(record));
   while (ring_.size() > capacity_) ring_.pop_front();
 }
@@ -29,6 +30,7 @@ void RequestLog::reset() {
   ring_.clear();
   total_ = 0;
   by_verb_code_.clear();
+  by_agent_verb_.clear();
   creates_.clear();
 }
 
@@ -38,6 +40,14 @@ std::uint64_t RequestLog::requests(const std::string& verb, int code) const {
   if (v == by_verb_code_.end()) return 0;
   auto c = v->second.find(code);
   return c == v->second.end() ? 0 : c->second;
+}
+
+std::uint64_t RequestLog::requests_by(const std::string& user_agent, const std::string& verb) const {
+  std::lock_guard lock(mutex_);
+  auto a = by_agent_verb_.find(user_agent);
+  if (a == by_agent_verb_.end()) return 0;
+  auto v = a->second.find(verb);
+  return v == a->second.end() ? 0 : v->second;
 }
 
 std::uint64_t RequestLog::create_attempts(const std::string& resource, const std::string& ns,
@@ -54,6 +64,12 @@ json::value RequestLog::stats(std::size_t recent) const {
     json::object per_code;
     for (const auto& [code, n] : codes) per_code[std::to_string(code)] = n;
     requests[verb] = std::move(per_code);
+  }
+  json::object by_agent;
+  for (const auto& [agent, verbs] : by_agent_verb_) {
+    json::object per_verb;
+    for (const auto& [verb, n] : verbs) per_verb[verb] = n;
+    by_agent[agent] = std::move(per_verb);
   }
   json::array creates, duplicates;
   for (const auto& [key, count] : creates_) {
@@ -73,7 +89,8 @@ json::value RequestLog::stats(std::size_t recent) const {
                                {"latencyMs", static_cast<double>(r.latency.count()) / 1000.0},
                                {"injected", r.injected}});
   }
-  return json::object{{"requests", std::move(requests)}, {"total", total_}, {"creates", std::move(creates)},
+  return json::object{{"requests", std::move(requests)}, {"total", total_}, {"byUserAgent", std::move(by_agent)},
+                      {"creates", std::move(creates)},
                       {"duplicateCreates", std::move(duplicates)}, {"log", std::move(log)}};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // kube-sim's request log: the last N requests (method, path, verb, code, latency) in a bounded
-// ring, plus counters that never roll over: requests per verb and code, and create attempts per
+// ring, plus counters that never roll over: requests per verb and code, requests per client
+// (User-Agent) and verb so a test can tell which client wrote, and create attempts per
 // (group/resource, namespace, name) so a test can tell whether a client created an object twice.
 // Served as `GET /sim/stats` (`?recent=N` limits the log part, default 100). Thread-safe.
 #include <boost/json/value.hpp>
@@ -22,6 +23,7 @@ struct RequestRecord {
   int code = 0;
   std::chrono::microseconds latency{0};  // handling time plus injected delay
   bool injected = false;                 // the answer was an injected fault
+  std::string user_agent{};              // the client's User-Agent header ("" when none)
 };
 
 class RequestLog {
@@ -34,9 +36,11 @@ class RequestLog {
   void reset();
 
   std::uint64_t requests(const std::string& verb, int code) const;
+  // Requests of one client (User-Agent) with one verb, whatever their answer.
+  std::uint64_t requests_by(const std::string& user_agent, const std::string& verb) const;
   std::uint64_t create_attempts(const std::string& resource, const std::string& ns, const std::string& name) const;
 
-  // {"requests": {"<verb>": {"<code>": n}}, "total": n,
+  // {"requests": {"<verb>": {"<code>": n}}, "total": n, "byUserAgent": {"<agent>": {"<verb>": n}},
   //  "creates": [{"resource", "namespace", "name", "attempts", "created"}],
   //  "duplicateCreates": [...the entries with attempts > 1...],
   //  "log": [{"method", "path", "verb", "code", "latencyMs", "injected"}] (newest last)}
@@ -52,6 +56,7 @@ class RequestLog {
   std::deque<RequestRecord> ring_;
   std::uint64_t total_ = 0;
   std::map<std::string, std::map<int, std::uint64_t>> by_verb_code_;
+  std::map<std::string, std::map<std::string, std::uint64_t>> by_agent_verb_;
   std::map<std::tuple<std::string, std::string, std::string>, CreateCount> creates_;
 };
 

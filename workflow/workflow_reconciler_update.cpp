@@ -262,7 +262,14 @@ void GroupPoll::record_failed_nodes() {
   } catch (const std::exception&) {
     return;  // upstream logs a failed node-results write and carries on
   }
-  if (!write) return;
+  if (!write) {
+    // Already holds these nodes (e.g. created by a pass whose status write then lost a conflict):
+    // the group still completes in this pass, so the ref must be written with it or never.
+    if (existing != nullptr) {
+      pass_.status.failedNodesRef = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
+    }
+    return;
+  }
   if (write->action.verb == k8s::ActionVerb::Create) {
     if (!pass_.can_create()) return pass_.requeue(k8s::kImmediateRequeue);
     pass_.add_create(std::move(write->action));
