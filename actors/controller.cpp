@@ -111,8 +111,12 @@ void dispatch(self_pointer self, const std::string& key) {
 
 void pump(self_pointer self) {
   auto& state = self->state;
+  auto now = SteadyClock::now();
+  // Due keys join the ready queue even while every slot is busy (client-go's delaying queue does
+  // the same). Left parked, a past-due key re-armed a zero-delay timer on every tick: a busy loop
+  // through CAF's clock thread for as long as the controller was saturated.
+  state.queue.advance(now);
   if (state.synced && state.config.leading) {
-    auto now = SteadyClock::now();
     while (state.in_flight < static_cast<std::size_t>(state.config.max_concurrent)) {
       auto key = state.queue.get(now);
       if (!key) break;
