@@ -361,18 +361,21 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
       workflow_spec.validation = api::ValidationSpec{std::move(performance)};
     }
 
-    // Resolution through the one override engine, against the detected platform/architecture.
-    const auto context = workflow::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
-                                                     workflow_spec.orchestration.topology
-                                                         ? platform::count_topology_domains(
-                                                               workflow_spec.orchestration.topology->topologyKey, input.nodes)
-                                                         : 0);
-    auto resolved = workflow::resolve_overrides(workflow_spec, context);
-    result.applied_overrides = std::move(resolved.applied);
-    workflow_spec = std::move(resolved.spec);
-    workflow_spec.overrides = input.offline
-                                  ? std::vector<api::OverrideSpec>{}
-                                  : workflow::pending_overrides(workflow_spec.overrides, result.applied_overrides, context);
+    // Offline there is no Workflow controller: the render resolves every override here, against
+    // the detected platform/GPU. The controller instead hands them all, unfiltered, to the Workflow
+    // controller, which applies them against the nodes it discovers, with tracking and events
+    // (§7.2 step 14).
+    if (input.offline) {
+      const auto context = workflow::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
+                                                       workflow_spec.orchestration.topology
+                                                           ? platform::count_topology_domains(
+                                                                 workflow_spec.orchestration.topology->topologyKey, input.nodes)
+                                                           : 0);
+      auto resolved = workflow::resolve_overrides(workflow_spec, context);
+      result.applied_overrides = std::move(resolved.applied);
+      workflow_spec = std::move(resolved.spec);
+      workflow_spec.overrides.clear();
+    }
   } catch (const BuildError&) {
     throw;
   } catch (const std::exception& error) {

@@ -2,9 +2,10 @@
 // Building a WorkloadRun's Workflow (controllers.md §7.2-7.3, catalog_platform.md §2.4-2.6): GPU
 // defaults, merged env, the runtime dependency of the chosen framework, config / checkpoint
 // dependencies, the job template, orchestration, the auto-generated platform overrides (PreCommand
-// and MPIArgs folded in) followed by the user's overrides, all resolved through the one override
-// engine, then the same post-resolve transforms as a Certification category. Pure: the nodes are
-// an input, nothing is read or written.
+// and MPIArgs folded in) followed by the user's overrides, then the same post-resolve transforms
+// as a Certification category. The controller's Workflow carries every override, unfiltered, for
+// the Workflow controller to apply (§7.2 step 14); an offline render resolves them in place.
+// Pure: the nodes are an input, nothing is read or written.
 #include <boost/json/value.hpp>
 
 #include <cstdint>
@@ -21,8 +22,8 @@ namespace nvcre::workloadrun {
 inline constexpr std::string_view kWorkloadRunLabel = "nvcre.nvidia.com/workload-run";
 inline constexpr std::string_view kDefaultTimeoutPerJob = "24h0m0s";  // invalid/empty timeoutPerJob
 
-// The same inputs and events as a Certification category build (offline: overrides cleared once
-// resolved; otherwise the pending ones are kept).
+// The same inputs and events as a Certification category build (offline: overrides resolved and
+// cleared; otherwise all kept, unresolved).
 using BuildInput = certification::BuildInput;
 using BuildEvent = certification::BuildEvent;
 

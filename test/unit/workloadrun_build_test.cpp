@@ -7,6 +7,8 @@
 #include "api/objects.hpp"
 #include "api/yaml_json.hpp"
 #include "platform/detect.hpp"
+#include "workflow/overrides.hpp"
+#include "workflow/when_match.hpp"
 #include "workloadrun/build.hpp"
 #include "workloadrun/platform_overrides.hpp"
 
@@ -52,7 +54,7 @@ TEST(WorkloadRunGoQuote, GoEscapes) {
   EXPECT_EQ(workloadrun::go_quote(""), "\"\"");
 }
 
-TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndUnappliedMatchableOverrides) {
+TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndEveryOverrideForTheWorkflowController) {
   auto build = workloadrun::build_workloadrun_workflow(run_from(kTorchRun), aws_gb200(false));
   const auto& workflow = build.workflow;
   EXPECT_EQ(workflow.metadata.name, "r");
@@ -65,15 +67,23 @@ TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndUnappliedMatchableOverrides) {
   EXPECT_EQ(build.platform, "aws");
   EXPECT_EQ(build.gpu_architecture, "gb200");
   EXPECT_EQ(build.gpus_per_node, 4);
-  // The aws user override applied (iterations 5); the gcp one can never match on aws: dropped.
-  EXPECT_EQ(workflow.spec.orchestration.iterations, 5);
-  for (const auto& kept : workflow.spec.overrides) {
-    EXPECT_FALSE(kept.when.platform && kept.when.platform->equals == "gcp");
-  }
+  // §7.2 step 14: the platform overrides, unfiltered, then the user's two (gcp included), unapplied.
+  ASSERT_GE(workflow.spec.overrides.size(), 2u);
+  const auto& user_gcp = workflow.spec.overrides[workflow.spec.overrides.size() - 2];
+  ASSERT_TRUE(user_gcp.when.platform);
+  EXPECT_EQ(user_gcp.when.platform->equals, "gcp");
+  EXPECT_EQ(workflow.spec.orchestration.iterations, 1);
+  EXPECT_TRUE(build.applied_overrides.empty());
+  // What the Workflow controller makes of them on aws/gb200 is what the offline render prints.
+  auto resolved = workflow::resolve_overrides(workflow.spec, workflow::match_context_for(workflow.spec, "aws", "gb200", 0));
+  EXPECT_EQ(resolved.spec.orchestration.iterations, 5);
   // intra-rack: strict domains survive the platform topology override that sets the key.
-  ASSERT_TRUE(workflow.spec.orchestration.topology);
-  EXPECT_EQ(workflow.spec.orchestration.topology->topologyKey, "topology.k8s.aws/network-node-layer-1");
-  EXPECT_TRUE(workflow.spec.orchestration.topology->strictDomain);
+  ASSERT_TRUE(resolved.spec.orchestration.topology);
+  EXPECT_EQ(resolved.spec.orchestration.topology->topologyKey, "topology.k8s.aws/network-node-layer-1");
+  EXPECT_TRUE(resolved.spec.orchestration.topology->strictDomain);
+  auto offline = workloadrun::build_workloadrun_workflow(run_from(kTorchRun), aws_gb200(true)).workflow.spec;
+  resolved.spec.overrides.clear();
+  EXPECT_EQ(api::encode(resolved.spec), api::encode(offline));
 }
 
 TEST(WorkloadRunBuild, OfflineClearsOverrides) {
