@@ -40,13 +40,13 @@ leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElect
     options.callbacks.on_error = [](const std::string& message) { spdlog::warn("leader election: {}", message); };
     auto elector = std::make_shared<k8s::LeaderElector>(*config.client, std::move(options));
     self->state.elector = elector;
-    std::thread([elector, client = config.client] {
+    config.threads->start([elector, client = config.client] {
       try {
         elector->run();
       } catch (const std::exception& error) {
         spdlog::error("leader election stopped: {}", error.what());
       }
-    }).detach();
+    });
     auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;
     self->attach_functor([elector, mode] { elector->stop(mode); });
     return {

@@ -5,6 +5,7 @@
 // controller-runtime does: a deposed leader must not keep writing). Exiting the actor releases the
 // lease (graceful shutdown) unless `abandon_on_exit` (crash simulation in tests).
 #include "actors/interfaces.hpp"
+#include "actors/owned_threads.hpp"
 #include "k8s/leader_elector.hpp"
 
 #include <functional>
@@ -21,6 +22,7 @@ struct LeaderElectorActorConfig {
   std::vector<controller_actor> controllers;
   std::function<void()> on_lost;  // called on the election thread
   bool abandon_on_exit = false;
+  std::shared_ptr<OwnedThreads> threads;  // runs the election loop; joined by the owner
 };
 
 leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config);

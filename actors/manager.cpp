@@ -18,6 +18,7 @@ struct Manager::Impl {
   std::shared_ptr<std::atomic<bool>> synced = std::make_shared<std::atomic<bool>>(false);
   std::vector<caf::actor> actors;  // every top-level actor, stopped in reverse order
   std::optional<leader_elector_actor> elector;
+  std::shared_ptr<OwnedThreads> threads = std::make_shared<OwnedThreads>();
   bool stopped = false;
 };
 
@@ -87,6 +88,7 @@ void Manager::start() {
     rc.kind = watch.kind;
     rc.store = the_store;
     rc.metrics = o.metrics;
+    rc.threads = impl_->threads;
     reflectors.push_back(caf::actor_cast<caf::actor>(spawn_reflector(system, std::move(rc))));
   }
 
@@ -97,6 +99,7 @@ void Manager::start() {
     lc.controllers = controllers;
     lc.on_lost = o.on_leadership_lost;
     lc.abandon_on_exit = o.abandon_lease_on_stop;
+    lc.threads = impl_->threads;
     impl_->elector = spawn_leader_elector(system, std::move(lc));
   }
 
@@ -118,6 +121,9 @@ void Manager::stop() {
   }
   impl_->actors.clear();
   impl_->elector.reset();
+  // The exiting actors told their loops to stop: a watch closes at once, the election releases
+  // (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
+  impl_->threads->join_all();
   impl_->system.reset();  // waits for every actor to finish
   impl_->config.reset();
 }

@@ -66,13 +66,13 @@ reflector_actor spawn_reflector(caf::actor_system& system, ReflectorActorConfig 
     };
     auto runner = std::make_shared<k8s::ReflectorRunner>(*config.client, config.options, std::move(sink));
     self->state.runner = runner;
-    std::thread([runner, client = config.client, kind] {
+    config.threads->start([runner, client = config.client, kind] {
       try {
         runner->run();
       } catch (const std::exception& error) {
         spdlog::error("reflector for {} stopped: {}", kind, error.what());
       }
-    }).detach();
+    });
     self->attach_functor([runner] { runner->stop(); });
     return {
         [=](stats_atom) { return relists->load(); },

@@ -4,6 +4,7 @@
 // actor exits, the loop is told to stop and its thread is left to finish on its own (an idle watch
 // ends at its next bookmark), so shutdown never waits on the network.
 #include "actors/interfaces.hpp"
+#include "actors/owned_threads.hpp"
 #include "k8s/reflector_runner.hpp"
 
 #include <memory>
@@ -24,6 +25,7 @@ struct ReflectorActorConfig {
   std::string kind;
   store_actor store;
   std::shared_ptr<manager::Metrics> metrics;  // optional
+  std::shared_ptr<OwnedThreads> threads;      // runs the blocking loop; joined by the owner
 };
 
 reflector_actor spawn_reflector(caf::actor_system& system, ReflectorActorConfig config);

@@ -240,10 +240,13 @@ struct HttpTransport::Impl {
   }
 
   int stream(const RestRequest& r, const std::string& token, std::chrono::milliseconds idle_timeout,
-             const std::function<bool(int, std::string_view)>& on_body) {
+             const std::function<bool(int, std::string_view)>& on_body, const std::stop_token& stop) {
     const std::string what = where(r.method, r.path);
     auto req = build(r, token, true);
     auto conn = connect(Clock::now() + options.timeout, what);
+    // A stop closes the socket on the connection's own io_context (posting is thread-safe), so the
+    // pending operation completes at once with an error, which the checks below turn into a return.
+    std::stop_callback on_stop(stop, [c = conn.get()] { asio::post(c->ioc, [c] { c->close(); }); });
     conn->lowest().expires_after(options.timeout);
     beast::error_code ec = conn->io([&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
     http::response_parser<http::buffer_body> parser;
@@ -251,6 +254,7 @@ struct HttpTransport::Impl {
     if (!ec) ec = conn->io([&](auto& stream, auto handler) { http::async_read_header(stream, conn->buffer, parser, std::move(handler)); });
     if (ec) {
       conn->close();
+      if (stop.stop_requested()) return 0;
       throw TransportError(what + ": " + (ec == beast::error::timeout ? std::string("timed out") : io_failure(ec)));
     }
     const int status = static_cast<int>(parser.get().result_int());
@@ -267,6 +271,7 @@ struct HttpTransport::Impl {
       std::size_t n = buf.size() - parser.get().body().size;
       if (ec) {
         conn->close();
+        if (stop.stop_requested()) return 0;
         if (ec == http::error::end_of_stream || ec == http::error::partial_message) {
           // The server dropped the connection mid-body: a transport failure; the caller re-watches.
           throw TransportError(what + ": watch stream broken: " + ec.message());
@@ -302,8 +307,8 @@ RestResponse HttpTransport::exchange(const RestRequest& request, const std::stri
 
 int HttpTransport::stream(const RestRequest& request, const std::string& bearer_token,
                           std::chrono::milliseconds idle_timeout,
-                          const std::function<bool(int, std::string_view)>& on_body) {
-  return impl_->stream(request, bearer_token, idle_timeout, on_body);
+                          const std::function<bool(int, std::string_view)>& on_body, const std::stop_token& stop) {
+  return impl_->stream(request, bearer_token, idle_timeout, on_body, stop);
 }
 
 std::size_t HttpTransport::connections_opened() const { return impl_->opened.load(); }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -54,9 +55,11 @@ class HttpTransport {
   // A streamed answer on a connection of its own (closed afterwards). `on_body` gets the status and
   // each piece of body as it arrives, and returns false to end the stream early. Reads of a 2xx
   // body may wait `idle_timeout`; anything else is bounded by the exchange timeout. Returns the
-  // status; throws TransportError when the connection breaks before the body is complete.
+  // status; throws TransportError when the connection breaks before the body is complete. A stop
+  // request closes the connection from any thread: stream() then returns 0 without throwing.
   int stream(const RestRequest& request, const std::string& bearer_token, std::chrono::milliseconds idle_timeout,
-             const std::function<bool(int status, std::string_view body)>& on_body);
+             const std::function<bool(int status, std::string_view body)>& on_body,
+             const std::stop_token& stop = {});
 
   // TCP connects so far: with keep-alive, sequential exchanges share one.
   std::size_t connections_opened() const;

@@ -84,6 +84,7 @@ void ReflectorRunner::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
+  stop_source_.request_stop();
 }
 
 ReflectorRunnerStats ReflectorRunner::stats() const {
@@ -145,6 +146,7 @@ ReflectorStep ReflectorRunner::watch(const WatchRequest& request) {
   watch_options.label_selector = options_.label_selector;
   watch_options.field_selector = options_.field_selector;
   watch_options.allow_watch_bookmarks = request.allow_watch_bookmarks;
+  watch_options.stop = stop_source_.get_token();
   std::int64_t timeout = request.timeout_seconds;
   if (options_.max_watch_timeout) timeout = std::min<std::int64_t>(timeout, options_.max_watch_timeout->count());
   watch_options.timeout_seconds = static_cast<int>(std::max<std::int64_t>(1, timeout));

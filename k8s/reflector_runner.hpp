@@ -6,11 +6,9 @@
 // order, on that thread (the actor layer will run this inside a blocking actor and forward the
 // batches as messages).
 //
-// Stopping: stop() may be called from any thread. It ends a backoff wait at once and an open watch
-// at its next event. RestClient::watch cannot be interrupted while the stream is silent, so an idle
-// watch ends at the next BOOKMARK (kube-sim: ApiServerOptions::bookmark_interval; kube-apiserver:
-// about once a minute) or at the server-side timeout; max_watch_timeout bounds the latter. A LIST
-// in flight finishes first (bounded by the client's request timeout).
+// Stopping: stop() may be called from any thread. It ends a backoff wait at once and closes an
+// open watch at once (WatchOptions::stop), idle or not. A LIST in flight finishes first (bounded by
+// the client's request timeout).
 //
 // Errors: give the runner a client with max_retries = 0, so 429 / 5xx reach the reflector, whose
 // waits honour Retry-After and can be interrupted; the client's own retries sleep uninterruptibly.
@@ -26,6 +24,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -97,6 +96,7 @@ class ReflectorRunner {
   Reflector reflector_;  // touched only by the thread inside run()
 
   std::atomic<bool> stopping_{false};
+  std::stop_source stop_source_;  // closes an open watch at once
   std::atomic<bool> synced_{false};
   std::mutex wake_mutex_;  // with wake_: interrupts waits on stop()
   std::condition_variable wake_;

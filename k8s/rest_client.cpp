@@ -79,7 +79,7 @@ struct RestClient::Impl {
     }
   }
 
-  void watch(const RestRequest& r, const std::optional<int>& timeout_seconds,
+  void watch(const RestRequest& r, const std::optional<int>& timeout_seconds, const std::stop_token& cancel,
              const std::function<WatchControl(const WatchEvent&)>& on_event) {
     wait_for_slot();
     // Idle limit between reads: the server ends the watch after timeoutSeconds; allow slack.
@@ -103,7 +103,8 @@ struct RestClient::Impl {
       }
       deliver(decoder.feed(bytes));
       return !stop;
-    });
+    }, cancel);
+    if (cancel.stop_requested()) return;  // closed by the stop request: nothing more to deliver
     if (status < 200 || status >= 300) throw decode_api_error(status, error_body);
     if (!stop) deliver(decoder.finish());
   }
@@ -284,7 +285,7 @@ void RestClient::watch(const ResourceRef& ref, const std::string& ns, const Watc
   if (!o.label_selector.empty()) r.query.emplace_back("labelSelector", o.label_selector);
   if (!o.field_selector.empty()) r.query.emplace_back("fieldSelector", o.field_selector);
   if (o.timeout_seconds) r.query.emplace_back("timeoutSeconds", std::to_string(*o.timeout_seconds));
-  impl_->watch(r, o.timeout_seconds, on_event);
+  impl_->watch(r, o.timeout_seconds, o.stop, on_event);
 }
 
 }  // namespace nvcre::k8s

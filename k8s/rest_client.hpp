@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,9 @@ struct WatchOptions {
   std::string field_selector;
   bool allow_watch_bookmarks = true;
   std::optional<int> timeout_seconds;  // server-side end of the watch
+  // A stop request (from any thread) closes the connection; watch() then returns normally, even
+  // while the stream is silent. Default: never stops.
+  std::stop_token stop;
 };
 
 // What a watch callback returns.
