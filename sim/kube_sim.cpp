@@ -10,13 +10,16 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 namespace nvcre::sim {
 
@@ -29,7 +32,36 @@ using TlsStream = ssl::stream<tcp::socket>;
 
 namespace {
 
+// The fallback poll of an open watch (bookmarks, injected drops, the server-side timeout); new
+// events wake it at once through WatchWakeups.
 constexpr std::chrono::milliseconds kWatchPoll{50};
+// The least time between two polls of one watch that events woke: a burst of writes is then sent
+// in a few chunks rather than one per event, which keeps a hundred watchers of a busy store cheap.
+constexpr std::chrono::milliseconds kWakeGap{5};
+
+// Wakes every open watch as soon as the store records an event, as kube-apiserver pushes events
+// to its watchers: without it each watch hop waited up to a poll interval. Touched only on the
+// io_context thread, except notify(), which any writer (a request, the simulated Trainer) calls.
+class WatchWakeups {
+ public:
+  explicit WatchWakeups(asio::io_context& ioc) : ioc_(ioc) {}
+
+  // `wake` returns false once its watch is gone (then it is dropped).
+  void add(std::function<bool()> wake) { wakes_.push_back(std::move(wake)); }
+
+  void notify() {
+    if (pending_.exchange(true)) return;  // one wake-up in flight serves every event before it
+    asio::post(ioc_, [this] {
+      pending_ = false;
+      std::erase_if(wakes_, [](const auto& wake) { return !wake(); });
+    });
+  }
+
+ private:
+  asio::io_context& ioc_;
+  std::vector<std::function<bool()>> wakes_;
+  std::atomic<bool> pending_{false};
+};
 
 bool log_enabled() { return std::getenv("KUBE_SIM_LOG") != nullptr; }
 
@@ -40,10 +72,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
  public:
   template <class... StreamArgs>
-  Session(ApiServer& api, std::string token, StreamArgs&&... stream_args)
+  Session(ApiServer& api, WatchWakeups& wakeups, std::string token, StreamArgs&&... stream_args)
       : stream_(std::forward<StreamArgs>(stream_args)...),
         timer_(stream_.get_executor()),
         api_(api),
+        wakeups_(wakeups),
         token_(std::move(token)) {}
 
   void start() {
@@ -138,6 +171,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         self->timer_.cancel();
       }
     });
+    // A new event cancels the poll wait, whose handler then polls at once.
+    wakeups_.add([weak = this->weak_from_this()] {
+      auto self = weak.lock();
+      if (!self || self->watch_done_) return false;
+      self->timer_.cancel();
+      return true;
+    });
     schedule_poll();
   }
 
@@ -149,11 +189,24 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void schedule_poll() {
     timer_.expires_after(kWatchPoll);
-    timer_.async_wait([self = shared_from_this()](beast::error_code) { self->poll(); });
+    timer_.async_wait([self = shared_from_this()](beast::error_code ec) { self->on_poll_timer(ec); });
+  }
+
+  void on_poll_timer(beast::error_code ec) {
+    // Cancelled: an event woke us (or the client hung up, which poll() handles). Within the gap
+    // since the last poll, wait out the rest of it instead.
+    const auto due = last_poll_ + kWakeGap;
+    if (ec == asio::error::operation_aborted && !watch_gone_ && std::chrono::steady_clock::now() < due) {
+      timer_.expires_at(due);
+      timer_.async_wait([self = shared_from_this()](beast::error_code next) { self->on_poll_timer(next); });
+      return;
+    }
+    poll();
   }
 
   void poll() {
     if (watch_gone_) return close();
+    last_poll_ = std::chrono::steady_clock::now();
     std::string out;
     for (const auto& line : api_.poll_watch(*watch_)) out += chunk(line);
     if (watch_->dropped) return close();  // an injected drop: no terminating chunk
@@ -215,6 +268,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Stream stream_;
   asio::steady_timer timer_;
   ApiServer& api_;
+  WatchWakeups& wakeups_;
   std::string token_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -222,6 +276,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::shared_ptr<WatchStream> watch_;
   bool watch_gone_ = false;
   bool watch_done_ = false;
+  std::chrono::steady_clock::time_point last_poll_{};
   bool writing_ = false;
   std::deque<std::string> outbox_;
   std::array<char, 512> probe_{};
@@ -289,9 +344,9 @@ struct KubeSim::Impl {
       if (ec) return;  // closed by stop()
       socket.set_option(tcp::no_delay(true), ec);
       if (tls) {
-        std::make_shared<Session<TlsStream>>(api, options.token, std::move(socket), *tls)->start();
+        std::make_shared<Session<TlsStream>>(api, wakeups, options.token, std::move(socket), *tls)->start();
       } else {
-        std::make_shared<Session<tcp::socket>>(api, options.token, std::move(socket))->start();
+        std::make_shared<Session<tcp::socket>>(api, wakeups, options.token, std::move(socket))->start();
       }
       accept();
     });
@@ -301,6 +356,7 @@ struct KubeSim::Impl {
   std::optional<ssl::context> tls;
   ApiServer api;
   asio::io_context ioc{1};
+  WatchWakeups wakeups{ioc};
   std::optional<tcp::acceptor> acceptor;
   std::thread thread;
   unsigned short port = 0;
@@ -326,6 +382,7 @@ void KubeSim::start() {
   if (ec) throw std::runtime_error("kube-sim: cannot listen on " + impl_->options.address + ":" +
                                    std::to_string(impl_->options.port) + ": " + ec.message());
   impl_->port = impl_->acceptor->local_endpoint().port();
+  impl_->api.store().set_on_change([this] { impl_->wakeups.notify(); });
   impl_->accept();
   impl_->running = true;
   impl_->thread = std::thread([this] { impl_->ioc.run(); });
@@ -341,6 +398,7 @@ void KubeSim::stop() {
   });
   impl_->ioc.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
+  impl_->api.store().set_on_change(nullptr);
   impl_->running = false;
 }
 
