@@ -3,6 +3,7 @@
 // built and read through the API as a user would, and kube-sim's create counters read back as
 // "which child was created how often". The tests drive the real manager (actors/manager.hpp).
 #include "actors/embedded/embedded_cluster.hpp"
+#include "test/support/verdict.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <iostream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -69,26 +71,8 @@ inline json::value certification(const std::string& name, const std::vector<std:
          json::array{json::object{{"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 1}}}}}}}}};
 }
 
-// The True condition of the execution triple (Succeeded or Failed); empty type: no verdict yet.
-struct Verdict {
-  std::string type;
-  std::string reason;
-  std::string message;
-};
-
-inline Verdict verdict_of(const json::value& object) {
-  const auto* status = object.as_object().if_contains("status");
-  const auto* conditions = status == nullptr || !status->is_object() ? nullptr : status->as_object().if_contains("conditions");
-  if (conditions == nullptr || !conditions->is_array()) return {};
-  for (const auto& c : conditions->as_array()) {
-    if (c.at("status") != "True") continue;
-    std::string type(c.at("type").as_string());
-    if (type == "Succeeded" || type == "Failed") {
-      return {type, std::string(c.at("reason").as_string()), std::string(c.at("message").as_string())};
-    }
-  }
-  return {};
-}
+using nvcre::testing::Verdict;
+using nvcre::testing::verdict_of;
 
 // name -> verdict of every Certification in the namespace (one list call).
 inline std::map<std::string, Verdict> verdicts(k8s::RestClient& client) {
@@ -233,6 +217,26 @@ inline std::string describe(const ChildCreates& creates) {
          "; create asked for again: " + std::to_string(creates.attempted_twice.size()) + " names, " +
          std::to_string(creates.extra_attempts()) + " extra requests\n";
   return out;
+}
+
+// After a run of `certifications` Certifications of one single-node Job per node on `nodes` nodes:
+// every child was created exactly once (one Workflow per Certification, one Job and one TrainJob
+// per Certification and node), and every extra create request was a handled 409 AlreadyExists.
+inline void expect_every_child_created_once(actors::EmbeddedCluster& cluster, const std::string& label,
+                                            std::size_t certifications, std::size_t nodes) {
+  const ChildCreates creates = child_creates(cluster);
+  std::cout << "[chaos] " << label << ": " << describe(creates);
+  EXPECT_EQ(creates.created("workflows.nvcre.nvidia.com"), certifications);
+  EXPECT_EQ(creates.created("jobs.nvcre.nvidia.com"), certifications * nodes);
+  EXPECT_EQ(creates.created("trainjobs.trainer.kubeflow.org"), certifications * nodes);
+  EXPECT_TRUE(creates.not_created_once.empty()) << describe(creates.not_created_once);
+  // A create may be asked for again, and answered 409 AlreadyExists: a pass planned from a cache
+  // that had not yet seen the child its previous pass created (or a new manager finding a create
+  // whose answer the old one never read); the controller then reads the holder and adopts it
+  // only if it is its own. That is a handled retry, not a duplicate: every extra create request
+  // must have been exactly such a 409 (no create failed in any other way).
+  EXPECT_EQ(cluster.sim().api().request_log().requests("create", 409), creates.extra_attempts())
+      << describe(creates.attempted_twice);
 }
 
 }  // namespace nvcre::chaos

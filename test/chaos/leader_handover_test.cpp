@@ -129,19 +129,7 @@ TEST(ChaosLeaderElection, OnlyTheLeaderWritesAndTheStandbyTakesOverAfterTheLeade
   EXPECT_LE(writes_by(cluster, user_agent_of("manager-a")), killed_leader_writes + 1);
   standby.reset();
 
-  const ChildCreates creates = child_creates(cluster);
-  std::cout << "[chaos] leader: " << describe(creates);
-  EXPECT_EQ(creates.created("workflows.nvcre.nvidia.com"), std::size_t{kCertificationCount});
-  EXPECT_EQ(creates.created("jobs.nvcre.nvidia.com"), std::size_t{kCertificationCount * kNodes});
-  EXPECT_EQ(creates.created("trainjobs.trainer.kubeflow.org"), std::size_t{kCertificationCount * kNodes});
-  EXPECT_TRUE(creates.not_created_once.empty()) << describe(creates.not_created_once);
-  // A create may be asked for again, and answered 409 AlreadyExists: a pass planned from a cache
-  // that had not yet seen the child its previous pass created (or a new manager finding a create
-  // whose answer the old one never read); the controller then reads the holder and adopts it
-  // only if it is its own. That is a handled retry, not a duplicate: every extra create request
-  // must have been exactly such a 409 (no create failed in any other way).
-  EXPECT_EQ(cluster.sim().api().request_log().requests("create", 409), creates.extra_attempts())
-      << describe(creates.attempted_twice);
+  expect_every_child_created_once(cluster, "leader", kCertificationCount, kNodes);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // of them (no framework member, torch script and module both or neither, diagnose scale, two
 // config sources) is already refused by the CRD schema, so none reaches the controller.
 #include "actors/embedded/embedded_cluster.hpp"
+#include "test/support/verdict.hpp"
 #include "api/yaml_json.hpp"
 #include "certification/naming.hpp"
 
@@ -20,6 +21,8 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+using nvcre::testing::Verdict;
+using nvcre::testing::verdict_of;
 
 const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
 const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
@@ -76,20 +79,6 @@ std::vector<BadInput> bad_inputs() {
   return cases;
 }
 
-// The True condition of the execution triple as {type, reason, message}.
-std::array<std::string, 3> verdict(const json::value& object) {
-  const auto* status = object.as_object().if_contains("status");
-  const auto* conditions = status == nullptr ? nullptr : status->as_object().if_contains("conditions");
-  if (conditions == nullptr || !conditions->is_array()) return {};
-  for (const auto& c : conditions->as_array()) {
-    std::string type(c.at("type").as_string());
-    if (c.at("status") == "True" && (type == "Succeeded" || type == "Failed")) {
-      return {type, std::string(c.at("reason").as_string()), std::string(c.at("message").as_string())};
-    }
-  }
-  return {};
-}
-
 class ManagerBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
@@ -119,14 +108,14 @@ TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
   Manager manager(cluster.manager_options("it"));
   manager.start();
   client.create(input.resource, input.name, manifest);
-  std::array<std::string, 3> seen;
-  for (int i = 0; i < 400 && seen[0].empty(); ++i) {
-    seen = verdict(client.get(input.resource, input.name, "bad"));
-    if (seen[0].empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  Verdict seen;
+  for (int i = 0; i < 400 && seen.type.empty(); ++i) {
+    seen = verdict_of(client.get(input.resource, input.name, "bad"));
+    if (seen.type.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  EXPECT_EQ(seen[0], "Failed") << seen[1] << ": " << seen[2];
-  EXPECT_EQ(seen[1], input.reason) << seen[2];
-  EXPECT_NE(seen[2].find(input.message_contains), std::string::npos) << seen[2];
+  EXPECT_EQ(seen.type, "Failed") << seen.reason << ": " << seen.message;
+  EXPECT_EQ(seen.reason, input.reason) << seen.message;
+  EXPECT_NE(seen.message.find(input.message_contains), std::string::npos) << seen.message;
 
   bool warned = false;
   for (int i = 0; i < 100 && !warned; ++i) {

@@ -3,6 +3,7 @@
 // healthy cluster succeeds, and one on a cluster with a faulty node fails and names that node with
 // the fault. Input the controller must refuse is in manager_bad_input_test.cpp.
 #include "actors/embedded/embedded_cluster.hpp"
+#include "test/support/verdict.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -13,6 +14,8 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+using nvcre::testing::Verdict;
+using nvcre::testing::verdict_of;
 
 const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
 const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
@@ -25,21 +28,6 @@ json::value certification(const std::string& name, const std::string& domain, co
       {"spec",
        {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
         {"categories", json::array{json::object{{"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 4}}}}}}}}};
-}
-
-// The True condition of the execution triple: {type, reason, message}, or empty strings.
-std::array<std::string, 3> verdict(const json::value& object) {
-  const auto* status = object.as_object().if_contains("status");
-  const auto* conditions = status == nullptr ? nullptr : status->as_object().if_contains("conditions");
-  if (conditions == nullptr || !conditions->is_array()) return {};
-  for (const auto& c : conditions->as_array()) {
-    if (c.at("status") != "True") continue;
-    std::string type(c.at("type").as_string());
-    if (type == "Succeeded" || type == "Failed") {
-      return {type, std::string(c.at("reason").as_string()), std::string(c.at("message").as_string())};
-    }
-  }
-  return {};
 }
 
 class ManagerCertification : public ::testing::Test {
@@ -60,11 +48,11 @@ class ManagerCertification : public ::testing::Test {
     cluster_.reset();
   }
 
-  std::array<std::string, 3> wait_for_verdict(const std::string& name) {
+  Verdict wait_for_verdict(const std::string& name) {
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < until) {
-      auto v = verdict(client_->get(kCertifications, "it", name));
-      if (!v[0].empty()) return v;
+      Verdict v = verdict_of(client_->get(kCertifications, "it", name));
+      if (!v.type.empty()) return v;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     return {};
@@ -79,18 +67,18 @@ TEST_F(ManagerCertification, HealthyClusterSucceeds) {
   start({});
   client_->create(kCertifications, "it", certification("healthy", "communication", "nccl-all-reduce"));
   auto v = wait_for_verdict("healthy");
-  EXPECT_EQ(v[0], "Succeeded") << v[1] << ": " << v[2];
-  EXPECT_EQ(v[1], "AllWorkflowsSucceeded");
-  EXPECT_EQ(v[2], "All certification categories completed successfully");
+  EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
+  EXPECT_EQ(v.reason, "AllWorkflowsSucceeded");
+  EXPECT_EQ(v.message, "All certification categories completed successfully");
 }
 
 TEST_F(ManagerCertification, FaultyNodeFailsAndIsNamedWithItsFault) {
   start({"gpu-node-02=XID 79: GPU has fallen off the bus"});
   client_->create(kCertifications, "it", certification("faulty", "communication", "nccl-all-reduce"));
   auto v = wait_for_verdict("faulty");
-  EXPECT_EQ(v[0], "Failed");
-  EXPECT_EQ(v[1], "WorkflowFailed");
-  EXPECT_EQ(v[2], "One or more certification categories failed");
+  EXPECT_EQ(v.type, "Failed");
+  EXPECT_EQ(v.reason, "WorkflowFailed");
+  EXPECT_EQ(v.message, "One or more certification categories failed");
   bool named = false;
   const json::value jobs = client_->list(kJobs, "it");
   for (const auto& job : jobs.at("items").as_array()) {
