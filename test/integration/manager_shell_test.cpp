@@ -27,8 +27,18 @@ std::string annotation(const json::value& object, const char* key) {
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string{};
 }
 
+bool owned_by(const json::value& object, const std::string& uid) {
+  const auto* owners = object.at("metadata").as_object().if_contains("ownerReferences");
+  if (owners == nullptr || !owners->is_array()) return false;
+  for (const auto& owner : owners->as_array()) {
+    if (owner.at("uid") == uid.c_str()) return true;
+  }
+  return false;
+}
+
 // Stamps every ConfigMap with annotation echo=<data.value>; creates "<name>-child" for ones labelled
-// want-child, and records "collision" when that name is held by a ConfigMap it does not own.
+// want-child, adopts that child when a create finds it already there and owned by it, and records
+// "collision" when the name is held by a ConfigMap it does not own.
 k8s::ReconcileResult echo_reconcile(const k8s::ReconcileContext& context) {
   k8s::ReconcileResult result;
   if (context.object == nullptr) return result;
@@ -37,13 +47,19 @@ k8s::ReconcileResult echo_reconcile(const k8s::ReconcileContext& context) {
   if (ref.name == "poison") throw std::runtime_error("poisoned spec: value is not a number");
   if (ref.name.ends_with("-child")) return result;
   std::string want = std::string(object.at("data").at("value").as_string());
+  // The holder of the child's name: ours (an earlier pass created it and the cache had not seen it
+  // yet) is adopted; anyone else's is a collision.
+  bool child_adopted = false;
   if (context.outcome && context.outcome->reason == "AlreadyExists") {
-    result.plan.actions.push_back(k8s::make_action(
-        k8s::ActionVerb::MergePatch, ref, json::object{{"metadata", {{"annotations", {{"echo", "collision"}}}}}}));
-    return result;
+    if (!context.outcome->live_holder || !owned_by(*context.outcome->live_holder, k8s::uid_of(object))) {
+      result.plan.actions.push_back(k8s::make_action(
+          k8s::ActionVerb::MergePatch, ref, json::object{{"metadata", {{"annotations", {{"echo", "collision"}}}}}}));
+      return result;
+    }
+    child_adopted = true;
   }
   if (annotation(object, "echo") == want) return result;
-  if (k8s::labels_of(object).contains("want-child")) {
+  if (k8s::labels_of(object).contains("want-child") && !child_adopted) {
     json::value child = json::object{
         {"apiVersion", "v1"},
         {"kind", "ConfigMap"},
