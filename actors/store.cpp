@@ -1,54 +1,14 @@
 #include "actors/store.hpp"
 
+#include "k8s/cache_transform.hpp"
+
 #include <caf/all.hpp>
 
 #include <boost/json.hpp>
 
 namespace nvcre::actors {
-namespace {
 
 namespace json = boost::json;
-
-void strip_managed_fields(json::value& object) {
-  if (auto* o = object.if_object()) {
-    if (auto* meta = o->if_contains("metadata"); meta != nullptr && meta->is_object()) {
-      meta->as_object().erase("managedFields");
-    }
-  }
-}
-
-// Keeps only `kept` of object[field] (an object), dropping the rest.
-void keep_only(json::object& object, std::string_view field, std::initializer_list<std::string_view> kept) {
-  auto* inner = object.if_contains(field);
-  if (inner == nullptr || !inner->is_object()) return;
-  json::object trimmed;
-  for (std::string_view key : kept) {
-    if (const auto* value = inner->as_object().if_contains(key)) trimmed[key] = *value;
-  }
-  *inner = std::move(trimmed);
-}
-
-// Pods and TrainJobs are watched, never reconciled, and most of their bytes are fields no
-// controller reads (pod templates, container specs, kube-sim's log annotation), while a cached
-// byte costs ~3-4 bytes of boost::json DOM. Like a controller-runtime cache transform, keep what
-// the readers use: Pods: metadata without annotations, spec.nodeName, status (workflow/job_*.cpp,
-// job_watches.cpp); TrainJobs: metadata, spec.suspend/managedBy, status (trainjob::workload_state).
-void trim_unread_fields(json::value& object) {
-  auto* o = object.if_object();
-  if (o == nullptr) return;
-  const auto* kind = o->if_contains("kind");
-  if (kind == nullptr || !kind->is_string()) return;
-  if (kind->as_string() == "Pod") {
-    if (auto* meta = o->if_contains("metadata"); meta != nullptr && meta->is_object()) {
-      meta->as_object().erase("annotations");
-    }
-    keep_only(*o, "spec", {"nodeName"});
-  } else if (kind->as_string() == "TrainJob") {
-    keep_only(*o, "spec", {"suspend", "managedBy"});
-  }
-}
-
-}  // namespace
 
 ChangeNotice change_notice_for(const json::value& object, bool deleted) {
   ChangeNotice notice;
@@ -83,8 +43,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
           for (auto& delta : deltas) {
             switch (delta.type) {
               case StoreDelta::Type::Upsert:
-                strip_managed_fields(delta.object);
-                trim_unread_fields(delta.object);
+                k8s::trim_for_cache(delta.object);
                 notices.push_back(change_notice_for(delta.object, false));
                 cache.upsert(std::move(delta.object));
                 break;

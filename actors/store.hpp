@@ -1,8 +1,7 @@
 #pragma once
 // The store actor: the single writer of the shared informer cache. Reflectors send it deltas; it
-// strips managedFields (never read, often the largest part of an object) and the Pod/TrainJob
-// fields no controller reads (store.cpp trim_unread_fields), applies the deltas and
-// tells every subscribed controller what changed. Once every expected kind has been listed in
+// keeps of each object only what the controllers read (k8s/cache_transform.hpp), applies the
+// deltas and tells every subscribed controller what changed. Once every expected kind has been listed in
 // full it announces `synced` (controllers wait for it, as controller-runtime waits for caches).
 #include "actors/interfaces.hpp"
 #include "actors/shared_cache.hpp"

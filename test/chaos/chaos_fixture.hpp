@@ -3,6 +3,7 @@
 // built and read through the API as a user would, and kube-sim's create counters read back as
 // "which child was created how often". The tests drive the real manager (actors/manager.hpp).
 #include "actors/embedded/embedded_cluster.hpp"
+#include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
 
 #include <boost/json.hpp>
@@ -22,13 +23,13 @@
 namespace nvcre::chaos {
 
 namespace json = boost::json;
+using nvcre::testing::kCertifications;
+using nvcre::testing::kWorkflows;
+using nvcre::testing::kJobs;
+using nvcre::testing::kTrainJobs;
+using nvcre::testing::kEvents;
 using Clock = std::chrono::steady_clock;
 
-inline const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
-inline const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
-inline const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
-inline const k8s::ResourceRef kTrainJobs{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true};
-inline const k8s::ResourceRef kEvents{"events.k8s.io", "v1", "events", true};
 
 inline const std::string kNamespace = "chaos";
 

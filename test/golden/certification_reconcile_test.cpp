@@ -19,6 +19,7 @@
 namespace json = boost::json;
 using nvcre::k8s::ActionVerb;
 using nvcre::testing::find;
+using nvcre::testing::string_at;
 using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
 
@@ -28,11 +29,6 @@ nvcre::k8s::ReconcilePlan plan_for(const ReconcileCase& input) {
   const json::value* object = input.object ? &*input.object : nullptr;
   return nvcre::certification::reconcile_certification(
       {object, input.cache, input.live, input.outcome, input.now, nvcre::catalog::Catalog::builtin()});
-}
-
-std::string string_at(const json::value& root, std::initializer_list<std::string_view> path) {
-  const auto* value = find(root, path);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
 bool controlled_by(const json::value& child, const json::value& owner) {

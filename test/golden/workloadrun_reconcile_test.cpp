@@ -16,15 +16,11 @@
 namespace json = boost::json;
 using nvcre::k8s::ActionVerb;
 using nvcre::testing::find;
+using nvcre::testing::string_at;
 using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
 
 namespace {
-
-std::string string_at(const json::value& root, std::initializer_list<std::string_view> path) {
-  const auto* value = find(root, path);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
-}
 
 bool controlled_by(const json::value& child, const json::value& owner) {
   const auto* owners = find(child, {"metadata", "ownerReferences"});

@@ -6,6 +6,7 @@
 // of them (no framework member, torch script and module both or neither, diagnose scale, two
 // config sources) is already refused by the CRD schema, so none reaches the controller.
 #include "actors/embedded/embedded_cluster.hpp"
+#include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
 #include "api/yaml_json.hpp"
 #include "certification/naming.hpp"
@@ -21,20 +22,16 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+using nvcre::testing::kCertifications;
+using nvcre::testing::kWorkflows;
+using nvcre::testing::kEvents;
 using nvcre::testing::Verdict;
 using nvcre::testing::verdict_of;
 
-const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
-const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
-const k8s::ResourceRef kEvents{"events.k8s.io", "v1", "events", true};
 // Everything a Certification or WorkloadRun creates under it, directly or through its Workflow.
-const std::vector<k8s::ResourceRef> kChildKinds = {
-    kWorkflows,
-    {"nvcre.nvidia.com", "v1alpha1", "jobs", true},
-    {"trainer.kubeflow.org", "v1alpha1", "trainjobs", true},
-    {"trainer.kubeflow.org", "v1alpha1", "trainingruntimes", true},
-    {"", "v1", "configmaps", true},
-};
+const std::vector<k8s::ResourceRef> kChildKinds = {nvcre::testing::kWorkflows, nvcre::testing::kJobs,
+                                                     nvcre::testing::kTrainJobs, nvcre::testing::kTrainingRuntimes,
+                                                     nvcre::testing::kConfigMaps};
 
 struct BadInput {
   std::string name;

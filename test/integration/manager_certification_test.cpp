@@ -3,6 +3,7 @@
 // healthy cluster succeeds, and one on a cluster with a faulty node fails and names that node with
 // the fault. Input the controller must refuse is in manager_bad_input_test.cpp.
 #include "actors/embedded/embedded_cluster.hpp"
+#include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
 
 #include <boost/json.hpp>
@@ -14,11 +15,11 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+using nvcre::testing::kCertifications;
+using nvcre::testing::kJobs;
 using nvcre::testing::Verdict;
 using nvcre::testing::verdict_of;
 
-const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
-const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
 
 json::value certification(const std::string& name, const std::string& domain, const std::string& variant) {
   return json::object{

@@ -25,6 +25,8 @@
 #include "certification/build.hpp"
 #include "platform/detect.hpp"
 #include "test/support/golden.hpp"
+#include "test/support/golden_inputs.hpp"
+#include "test/support/resources.hpp"
 #include "test/support/sanitize.hpp"
 
 #include <boost/json.hpp>
@@ -40,13 +42,14 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+using nvcre::testing::kCertifications;
+using nvcre::testing::kWorkflows;
+using nvcre::testing::kNodes;
 using nvcre::testing::GoldenCase;
+using nvcre::testing::string_at;
 
 constexpr const char* kNamespace = "it";
 
-const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
-const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
-const k8s::ResourceRef kNodes{"", "v1", "nodes", false};
 
 // What the controllers create under a Workflow, in the order the golden lists them. Pods are left
 // out: the simulated Trainer makes them, not nvcre.
@@ -64,16 +67,6 @@ const std::vector<ChildKind>& child_kinds() {
       {"TrainJob", {"trainer.kubeflow.org", "v1alpha1", "trainjobs", true}},
   };
   return kinds;
-}
-
-std::string string_at(const json::value& object, std::initializer_list<const char*> path) {
-  const json::value* at = &object;
-  for (const char* key : path) {
-    const auto* obj = at->if_object();
-    at = obj == nullptr ? nullptr : obj->if_contains(key);
-    if (at == nullptr) return {};
-  }
-  return at->is_string() ? std::string(at->get_string()) : std::string();
 }
 
 // The reason of the True condition of `type`, or "" when there is none.

@@ -31,6 +31,12 @@ inline const boost::json::value* find(const boost::json::value& root, std::initi
   return node;
 }
 
+// The string at an object-key path, or "" when it is absent or not a string.
+inline std::string string_at(const boost::json::value& root, std::initializer_list<std::string_view> path) {
+  const auto* value = find(root, path);
+  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
 inline boost::json::value or_null(const boost::json::value* value) {
   return value ? *value : boost::json::value(nullptr);
 }
