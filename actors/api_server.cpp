@@ -6,6 +6,10 @@
 
 #include <caf/all.hpp>
 
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
 #include <vector>
 
 namespace nvcre::actors {
@@ -15,7 +19,12 @@ struct ApiContext {
   std::shared_ptr<k8s::RestClient> client;
   std::unique_ptr<k8s::ResourceMapper> mapper;
   std::shared_ptr<manager::Metrics> metrics;
+  std::optional<store_actor> store;
 };
+
+bool writes_object(k8s::ActionVerb verb) {
+  return verb != k8s::ActionVerb::LiveGet && verb != k8s::ActionVerb::Delete;
+}
 
 constexpr int kFailureLogLines = 800;  // controllers.md §11: failure log 800 lines / last 32 KiB
 
@@ -34,12 +43,23 @@ std::string pod_log_tail(k8s::RestClient& client, const std::string& ns, const k
   }
 }
 
-api_server_actor::behavior_type api_worker(api_server_actor::pointer, std::shared_ptr<ApiContext> context) {
+api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::shared_ptr<ApiContext> context) {
   return {
-      [=](execute_atom, const k8s::Action& action) {
+      [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
+        const auto started = std::chrono::steady_clock::now();
         k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
         if (context->metrics) context->metrics->api_request(k8s::to_string(action.verb), result.code);
-        return result;
+        // Verb, object and answer only: bodies may carry secrets.
+        spdlog::debug("api {} {} -> {} {} ({:.1f} ms)", k8s::to_string(action.verb), k8s::to_string(action.target),
+                      result.code, result.reason,
+                      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+        if (!context->store || !result.ok() || !writes_object(action.verb) || !result.object.is_object()) return result;
+        auto promise = self->make_response_promise<k8s::ActionResult>();
+        auto written = result.object;
+        self->request(*context->store, caf::infinite, own_write_atom::value, std::move(written))
+            .then([=](bool) mutable { promise.deliver(std::move(result)); },
+                  [=](caf::error&) mutable { promise.deliver(std::move(result)); });
+        return promise;
       },
       [=](pod_log_atom, const std::string& ns, const k8s::PodLogWant& want, std::uint64_t max_bytes) {
         return pod_log_tail(*context->client, ns, want, max_bytes);
@@ -78,6 +98,7 @@ api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig con
   context->client = config.client;
   context->mapper = std::make_unique<k8s::ResourceMapper>(*config.client);
   context->metrics = config.metrics;
+  context->store = config.store;
   std::vector<api_server_actor> workers;
   for (std::size_t i = 0; i < std::max<std::size_t>(1, config.workers); ++i) {
     workers.push_back(system.spawn<caf::detached>(api_worker, context));

@@ -6,6 +6,7 @@
 #include "actors/interfaces.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace nvcre::k8s {
 class RestClient;
@@ -20,6 +21,9 @@ struct ApiServerConfig {
   std::shared_ptr<k8s::RestClient> client;
   std::shared_ptr<manager::Metrics> metrics;  // optional
   std::size_t workers = 8;
+  // When set, every successful write's answer is put into the cache before the writer hears back
+  // (read-your-writes: its next reconcile sees what it wrote).
+  std::optional<store_actor> store;
 };
 
 api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig config);

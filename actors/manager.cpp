@@ -43,17 +43,21 @@ void Manager::start() {
   watch_client_options.max_retries = 0;  // the reflectors back off themselves, interruptibly
   watch_client_options.timeout = std::chrono::minutes(11);  // longer than any watch timeout we ask for
 
-  auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers});
+  auto cache = std::make_shared<SharedCache>();
+  StoreConfig store_config{cache, {}, impl_->synced, {}};
+  for (const auto& watch : o.watches) {
+    store_config.expected_kinds.emplace(watch.api_version, watch.kind);
+    store_config.scopes.push_back({watch.api_version, watch.kind, watch.resource.namespace_scoped ? o.watch_namespace : "",
+                                   k8s::LabelSelector::parse(watch.label_selector)});
+  }
+  auto the_store = system.spawn(store, std::move(store_config));
+
+  auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers, the_store});
   // Events get their own client, hence their own client-side rate limit, as controller-runtime's
   // recorder does: lifecycle events must not queue ahead of the status writes they describe.
   auto event_api = spawn_api_server(system, ApiServerConfig{std::make_shared<k8s::RestClient>(o.client, client_options),
-                                                            o.metrics, 1});
+                                                            o.metrics, 1, std::nullopt});
   auto recorder = spawn_event_recorder(system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
-  auto cache = std::make_shared<SharedCache>();
-
-  StoreConfig store_config{cache, {}, impl_->synced};
-  for (const auto& watch : o.watches) store_config.expected_kinds.emplace(watch.api_version, watch.kind);
-  auto the_store = system.spawn(store, std::move(store_config));
 
   std::vector<controller_actor> controllers;
   for (const auto& spec : o.controllers) {

@@ -30,6 +30,7 @@ using reap_atom = caf::atom_constant<caf::atom("reap")>;
 using record_atom = caf::atom_constant<caf::atom("record")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using enqueue_atom = caf::atom_constant<caf::atom("enqueue")>;
+using own_write_atom = caf::atom_constant<caf::atom("ownwrite")>;
 
 // An owner reference as controllers map it to keys (For / Owns).
 struct OwnerLink {
@@ -72,6 +73,7 @@ struct ControllerStats {
 
 }  // namespace nvcre::actors
 
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(boost::json::value)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::Action)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::ActionResult)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::EventRecord)

@@ -32,6 +32,14 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
   return notice;
 }
 
+bool in_cache_scope(const std::vector<CacheScope>& scopes, const json::value& object) {
+  const k8s::ObjectRef ref = k8s::object_ref_of(object);
+  return std::any_of(scopes.begin(), scopes.end(), [&](const CacheScope& scope) {
+    return scope.api_version == ref.api_version && scope.kind == ref.kind && (scope.ns.empty() || scope.ns == ref.ns) &&
+           (scope.selector.empty() || scope.selector.matches(k8s::labels_of(object)));
+  });
+}
+
 store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self, StoreConfig config) {
   self->state.config = std::move(config);
   return {
@@ -50,7 +58,11 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
               case StoreDelta::Type::Delete:
                 notices.push_back(delta.object.is_null() ? ChangeNotice{delta.ref, {}, true}
                                                          : change_notice_for(delta.object, true));
-                cache.erase(delta.ref);
+                if (delta.object.is_null()) {
+                  cache.erase(delta.ref);
+                } else {
+                  cache.erase(delta.object);
+                }
                 break;
               case StoreDelta::Type::Synced:
                 state.synced_kinds.emplace(delta.ref.api_version, delta.ref.kind);
@@ -69,6 +81,14 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
           for (const auto& notice : notices) self->send(subscriber, changed_atom::value, notice);
           if (newly_synced) self->send(subscriber, synced_atom::value);
         }
+      },
+      // No change notice: the watch event of the same version brings one, and the writer itself
+      // already knows what it wrote.
+      [=](own_write_atom, json::value& object) {
+        if (!object.is_object() || !in_cache_scope(self->state.config.scopes, object)) return false;
+        k8s::trim_for_cache(object);
+        return self->state.config.cache->write(
+            [&](k8s::ObjectCache& cache) { return cache.record_own_write(std::move(object)); });
       },
       [=](subscribe_atom, controller_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);

@@ -25,15 +25,25 @@ bool is_done(const api::CertificationCategoryStatus& status) {
 }
 
 // §4.4.2: the verdict once every category is terminal; no requeue.
-void finalize(Pass& pass) {
-  const auto& statuses = pass.certification.status->categoryStatuses;
+// §4.4.2's verdict over the categories as `update` leaves them.
+void set_verdict(StatusUpdate& update) {
+  const auto& statuses = update.status().categoryStatuses;
   const bool any_failed = std::any_of(statuses.begin(), statuses.end(), [](const auto& s) { return s.status == phase::kFailed; });
-  StatusUpdate update(pass);
   if (any_failed) {
     update.failed(reason::kWorkflowFailed, "One or more certification categories failed");
   } else {
     update.succeeded(reason::kAllWorkflowsSucceeded, "All certification categories completed successfully");
   }
+}
+
+bool all_done(StatusUpdate& update) {
+  const auto& statuses = update.status().categoryStatuses;
+  return std::all_of(statuses.begin(), statuses.end(), [](const auto& s) { return is_done(s); });
+}
+
+void finalize(Pass& pass) {
+  StatusUpdate update(pass);
+  set_verdict(update);
   update.commit(pass);
 }
 
@@ -67,15 +77,18 @@ void check_active_workflow(Pass& pass, std::size_t index) {
   if (auto succeeded = status_node_ref(*workflow, "succeededNodesRef")) mirrored.succeededNodesRef = succeeded;
   if (auto failed = status_node_ref(*workflow, "failedNodesRef")) mirrored.failedNodesRef = failed;
   const auto conditions = status_conditions(*workflow);
-  if (api::condition_is_true(conditions, api::kConditionFailed)) {
-    mirrored.status = std::string(phase::kFailed);
-    update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key + " failed, advancing to next category");
-    pass.plan.requeue_after = k8s::kImmediateRequeue;
-  } else if (api::condition_is_true(conditions, api::kConditionSucceeded)) {
-    mirrored.status = std::string(phase::kSucceeded);
-    update.in_progress(reason::kWorkflowRunning,
-                       "Workflow for category " + key + " succeeded, advancing to next category");
-    pass.plan.requeue_after = k8s::kImmediateRequeue;
+  const bool failed = api::condition_is_true(conditions, api::kConditionFailed);
+  if (failed || api::condition_is_true(conditions, api::kConditionSucceeded)) {
+    mirrored.status = std::string(failed ? phase::kFailed : phase::kSucceeded);
+    if (all_done(update)) {
+      // The last category: the verdict goes into this write instead of a pass of its own, which
+      // would only cost the user another status write and watch round trip.
+      set_verdict(update);
+    } else {
+      update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key + (failed ? " failed" : " succeeded") +
+                                                       ", advancing to next category");
+      pass.plan.requeue_after = k8s::kImmediateRequeue;
+    }
   } else {
     update.in_progress(reason::kWorkflowRunning, "Certification in progress");
     pass.plan.requeue_after = k8s::kDefaultRequeue;

@@ -52,15 +52,74 @@ Labels labels_of(const json::value& object) {
 
 std::string uid_of(const json::value& object) { return string_at(object, "metadata", "uid"); }
 
-void ObjectCache::upsert(json::value object) {
+std::optional<std::uint64_t> integer_resource_version(const json::value& object) {
+  const std::string text = string_at(object, "metadata", "resourceVersion");
+  if (text.empty() || text.size() > 19) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return value;
+}
+
+namespace {
+
+ObjectRef checked_ref_of(const json::value& object) {
   ObjectRef ref = object_ref_of(object);
   if (ref.api_version.empty() || ref.kind.empty() || ref.name.empty()) {
     throw std::invalid_argument("object cache: object without apiVersion, kind or metadata.name");
   }
-  objects_.insert_or_assign(std::move(ref), std::move(object));
+  return ref;
+}
+
+}  // namespace
+
+void ObjectCache::note_delivered(const ObjectRef& ref, const json::value& object) {
+  auto version = integer_resource_version(object);
+  if (!version) return;
+  auto& delivered = delivered_[{ref.api_version, ref.kind}];
+  delivered = std::max(delivered, *version);
+}
+
+void ObjectCache::upsert(json::value object) {
+  ObjectRef ref = checked_ref_of(object);
+  note_delivered(ref, object);
+  auto it = objects_.find(ref);
+  if (it != objects_.end()) {
+    auto cached = integer_resource_version(it->second);
+    auto incoming = integer_resource_version(object);
+    if (cached && incoming && *incoming < *cached) return;  // our own newer write stays
+    it->second = std::move(object);
+    return;
+  }
+  objects_.emplace(std::move(ref), std::move(object));
+}
+
+bool ObjectCache::record_own_write(json::value object) {
+  ObjectRef ref = checked_ref_of(object);
+  auto written = integer_resource_version(object);
+  if (!written) return false;
+  auto delivered = delivered_.find({ref.api_version, ref.kind});
+  if (delivered != delivered_.end() && *written <= delivered->second) return false;
+  auto it = objects_.find(ref);
+  if (it != objects_.end()) {
+    auto cached = integer_resource_version(it->second);
+    if (!cached || *written <= *cached) return false;
+    it->second = std::move(object);
+    return true;
+  }
+  objects_.emplace(std::move(ref), std::move(object));
+  return true;
 }
 
 void ObjectCache::erase(const ObjectRef& ref) { objects_.erase(ref); }
+
+void ObjectCache::erase(const json::value& last_state) {
+  ObjectRef ref = checked_ref_of(last_state);
+  note_delivered(ref, last_state);
+  objects_.erase(ref);
+}
 
 void ObjectCache::clear_kind(std::string_view api_version, std::string_view kind) {
   auto first = objects_.lower_bound(ObjectRef{std::string(api_version), std::string(kind), {}, {}});

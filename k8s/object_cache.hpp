@@ -7,7 +7,9 @@
 
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,10 +33,22 @@ class CacheView {
 
 class ObjectCache final : public CacheView {
  public:
-  // Inserts or replaces by (apiVersion, kind, namespace, name) read from the object itself.
-  // Throws std::invalid_argument when apiVersion, kind or metadata.name is missing.
+  // Inserts or replaces by (apiVersion, kind, namespace, name) read from the object itself: what
+  // the watch delivered. It only declines to go back in time, when the cached copy is a newer own
+  // write (record_own_write). Throws std::invalid_argument when apiVersion, kind or metadata.name
+  // is missing.
   void upsert(boost::json::value object);
+  // The manager's own successful write (create, patch, update), so that its next reconcile reads
+  // what it just wrote instead of acting again on a stale copy (read-your-writes). Applied only when
+  // the resourceVersions are decimal integers (etcd revisions, as every kube-apiserver serves) and
+  // the write is newer than both the cached copy and everything the watch of its kind delivered so
+  // far; otherwise the watch already brought this version or a later one, and applying it could
+  // bring back an object that is gone. The watch's event for the same version replaces it later.
+  // Returns whether it was applied.
+  bool record_own_write(boost::json::value object);
   void erase(const ObjectRef& ref);
+  // A watch's deletion: `last_state` is the object as the DELETED event carried it.
+  void erase(const boost::json::value& last_state);
   // Drops every object of (apiVersion, kind): a reflector's relist replaces its kind wholesale.
   void clear_kind(std::string_view api_version, std::string_view kind);
   std::size_t size() const { return objects_.size(); }
@@ -46,8 +60,15 @@ class ObjectCache final : public CacheView {
                                                   std::string_view ns, std::string_view owner_uid) const override;
 
  private:
+  void note_delivered(const ObjectRef& ref, const boost::json::value& object);
+
   std::map<ObjectRef, boost::json::value> objects_;  // ordered: kind ranges are contiguous
+  // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
+  std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;
 };
+
+// metadata.resourceVersion as an integer, when it is one.
+std::optional<std::uint64_t> integer_resource_version(const boost::json::value& object);
 
 // Helpers for reading cached objects (missing fields read as empty).
 ObjectRef object_ref_of(const boost::json::value& object);

@@ -83,12 +83,10 @@ void run_groups(Pass& pass) {
   if (pass.waiting_for_live() || pass.has_error() || api::is_terminal(pass.status.conditions)) return;
   const bool all_terminal = !orch.groups.empty() && std::all_of(orch.groups.begin(), orch.groups.end(), detail::group_terminal);
   if (all_terminal) {
-    // The groups that finished in this pass are written first; the iteration closes on the next.
-    if (any_running) {
-      pass.requeue(k8s::kImmediateRequeue);
-    } else {
-      detail::complete_iteration(pass);
-    }
+    // The iteration closes in the pass that saw its last group finish, in the same status write,
+    // unless that pass already spent its one create (a failed-nodes ConfigMap): then the groups
+    // are written first and the iteration closes on the next pass.
+    detail::complete_iteration(pass);
     return;
   }
   detail::launch_pending_groups(pass);

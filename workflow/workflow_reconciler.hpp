@@ -13,7 +13,8 @@
 //   - Objects that are not cached (dependencies) are read with LiveGet before they are deleted
 //     (ownership check, UID precondition); a Job missing from the cache is confirmed live. A pass
 //     that needed live reads launches nothing (it requeues at once); the one create such a pass may
-//     still plan is the failed-nodes ConfigMap of the groups it completes.
+//     still plan is the failed-nodes ConfigMap of the groups it completes or, when it completes the
+//     last group and closes the iteration in the same status write, the succeeded-nodes ConfigMap.
 //   - Assumption on the shell: within one pass, live reads already made stay available when the
 //     reconcile is re-run with an outcome.
 // A 409 on a conditional write is re-planned from the fresh copy; any other failed action except a
