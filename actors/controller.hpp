@@ -5,6 +5,7 @@
 // (requeueAfter, rate-limited retry, forget), restarts a crashed reconciler on its next turn with
 // per-key backoff and reports the crash on the object, and reaps idle reconcilers.
 #include "actors/interfaces.hpp"
+#include "actors/service_asker.hpp"
 #include "actors/shared_cache.hpp"
 #include "k8s/reconcile_context.hpp"
 #include "k8s/work_queue.hpp"
@@ -34,6 +35,8 @@ struct ControllerConfig {
   std::shared_ptr<const SharedCache> cache;
   api_server_actor api;
   event_recorder_actor recorder;
+  ServiceAsker ask_service;  // answers its reconciles' service questions (unset: none asked)
+  ServiceActors services;
   int max_concurrent = 10;
   bool leading = true;  // false until the leader elector says so (when election is on)
   std::chrono::seconds idle_reap{60};

@@ -1,5 +1,6 @@
 #include "actors/controllers.hpp"
 
+#include "actors/build_services.hpp"
 #include "catalog/catalog.hpp"
 #include "certification/reconciler.hpp"
 #include "workflow/job_reconciler.hpp"
@@ -17,6 +18,23 @@ k8s::ReconcileResult plan_only(k8s::ReconcilePlan plan) {
   k8s::ReconcileResult result;
   result.plan = std::move(plan);
   return result;
+}
+
+k8s::ReconcileResult reconcile_certification_asking(const k8s::ReconcileContext& c) {
+  const k8s::ServiceAnswers* answers = c.service_answers;
+  auto lookup = [answers](const std::string& key) -> const certification::CategoryBuildAnswer* {
+    if (answers == nullptr) return nullptr;
+    auto found = answers->find(key);
+    return found == answers->end() ? nullptr : std::any_cast<certification::CategoryBuildAnswer>(&found->second);
+  };
+  auto result = certification::reconcile_certification(
+      {c.object, c.cache, c.live, c.outcome, c.now, catalog::Catalog::builtin(), lookup});
+  auto out = plan_only(std::move(result.plan));
+  if (result.wanted_build) {
+    std::string key = certification::build_request_key(*result.wanted_build);
+    out.wanted_services.push_back({std::move(key), std::move(*result.wanted_build)});
+  }
+  return out;
 }
 
 }  // namespace
@@ -37,10 +55,11 @@ std::vector<WatchSpec> nvcre_watches() {
 
 std::vector<ControllerSpec> nvcre_controllers() {
   std::vector<ControllerSpec> specs;
-  specs.push_back({"certification", kNvcre, "Certification", {"Workflow"}, [](const k8s::ReconcileContext& c) {
-                     return plan_only(certification::reconcile_certification(
-                         {c.object, c.cache, c.live, c.outcome, c.now, catalog::Catalog::builtin()}));
-                   }});
+  // Category builds are asked of the build services (category_build_asker): the want carries a
+  // certification::CategoryBuildRequest, the answer a CategoryBuildAnswer, both opaque (std::any)
+  // to the generic layers in between.
+  specs.push_back({"certification", kNvcre, "Certification", {"Workflow"}, reconcile_certification_asking,
+                   {}, category_build_asker()});
   specs.push_back({"workloadrun", kNvcre, "WorkloadRun", {"Workflow"}, [](const k8s::ReconcileContext& c) {
                      return plan_only(workloadrun::reconcile_workloadrun({c.object, c.cache, c.live, c.outcome, c.now}));
                    }});

@@ -18,6 +18,10 @@ using api_server_actor = caf::typed_actor<
 // Records events.k8s.io Events, fire-and-forget.
 using event_recorder_actor = caf::typed_actor<caf::reacts_to<record_atom, k8s::EventRecord>>;
 
+// Whatever follows the store's changes: the controllers and the platform_detector.
+using change_subscriber_actor = caf::typed_actor<caf::reacts_to<changed_atom, ChangeNotice>,  // an object changed
+                                                 caf::reacts_to<synced_atom>>;  // every kind listed in full
+
 // One per controller: the work queue plus the supervisor of its per-key reconcilers.
 using controller_actor = caf::typed_actor<
     caf::reacts_to<changed_atom, ChangeNotice>,
@@ -33,9 +37,36 @@ using store_actor = caf::typed_actor<
     caf::reacts_to<apply_atom, std::vector<StoreDelta>>,
     // The API server's answer to one of our own writes -> whether it was cached (read-your-writes).
     caf::replies_to<own_write_atom, boost::json::value>::with<bool>,
-    caf::reacts_to<subscribe_atom, controller_actor>>;
+    caf::reacts_to<subscribe_atom, change_subscriber_actor>>;
 
 // One per object key, spawned on demand by its controller.
 using reconciler_actor = caf::typed_actor<caf::replies_to<reconcile_atom>::with<PassResult>>;
+
+// The build services a Certification reconcile asks, in this order, for a category's Workflow.
+// Domain refusals (unknown category, no architecture, gang conflict) are answers (BuildFailure);
+// a caf::error means the service could not answer, and the reconcile retries with backoff.
+
+// Owns the Node view (facts derived per node, kept current from the store's Node changes) and
+// answers detection over a target's nodes (an error when a node has left the cache).
+using platform_detector_actor = change_subscriber_actor::extend<
+    caf::replies_to<detect_atom, std::vector<platform::NodeRef>>::with<platform::DetectionFacts>,
+    caf::replies_to<stats_atom>::with<PlatformDetectorStats>>;
+
+// Category -> WorkflowSpec against the detection facts (catalog, options, GPU defaults, node
+// count, overrides).
+using catalog_resolver_actor = caf::typed_actor<
+    caf::replies_to<resolve_atom, certification::CategoryBuildRequest, platform::DetectionFacts>::with<
+        certification::ResolveAnswer>>;
+
+// The gang-scheduling rewrite and validation, and the Workflow object.
+using gang_scheduler_actor = caf::typed_actor<
+    caf::replies_to<gang_atom, api::Certification, certification::ResolvedCategory>::with<
+        certification::CategoryBuildAnswer>>;
+
+struct ServiceActors {
+  platform_detector_actor detector;
+  catalog_resolver_actor resolver;
+  gang_scheduler_actor gang;
+};
 
 }  // namespace nvcre::actors

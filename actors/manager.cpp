@@ -1,9 +1,12 @@
 #include "actors/manager.hpp"
 
 #include "actors/api_server.hpp"
+#include "actors/catalog_resolver.hpp"
 #include "actors/controller.hpp"
 #include "actors/event_recorder.hpp"
+#include "actors/gang_scheduler.hpp"
 #include "actors/leader_elector.hpp"
+#include "actors/platform_detector.hpp"
 #include "actors/reflector.hpp"
 #include "actors/store.hpp"
 
@@ -59,6 +62,13 @@ void Manager::start() {
                                                             o.metrics, 1, std::nullopt});
   auto recorder = spawn_event_recorder(system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
 
+  // The build services. Subscribed before any reflector runs, the detector sees every Node.
+  // They answer refusals as values and map their own exceptions to error replies, so a failure
+  // in one costs the asking reconcile a retry with backoff, never the manager.
+  ServiceActors services{spawn_platform_detector(system, PlatformDetectorConfig{cache}),
+                         spawn_catalog_resolver(system), spawn_gang_scheduler(system)};
+  caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{services.detector});
+
   std::vector<controller_actor> controllers;
   for (const auto& spec : o.controllers) {
     ControllerConfig cc;
@@ -71,11 +81,13 @@ void Manager::start() {
     cc.cache = cache;
     cc.api = api;
     cc.recorder = recorder;
+    cc.ask_service = spec.ask_service;
+    cc.services = services;
     cc.max_concurrent = o.max_concurrent_reconciles;
     cc.leading = !o.leader_elect;
     cc.metrics = o.metrics;
     auto c = system.spawn(controller, std::move(cc));
-    caf::anon_send(the_store, subscribe_atom::value, c);
+    caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{c});
     controllers.push_back(c);
   }
 
@@ -112,6 +124,9 @@ void Manager::start() {
   impl_->actors.push_back(caf::actor_cast<caf::actor>(event_api));
   impl_->actors.push_back(caf::actor_cast<caf::actor>(recorder));
   impl_->actors.push_back(caf::actor_cast<caf::actor>(the_store));
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(services.detector));
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(services.resolver));
+  impl_->actors.push_back(caf::actor_cast<caf::actor>(services.gang));
   for (auto& r : reflectors) impl_->actors.push_back(r);
   for (auto& c : controllers) impl_->actors.push_back(caf::actor_cast<caf::actor>(c));
   if (impl_->elector) impl_->actors.push_back(caf::actor_cast<caf::actor>(*impl_->elector));

@@ -1,8 +1,10 @@
 #pragma once
 // The manager's actor system wiring: API server, event recorder, store, one reflector per watched
-// kind, one controller per reconciled kind, and optionally the leader elector. Owned by the
+// kind, the build services (platform_detector, catalog_resolver, gang_scheduler), one controller
+// per reconciled kind, and optionally the leader elector. Owned by the
 // nvcre-manager binary and by the embedded demo / integration tests (kube-sim in-process).
 #include "actors/messages.hpp"
+#include "actors/service_asker.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "k8s/leader_election.hpp"
 #include "k8s/reconcile_context.hpp"
@@ -39,6 +41,8 @@ struct ControllerSpec {
   std::vector<std::string> owned_kinds;
   k8s::ReconcileFunction reconcile;
   std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)> extra_keys_for = {};
+  // Answers the service questions its reconcile asks (ServiceWant), from the manager's services.
+  ServiceAsker ask_service = {};
 };
 
 struct ManagerOptions {

@@ -1,9 +1,11 @@
 #pragma once
 // Atoms and message payloads shared by the actors. Everything stays in one process, so payloads
 // are whitelisted as local-only types instead of being made serializable.
+#include "certification/build_request.hpp"
 #include "k8s/action_executor.hpp"
 #include "k8s/reconcile_context.hpp"
 #include "k8s/reconcile_plan.hpp"
+#include "platform/node_facts.hpp"
 
 #include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/atom.hpp>
@@ -30,6 +32,9 @@ using reap_atom = caf::atom_constant<caf::atom("reap")>;
 using record_atom = caf::atom_constant<caf::atom("record")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using enqueue_atom = caf::atom_constant<caf::atom("enqueue")>;
+using detect_atom = caf::atom_constant<caf::atom("detect")>;
+using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
+using gang_atom = caf::atom_constant<caf::atom("gang")>;
 using own_write_atom = caf::atom_constant<caf::atom("ownwrite")>;
 
 // An owner reference as controllers map it to keys (For / Owns).
@@ -71,6 +76,12 @@ struct ControllerStats {
   std::uint64_t crashes = 0;
 };
 
+// What the platform_detector's Node view holds (tests, debugging).
+struct PlatformDetectorStats {
+  std::size_t known_nodes = 0;
+  std::uint64_t derivations = 0;  // per-node facts derived so far (a cached node is not re-derived)
+};
+
 }  // namespace nvcre::actors
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(boost::json::value)
@@ -83,3 +94,11 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::StoreDelta)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<nvcre::actors::StoreDelta>)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::PassResult)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::ControllerStats)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::PlatformDetectorStats)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<nvcre::platform::NodeRef>)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::platform::DetectionFacts)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::api::Certification)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::certification::CategoryBuildRequest)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::certification::ResolvedCategory)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::certification::ResolveAnswer)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::certification::CategoryBuildAnswer)

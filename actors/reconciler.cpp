@@ -120,6 +120,32 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<k8s
   plan_and_run(self);
 }
 
+// Gets every service question answered one after the other, then re-plans. A service that cannot
+// answer ends the pass in an error: the work queue retries it with backoff.
+void ask_services(self_pointer self, std::vector<k8s::ServiceWant> wants) {
+  if (wants.empty()) {
+    plan_and_run(self);
+    return;
+  }
+  auto& config = self->state.config;
+  if (!config.ask_service) {
+    finish(self, PassResult{std::nullopt, "reconcile asked service question " + wants.back().key +
+                                              " but its controller answers none"});
+    return;
+  }
+  k8s::ServiceWant want = std::move(wants.back());
+  wants.pop_back();
+  auto key = want.key;
+  config.ask_service(self, config.services, want, [=](ServiceReply reply) mutable {
+    if (!reply.error.empty()) {
+      finish(self, PassResult{std::nullopt, "asking services: " + reply.error});
+      return;
+    }
+    self->state.pass->service_answers[key] = std::move(reply.answer);
+    ask_services(self, std::move(wants));
+  });
+}
+
 void plan_and_run(self_pointer self) {
   auto& state = self->state;
   auto& pass = *state.pass;
@@ -137,7 +163,7 @@ void plan_and_run(self_pointer self) {
     } else {
       object = cache.get(state.config.primary);
     }
-    k8s::ReconcileContext context{object, cache, pass.live, pass.outcome, now, pass.pod_logs};
+    k8s::ReconcileContext context{object, cache, pass.live, pass.outcome, now, pass.pod_logs, &pass.service_answers};
     return state.config.reconcile(context);
   });
   std::vector<k8s::Action> gets;
@@ -148,15 +174,27 @@ void plan_and_run(self_pointer self) {
   for (const auto& want : pass.result.wanted_pod_logs) {
     if (!pass.pod_logs.contains(want.pod)) logs.push_back(want);
   }
+  std::vector<k8s::ServiceWant> asks;
+  for (const auto& want : pass.result.wanted_services) {
+    if (!pass.service_answers.contains(want.key)) asks.push_back(want);
+  }
   bool asks_reads = std::any_of(pass.result.plan.actions.begin(), pass.result.plan.actions.end(),
                                 [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
   if (!gets.empty() || !logs.empty()) {
     run_reads(self, std::move(gets), std::move(logs));
     return;
   }
+  if (!asks.empty()) {
+    ask_services(self, std::move(asks));
+    return;
+  }
   if (asks_reads) {
     // Every read it asks for is already answered: a pure function must not ask again.
     finish(self, PassResult{std::nullopt, "reconcile asked again for live reads it already has"});
+    return;
+  }
+  if (!pass.result.wanted_services.empty()) {
+    finish(self, PassResult{std::nullopt, "reconcile asked again for service answers it already has"});
     return;
   }
   run_action(self, 0);

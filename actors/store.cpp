@@ -90,7 +90,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
         return self->state.config.cache->write(
             [&](k8s::ObjectCache& cache) { return cache.record_own_write(std::move(object)); });
       },
-      [=](subscribe_atom, controller_actor subscriber) {
+      [=](subscribe_atom, change_subscriber_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);
         self->state.subscribers.push_back(std::move(subscriber));
       },

@@ -33,7 +33,7 @@ struct StoreConfig {
 
 struct StoreState {
   StoreConfig config;
-  std::vector<controller_actor> subscribers;
+  std::vector<change_subscriber_actor> subscribers;
   std::set<std::pair<std::string, std::string>> synced_kinds;
   bool synced = false;
   static inline const char* name = "store";

@@ -1,17 +1,18 @@
 #pragma once
-// Building one category's Workflow (controllers.md §4.5): catalog lookup, options, GPU defaults,
-// node count, catalog build, override resolution, post-resolve transforms, then the Workflow object
-// with its name, labels and owner. Pure: the nodes are an input, nothing is read or written.
+// Building one category's Workflow (controllers.md §4.5) as the composition of its pure stages:
+// detection over the nodes (platform/node_facts.hpp), category resolution
+// (category_resolution.hpp), gang transforms and the Workflow object (workflow_assembly.hpp).
+// The controller runs the same stages one by one in its build services (actors/); nvcrectl's
+// offline render, the benches and tests call this composition, so both stay byte-identical.
+// Pure: the nodes are an input, nothing is read or written.
 #include <boost/json/value.hpp>
 
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "api/certification.hpp"
-#include "api/workflow.hpp"
 #include "catalog/catalog.hpp"
+#include "certification/build_types.hpp"
 
 namespace nvcre::certification {
 
@@ -23,27 +24,6 @@ struct BuildInput {
   // Offline render: nodesPerJob defaults to 1 (no cluster to count) and every override is removed
   // from the output once resolved; the controller keeps the ones it must still evaluate.
   bool offline = false;
-};
-
-struct BuildEvent {
-  std::string type;  // Normal | Warning
-  std::string reason;
-  std::string message;
-};
-
-struct CategoryBuild {
-  api::Workflow workflow;
-  std::string platform;
-  std::string gpu_architecture;
-  std::vector<api::AppliedOverride> applied_overrides;
-  std::vector<BuildEvent> events;  // GPUArchitectureDefaults, NICResourceDetection
-};
-
-// Why a category could not be built; `reason` is the Certification condition reason.
-struct CategoryBuildError : std::runtime_error {
-  CategoryBuildError(std::string reason_text, const std::string& message)
-      : std::runtime_error(message), reason(std::move(reason_text)) {}
-  std::string reason;
 };
 
 // Throws CategoryBuildError: CategoryNotFound ("unknown certification category: d/v"),

@@ -3,10 +3,8 @@
 #include <algorithm>
 
 #include "api/objects.hpp"
-#include "certification/build.hpp"
 #include "certification/naming.hpp"
 #include "certification/reconcile_common.hpp"
-#include "platform/detect.hpp"
 #include "workflow/node_discovery.hpp"
 
 namespace nvcre::certification::detail {
@@ -43,15 +41,6 @@ std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point c
   }
   return "No schedulable nodes match " + selector + "; retrying for up to " + remaining +
          " more. Nodes that are cordoned or unschedulable do not count.";
-}
-
-// Primary architecture by majority, else the nodeSelector's product label (§3.3); "" when neither.
-std::string target_architecture(const api::Certification& certification, const std::vector<boost::json::value>& nodes) {
-  std::string arch = platform::select_primary_architecture(nodes).architecture;
-  if (!arch.empty() && arch != platform::kUnknownArchitecture) return arch;
-  const auto& selector = certification.spec.target.nodeSelector;
-  auto product = selector.find(std::string(platform::kGpuProductLabel));
-  return product == selector.end() ? std::string() : platform::parse_gpu_product(product->second);
 }
 
 // §2.5 for a Create that failed: adopt, retry, collide, or reject.
@@ -103,24 +92,26 @@ CategoryCreate create_category_workflow(const Pass& pass, const api::Certificate
     }
     return failure(std::move(out), reason::kWorkflowValidationFailed, key + ": no nodes match target", true);
   }
-  BuildInput build_input;
-  build_input.nodes = discovered.nodes;
-  build_input.gpu_architecture = target_architecture(certification, discovered.nodes);
-  if (build_input.gpu_architecture.empty()) {
-    return failure(std::move(out), reason::kWorkflowValidationFailed,
-                   "cannot determine GPU architecture from target nodeSelector (nvidia.com/gpu.product label is "
-                   "required)",
-                   true);
+  // Detection, resolution and the gang transforms are the build services' (build_request.hpp).
+  std::vector<platform::NodeRef> nodes;
+  nodes.reserve(discovered.nodes.size());
+  for (const auto& node : discovered.nodes) {
+    nodes.push_back({workflow::node_name(node), json_string_at(node, {"metadata", "resourceVersion"})});
   }
-  CategoryBuild build;
-  try {
-    build = build_category_workflow(certification, category, build_input, pass.in.catalog);
-  } catch (const CategoryBuildError& error) {
+  const std::string request_key = build_request_key(certification, category, nodes);
+  const CategoryBuildAnswer* answer = pass.in.build_answers ? pass.in.build_answers(request_key) : nullptr;
+  if (answer == nullptr) {
+    out.result = Result::NeedsBuild;
+    out.build_request = CategoryBuildRequest{certification, category, std::move(nodes)};
+    return out;
+  }
+  if (const auto* refused = std::get_if<BuildFailure>(answer)) {
     // A category the catalog lost after initialization is a build failure like any other here.
-    const bool unknown = error.reason == reason::kCategoryNotFound;
-    return failure(std::move(out), unknown ? std::string(reason::kWorkflowValidationFailed) : error.reason,
-                   error.what(), true);
+    const bool unknown = refused->reason == reason::kCategoryNotFound;
+    return failure(std::move(out), unknown ? std::string(reason::kWorkflowValidationFailed) : refused->reason,
+                   refused->message, true);
   }
+  const CategoryBuild& build = std::get<CategoryBuild>(*answer);
 
   const auto target = workflow_object_ref(certification.metadata.namespace_, out.workflow_name);
   if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, target)) {
@@ -147,6 +138,9 @@ void apply_create_failure(Pass& pass, const CategoryCreate& create) {
     }
     case Result::Retry:
       pass.plan.requeue_after = k8s::kDefaultRequeue;
+      return;
+    case Result::NeedsBuild:
+      pass.wanted_build = create.build_request;
       return;
     case Result::Failed: {
       pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());

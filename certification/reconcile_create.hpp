@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "certification/build_request.hpp"
 #include "certification/reconcile_pass.hpp"
 
 namespace nvcre::certification::detail {
@@ -16,6 +17,7 @@ struct CategoryCreate {
     WaitingForNodes,  // no node matches yet, within the discovery window; `message` says so
     Retry,            // requeue: the holder is terminating or could not be read
     Failed,           // terminal for the Certification: `reason`, `message`, optional `error`, `events`
+    NeedsBuild,       // the build services have not answered `build_request` yet: ask, then re-plan
   };
   Result result = Result::Failed;
   std::string workflow_name;
@@ -24,11 +26,13 @@ struct CategoryCreate {
   std::string reason;
   std::string message;
   std::string error;  // the error Go returns (rate-limited requeue)
+  std::optional<CategoryBuildRequest> build_request;  // NeedsBuild
 };
 
 CategoryCreate create_category_workflow(const Pass& pass, const api::CertificateCategory& category);
 
-// Everything but success: the status write, events, requeue or error for a failed create.
+// Everything but success: the status write, events, requeue or error for a failed create, or the
+// build request to ask.
 void apply_create_failure(Pass& pass, const CategoryCreate& create);
 
 }  // namespace nvcre::certification::detail

@@ -18,6 +18,7 @@ struct Pass {
   api::Certification certification;  // ... decoded
   k8s::ObjectRef self;
   k8s::ReconcilePlan plan;
+  std::optional<CategoryBuildRequest> wanted_build = std::nullopt;  // set instead of a plan: ask, then re-plan
 
   const std::string& ns() const { return certification.metadata.namespace_; }
   std::string workflow_namespace(const api::WorkflowReference& ref) const { return ref.namespace_.empty() ? ns() : ref.namespace_; }

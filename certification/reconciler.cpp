@@ -1,6 +1,8 @@
 #include "certification/reconciler.hpp"
 
+#include <map>
 #include <set>
+#include <stdexcept>
 
 #include "api/conditions.hpp"
 #include "api/objects.hpp"
@@ -64,13 +66,13 @@ void handle_deletion(Pass& pass) {
 
 }  // namespace
 
-k8s::ReconcilePlan reconcile_certification(const CertificationReconcileInput& input) {
+CertificationReconcileResult reconcile_certification(const CertificationReconcileInput& input) {
   if (input.object == nullptr) return {};
   api::Certification certification;
   try {
     certification = api::decode_object<api::Certification>(*input.object);
   } catch (const std::exception& error) {
-    return error_plan(std::string("decoding Certification: ") + error.what());
+    return {error_plan(std::string("decoding Certification: ") + error.what()), std::nullopt};
   }
   Pass pass{input, *input.object, std::move(certification), k8s::object_ref_of(*input.object), {}};
 
@@ -78,16 +80,16 @@ k8s::ReconcilePlan reconcile_certification(const CertificationReconcileInput& in
   // actor re-read the object); any other failure is returned as the error Go would return.
   if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !is_stale_write(*input.outcome)) {
     pass.plan.error = failed_action_error(pass, *input.outcome);
-    return std::move(pass.plan);
+    return {std::move(pass.plan), std::move(pass.wanted_build)};
   }
   if (!pass.certification.metadata.deletionTimestamp.empty()) {
     handle_deletion(pass);
-    return std::move(pass.plan);
+    return {std::move(pass.plan), std::move(pass.wanted_build)};
   }
   if (!has_finalizer(pass.object, kCertificationFinalizer)) {
     // §2.1: the patch ends the pass; its watch event drives the next one.
     pass.plan.actions.push_back(add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
-    return std::move(pass.plan);
+    return {std::move(pass.plan), std::move(pass.wanted_build)};
   }
   const auto& status = pass.certification.status;
   if (status && api::is_terminal(status->conditions)) {
@@ -97,7 +99,23 @@ k8s::ReconcilePlan reconcile_certification(const CertificationReconcileInput& in
   } else {
     detail::process_next_category(pass);
   }
-  return std::move(pass.plan);
+  return {std::move(pass.plan), std::move(pass.wanted_build)};
+}
+
+k8s::ReconcilePlan reconcile_certification_answering_builds(const CertificationReconcileInput& input) {
+  std::map<std::string, CategoryBuildAnswer> answers;
+  CertificationReconcileInput answered = input;
+  answered.build_answers = [&answers](const std::string& key) -> const CategoryBuildAnswer* {
+    auto found = answers.find(key);
+    return found == answers.end() ? nullptr : &found->second;
+  };
+  for (;;) {
+    auto result = reconcile_certification(answered);
+    if (!result.wanted_build) return std::move(result.plan);
+    const std::string key = build_request_key(*result.wanted_build);
+    if (answers.contains(key)) throw std::logic_error("reconcile asked again for an answered build: " + key);
+    answers.emplace(key, answer_build_request(*result.wanted_build, input.cache, input.catalog));
+  }
 }
 
 }  // namespace nvcre::certification

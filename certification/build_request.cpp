@@ -1,0 +1,48 @@
+#include "certification/build_request.hpp"
+
+#include <stdexcept>
+
+#include "certification/workflow_assembly.hpp"
+
+namespace nvcre::certification {
+
+std::string build_request_key(const api::Certification& certification, const api::CertificateCategory& category,
+                              const std::vector<platform::NodeRef>& nodes) {
+  const auto& meta = certification.metadata;
+  std::string key = meta.namespace_ + "/" + meta.name + "@" + meta.resourceVersion + "#" + meta.uid + " " +
+                    category.domain + "/" + category.variant + " on";
+  for (const auto& node : nodes) key += " " + node.name + "@" + node.resource_version;
+  return key;
+}
+
+ResolveAnswer resolve_for_request(const CategoryBuildRequest& request, const platform::DetectionFacts& facts,
+                                  const catalog::Catalog& catalog) {
+  try {
+    return resolve_target_category(request.certification, request.category, facts, catalog);
+  } catch (const CategoryBuildError& error) {
+    return BuildFailure{error.reason, error.what()};
+  }
+}
+
+CategoryBuildAnswer assemble_for_request(const api::Certification& certification, ResolvedCategory resolved) {
+  try {
+    return assemble_category_workflow(std::move(resolved), certification);
+  } catch (const CategoryBuildError& error) {
+    return BuildFailure{error.reason, error.what()};
+  }
+}
+
+CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request, const k8s::CacheView& cache,
+                                         const catalog::Catalog& catalog) {
+  std::vector<boost::json::value> nodes;
+  for (const auto& node : request.nodes) {
+    const auto* cached = cache.get({"v1", "Node", "", node.name});
+    if (cached == nullptr) throw std::logic_error("build request names node " + node.name + " the cache lacks");
+    nodes.push_back(*cached);
+  }
+  auto resolved = resolve_for_request(request, platform::detect_nodes(std::move(nodes)), catalog);
+  if (auto* failure = std::get_if<BuildFailure>(&resolved)) return *failure;
+  return assemble_for_request(request.certification, std::get<ResolvedCategory>(std::move(resolved)));
+}
+
+}  // namespace nvcre::certification

@@ -1,0 +1,81 @@
+#include "platform/node_facts.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace nvcre::platform {
+namespace json = boost::json;
+
+namespace {
+
+// majority_gpu_architecture over votes: ties go to the architecture seen first.
+std::string majority_of(std::span<const NodeFacts> facts) {
+  std::map<std::string, int> counts;
+  std::vector<std::string> first_seen_order;
+  for (const auto& node : facts) {
+    if (node.vote.empty()) continue;
+    if (counts[node.vote]++ == 0) first_seen_order.push_back(node.vote);
+  }
+  std::string best;
+  int best_count = 0;
+  for (const auto& architecture : first_seen_order) {
+    if (counts[architecture] > best_count) {
+      best = architecture;
+      best_count = counts[architecture];
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string node_resource_version(const json::value& node) {
+  const auto* object = node.if_object();
+  const auto* meta = object == nullptr ? nullptr : object->if_contains("metadata");
+  const auto* version = meta == nullptr || !meta->is_object() ? nullptr : meta->as_object().if_contains("resourceVersion");
+  return version != nullptr && version->is_string() ? std::string(version->get_string()) : std::string();
+}
+
+NodeFacts derive_node_facts(const json::value& node) {
+  const NodeView view(node);
+  NodeFacts facts;
+  facts.name = std::string(view.name());
+  facts.resource_version = node_resource_version(node);
+  facts.platform = detect_node_platform(node);
+  auto product = view.label(kGpuProductLabel);
+  facts.vote = product ? parse_gpu_product(*product) : std::string();
+  return facts;
+}
+
+DetectionFacts aggregate_detection(std::span<const NodeFacts> facts, std::vector<json::value> nodes) {
+  DetectionFacts detection;
+  detection.platform = facts.empty() ? detect_platform({}) : facts.front().platform;
+  detection.majority_architecture = majority_of(facts);
+  auto& selection = detection.selection;
+  selection.architecture =
+      detection.majority_architecture.empty() ? std::string(kUnknownArchitecture) : detection.majority_architecture;
+  for (const auto& node : facts) {
+    (node.architecture() == selection.architecture ? selection.kept : selection.excluded).push_back(node.name);
+  }
+  detection.nodes = std::move(nodes);
+  return detection;
+}
+
+DetectionFacts detect_nodes(std::vector<json::value> nodes) {
+  std::vector<NodeFacts> facts;
+  facts.reserve(nodes.size());
+  for (const auto& node : nodes) facts.push_back(derive_node_facts(node));
+  return aggregate_detection(facts, std::move(nodes));
+}
+
+std::vector<json::value> DetectionFacts::primary_architecture_nodes() const {
+  if (selection.architecture.empty() || selection.architecture == kUnknownArchitecture) return nodes;
+  std::vector<json::value> kept;
+  for (const auto& node : nodes) {
+    const auto name = NodeView(node).name();
+    if (std::find(selection.kept.begin(), selection.kept.end(), name) != selection.kept.end()) kept.push_back(node);
+  }
+  return kept;
+}
+
+}  // namespace nvcre::platform

@@ -1,0 +1,57 @@
+#pragma once
+// Detection (controllers.md §3.2, §3.3) split in two: what is derived once per Node (kept by the
+// platform_detector as its Node view, refreshed on Node changes) and the aggregate over one
+// target's nodes that a category build resolves against. The aggregate reproduces detect_platform,
+// majority_gpu_architecture and select_primary_architecture (platform/detect.hpp) from already
+// derived facts; unit tests pin the two against each other.
+#include "platform/detect.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nvcre::platform {
+
+// A node as a reconcile saw it in its cache snapshot; detect requests name their nodes this way.
+struct NodeRef {
+  std::string name;
+  std::string resource_version;
+  bool operator==(const NodeRef&) const = default;
+};
+
+// What detection derives from one Node.
+struct NodeFacts {
+  std::string name;
+  std::string resource_version;
+  std::string platform;  // detect_node_platform
+  std::string vote;      // the architecture its product label votes for; "" = it does not vote
+  // node_gpu_architecture: the vote, or "unknown".
+  std::string architecture() const { return vote.empty() ? std::string(kUnknownArchitecture) : vote; }
+};
+
+NodeFacts derive_node_facts(const boost::json::value& node);
+
+// metadata.resourceVersion ("" when absent): whether derived facts still describe a node.
+std::string node_resource_version(const boost::json::value& node);
+
+// Detection over one target's nodes.
+struct DetectionFacts {
+  std::string platform;               // detect_platform: the first node's, onprem for none
+  std::string majority_architecture;  // majority_gpu_architecture: "" when no node votes
+  ArchitectureSelection selection;    // select_primary_architecture
+  std::vector<boost::json::value> nodes;  // the nodes themselves, in request (name-sorted) order
+
+  // The nodes of the primary architecture; every node when that is unknown (a build sizes its
+  // job against these: NIC detection, GPU capacity).
+  std::vector<boost::json::value> primary_architecture_nodes() const;
+};
+
+// `facts[i]` describes `nodes[i]`.
+DetectionFacts aggregate_detection(std::span<const NodeFacts> facts, std::vector<boost::json::value> nodes);
+
+// Derives every node's facts, then aggregates (offline render, golden answerer).
+DetectionFacts detect_nodes(std::vector<boost::json::value> nodes);
+
+}  // namespace nvcre::platform
