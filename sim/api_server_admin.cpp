@@ -104,12 +104,21 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const
 
   if (target && target->verb == Verb::Create && code == 201 && !owners_alive(std::get<HttpResponse>(result)))
     garbage_possible_ = true;
-  // A full collection snapshots every object: skipping the status writes that cannot need one
-  // keeps a busy store from paying that on every write.
-  if (target && !fault.error && code < 300 &&
-      (target->verb == Verb::Delete || target->verb == Verb::Update || target->verb == Verb::Patch) &&
-      (target->subresource != "status" || garbage_possible_))
-    collect_garbage();
+  // A collection snapshots every object's metadata, so it runs only after the writes that can
+  // leave garbage: deletes, changes of owner links, finalizer changes on an object being deleted
+  // (removing the last one removes it), or any write while a create left a dangling owner behind.
+  // Spec, label and status writes, and adding a finalizer to a live object, cannot.
+  const auto* answer = std::get_if<HttpResponse>(&result);
+  const auto mentions = [](const std::string& text, const char* key) { return text.find(key) != std::string::npos; };
+  const bool may_leave_garbage =
+      target && (target->verb == Verb::Delete ||
+                 ((target->verb == Verb::Update || target->verb == Verb::Patch) &&
+                  (garbage_possible_ ||
+                   (target->subresource != "status" &&
+                    (mentions(request.body, "ownerReferences") ||
+                     (mentions(request.body, "finalizers") && answer != nullptr &&
+                      mentions(answer->body, "deletionTimestamp")))))));
+  if (may_leave_garbage && !fault.error && code < 300) collect_garbage();
 
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   log_.record(RequestRecord{request.method, target_of(request), target ? to_string(target->verb) : "other", code,

@@ -225,6 +225,25 @@ bool apply(Store& store, const GcAction& action) {
 
 }  // namespace
 
+namespace {
+
+// The collector reads metadata only; copying just that keeps a collection cheap next to objects
+// with large specs and statuses (Nodes, Pods, TrainJobs).
+json::value metadata_only(const json::value& object) {
+  const auto* o = object.if_object();
+  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
+  const auto* fields = meta == nullptr ? nullptr : meta->if_object();
+  json::object kept;
+  if (fields != nullptr) {
+    for (const char* key : {"name", "namespace", "uid", "resourceVersion", "deletionTimestamp", "finalizers", "ownerReferences"}) {
+      if (const auto* value = fields->if_contains(key)) kept[key] = *value;
+    }
+  }
+  return json::object{{"metadata", std::move(kept)}};
+}
+
+}  // namespace
+
 GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, std::size_t max_passes) {
   std::vector<ResourceType> unique;
   std::set<std::pair<std::string, std::string>> seen;
@@ -234,8 +253,9 @@ GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, s
   GcReport report;
   while (report.passes < max_passes) {
     std::vector<GcObject> snapshot;
-    for (const auto& type : unique)
-      for (auto& item : store.list(type, "").items) snapshot.push_back({type, std::move(item)});
+    for (const auto& type : unique) {
+      store.visit(type, [&](const json::value& object) { snapshot.push_back({type, metadata_only(object)}); });
+    }
     auto actions = plan_garbage_collection(snapshot);
     if (actions.empty()) break;
     ++report.passes;

@@ -1,7 +1,9 @@
 #pragma once
 // kube-sim's garbage collector: what kube-controller-manager's garbagecollector and namespace
-// controllers do, run synchronously by the ApiServer after every DELETE, PUT and PATCH (not after
-// POST: an object created with a dangling owner reference lives until the next such request), so
+// controllers do, run synchronously by the ApiServer after every DELETE and after each PUT and
+// PATCH that can leave garbage (it names ownerReferences, changes the finalizers of an object being
+// deleted, or an earlier POST created an object with a dangling owner reference: that object lives
+// until the next such request), so
 // tests see a settled store when the request returns. No background thread, no clock.
 //
 // Semantics (k8s.io/kubernetes/pkg/controller/garbagecollector, our own words):

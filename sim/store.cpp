@@ -245,6 +245,13 @@ std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, j
 
 }  // namespace
 
+void Store::visit(const ResourceType& type, const std::function<void(const json::value&)>& fn) const {
+  std::lock_guard lock(mutex_);
+  auto bucket = buckets_.find(bucket_key(type));
+  if (bucket == buckets_.end()) return;
+  for (const auto& [key, object] : bucket->second) fn(object);
+}
+
 ListResult Store::list(const ResourceType& type, const std::string& ns, const Filter& filter, std::size_t limit,
                        const std::string& continue_token) const {
   std::lock_guard lock(mutex_);

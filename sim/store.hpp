@@ -83,6 +83,10 @@ class Store {
   ListResult list(const ResourceType& type, const std::string& ns, const Filter& filter = {},
                   std::size_t limit = 0, const std::string& continue_token = {}) const;
 
+  // Calls fn on every stored object of `type` (all namespaces), under the store's lock and without
+  // copying them: for readers that need a small part of each object (the garbage collector).
+  void visit(const ResourceType& type, const std::function<void(const boost::json::value&)>& fn) const;
+
   enum class UpdateKind { Main, Status };
   // A PUT of `object` (already patched by the caller for PATCH). A stale non-empty
   // metadata.resourceVersion -> 409 Conflict. Main updates keep the stored status (when the type

@@ -121,6 +121,25 @@ TEST_F(KubeSimFaults, ForegroundDeletionWaitsForBlockingDependents) {
   EXPECT_TRUE(gone("cm parent"));  // then the owner
 }
 
+// The collection after a finalizer patch: releasing a terminating owner's last finalizer removes it,
+// and its background dependents are gone by the time the patch returns (adding a finalizer to a
+// live object, which cannot leave garbage, does not collect).
+TEST_F(KubeSimFaults, ReleasingATerminatingOwnersLastFinalizerCollectsItsDependents) {
+  configmap("owner", "  finalizers: [example.com/hold]\n");
+  configmap("dependent", "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: " + uid("cm owner") + "}\n");
+  ASSERT_EQ(kubectl("patch cm dependent -n gpu-validation --type=merge -p '{\"metadata\":{\"finalizers\":[\"example.com/keep\"]}}'").exit_code, 0);
+  auto deleted = kubectl("delete cm owner -n gpu-validation --wait=false");
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.output;
+  EXPECT_FALSE(gone("cm owner"));      // held by its finalizer
+  EXPECT_FALSE(gone("cm dependent"));  // a terminating owner is still an owner
+  auto released = kubectl("patch cm owner -n gpu-validation --type=json "
+                          "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
+  ASSERT_EQ(released.exit_code, 0) << released.output;
+  EXPECT_TRUE(gone("cm owner"));
+  auto dependent = parse(kubectl("get cm dependent -n gpu-validation -o json").output);
+  EXPECT_TRUE(dependent.at("metadata").as_object().contains("deletionTimestamp"));  // held by its own finalizer
+}
+
 TEST_F(KubeSimFaults, OrphanDeletionKeepsDependents) {
   configmap("parent");
   configmap("child", "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: parent, uid: " +
