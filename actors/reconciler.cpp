@@ -85,39 +85,48 @@ void run_action(self_pointer self, std::size_t index) {
           [=](caf::error& error) { finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)}); });
 }
 
-// Reads everything the plan asked for (LiveGets, pod logs) one after the other, then re-plans.
+// Reads everything the plan asked for (LiveGets, pod logs) at once, then re-plans when the last
+// answer is in: they are independent, and one after the other each added a round trip to the
+// pass. The first failed read ends the pass; later answers are dropped.
 void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<k8s::PodLogWant> logs) {
+  struct Batch {
+    std::size_t outstanding = 0;
+    bool failed = false;
+  };
+  auto batch = std::make_shared<Batch>(Batch{gets.size() + logs.size()});
+  auto answered = [=] {
+    if (!batch->failed && --batch->outstanding == 0) plan_and_run(self);
+  };
+  auto failed = [=](std::string message) {
+    if (batch->failed) return;
+    batch->failed = true;
+    finish(self, PassResult{std::nullopt, std::move(message)});
+  };
   auto& config = self->state.config;
-  if (!gets.empty()) {
-    k8s::Action get = gets.back();
-    gets.pop_back();
+  for (const auto& get : gets) {
     self->request(config.api, config.api_timeout, execute_atom::value, get)
         .then(
             [=](k8s::ActionResult& answer) {
+              if (batch->failed) return;
               if (!answer.ok()) {
-                finish(self, PassResult{std::nullopt, "live read of " + k8s::to_string(get.target) + ": " +
-                                                          answer.message});
+                failed("live read of " + k8s::to_string(get.target) + ": " + answer.message);
                 return;
               }
               self->state.pass->live[get.target] = std::move(answer.object);
-              run_reads(self, gets, logs);
+              answered();
             },
-            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
-    return;
+            [=](caf::error& error) { failed(to_string(error)); });
   }
-  if (!logs.empty()) {
-    k8s::PodLogWant want = logs.back();
-    logs.pop_back();
+  for (const auto& want : logs) {
     self->request(config.api, config.api_timeout, pod_log_atom::value, config.primary.ns, want, kPodLogTailBytes)
         .then(
             [=](std::string& tail) {
+              if (batch->failed) return;
               self->state.pass->pod_logs[want.pod] = std::move(tail);
-              run_reads(self, gets, logs);
+              answered();
             },
-            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
-    return;
+            [=](caf::error& error) { failed(to_string(error)); });
   }
-  plan_and_run(self);
 }
 
 // Gets every service question answered one after the other, then re-plans. A service that cannot
