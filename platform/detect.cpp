@@ -139,24 +139,30 @@ std::string node_gpu_architecture(const json::value& node) {
   return architecture.empty() ? std::string(kUnknownArchitecture) : architecture;
 }
 
-std::string majority_gpu_architecture(std::span<const json::value> nodes) {
+std::string majority_vote(std::span<const std::string> votes) {
   std::map<std::string, int> counts;
   std::vector<std::string> first_seen_order;
-  for (const auto& node : nodes) {
-    std::string architecture = voting_architecture(node);
-    if (architecture.empty()) continue;
-    if (counts[architecture]++ == 0) first_seen_order.push_back(architecture);
+  for (const auto& vote : votes) {
+    if (vote.empty()) continue;
+    if (counts[vote]++ == 0) first_seen_order.push_back(vote);
   }
   std::string best;
   int best_count = 0;
-  // Strictly greater: an architecture seen later never displaces an equally common earlier one.
-  for (const auto& architecture : first_seen_order) {
-    if (counts[architecture] > best_count) {
-      best = architecture;
-      best_count = counts[architecture];
+  // Strictly greater: a vote seen later never displaces an equally common earlier one.
+  for (const auto& candidate : first_seen_order) {
+    if (counts[candidate] > best_count) {
+      best = candidate;
+      best_count = counts[candidate];
     }
   }
   return best;
+}
+
+std::string majority_gpu_architecture(std::span<const json::value> nodes) {
+  std::vector<std::string> votes;
+  votes.reserve(nodes.size());
+  for (const auto& node : nodes) votes.push_back(voting_architecture(node));
+  return majority_vote(votes);
 }
 
 std::int64_t count_topology_domains(std::string_view topology_key, std::span<const json::value> nodes) {

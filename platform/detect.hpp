@@ -69,6 +69,8 @@ std::string node_gpu_architecture(const boost::json::value& node);
 // Majority vote over the nodes that carry a product label. Ties go to the architecture whose
 // first node comes earliest in `nodes` (discovery passes them name-sorted). "" when no node votes.
 std::string majority_gpu_architecture(std::span<const boost::json::value> nodes);
+// The most common non-empty vote; a tie goes to the one seen first ("" when there is none).
+std::string majority_vote(std::span<const std::string> votes);
 
 // detectGPUArchConsistent: the primary architecture (majority, or "unknown") and the nodes that
 // match it; the others are reported as arch-excluded. With no labelled node every node is kept.

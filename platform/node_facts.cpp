@@ -8,23 +8,12 @@ namespace json = boost::json;
 
 namespace {
 
-// majority_gpu_architecture over votes: ties go to the architecture seen first.
+// majority_gpu_architecture over the stored votes.
 std::string majority_of(std::span<const NodeFacts> facts) {
-  std::map<std::string, int> counts;
-  std::vector<std::string> first_seen_order;
-  for (const auto& node : facts) {
-    if (node.vote.empty()) continue;
-    if (counts[node.vote]++ == 0) first_seen_order.push_back(node.vote);
-  }
-  std::string best;
-  int best_count = 0;
-  for (const auto& architecture : first_seen_order) {
-    if (counts[architecture] > best_count) {
-      best = architecture;
-      best_count = counts[architecture];
-    }
-  }
-  return best;
+  std::vector<std::string> votes;
+  votes.reserve(facts.size());
+  for (const auto& node : facts) votes.push_back(node.vote);
+  return majority_vote(votes);
 }
 
 }  // namespace

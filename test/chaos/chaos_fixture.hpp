@@ -5,6 +5,7 @@
 #include "actors/embedded/embedded_cluster.hpp"
 #include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
+#include "test/support/eventually.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -99,18 +100,7 @@ inline std::size_t count_items(k8s::RestClient& client, const k8s::ResourceRef& 
   return list.at("items").as_array().size();
 }
 
-// Polls `condition` every `period` until it holds or `deadline` passes; returns whether it held.
-// The deadline is a liveness bound (something that never happens must end the test), not a
-// performance check: it is generous on purpose.
-template <class Condition>
-bool eventually(Condition condition, Clock::duration deadline, Clock::duration period = std::chrono::milliseconds(20)) {
-  const auto until = Clock::now() + deadline;
-  while (Clock::now() < until) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(period);
-  }
-  return condition();
-}
+using nvcre::test::eventually;
 
 inline double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();

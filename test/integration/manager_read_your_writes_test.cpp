@@ -7,6 +7,7 @@
 
 #include "k8s/object_cache.hpp"
 #include "sim/kube_sim.hpp"
+#include "test/support/eventually.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -17,6 +18,8 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+
+using nvcre::test::eventually;
 
 const k8s::ResourceRef kConfigMaps{"", "v1", "configmaps", true};
 constexpr int kSteps = 15;
@@ -52,16 +55,6 @@ k8s::ReconcileResult counting_reconcile(const k8s::ReconcileContext& context) {
   }
   if (!result.plan.actions.empty()) result.plan.requeue_after = std::chrono::milliseconds(1);
   return result;
-}
-
-template <class Predicate>
-bool eventually(Predicate&& predicate, std::chrono::seconds deadline = std::chrono::seconds(30)) {
-  auto until = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < until) {
-    if (predicate()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return predicate();
 }
 
 TEST(ManagerReadYourWrites, TheNextPassReadsItsOwnWritesWithoutConflictsOrDuplicateCreates) {

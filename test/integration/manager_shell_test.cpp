@@ -6,6 +6,7 @@
 
 #include "k8s/object_cache.hpp"
 #include "sim/kube_sim.hpp"
+#include "test/support/eventually.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -16,6 +17,8 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
+
+using nvcre::test::eventually;
 
 const k8s::ResourceRef kConfigMaps{"", "v1", "configmaps", true};
 const k8s::ResourceRef kEvents{"events.k8s.io", "v1", "events", true};
@@ -82,16 +85,6 @@ json::value config_map(const std::string& name, const std::string& value, json::
                       {"kind", "ConfigMap"},
                       {"metadata", {{"name", name}, {"namespace", "shell"}, {"labels", std::move(labels)}}},
                       {"data", {{"value", value}}}};
-}
-
-template <class Predicate>
-bool eventually(Predicate&& predicate, std::chrono::seconds deadline = std::chrono::seconds(30)) {
-  auto until = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < until) {
-    if (predicate()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return predicate();
 }
 
 class ManagerShell : public ::testing::Test {
