@@ -2,6 +2,9 @@
 // The informer cache shared by the store actor (its only writer) and the reconciler actors
 // (readers, for the duration of one pure reconcile call), as client-go's thread-safe store is.
 // Readers hold the lock only while the pure function runs; plans own their data.
+// Each read gets its own CacheReader: the objects it parses (the cache keeps them compact) live
+// for that read only, and readers on other threads never share one.
+#include "k8s/cache_reader.hpp"
 #include "k8s/object_cache.hpp"
 
 #include <shared_mutex>
@@ -13,7 +16,8 @@ class SharedCache {
   template <class Fn>
   auto read(Fn&& fn) const {
     std::shared_lock lock(mutex_);
-    return fn(static_cast<const k8s::CacheView&>(cache_));
+    const k8s::CacheReader reader(cache_);
+    return fn(static_cast<const k8s::CacheView&>(reader));
   }
   template <class Fn>
   auto write(Fn&& fn) {
@@ -23,7 +27,9 @@ class SharedCache {
 
  private:
   mutable std::shared_mutex mutex_;
-  k8s::ObjectCache cache_;
+  // Nodes stay parsed: the cluster's inventory (in the idle baseline, not per Certification), and
+  // node discovery lists every one of them on each Certification create and Workflow discovery.
+  k8s::ObjectCache cache_{std::set<k8s::ObjectCache::KindKey>{{"v1", "Node"}}};
 };
 
 }  // namespace nvcre::actors

@@ -15,24 +15,33 @@
 //            TrainJob ever finishes). Once the object counts are stable and the manager is idle:
 //            its VmRSS / VmHWM (/proc/<pid>/status), and the summed serialized size of every object
 //            of the kinds it watches (nvcre_watches(), same label selectors) as the API returns
-//            them. Reported: growth over idle, per Certification, and growth / JSON bytes.
+//            them. Reported: growth over idle, per Certification, and growth / JSON bytes; also
+//            how many pods the Trainer bound (every Certification fanned out, or not), and the
+//            bytes the cache keeps of those objects after its transform (k8s::trim_for_cache).
 //
 // Usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N]
 //          [--concurrency C] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K]
-//          [--nodes-per-job J] [--trainer-step-ms S] [--manager PATH] [--manager-arg ARG]...
-//   defaults: N=200, C=4, M=1000, aws:h100:64, K=4, J=2, S=500; --quick: N=4, M=20.
+//          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
+//          [--manager-arg ARG]...
+//   defaults: N=200, C=4, M=1000, K=4, J=2, S=500; --quick: N=4, M=20.
+//   latency: aws:h100:64 and the catalog's gpusPerNode (the whole node).
+//   rss:     G=1 (eight Certifications share an H100 node) on aws:h100 with just enough nodes for
+//            all M*K pods to be bound at once (at least 64; 500 for M=1000), so every Certification
+//            really fans out: at the catalog's 8 GPUs per pod only 16 of them fit on 64 nodes and
+//            the rest wait Unschedulable, retried by kube-sim's Trainer on every pass, which then
+//            limits how far the others get before the settle deadline.
 // The latency phase runs the manager with its default flags (client-side --qps 20 --burst 30); the
 // rss phase adds --qps -1 (unless --manager-arg --qps is given) so 1,000 Certifications settle in
 // minutes: what is cached does not depend on how fast it arrived.
 // The latency phase deletes each finished Certification (kube-sim then holds only what is in flight).
-// With M=1000 on 64 nodes most pods stay Unschedulable and kube-sim's Trainer retries them every
-// pass: kube-sim, not the manager, then limits how many Jobs exist before the settle deadline (the
-// table shows the counts reached). The manager's stderr goes to
+// The manager's stderr goes to
 // $TMPDIR/nvcre_manager_bench.<phase>.<pid>.log; its pid is printed so a profiler can attach
 // (perf record -g -p PID).
 #include "actors/controllers.hpp"
 #include "actors/embedded/embedded_cluster.hpp"
+#include "k8s/cache_transform.hpp"
 #include "k8s/rest_client.hpp"
+#include "platform/gpu_defaults.hpp"
 #include "sim/cluster_profile.hpp"
 
 #include <boost/json.hpp>
@@ -85,9 +94,10 @@ struct Settings {
   int certifications = 200;
   int concurrency = 4;
   int in_flight = 1000;
-  std::string cluster = "aws:h100:64";
+  std::optional<std::string> cluster;  // per phase when unset (see the header)
   int nodes_per_cert = 4;
   int nodes_per_job = 2;
+  std::optional<int> gpus_per_node;  // the category's gpusPerNode option; per phase when unset
   // kube-sim's default. Its Trainer passes over every stored TrainJob every step/5 (>= 10 ms) under
   // the API mutex: at 50 ms and a few hundred finished TrainJobs kube-sim, not the manager, set
   // the pace (median 1.5 s vs 0.24 s at 500 ms, same manager). The latency measured starts at
@@ -104,9 +114,12 @@ double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 std::string node_name(int index, int node_count) { return nvcre::sim::profile_node_name(index, node_count); }
 
-json::value certification(const std::string& name, const std::vector<std::string>& nodes, int nodes_per_job) {
+json::value certification(const std::string& name, const std::vector<std::string>& nodes, int nodes_per_job,
+                          std::optional<int> gpus_per_node = std::nullopt) {
   json::array node_names;
   for (const auto& n : nodes) node_names.emplace_back(n);
+  json::object options{{"nodesPerJob", nodes_per_job}};
+  if (gpus_per_node) options["gpusPerNode"] = *gpus_per_node;
   return json::object{
       {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
       {"kind", "Certification"},
@@ -115,7 +128,7 @@ json::value certification(const std::string& name, const std::vector<std::string
        {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}, {"nodeNames", std::move(node_names)}}},
         {"categories", json::array{json::object{{"domain", "communication"},
                                                 {"variant", "nccl-all-reduce"},
-                                                {"options", {{"nodesPerJob", nodes_per_job}}}}}}}}};
+                                                {"options", std::move(options)}}}}}}};
 }
 
 // "Succeeded"/"Failed" (nvcre kinds) or "Complete"/"Failed" (TrainJob) when that condition is True.
@@ -135,6 +148,15 @@ std::string terminal_condition(const json::value& object) {
     }
   }
   return {};
+}
+
+// object[a][b] when it is a string, else "".
+std::string string_at(const json::value& object, std::string_view a, std::string_view b) {
+  const auto* outer = object.if_object();
+  const auto* inner = outer == nullptr ? nullptr : outer->if_contains(a);
+  const auto* inner_object = inner == nullptr ? nullptr : inner->if_object();
+  const auto* value = inner_object == nullptr ? nullptr : inner_object->if_contains(b);
+  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
 std::string controller_owner(const json::value& object) {
@@ -415,10 +437,10 @@ void print_requests(const std::map<std::string, std::uint64_t>& requests, int ce
   std::printf("; total %.1f\n", static_cast<double>(total) / certifications);
 }
 
-std::unique_ptr<nvcre::actors::EmbeddedCluster> start_cluster(const Settings& settings,
+std::unique_ptr<nvcre::actors::EmbeddedCluster> start_cluster(const std::string& profile,
                                                               std::chrono::milliseconds trainer_step) {
   nvcre::actors::EmbeddedClusterOptions options;
-  options.profile = settings.cluster;
+  options.profile = profile;
   options.trainer_step = trainer_step;
   options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
   options.namespaces = {kNamespace};
@@ -451,7 +473,8 @@ void print_load() {
 // Phase 1: latency
 
 void run_latency(const Settings& settings) {
-  auto cluster = start_cluster(settings, std::chrono::milliseconds(settings.trainer_step_ms));
+  const std::string profile = settings.cluster.value_or("aws:h100:64");
+  auto cluster = start_cluster(profile, std::chrono::milliseconds(settings.trainer_step_ms));
   const int node_count = cluster->profile().node_count;
   const int slices = node_count / settings.nodes_per_cert;
   const int concurrency = std::min(settings.concurrency, slices);
@@ -467,7 +490,7 @@ void run_latency(const Settings& settings) {
 
   std::printf("\n== latency: %d Certifications, %d in flight, cluster %s, %d nodes each, nodesPerJob %d, "
               "trainer step %d ms ==\n",
-              settings.certifications, concurrency, settings.cluster.c_str(), settings.nodes_per_cert,
+              settings.certifications, concurrency, profile.c_str(), settings.nodes_per_cert,
               settings.nodes_per_job, settings.trainer_step_ms);
   print_load();
   auto driver = bench_client(*cluster);
@@ -486,7 +509,8 @@ void run_latency(const Settings& settings) {
       int slice = free_slices.front();
       free_slices.pop_front();
       client.create(kCertifications, kNamespace,
-                    certification(name, slice_nodes(slice, settings, node_count), settings.nodes_per_job));
+                    certification(name, slice_nodes(slice, settings, node_count), settings.nodes_per_job,
+                                  settings.gpus_per_node));
       slice_of[name] = slice;
     }
     std::vector<std::string> in_flight;
@@ -573,8 +597,11 @@ void run_latency(const Settings& settings) {
 struct CachedKinds {
   std::map<std::string, std::size_t> count;
   std::map<std::string, std::size_t> bytes;
+  std::map<std::string, std::size_t> trimmed_bytes;  // what the cache keeps (k8s::trim_for_cache)
   std::size_t total_count = 0;
   std::size_t total_bytes = 0;
+  std::size_t total_trimmed_bytes = 0;
+  std::size_t bound_pods = 0;  // pods with spec.nodeName: the Trainer placed them
 };
 
 // Every object the manager caches, as the API returns it (the list's items).
@@ -586,18 +613,38 @@ CachedKinds cached_kinds(k8s::RestClient& client) {
     const json::value list = client.list(watch.resource, "", options);
     for (const auto& item : list.at("items").as_array()) {
       auto size = json::serialize(item).size();
+      json::value trimmed = item;
+      k8s::trim_for_cache(trimmed);
+      auto trimmed_size = json::serialize(trimmed).size();
       out.count[watch.kind] += 1;
       out.bytes[watch.kind] += size;
+      out.trimmed_bytes[watch.kind] += trimmed_size;
       out.total_count += 1;
       out.total_bytes += size;
+      out.total_trimmed_bytes += trimmed_size;
+      if (watch.kind == "Pod" && !string_at(item, "spec", "nodeName").empty()) ++out.bound_pods;
     }
   }
   return out;
 }
 
+// The rss phase's default cluster: aws:h100 with room for every worker pod of the in-flight
+// Certifications at once (G GPUs each), a multiple of K nodes so the slices tile it, at least 64.
+std::string rss_cluster(const Settings& settings, int gpus_per_pod) {
+  const int node_gpus = nvcre::platform::gpu_defaults("h100", "aws").gpusPerNode;
+  const long pods_per_node = std::max(1, node_gpus / std::max(1, gpus_per_pod));
+  const long pods = static_cast<long>(settings.in_flight) * settings.nodes_per_cert;
+  const long k = std::max(1, settings.nodes_per_cert);
+  long nodes = (pods + pods_per_node - 1) / pods_per_node;
+  nodes = std::max(64L, (nodes + k - 1) / k * k);
+  return "aws:h100:" + std::to_string(nodes);
+}
+
 void run_rss(const Settings& settings) {
+  const int gpus_per_node = settings.gpus_per_node.value_or(1);
+  const std::string profile = settings.cluster.value_or(rss_cluster(settings, gpus_per_node));
   // No TrainJob ever finishes: every Certification stays in flight.
-  auto cluster = start_cluster(settings, std::chrono::hours(24));
+  auto cluster = start_cluster(profile, std::chrono::hours(24));
   const int node_count = cluster->profile().node_count;
   const int slices = std::max(1, node_count / settings.nodes_per_cert);
   auto driver = bench_client(*cluster);
@@ -611,8 +658,8 @@ void run_rss(const Settings& settings) {
   std::fprintf(stderr, "rss phase: manager pid %d, log %s\n", manager.pid(), manager.log().c_str());
   manager.wait_ready(60s);
 
-  std::printf("\n== rss: %d Certifications in flight, cluster %s, %d nodes each, nodesPerJob %d ==\n",
-              settings.in_flight, settings.cluster.c_str(), settings.nodes_per_cert, settings.nodes_per_job);
+  std::printf("\n== rss: %d Certifications in flight, cluster %s, %d nodes each, nodesPerJob %d, gpusPerNode %d ==\n",
+              settings.in_flight, profile.c_str(), settings.nodes_per_cert, settings.nodes_per_job, gpus_per_node);
   print_load();
   // The manager is idle when it used under 2% of a core over the last second.
   auto wait_idle = [&](std::chrono::seconds timeout) {
@@ -633,21 +680,26 @@ void run_rss(const Settings& settings) {
   for (int i = 0; i < settings.in_flight; ++i) {
     client.create(kCertifications, kNamespace,
                   certification("rss-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
-                                settings.nodes_per_job));
+                                settings.nodes_per_job, gpus_per_node));
   }
   // Settled: the watched objects stop changing in number and the manager goes idle.
   const std::size_t expected_trainjobs =
       static_cast<std::size_t>(settings.in_flight) * static_cast<std::size_t>(settings.nodes_per_cert / settings.nodes_per_job);
   CachedKinds at_peak;
   std::size_t previous_count = 0;
+  std::size_t previous_bound = 0;
   const auto deadline = Clock::now() + std::chrono::seconds(60 + settings.in_flight / 2);
   long peak_rss_sampled = 0;
   while (Clock::now() < deadline) {
     wait_idle(std::chrono::seconds(5));
     peak_rss_sampled = std::max(peak_rss_sampled, manager.memory().rss);
     at_peak = cached_kinds(client);
-    if (at_peak.count["TrainJob"] >= expected_trainjobs && at_peak.total_count == previous_count) break;
+    if (at_peak.count["TrainJob"] >= expected_trainjobs && at_peak.total_count == previous_count &&
+        at_peak.bound_pods == previous_bound) {
+      break;
+    }
     previous_count = at_peak.total_count;
+    previous_bound = at_peak.bound_pods;
   }
   wait_idle(std::chrono::seconds(30));
   const MemoryKb settled = manager.memory();
@@ -656,13 +708,16 @@ void run_rss(const Settings& settings) {
 
   std::printf("settled in %.1f s; manager CPU %.1f s\n", settle_s, manager.cpu_seconds());
   print_requests(manager_requests(client), settings.in_flight);
-  std::printf("%-14s %10s %14s %12s\n", "cached kind", "objects", "JSON bytes", "bytes/object");
+  std::printf("fan-out: %zu of %zu TrainJobs, %zu of %zu pods bound to a node\n",
+              at_peak.count["TrainJob"], expected_trainjobs, at_peak.bound_pods, at_peak.count["Pod"]);
+  std::printf("%-14s %10s %14s %12s %14s\n", "cached kind", "objects", "JSON bytes", "bytes/object", "trimmed bytes");
   for (const auto& [kind, count] : at_peak.count) {
-    std::printf("%-14s %10zu %14zu %12zu\n", kind.c_str(), count, at_peak.bytes[kind], at_peak.bytes[kind] / std::max<std::size_t>(1, count));
+    std::printf("%-14s %10zu %14zu %12zu %14zu\n", kind.c_str(), count, at_peak.bytes[kind],
+                at_peak.bytes[kind] / std::max<std::size_t>(1, count), at_peak.trimmed_bytes[kind]);
   }
   const std::size_t json_growth = at_peak.total_bytes - idle_cache.total_bytes;
-  std::printf("%-14s %10zu %14zu   (idle: %zu objects, %zu bytes)\n", "total", at_peak.total_count, at_peak.total_bytes,
-              idle_cache.total_count, idle_cache.total_bytes);
+  std::printf("%-14s %10zu %14zu %12s %14zu   (idle: %zu objects, %zu bytes)\n", "total", at_peak.total_count,
+              at_peak.total_bytes, "", at_peak.total_trimmed_bytes, idle_cache.total_count, idle_cache.total_bytes);
   const double per_cert = 1024.0 / settings.in_flight;
   auto line = [&](const char* what, long kb) {
     const long growth_kb = kb - idle.rss;
@@ -683,7 +738,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N] [--concurrency C]\n"
                "         [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K] [--nodes-per-job J]\n"
-               "         [--trainer-step-ms S] [--manager PATH] [--manager-arg ARG]...\n");
+               "         [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH] [--manager-arg ARG]...\n");
   return 2;
 }
 
@@ -707,6 +762,7 @@ int main(int argc, char** argv) {
       else if (arg == "--cluster") settings.cluster = value();
       else if (arg == "--nodes-per-cert") settings.nodes_per_cert = std::stoi(value());
       else if (arg == "--nodes-per-job") settings.nodes_per_job = std::stoi(value());
+      else if (arg == "--gpus-per-node") settings.gpus_per_node = std::stoi(value());
       else if (arg == "--trainer-step-ms") settings.trainer_step_ms = std::stoi(value());
       else if (arg == "--manager") settings.manager = value();
       else if (arg == "--manager-arg") settings.manager_args.push_back(value());

@@ -1,5 +1,7 @@
 #include "k8s/object_cache.hpp"
 
+#include "k8s/cache_reader.hpp"
+
 #include <boost/json.hpp>
 
 #include <stdexcept>
@@ -19,16 +21,6 @@ std::string string_at(const json::value& object, std::string_view a, std::string
   }
   const auto* s = v == nullptr ? nullptr : v->if_string();
   return s == nullptr ? std::string{} : std::string(*s);
-}
-
-bool has_owner(const json::value& object, std::string_view uid) {
-  const auto* meta = object.as_object().if_contains("metadata");
-  const auto* refs = meta == nullptr || !meta->is_object() ? nullptr : meta->as_object().if_contains("ownerReferences");
-  if (refs == nullptr || !refs->is_array()) return false;
-  for (const auto& ref : refs->as_array()) {
-    if (string_at(ref, "uid") == uid) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -75,6 +67,62 @@ ObjectRef checked_ref_of(const json::value& object) {
 
 }  // namespace
 
+ObjectCache::ObjectCache(std::set<KindKey> kept_parsed) : kept_parsed_(std::move(kept_parsed)) {}
+ObjectCache::~ObjectCache() = default;
+// Copies and moves take the objects, never the source's own reader (its pointers are the source's).
+ObjectCache::ObjectCache(const ObjectCache& other)
+    : kept_parsed_(other.kept_parsed_), kinds_(other.kinds_), delivered_(other.delivered_) {}
+ObjectCache::ObjectCache(ObjectCache&& other) noexcept
+    : kept_parsed_(std::move(other.kept_parsed_)), kinds_(std::move(other.kinds_)), delivered_(std::move(other.delivered_)) {
+  other.forget_own_reader();
+}
+ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
+  if (this != &other) {
+    kept_parsed_ = other.kept_parsed_;
+    kinds_ = other.kinds_;
+    delivered_ = other.delivered_;
+    forget_own_reader();
+  }
+  return *this;
+}
+ObjectCache& ObjectCache::operator=(ObjectCache&& other) noexcept {
+  if (this != &other) {
+    kept_parsed_ = std::move(other.kept_parsed_);
+    kinds_ = std::move(other.kinds_);
+    delivered_ = std::move(other.delivered_);
+    forget_own_reader();
+    other.forget_own_reader();
+  }
+  return *this;
+}
+
+std::size_t ObjectCache::size() const {
+  std::size_t count = 0;
+  for (const auto& [kind, objects] : kinds_) count += objects.size();
+  return count;
+}
+
+const CachedObject* ObjectCache::find(const ObjectRef& ref) const {
+  auto objects = kinds_.find(StringPair{ref.api_version, ref.kind});
+  if (objects == kinds_.end()) return nullptr;
+  auto it = objects->second.find(StringPair{ref.ns, ref.name});
+  return it == objects->second.end() ? nullptr : &it->second;
+}
+
+void ObjectCache::put(const ObjectRef& ref, json::value object) {
+  forget_own_reader();
+  const auto form = kept_parsed_.contains(KindKey{ref.api_version, ref.kind}) ? CachedObject::Form::Parsed
+                                                                             : CachedObject::Form::Text;
+  auto kind = kinds_.find(StringPair{ref.api_version, ref.kind});
+  if (kind == kinds_.end()) kind = kinds_.emplace(Key{ref.api_version, ref.kind}, Objects{}).first;
+  auto it = kind->second.find(StringPair{ref.ns, ref.name});
+  if (it != kind->second.end()) {
+    it->second = CachedObject(std::move(object), form);
+  } else {
+    kind->second.emplace(Key{ref.ns, ref.name}, CachedObject(std::move(object), form));
+  }
+}
+
 void ObjectCache::note_delivered(const ObjectRef& ref, const json::value& object) {
   auto version = integer_resource_version(object);
   if (!version) return;
@@ -85,15 +133,12 @@ void ObjectCache::note_delivered(const ObjectRef& ref, const json::value& object
 void ObjectCache::upsert(json::value object) {
   ObjectRef ref = checked_ref_of(object);
   note_delivered(ref, object);
-  auto it = objects_.find(ref);
-  if (it != objects_.end()) {
-    auto cached = integer_resource_version(it->second);
+  if (const CachedObject* cached_object = find(ref)) {
+    auto cached = cached_object->resource_version();
     auto incoming = integer_resource_version(object);
     if (cached && incoming && *incoming < *cached) return;  // our own newer write stays
-    it->second = std::move(object);
-    return;
   }
-  objects_.emplace(std::move(ref), std::move(object));
+  put(ref, std::move(object));
 }
 
 bool ObjectCache::record_own_write(json::value object) {
@@ -102,57 +147,59 @@ bool ObjectCache::record_own_write(json::value object) {
   if (!written) return false;
   auto delivered = delivered_.find({ref.api_version, ref.kind});
   if (delivered != delivered_.end() && *written <= delivered->second) return false;
-  auto it = objects_.find(ref);
-  if (it != objects_.end()) {
-    auto cached = integer_resource_version(it->second);
+  if (const CachedObject* cached_object = find(ref)) {
+    auto cached = cached_object->resource_version();
     if (!cached || *written <= *cached) return false;
-    it->second = std::move(object);
-    return true;
   }
-  objects_.emplace(std::move(ref), std::move(object));
+  put(ref, std::move(object));
   return true;
 }
 
-void ObjectCache::erase(const ObjectRef& ref) { objects_.erase(ref); }
+void ObjectCache::erase(const ObjectRef& ref) {
+  forget_own_reader();
+  auto objects = kinds_.find(StringPair{ref.api_version, ref.kind});
+  if (objects == kinds_.end()) return;
+  auto it = objects->second.find(StringPair{ref.ns, ref.name});
+  if (it != objects->second.end()) objects->second.erase(it);
+}
 
 void ObjectCache::erase(const json::value& last_state) {
   ObjectRef ref = checked_ref_of(last_state);
   note_delivered(ref, last_state);
-  objects_.erase(ref);
+  erase(ref);
 }
 
 void ObjectCache::clear_kind(std::string_view api_version, std::string_view kind) {
-  auto first = objects_.lower_bound(ObjectRef{std::string(api_version), std::string(kind), {}, {}});
-  auto last = first;
-  while (last != objects_.end() && last->first.api_version == api_version && last->first.kind == kind) ++last;
-  objects_.erase(first, last);
+  forget_own_reader();
+  auto objects = kinds_.find(StringPair{api_version, kind});
+  if (objects != kinds_.end()) kinds_.erase(objects);
+}
+
+CacheReader& ObjectCache::own_reader() const {
+  if (!own_reader_) own_reader_ = std::make_unique<CacheReader>(*this);
+  return *own_reader_;
+}
+
+void ObjectCache::forget_own_reader() {
+  std::lock_guard lock(own_reader_mutex_);
+  own_reader_.reset();
 }
 
 const json::value* ObjectCache::get(const ObjectRef& ref) const {
-  auto it = objects_.find(ref);
-  return it == objects_.end() ? nullptr : &it->second;
+  std::lock_guard lock(own_reader_mutex_);
+  return own_reader().get(ref);
 }
 
 std::vector<const json::value*> ObjectCache::list(std::string_view api_version, std::string_view kind,
                                                   std::string_view ns, const LabelSelector& selector) const {
-  std::vector<const json::value*> out;
-  ObjectRef from{std::string(api_version), std::string(kind), std::string(ns), {}};
-  for (auto it = objects_.lower_bound(from); it != objects_.end(); ++it) {
-    const ObjectRef& ref = it->first;
-    if (ref.api_version != api_version || ref.kind != kind) break;
-    if (!ns.empty() && ref.ns != ns) break;
-    if (selector.empty() || selector.matches(labels_of(it->second))) out.push_back(&it->second);
-  }
-  return out;
+  std::lock_guard lock(own_reader_mutex_);
+  return own_reader().list(api_version, kind, ns, selector);
 }
 
 std::vector<const json::value*> ObjectCache::owned_by(std::string_view api_version, std::string_view kind,
                                                       std::string_view ns, std::string_view owner_uid) const {
-  std::vector<const json::value*> out;
-  for (const auto* object : list(api_version, kind, ns)) {
-    if (has_owner(*object, owner_uid)) out.push_back(object);
-  }
-  return out;
+  std::lock_guard lock(own_reader_mutex_);
+  return own_reader().owned_by(api_version, kind, ns, owner_uid);
 }
 
 }  // namespace nvcre::k8s

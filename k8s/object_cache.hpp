@@ -2,6 +2,10 @@
 // What a reconcile may read besides its own object: a read-only view of the informer caches.
 // `ObjectCache` is the in-memory implementation the store actors keep (one per watched kind set)
 // and the tests fill by hand; reconcile functions only ever see `const CacheView&`.
+// It stores each object as text (k8s/cached_object.hpp) and hands out parsed DOMs through a
+// CacheReader (k8s/cache_reader.hpp): the manager opens one per SharedCache::read, so parsed
+// objects live for one reconcile, not for as long as they are cached.
+#include "k8s/cached_object.hpp"
 #include "k8s/label_selector.hpp"
 #include "k8s/reconcile_plan.hpp"
 
@@ -9,9 +13,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace nvcre::k8s {
@@ -31,8 +39,19 @@ class CacheView {
                                                           std::string_view ns, std::string_view owner_uid) const = 0;
 };
 
+class CacheReader;
+
 class ObjectCache final : public CacheView {
  public:
+  using KindKey = std::pair<std::string, std::string>;  // (apiVersion, kind)
+  // `kept_parsed`: kinds stored as DOMs instead of text (see k8s/cached_object.hpp).
+  explicit ObjectCache(std::set<KindKey> kept_parsed = {});
+  ~ObjectCache() override;
+  ObjectCache(const ObjectCache& other);
+  ObjectCache(ObjectCache&& other) noexcept;
+  ObjectCache& operator=(const ObjectCache& other);
+  ObjectCache& operator=(ObjectCache&& other) noexcept;
+
   // Inserts or replaces by (apiVersion, kind, namespace, name) read from the object itself: what
   // the watch delivered. It only declines to go back in time, when the cached copy is a newer own
   // write (record_own_write). Throws std::invalid_argument when apiVersion, kind or metadata.name
@@ -51,8 +70,25 @@ class ObjectCache final : public CacheView {
   void erase(const boost::json::value& last_state);
   // Drops every object of (apiVersion, kind): a reflector's relist replaces its kind wholesale.
   void clear_kind(std::string_view api_version, std::string_view kind);
-  std::size_t size() const { return objects_.size(); }
+  std::size_t size() const;
 
+  // The stored form, for readers (CacheReader).
+  const CachedObject* find(const ObjectRef& ref) const;
+  // Calls fn(const CachedObject&) for each object of (apiVersion, kind) in `ns` ("" = every
+  // namespace), in (namespace, name) order.
+  template <class Fn>
+  void for_each(std::string_view api_version, std::string_view kind, std::string_view ns, Fn&& fn) const {
+    auto objects = kinds_.find(StringPair{api_version, kind});
+    if (objects == kinds_.end()) return;
+    for (auto it = objects->second.lower_bound(StringPair{ns, {}}); it != objects->second.end(); ++it) {
+      if (!ns.empty() && it->first.first != ns) break;
+      fn(it->second);
+    }
+  }
+
+  // The cache's own view, for tests and single-threaded tools: objects are parsed on demand and
+  // kept until the next write (which invalidates every pointer handed out). The manager reads
+  // through SharedCache::read instead, whose CacheReader lives for one read.
   const boost::json::value* get(const ObjectRef& ref) const override;
   std::vector<const boost::json::value*> list(std::string_view api_version, std::string_view kind,
                                               std::string_view ns, const LabelSelector& selector = {}) const override;
@@ -60,11 +96,32 @@ class ObjectCache final : public CacheView {
                                                   std::string_view ns, std::string_view owner_uid) const override;
 
  private:
-  void note_delivered(const ObjectRef& ref, const boost::json::value& object);
+  // (apiVersion, kind) or (namespace, name); looked up by string_views without copying them.
+  using StringPair = std::pair<std::string_view, std::string_view>;
+  using Key = std::pair<std::string, std::string>;
+  struct KeyOrder {
+    using is_transparent = void;
+    static StringPair view(const Key& key) { return {key.first, key.second}; }
+    static StringPair view(const StringPair& key) { return key; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return view(a) < view(b);
+    }
+  };
+  // Per kind, so no object repeats its apiVersion and kind; ordered by (namespace, name).
+  using Objects = std::map<Key, CachedObject, KeyOrder>;
 
-  std::map<ObjectRef, boost::json::value> objects_;  // ordered: kind ranges are contiguous
+  void put(const ObjectRef& ref, boost::json::value object);  // inserts or replaces
+  void note_delivered(const ObjectRef& ref, const boost::json::value& object);
+  CacheReader& own_reader() const;  // with own_reader_mutex_ held
+  void forget_own_reader();         // every write: the pointers it handed out go stale
+
+  std::set<KindKey> kept_parsed_;
+  std::map<Key, Objects, KeyOrder> kinds_;
   // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
   std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;
+  mutable std::mutex own_reader_mutex_;
+  mutable std::unique_ptr<CacheReader> own_reader_;
 };
 
 // metadata.resourceVersion as an integer, when it is one.

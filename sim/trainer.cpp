@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace nvcre::sim {
 
@@ -55,13 +56,6 @@ json::value write_status_of(Store& store, const ResourceType& type, json::value 
   return store.update(type, ns, name, std::move(object), Store::UpdateKind::Status);
 }
 
-bool owned_by(const json::value& pod, const std::string& uid) {
-  if (const auto* refs = find_array(pod.as_object(), {"metadata", "ownerReferences"}))
-    for (const auto& ref : *refs)
-      if (const auto* u = find_string(ref.if_object(), "uid"); u && *u == uid) return true;
-  return false;
-}
-
 std::string node_fault(const NodePicker& picker, const json::value& pod) {
   const json::value* node = picker.node(pod_node(pod));
   const auto* annotations = node ? find_object(node->as_object(), {"metadata", "annotations"}) : nullptr;
@@ -80,6 +74,9 @@ struct Trainer::Pass {
   ResourceType train_jobs;
   ResourceType pods;
   std::vector<json::value> all_pods;
+  // Indexes into all_pods by owner uid: a TrainJob finds its pods without scanning every pod, which
+  // made a pass quadratic (thousands of TrainJobs x pods, under the API mutex).
+  std::unordered_map<std::string, std::vector<std::size_t>> pods_by_owner;
   NodePicker picker;
   std::chrono::steady_clock::time_point now;
   std::string now_text;
@@ -101,7 +98,14 @@ std::size_t Trainer::reconcile() {
   if (!jobs.empty()) {
     auto all_pods = store_.list(*pods, "").items;
     NodePicker picker(store_.list(*nodes, "").items, all_pods);
-    Pass pass{*train_jobs, *pods, std::move(all_pods), std::move(picker), options_.clock(), store_.now_rfc3339()};
+    Pass pass{*train_jobs, *pods, std::move(all_pods), {}, std::move(picker), options_.clock(), store_.now_rfc3339()};
+    for (std::size_t i = 0; i < pass.all_pods.size(); ++i)
+      if (const auto* refs = find_array(pass.all_pods[i].as_object(), {"metadata", "ownerReferences"}))
+        for (const auto& ref : *refs)
+          if (const auto* uid = find_string(ref.if_object(), "uid")) {
+            auto& owned = pass.pods_by_owner[std::string(*uid)];
+            if (owned.empty() || owned.back() != i) owned.push_back(i);
+          }
     for (const auto& job : jobs) {
       seen.insert(meta_string(job, "uid"));
       try {
@@ -123,8 +127,10 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
     return false;  // e.g. Kueue MultiKueue: another controller runs it
   const std::string uid = meta_string(train_job, "uid");
   std::vector<json::value> pods;
-  for (const auto& pod : pass.all_pods)
-    if (meta_string(pod, "namespace") == meta_string(train_job, "namespace") && owned_by(pod, uid)) pods.push_back(pod);
+  if (auto owned = pass.pods_by_owner.find(uid); owned != pass.pods_by_owner.end())
+    for (std::size_t i : owned->second)
+      if (const auto& pod = pass.all_pods[i]; meta_string(pod, "namespace") == meta_string(train_job, "namespace"))
+        pods.push_back(pod);
   std::sort(pods.begin(), pods.end(),
             [](const json::value& a, const json::value& b) { return meta_string(a, "name") < meta_string(b, "name"); });
 

@@ -1,0 +1,37 @@
+#include "k8s/cache_reader.hpp"
+
+#include <boost/json.hpp>
+
+namespace nvcre::k8s {
+
+const boost::json::value* CacheReader::parsed(const CachedObject& object) const {
+  if (const auto* kept = object.kept_parsed()) return kept;
+  auto it = parsed_.find(&object);
+  if (it == parsed_.end()) it = parsed_.emplace(&object, object.parse()).first;
+  return &it->second;
+}
+
+const boost::json::value* CacheReader::get(const ObjectRef& ref) const {
+  const CachedObject* object = cache_.find(ref);
+  return object == nullptr ? nullptr : parsed(*object);
+}
+
+std::vector<const boost::json::value*> CacheReader::list(std::string_view api_version, std::string_view kind,
+                                                         std::string_view ns, const LabelSelector& selector) const {
+  std::vector<const boost::json::value*> out;
+  cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
+    if (selector.empty() || selector.matches(object.labels())) out.push_back(parsed(object));
+  });
+  return out;
+}
+
+std::vector<const boost::json::value*> CacheReader::owned_by(std::string_view api_version, std::string_view kind,
+                                                             std::string_view ns, std::string_view owner_uid) const {
+  std::vector<const boost::json::value*> out;
+  cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
+    if (object.has_owner(owner_uid)) out.push_back(parsed(object));
+  });
+  return out;
+}
+
+}  // namespace nvcre::k8s

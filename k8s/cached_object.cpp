@@ -1,0 +1,103 @@
+#include "k8s/cached_object.hpp"
+
+#include "k8s/object_cache.hpp"
+
+#include <boost/json.hpp>
+
+namespace nvcre::k8s {
+namespace {
+
+namespace json = boost::json;
+
+// Fields are length-prefixed (LEB128), so any string, even one holding NULs, round-trips.
+void append_field(std::string& out, std::string_view field) {
+  std::size_t length = field.size();
+  do {
+    auto byte = static_cast<unsigned char>(length & 0x7f);
+    length >>= 7;
+    if (length != 0) byte |= 0x80;
+    out.push_back(static_cast<char>(byte));
+  } while (length != 0);
+  out.append(field);
+}
+
+// Reads the field at `at` and moves `at` past it.
+std::string_view next_field(std::string_view in, std::size_t& at) {
+  std::size_t length = 0;
+  int shift = 0;
+  while (at < in.size()) {
+    const auto byte = static_cast<unsigned char>(in[at++]);
+    length |= static_cast<std::size_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) break;
+    shift += 7;
+  }
+  std::string_view field = in.substr(at, length);
+  at += field.size();
+  return field;
+}
+
+const json::object* metadata_of(const json::value& object) {
+  const auto* o = object.if_object();
+  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
+  return meta == nullptr ? nullptr : meta->if_object();
+}
+
+}  // namespace
+
+CachedObject::CachedObject(json::value object, Form form) : form_(form) {
+  const json::object* meta = metadata_of(object);
+  if (const auto* labels = meta == nullptr ? nullptr : meta->if_contains("labels"); labels != nullptr && labels->is_object()) {
+    for (const auto& [key, value] : labels->get_object()) {
+      if (!value.is_string()) continue;  // as labels_of: only string values are labels
+      append_field(index_, key);
+      append_field(index_, value.get_string());
+      ++label_count_;
+    }
+  }
+  if (const auto* owners = meta == nullptr ? nullptr : meta->if_contains("ownerReferences"); owners != nullptr && owners->is_array()) {
+    for (const auto& owner : owners->get_array()) {
+      const auto* o = owner.if_object();
+      const auto* uid = o == nullptr ? nullptr : o->if_contains("uid");
+      append_field(index_, uid != nullptr && uid->is_string() ? std::string_view(uid->get_string()) : std::string_view());
+    }
+  }
+  index_.shrink_to_fit();
+  if (auto version = integer_resource_version(object)) {
+    has_resource_version_ = true;
+    resource_version_ = *version;
+  }
+  if (form_ == Form::Parsed) {
+    parsed_ = std::move(object);
+  } else {
+    text_ = json::serialize(object);
+    text_.shrink_to_fit();  // serialize grows its buffer geometrically
+  }
+}
+
+json::value CachedObject::parse() const { return form_ == Form::Parsed ? parsed_ : json::parse(text_); }
+
+Labels CachedObject::labels() const {
+  Labels labels;
+  std::size_t at = 0;
+  for (std::uint32_t i = 0; i < label_count_; ++i) {
+    std::string_view key = next_field(index_, at);
+    std::string_view value = next_field(index_, at);
+    labels.emplace(key, value);
+  }
+  return labels;
+}
+
+bool CachedObject::has_owner(std::string_view uid) const {
+  std::size_t at = 0;
+  for (std::uint32_t i = 0; i < 2 * label_count_; ++i) next_field(index_, at);
+  while (at < index_.size()) {
+    if (next_field(index_, at) == uid) return true;
+  }
+  return false;
+}
+
+std::optional<std::uint64_t> CachedObject::resource_version() const {
+  return has_resource_version_ ? std::optional(resource_version_) : std::nullopt;
+}
+
+}  // namespace nvcre::k8s

@@ -1,0 +1,47 @@
+#pragma once
+// How the informer cache keeps one object: as its serialized JSON text, plus the few facts the
+// cache must answer without parsing it: labels (list with a selector), owner uids (owned_by) and
+// the resourceVersion (read-your-writes ordering). A boost::json DOM costs 3-4.6 bytes of heap
+// per JSON byte in many small allocations; the text costs one byte per byte in one allocation,
+// and a reader parses only the objects it is handed (k8s/cache_reader.hpp).
+// Kinds read in bulk on hot paths and not growing with the work in flight (Nodes: node discovery
+// lists all of them) can instead be kept parsed: then readers get the kept DOM, parse-free.
+#include "k8s/label_selector.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nvcre::k8s {
+
+class CachedObject {
+ public:
+  enum class Form { Text, Parsed };
+  CachedObject(boost::json::value object, Form form);
+
+  // The DOM of a Parsed object, else nullptr.
+  const boost::json::value* kept_parsed() const { return form_ == Form::Parsed ? &parsed_ : nullptr; }
+  // A fresh DOM on the default memory resource (so that copies readers make of it, or of its
+  // parts, never depend on the memory of the read that parsed it).
+  boost::json::value parse() const;
+
+  Labels labels() const;
+  bool has_owner(std::string_view uid) const;
+  // metadata.resourceVersion when it is a decimal integer (see integer_resource_version).
+  std::optional<std::uint64_t> resource_version() const;
+
+ private:
+  std::string text_;            // Form::Text
+  boost::json::value parsed_;   // Form::Parsed
+  // Length-prefixed fields: label_count_ key/value pairs, then the ownerReferences' uids.
+  std::string index_;
+  std::uint32_t label_count_ = 0;
+  Form form_ = Form::Text;
+  bool has_resource_version_ = false;
+  std::uint64_t resource_version_ = 0;
+};
+
+}  // namespace nvcre::k8s
