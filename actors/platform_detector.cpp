@@ -35,19 +35,8 @@ void on_node_changed(self_pointer self, const ChangeNotice& notice) {
 
 caf::result<platform::DetectionFacts> detect(self_pointer self, const std::vector<platform::NodeRef>& refs) {
   auto& state = self->state;
-  std::vector<boost::json::value> nodes;
-  nodes.reserve(refs.size());
-  std::string missing;
-  state.config.cache->read([&](const k8s::CacheView& cache) {
-    for (const auto& ref : refs) {
-      const auto* cached = cache.get(node_ref(ref.name));
-      if (cached == nullptr) {
-        missing = ref.name;
-        return;
-      }
-      nodes.push_back(*cached);
-    }
-  });
+  auto [nodes, missing] = state.config.cache->read(
+      [&](const k8s::CacheView& cache) { return platform::cached_nodes(refs, cache); });
   if (!missing.empty()) {
     return caf::make_error(caf::sec::runtime_error,
                            "platform_detector: node " + missing + " is no longer cached (deleted since discovery)");

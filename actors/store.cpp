@@ -32,14 +32,6 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
   return notice;
 }
 
-bool in_cache_scope(const std::vector<CacheScope>& scopes, const json::value& object) {
-  const k8s::ObjectRef ref = k8s::object_ref_of(object);
-  return std::any_of(scopes.begin(), scopes.end(), [&](const CacheScope& scope) {
-    return scope.api_version == ref.api_version && scope.kind == ref.kind && (scope.ns.empty() || scope.ns == ref.ns) &&
-           (scope.selector.empty() || scope.selector.matches(k8s::labels_of(object)));
-  });
-}
-
 store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self, StoreConfig config) {
   self->state.config = std::move(config);
   return {
@@ -85,7 +77,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
       // No change notice: the watch event of the same version brings one, and the writer itself
       // already knows what it wrote.
       [=](own_write_atom, json::value& object) {
-        if (!object.is_object() || !in_cache_scope(self->state.config.scopes, object)) return false;
+        if (!object.is_object() || !k8s::in_cache_scope(self->state.config.scopes, object)) return false;
         k8s::trim_for_cache(object);
         return self->state.config.cache->write(
             [&](k8s::ObjectCache& cache) { return cache.record_own_write(std::move(object)); });

@@ -5,6 +5,7 @@
 // full it announces `synced` (controllers wait for it, as controller-runtime waits for caches).
 #include "actors/interfaces.hpp"
 #include "actors/shared_cache.hpp"
+#include "k8s/cache_scope.hpp"
 
 #include <atomic>
 #include <memory>
@@ -15,20 +16,11 @@
 
 namespace nvcre::actors {
 
-// What one reflector watches: own writes outside every scope are not cached (the watch would
-// never bring their deletion).
-struct CacheScope {
-  std::string api_version;
-  std::string kind;
-  std::string ns;  // "" = every namespace
-  k8s::LabelSelector selector;
-};
-
 struct StoreConfig {
   std::shared_ptr<SharedCache> cache;
   std::set<std::pair<std::string, std::string>> expected_kinds;  // (apiVersion, kind)
   std::shared_ptr<std::atomic<bool>> synced_flag;  // optional: readable by /readyz
-  std::vector<CacheScope> scopes;  // for own writes (read-your-writes)
+  std::vector<k8s::CacheScope> scopes;  // for own writes (read-your-writes)
 };
 
 struct StoreState {
@@ -41,8 +33,6 @@ struct StoreState {
 
 store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self, StoreConfig config);
 
-// Whether `object` is one a watch with these scopes would deliver.
-bool in_cache_scope(const std::vector<CacheScope>& scopes, const boost::json::value& object);
 
 // The change notice for a cached object (owners from metadata.ownerReferences).
 ChangeNotice change_notice_for(const boost::json::value& object, bool deleted);

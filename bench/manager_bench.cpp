@@ -22,7 +22,7 @@
 // Usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N]
 //          [--concurrency C] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K]
 //          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
-//          [--manager-arg ARG]...
+//          [-- MANAGER-ARG...]   (--help lists them)
 //   defaults: N=200, C=4, M=1000, K=4, J=2, S=500; --quick: N=4, M=20.
 //   latency: aws:h100:64 and the catalog's gpusPerNode (the whole node).
 //   rss:     G=1 (eight Certifications share an H100 node) on aws:h100 with just enough nodes for
@@ -31,7 +31,7 @@
 //            the rest wait Unschedulable, retried by kube-sim's Trainer on every pass, which then
 //            limits how far the others get before the settle deadline.
 // The latency phase runs the manager with its default flags (client-side --qps 20 --burst 30); the
-// rss phase adds --qps -1 (unless --manager-arg --qps is given) so 1,000 Certifications settle in
+// rss phase adds --qps -1 (unless the manager arguments after -- set --qps) so 1,000 Certifications settle in
 // minutes: what is cached does not depend on how fast it arrived.
 // The latency phase deletes each finished Certification (kube-sim then holds only what is in flight).
 // The manager's stderr goes to
@@ -44,6 +44,7 @@
 #include "platform/gpu_defaults.hpp"
 #include "sim/cluster_profile.hpp"
 
+#include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
 #include <fcntl.h>
@@ -734,44 +735,30 @@ void run_rss(const Settings& settings) {
   print_load();
 }
 
-int usage() {
-  std::fprintf(stderr,
-               "usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N] [--concurrency C]\n"
-               "         [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K] [--nodes-per-job J]\n"
-               "         [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH] [--manager-arg ARG]...\n");
-  return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   Settings settings;
   std::optional<int> certifications, in_flight;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (arg == "--quick") settings.quick = true;
-      else if (arg == "--phase") settings.phase = value();
-      else if (arg == "--certifications") certifications = std::stoi(value());
-      else if (arg == "--concurrency") settings.concurrency = std::stoi(value());
-      else if (arg == "--in-flight") in_flight = std::stoi(value());
-      else if (arg == "--cluster") settings.cluster = value();
-      else if (arg == "--nodes-per-cert") settings.nodes_per_cert = std::stoi(value());
-      else if (arg == "--nodes-per-job") settings.nodes_per_job = std::stoi(value());
-      else if (arg == "--gpus-per-node") settings.gpus_per_node = std::stoi(value());
-      else if (arg == "--trainer-step-ms") settings.trainer_step_ms = std::stoi(value());
-      else if (arg == "--manager") settings.manager = value();
-      else if (arg == "--manager-arg") settings.manager_args.push_back(value());
-      else return usage();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      return usage();
-    }
-  }
+  CLI::App app{"The manager benchmark of issue 5: completion latency and cache footprint of nvcre-manager on kube-sim.\n"
+               "Arguments after -- go to nvcre-manager, e.g. -- --qps -1 --log-level debug."};
+  app.add_flag("--quick", settings.quick, "a short pass: 4 Certifications (latency), 20 in flight (rss)");
+  app.add_option("--phase", settings.phase, "which phase to run")->check(CLI::IsMember({"all", "latency", "rss"}));
+  app.add_option("--certifications", certifications, "latency: Certifications in all (default 200)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--concurrency", settings.concurrency, "latency: Certifications in flight at a time")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--in-flight", in_flight, "rss: Certifications left in flight (default 1000)")->check(CLI::PositiveNumber);
+  app.add_option("--cluster", settings.cluster, "simulated cluster PLATFORM:GPU:NODES (default per phase)");
+  app.add_option("--nodes-per-cert", settings.nodes_per_cert, "nodes each Certification targets")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--nodes-per-job", settings.nodes_per_job, "the category's nodesPerJob")->check(CLI::PositiveNumber);
+  app.add_option("--gpus-per-node", settings.gpus_per_node, "the category's gpusPerNode (default per phase)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--trainer-step-ms", settings.trainer_step_ms, "kube-sim Trainer step")->check(CLI::PositiveNumber);
+  app.add_option("--manager", settings.manager, "the nvcre-manager binary")->check(CLI::ExistingFile);
+  app.add_option("manager-args", settings.manager_args, "arguments for nvcre-manager (after --)");
+  CLI11_PARSE(app, argc, argv);
   settings.certifications = certifications.value_or(settings.quick ? 4 : 200);
   settings.in_flight = in_flight.value_or(settings.quick ? 20 : 1000);
   ::signal(SIGPIPE, SIG_IGN);

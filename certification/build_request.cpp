@@ -34,12 +34,8 @@ CategoryBuildAnswer assemble_for_request(const api::Certification& certification
 
 CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request, const k8s::CacheView& cache,
                                          const catalog::Catalog& catalog) {
-  std::vector<boost::json::value> nodes;
-  for (const auto& node : request.nodes) {
-    const auto* cached = cache.get({"v1", "Node", "", node.name});
-    if (cached == nullptr) throw std::logic_error("build request names node " + node.name + " the cache lacks");
-    nodes.push_back(*cached);
-  }
+  auto [nodes, missing] = platform::cached_nodes(request.nodes, cache);
+  if (!missing.empty()) throw std::logic_error("build request names node " + missing + " the cache lacks");
   auto resolved = resolve_for_request(request, platform::detect_nodes(std::move(nodes)), catalog);
   if (auto* failure = std::get_if<BuildFailure>(&resolved)) return *failure;
   return assemble_for_request(request.certification, std::get<ResolvedCategory>(std::move(resolved)));

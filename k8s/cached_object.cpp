@@ -45,15 +45,12 @@ const json::object* metadata_of(const json::value& object) {
 }  // namespace
 
 CachedObject::CachedObject(json::value object, Form form) : form_(form) {
-  const json::object* meta = metadata_of(object);
-  if (const auto* labels = meta == nullptr ? nullptr : meta->if_contains("labels"); labels != nullptr && labels->is_object()) {
-    for (const auto& [key, value] : labels->get_object()) {
-      if (!value.is_string()) continue;  // as labels_of: only string values are labels
-      append_field(index_, key);
-      append_field(index_, value.get_string());
-      ++label_count_;
-    }
+  for (const auto& [key, value] : labels_of(object)) {
+    append_field(index_, key);
+    append_field(index_, value);
+    ++label_count_;
   }
+  const json::object* meta = metadata_of(object);
   if (const auto* owners = meta == nullptr ? nullptr : meta->if_contains("ownerReferences"); owners != nullptr && owners->is_array()) {
     for (const auto& owner : owners->get_array()) {
       const auto* o = owner.if_object();

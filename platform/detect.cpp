@@ -175,19 +175,25 @@ std::int64_t count_topology_domains(std::string_view topology_key, std::span<con
   return static_cast<std::int64_t>(domains.size());
 }
 
-ArchitectureSelection select_primary_architecture(std::span<const json::value> nodes) {
+ArchitectureSelection select_primary_architecture(std::span<const ArchitectureVote> votes) {
+  std::vector<std::string> ballots;
+  ballots.reserve(votes.size());
+  for (const auto& vote : votes) ballots.push_back(vote.vote);
   ArchitectureSelection selection;
-  selection.architecture = majority_gpu_architecture(nodes);
+  selection.architecture = majority_vote(ballots);
   if (selection.architecture.empty()) selection.architecture = std::string(kUnknownArchitecture);
-  for (const auto& node : nodes) {
-    const std::string name(NodeView(node).name());
-    if (node_gpu_architecture(node) == selection.architecture) {
-      selection.kept.push_back(name);
-    } else {
-      selection.excluded.push_back(name);
-    }
+  for (const auto& vote : votes) {
+    const std::string& architecture = vote.vote.empty() ? std::string(kUnknownArchitecture) : vote.vote;
+    (architecture == selection.architecture ? selection.kept : selection.excluded).push_back(vote.node);
   }
   return selection;
+}
+
+ArchitectureSelection select_primary_architecture(std::span<const json::value> nodes) {
+  std::vector<ArchitectureVote> votes;
+  votes.reserve(nodes.size());
+  for (const auto& node : nodes) votes.push_back({std::string(NodeView(node).name()), voting_architecture(node)});
+  return select_primary_architecture(std::span<const ArchitectureVote>(votes));
 }
 
 std::string fake_provider_id(std::string_view platform) {

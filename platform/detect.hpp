@@ -80,6 +80,12 @@ struct ArchitectureSelection {
   std::vector<std::string> excluded;  // node names, input order
 };
 ArchitectureSelection select_primary_architecture(std::span<const boost::json::value> nodes);
+// The same over votes already read from the nodes (the platform_detector keeps them per node).
+struct ArchitectureVote {
+  std::string node;
+  std::string vote;  // the architecture its product label votes for; "" = it does not vote
+};
+ArchitectureSelection select_primary_architecture(std::span<const ArchitectureVote> votes);
 
 // Distinct non-empty values of the `topology_key` label over the nodes: the `domainCount` overrides
 // match on. 0 for an empty key.

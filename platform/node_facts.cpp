@@ -1,22 +1,9 @@
 #include "platform/node_facts.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace nvcre::platform {
 namespace json = boost::json;
-
-namespace {
-
-// majority_gpu_architecture over the stored votes.
-std::string majority_of(std::span<const NodeFacts> facts) {
-  std::vector<std::string> votes;
-  votes.reserve(facts.size());
-  for (const auto& node : facts) votes.push_back(node.vote);
-  return majority_vote(votes);
-}
-
-}  // namespace
 
 std::string node_resource_version(const json::value& node) {
   const auto* object = node.if_object();
@@ -36,16 +23,33 @@ NodeFacts derive_node_facts(const json::value& node) {
   return facts;
 }
 
+CachedNodes cached_nodes(std::span<const NodeRef> refs, const k8s::CacheView& cache) {
+  CachedNodes out;
+  out.nodes.reserve(refs.size());
+  for (const auto& ref : refs) {
+    const json::value* node = cache.get({"v1", "Node", "", ref.name});
+    if (node == nullptr) {
+      out.missing = ref.name;
+      break;
+    }
+    out.nodes.push_back(*node);
+  }
+  return out;
+}
+
 DetectionFacts aggregate_detection(std::span<const NodeFacts> facts, std::vector<json::value> nodes) {
   DetectionFacts detection;
   detection.platform = facts.empty() ? detect_platform({}) : facts.front().platform;
-  detection.majority_architecture = majority_of(facts);
-  auto& selection = detection.selection;
-  selection.architecture =
-      detection.majority_architecture.empty() ? std::string(kUnknownArchitecture) : detection.majority_architecture;
+  std::vector<ArchitectureVote> votes;
+  std::vector<std::string> ballots;
+  votes.reserve(facts.size());
+  ballots.reserve(facts.size());
   for (const auto& node : facts) {
-    (node.architecture() == selection.architecture ? selection.kept : selection.excluded).push_back(node.name);
+    votes.push_back({node.name, node.vote});
+    ballots.push_back(node.vote);
   }
+  detection.majority_architecture = majority_vote(ballots);
+  detection.selection = select_primary_architecture(std::span<const ArchitectureVote>(votes));
   detection.nodes = std::move(nodes);
   return detection;
 }

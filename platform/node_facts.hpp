@@ -4,6 +4,7 @@
 // target's nodes that a category build resolves against. The aggregate reproduces detect_platform,
 // majority_gpu_architecture and select_primary_architecture (platform/detect.hpp) from already
 // derived facts; unit tests pin the two against each other.
+#include "k8s/object_cache.hpp"
 #include "platform/detect.hpp"
 
 #include <boost/json/value.hpp>
@@ -32,6 +33,14 @@ struct NodeFacts {
 };
 
 NodeFacts derive_node_facts(const boost::json::value& node);
+
+// The named Nodes from an informer cache, in `refs` order; `missing` names the first one the
+// cache no longer holds (then `nodes` is incomplete).
+struct CachedNodes {
+  std::vector<boost::json::value> nodes;
+  std::string missing;
+};
+CachedNodes cached_nodes(std::span<const NodeRef> refs, const k8s::CacheView& cache);
 
 // metadata.resourceVersion ("" when absent): whether derived facts still describe a node.
 std::string node_resource_version(const boost::json::value& node);

@@ -13,6 +13,7 @@
 
 #include "api/yaml_json.hpp"
 
+#include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -20,87 +21,61 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
-
-namespace {
-
-int usage() {
-  std::cerr << "usage: kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N]"
-               " [--fault-plan FILE]\n"
-               "                [--tls-cert-file FILE --tls-private-key-file FILE [--client-ca-file FILE]]\n"
-               "                [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]... [--trainer-step-ms N]"
-               " [--no-trainer]\n";
-  return 2;
-}
-
-
-}  // namespace
 
 int main(int argc, char** argv) {
   nvcre::sim::KubeSimOptions options;
   std::string crds;
   std::string fault_plan;
+  std::optional<std::string> cluster;
+  std::vector<std::string> faulty_node_flags;
   std::vector<nvcre::sim::FaultyNode> faulty_nodes;
-  options.api.trainer.enabled = true;  // the binary simulates the Trainer unless --no-trainer
+  std::size_t watch_window = options.api.store.retained_events;
+  std::optional<unsigned> trainer_step_ms;
+  bool no_trainer = false;
   nvcre::sim::KubeSimTls tls;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (arg == "--port") {
-        options.port = static_cast<unsigned short>(std::stoi(value()));
-      } else if (arg == "--address") {
-        options.address = value();
-      } else if (arg == "--crds") {
-        crds = value();
-      } else if (arg == "--token") {
-        options.token = value();
-      } else if (arg == "--watch-window") {
-        options.api.store.retained_events = static_cast<std::size_t>(std::stoul(value()));
-      } else if (arg == "--fault-plan") {
-        fault_plan = value();
-      } else if (arg == "--tls-cert-file") {
-        tls.cert_file = value();
-      } else if (arg == "--tls-private-key-file") {
-        tls.key_file = value();
-      } else if (arg == "--client-ca-file") {
-        tls.client_ca_file = value();
-      } else if (arg == "--cluster") {
-        options.api.cluster = nvcre::sim::parse_cluster_profile(value());
-      } else if (arg == "--faulty-node") {
-        faulty_nodes.push_back(nvcre::sim::parse_faulty_node(value()));
-      } else if (arg == "--trainer-step-ms") {
-        options.api.trainer.step = std::chrono::milliseconds(std::stoul(value()));
-      } else if (arg == "--no-trainer") {
-        options.api.trainer.enabled = false;
-      } else if (arg == "--help" || arg == "-h") {
-        usage();
-        return 0;
-      } else {
-        return usage();
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "kube-sim: " << e.what() << "\n";
-      return usage();
-    }
+  CLI::App app{"kube-sim: an in-memory Kubernetes API server on loopback, with a simulated GPU cluster and Trainer."};
+  app.add_option("--port", options.port, "port to listen on (0: any free port)");
+  app.add_option("--address", options.address, "address to listen on");
+  app.add_option("--crds", crds, "install every CRD manifest in this directory")->check(CLI::ExistingDirectory);
+  app.add_option("--token", options.token, "require this bearer token");
+  app.add_option("--watch-window", watch_window, "events kept for watches; older resourceVersions answer 410 Gone")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--fault-plan", fault_plan, "YAML/JSON fault plan (sim/fault_plan.hpp)")->check(CLI::ExistingFile);
+  app.add_option("--tls-cert-file", tls.cert_file, "serve HTTPS with this PEM certificate")->check(CLI::ExistingFile);
+  app.add_option("--tls-private-key-file", tls.key_file, "... and this PEM key")->check(CLI::ExistingFile);
+  app.add_option("--client-ca-file", tls.client_ca_file, "require client certificates signed by this CA")
+      ->check(CLI::ExistingFile);
+  app.add_option("--cluster", cluster, "simulated GPU nodes, PLATFORM:GPU:NODES (e.g. aws:h100:8)");
+  app.add_option("--faulty-node", faulty_node_flags, "NAME[=REASON]: the Trainer fails pods on this node (repeatable)");
+  app.add_option("--trainer-step-ms", trainer_step_ms, "simulated Trainer step");
+  app.add_flag("--no-trainer", no_trainer, "do not simulate the Kubeflow Trainer");
+  CLI11_PARSE(app, argc, argv);
+  options.api.store.retained_events = watch_window;
+  options.api.trainer.enabled = !no_trainer;  // the binary simulates the Trainer unless --no-trainer
+  if (trainer_step_ms) options.api.trainer.step = std::chrono::milliseconds(*trainer_step_ms);
+  try {
+    if (cluster) options.api.cluster = nvcre::sim::parse_cluster_profile(*cluster);
+    for (const auto& flag : faulty_node_flags) faulty_nodes.push_back(nvcre::sim::parse_faulty_node(flag));
+  } catch (const std::exception& e) {
+    std::cerr << "kube-sim: " << e.what() << "\nRun with --help for more information.\n";
+    return 2;
   }
 
   if (!tls.cert_file.empty() || !tls.key_file.empty() || !tls.client_ca_file.empty()) {
     if (tls.cert_file.empty() || tls.key_file.empty()) {
       std::cerr << "kube-sim: --tls-cert-file and --tls-private-key-file go together"
                    " (--client-ca-file needs both)\n";
-      return usage();
+      return 2;
     }
     options.tls = tls;
   }
 
   if (!faulty_nodes.empty()) {
     if (!options.api.cluster) {
-      std::cerr << "kube-sim: --faulty-node needs --cluster\n";
-      return usage();
+      std::cerr << "kube-sim: --faulty-node needs --cluster (the simulated nodes it names)\n";
+      return 2;
     }
     options.api.cluster->faulty_nodes = faulty_nodes;
   }

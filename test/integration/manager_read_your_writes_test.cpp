@@ -3,7 +3,6 @@
 // patch of the next pass carries a stale resourceVersion (409) and a create is attempted again
 // (AlreadyExists): each costs a round trip on the user's critical path.
 #include "actors/manager.hpp"
-#include "actors/store.hpp"
 
 #include "k8s/object_cache.hpp"
 #include "sim/kube_sim.hpp"
@@ -93,21 +92,6 @@ TEST(ManagerReadYourWrites, TheNextPassReadsItsOwnWritesWithoutConflictsOrDuplic
     EXPECT_EQ(log.create_attempts("configmaps", "ryw", name + "-child"), 1u) << name;
   }
   sim.stop();
-}
-
-TEST(ManagerReadYourWrites, OwnWritesOutsideTheWatchedScopeAreNotCached) {
-  k8s::LabelSelector managed = k8s::LabelSelector::parse("app.kubernetes.io/managed-by=nvcre");
-  std::vector<CacheScope> scopes{{"v1", "ConfigMap", "ns-a", managed}, {"v1", "Node", "", {}}};
-  auto config_map = [](const char* ns, json::object labels) {
-    return json::value(json::object{{"apiVersion", "v1"},
-                                    {"kind", "ConfigMap"},
-                                    {"metadata", {{"name", "x"}, {"namespace", ns}, {"labels", std::move(labels)}}}});
-  };
-  EXPECT_TRUE(in_cache_scope(scopes, config_map("ns-a", {{"app.kubernetes.io/managed-by", "nvcre"}})));
-  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-b", {{"app.kubernetes.io/managed-by", "nvcre"}})));
-  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-a", {})));
-  EXPECT_TRUE(in_cache_scope(scopes, json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n"}}}}));
-  EXPECT_FALSE(in_cache_scope(scopes, json::object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}}}}));
 }
 
 }  // namespace

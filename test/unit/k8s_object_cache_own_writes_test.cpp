@@ -1,5 +1,6 @@
 // Read-your-writes in the informer cache: the manager's own writes are cached ahead of the watch,
 // never behind it, and never bring back an object the watch saw go away.
+#include "k8s/cache_scope.hpp"
 #include "k8s/object_cache.hpp"
 
 #include <boost/json.hpp>
@@ -73,6 +74,22 @@ TEST(ObjectCacheOwnWrites, AnUnknownObjectIsCachedWhenNewerThanItsKindsWatch) {
   EXPECT_TRUE(cache.record_own_write(job("5", "Pending")));
   EXPECT_EQ(phase_of(cache), "Pending");
   EXPECT_THROW(cache.record_own_write(json::object{{"kind", "Job"}}), std::invalid_argument);
+}
+
+TEST(CacheScope, OwnWritesOutsideEveryWatchedScopeAreNotCached) {
+  const LabelSelector managed = LabelSelector::parse("app.kubernetes.io/managed-by=nvcre");
+  const std::vector<CacheScope> scopes{{"v1", "ConfigMap", "ns-a", managed}, {"v1", "Node", "", {}}};
+  auto config_map = [](const char* ns, json::object labels) {
+    return json::value(json::object{{"apiVersion", "v1"},
+                                    {"kind", "ConfigMap"},
+                                    {"metadata", {{"name", "x"}, {"namespace", ns}, {"labels", std::move(labels)}}}});
+  };
+  EXPECT_TRUE(in_cache_scope(scopes, config_map("ns-a", {{"app.kubernetes.io/managed-by", "nvcre"}})));
+  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-b", {{"app.kubernetes.io/managed-by", "nvcre"}})));  // namespace
+  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-a", {})));                                            // selector
+  EXPECT_TRUE(in_cache_scope(scopes, json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n"}}}}));
+  EXPECT_FALSE(in_cache_scope(scopes, json::object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}}}}));
+  EXPECT_FALSE(in_cache_scope({}, config_map("ns-a", {})));  // nothing watched, nothing cached
 }
 
 }  // namespace
