@@ -332,7 +332,6 @@ json::value ApiServer::create(const std::string& api_version, const std::string&
   const ResourceInfo* info = registry_.find(group, version, resource);
   if (!info) throw ApiError(404, "NotFound", "the server could not find the requested resource");
   ensure_namespace(*info, ns);
-  garbage_possible_ = true;  // not looked at closely: direct creates are few (setup, tests)
   json::value created = store_.create(info->type, ns, std::move(object), admission(*info, false, "Strict"));
   if (info->type.resource == "customresourcedefinitions") after_crd_write(created);
   return created;

@@ -13,7 +13,6 @@
 
 #include <boost/json/value.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -88,7 +87,8 @@ class ApiServer {
   Store& store() { return store_; }
   FaultInjector& faults() { return faults_; }
   RequestLog& request_log() { return log_; }
-  // Runs the garbage collector to a fixed point (the server does after every DELETE, PUT, PATCH).
+  // Runs the garbage collector over what changed, to a fixed point (the server does after every
+  // request that left it work).
   void collect_garbage();
 
   // One simulated-Trainer pass under the request lock; how many TrainJobs moved (0 when off).
@@ -119,9 +119,6 @@ class ApiServer {
   void after_crd_write(const boost::json::value& crd);
   void after_crd_delete(const boost::json::value& crd);
   void ensure_namespace(const ResourceInfo& info, const std::string& ns) const;
-  // Whether every owner reference of a created object names a live owner (same uid, not being
-  // deleted): then the create left nothing for the garbage collector.
-  bool owners_alive(const HttpResponse& created);
 
   ApiServerOptions options_;
   std::recursive_mutex mutex_;
@@ -130,9 +127,6 @@ class ApiServer {
   api::SchemaRegistry schemas_;
   FaultInjector faults_;
   RequestLog log_;
-  // Set by a create whose owner references are not all live, cleared by a collection: a status
-  // write leaves metadata as it was, so only then can it have garbage to collect.
-  std::atomic<bool> garbage_possible_{false};
   std::unique_ptr<Trainer> trainer_;
   std::unique_ptr<PeriodicTicker> ticker_;  // last: its thread stops before anything it uses goes
 };

@@ -1,6 +1,6 @@
 // What wraps every request: fault injection (sim/fault_plan.hpp), the request log and stats
-// (sim/request_log.hpp), synchronous garbage collection (sim/garbage_collector.hpp) after
-// DELETE / PUT / PATCH, and the admin endpoints:
+// (sim/request_log.hpp), synchronous garbage collection (sim/garbage_collector.hpp) after any
+// request that left the collector work, and the admin endpoints:
 //   GET /sim/faults            the plan and the injected-fault counters
 //   PUT /sim/faults            replace the plan (YAML or JSON body); an empty plan turns faults off
 //   DELETE /sim/faults         turn faults off and zero the counters
@@ -53,11 +53,6 @@ std::string created_name(const HttpRequest& request, const HttpResponse* respons
   return name;
 }
 
-std::string string_field(const json::value& object, std::string_view key) {
-  const auto* v = object.as_object().if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
-}
-
 }  // namespace
 
 std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const HttpRequest& request) {
@@ -102,23 +97,9 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const
     log_.record_create(qualified_resource(target->resource, target->group), target->ns,
                        created_name(request, std::get_if<HttpResponse>(&result)), code == 201);
 
-  if (target && target->verb == Verb::Create && code == 201 && !owners_alive(std::get<HttpResponse>(result)))
-    garbage_possible_ = true;
-  // A collection snapshots every object's metadata, so it runs only after the writes that can
-  // leave garbage: deletes, changes of owner links, finalizer changes on an object being deleted
-  // (removing the last one removes it), or any write while a create left a dangling owner behind.
-  // Spec, label and status writes, and adding a finalizer to a live object, cannot.
-  const auto* answer = std::get_if<HttpResponse>(&result);
-  const auto mentions = [](const std::string& text, const char* key) { return text.find(key) != std::string::npos; };
-  const bool may_leave_garbage =
-      target && (target->verb == Verb::Delete ||
-                 ((target->verb == Verb::Update || target->verb == Verb::Patch) &&
-                  (garbage_possible_ ||
-                   (target->subresource != "status" &&
-                    (mentions(request.body, "ownerReferences") ||
-                     (mentions(request.body, "finalizers") && answer != nullptr &&
-                      mentions(answer->body, "deletionTimestamp")))))));
-  if (may_leave_garbage && !fault.error && code < 300) collect_garbage();
+  // The store knows which writes changed what the collector decides on (sim/owner_index.hpp); a
+  // spec, label or status write leaves it nothing to do.
+  if (store_.has_gc_work()) collect_garbage();
 
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   log_.record(RequestRecord{request.method, target_of(request), target ? to_string(target->verb) : "other", code,
@@ -127,36 +108,8 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const
   return result;
 }
 
-bool ApiServer::owners_alive(const HttpResponse& created) {
-  std::lock_guard lock(mutex_);  // the registry changes with CRD writes
-  boost::system::error_code ec;
-  const json::value object = json::parse(created.body, ec);
-  if (ec || !object.is_object()) return false;
-  const auto* metadata = object.as_object().if_contains("metadata");
-  const auto* refs = metadata != nullptr && metadata->is_object() ? metadata->as_object().if_contains("ownerReferences") : nullptr;
-  if (refs == nullptr || !refs->is_array()) return true;
-  const std::string ns = meta_string(object, "namespace");
-  for (const auto& ref : refs->as_array()) {
-    if (!ref.is_object()) return false;
-    const std::string api_version = string_field(ref, "apiVersion");
-    const auto slash = api_version.find('/');
-    const std::string group = slash == std::string::npos ? std::string() : api_version.substr(0, slash);
-    const std::string kind = string_field(ref, "kind");
-    const ResourceInfo* owner_info = nullptr;
-    for (const auto& info : registry_.all())
-      if (info.type.group == group && info.type.kind == kind) owner_info = &info;
-    if (owner_info == nullptr) return false;
-    // A namespaced owner of a cluster-scoped dependent is invalid: not found under "".
-    auto owner = store_.find(owner_info->type, owner_info->type.namespaced ? ns : std::string(), string_field(ref, "name"));
-    if (!owner || meta_string(*owner, "uid") != string_field(ref, "uid") || !meta_string(*owner, "deletionTimestamp").empty())
-      return false;
-  }
-  return true;
-}
-
 void ApiServer::collect_garbage() {
   std::lock_guard lock(mutex_);
-  garbage_possible_ = false;  // before the snapshot: a create after it sets it again
   std::vector<ResourceType> types;
   for (const auto& info : registry_.all()) types.push_back(info.type);
   nvcre::sim::collect_garbage(store_, types);

@@ -244,24 +244,40 @@ json::value metadata_only(const json::value& object) {
 
 }  // namespace
 
-GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, std::size_t max_passes) {
+GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, GcScope scope, std::size_t max_passes) {
   std::vector<ResourceType> unique;
-  std::set<std::pair<std::string, std::string>> seen;
+  std::map<std::string, ResourceType> by_bucket;  // the Store's "group/resource"
   for (const auto& type : types)
-    if (seen.insert({type.group, type.resource}).second) unique.push_back(type);
+    if (by_bucket.emplace(type.group + "/" + type.resource, type).second) unique.push_back(type);
+  const auto namespaces = std::find_if(unique.begin(), unique.end(), [](const ResourceType& t) { return is_namespace(t); });
 
   GcReport report;
-  while (report.passes < max_passes) {
+  for (std::size_t round = 0; round < max_passes; ++round) {
+    // Only what changed since the last round, with everything owner-linked to it: the planner's
+    // decision for an object reads its owners, its dependents and its namespace, nothing else.
+    GcWork work = store.take_gc_work();
+    if (scope == GcScope::Everything) work.everything = true;
+    if (work.empty()) break;
     std::vector<GcObject> snapshot;
-    for (const auto& type : unique) {
-      store.visit(type, [&](const json::value& object) { snapshot.push_back({type, metadata_only(object)}); });
+    std::set<std::string> taken;
+    auto take = [&](const ResourceType& type, const json::value& object) {
+      if (taken.insert(meta_string(object, "uid")).second) snapshot.push_back({type, metadata_only(object)});
+    };
+    if (work.everything) {
+      for (const auto& type : unique) store.visit(type, [&](const json::value& object) { take(type, object); });
+    } else {
+      if (namespaces != unique.end()) store.visit(*namespaces, [&](const json::value& object) { take(*namespaces, object); });
+      store.visit_owner_components(work.uids, [&](const std::string& bucket, const json::value& object) {
+        if (auto it = by_bucket.find(bucket); it != by_bucket.end()) take(it->second, object);
+      });
     }
+    report.examined += snapshot.size();
     auto actions = plan_garbage_collection(snapshot);
     if (actions.empty()) break;
     ++report.passes;
     bool progressed = false;
     for (const auto& action : actions) {
-      if (!apply(store, action)) continue;
+      if (!apply(store, action)) continue;  // lost a race: that write is the next round's work
       progressed = true;
       switch (action.kind) {
         case GcAction::Kind::Delete: ++report.deleted; break;

@@ -1,10 +1,9 @@
 #pragma once
 // kube-sim's garbage collector: what kube-controller-manager's garbagecollector and namespace
-// controllers do, run synchronously by the ApiServer after every DELETE and after each PUT and
-// PATCH that can leave garbage (it names ownerReferences, changes the finalizers of an object being
-// deleted, or an earlier POST created an object with a dangling owner reference: that object lives
-// until the next such request), so
-// tests see a settled store when the request returns. No background thread, no clock.
+// controllers do, run synchronously by the ApiServer after every request that left the store
+// with collector work (a write that changed an object's existence, deletionTimestamp, finalizers
+// or ownerReferences: sim/owner_index.hpp), so tests see a settled store when the request
+// returns. No background thread, no clock.
 //
 // Semantics (k8s.io/kubernetes/pkg/controller/garbagecollector, our own words):
 //  - An owner reference is resolved by uid. It is *dangling* when no stored object has that uid,
@@ -65,14 +64,23 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
 
 struct GcReport {
   std::size_t passes = 0;
+  std::size_t examined = 0;            // objects snapshotted over all rounds
   std::size_t deleted = 0;             // Delete actions applied
   std::size_t references_removed = 0;  // RemoveOwnerReferences actions applied
   std::size_t finalizers_removed = 0;  // RemoveFinalizer actions applied
 };
 
-// Snapshots `types` (one entry per group/resource is enough; duplicates are ignored), plans,
-// applies and repeats until nothing is left to do (at most `max_passes`). Actions that lost a
-// race (404, 409) are skipped and re-planned in the next pass.
-GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, std::size_t max_passes = 64);
+// Which objects a collection reads. Changed: the store's GC work (what changed since the last
+// collection) with those objects' owner-linked components, plus every Namespace. Everything:
+// every object of `types`, as the collector did before the store kept its owner index; the
+// reference the Changed collection is tested against.
+enum class GcScope { Changed, Everything };
+
+// Snapshots the metadata of the objects in `scope` (one entry per group/resource of `types` is
+// enough; duplicates are ignored; a Namespace change widens a round to everything), plans, applies
+// and repeats until nothing is left to do (at most `max_passes`). Actions that lost a race (404,
+// 409) are skipped: the write that beat them is the next round's work.
+GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, GcScope scope = GcScope::Changed,
+                         std::size_t max_passes = 64);
 
 }  // namespace nvcre::sim

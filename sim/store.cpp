@@ -173,6 +173,7 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
     ++rv_;
     metadata_of(object)["resourceVersion"] = std::to_string(rv_);
     bucket.emplace(key, object);
+    owner_index_.record_write(bucket_key(type), nullptr, &object);
     record(EventType::Added, type, key.first, object);
   }
   notify();
@@ -250,6 +251,27 @@ void Store::visit(const ResourceType& type, const std::function<void(const json:
   auto bucket = buckets_.find(bucket_key(type));
   if (bucket == buckets_.end()) return;
   for (const auto& [key, object] : bucket->second) fn(object);
+}
+
+bool Store::has_gc_work() const {
+  std::lock_guard lock(mutex_);
+  return owner_index_.has_work();
+}
+
+GcWork Store::take_gc_work() {
+  std::lock_guard lock(mutex_);
+  return owner_index_.take_work();
+}
+
+void Store::visit_owner_components(const std::vector<std::string>& uids,
+                                   const std::function<void(const std::string& bucket, const json::value&)>& fn) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& location : owner_index_.components(uids)) {
+    auto bucket = buckets_.find(location.bucket);
+    if (bucket == buckets_.end()) continue;
+    auto it = bucket->second.find({location.ns, location.name});
+    if (it != bucket->second.end()) fn(location.bucket, it->second);
+  }
 }
 
 ListResult Store::list(const ResourceType& type, const std::string& ns, const Filter& filter, std::size_t limit,
@@ -380,6 +402,7 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
     const bool finalize = !meta_string(next, "deletionTimestamp").empty() && finalizers_of(next).empty();
     ++rv_;
     metadata_of(next)["resourceVersion"] = std::to_string(rv_);
+    owner_index_.record_write(bucket_key(type), &old, finalize ? nullptr : &next);
     if (finalize) {
       bucket.erase(it);
       record(EventType::Deleted, type, key.first, next);
@@ -428,6 +451,7 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
       if (dry_run) return {next, false};
       ++rv_;
       meta["resourceVersion"] = std::to_string(rv_);
+      owner_index_.record_write(bucket_key(type), &it->second, &next);
       it->second = next;
       record(EventType::Modified, type, key.first, next);
       result = {std::move(next), false};
@@ -436,6 +460,7 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
       if (dry_run) return {gone_object, true};
       ++rv_;
       metadata_of(gone_object)["resourceVersion"] = std::to_string(rv_);
+      owner_index_.record_write(bucket_key(type), &it->second, nullptr);
       bucket.erase(it);
       record(EventType::Deleted, type, key.first, gone_object);
       result = {std::move(gone_object), true};
@@ -453,6 +478,7 @@ void Store::remove_all(const ResourceType& type) {
     for (auto& [key, object] : bucket->second) {
       ++rv_;
       metadata_of(object)["resourceVersion"] = std::to_string(rv_);
+      owner_index_.record_write(bucket->first, &object, nullptr);
       record(EventType::Deleted, type, key.first, object);
     }
     buckets_.erase(bucket);

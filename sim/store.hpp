@@ -6,6 +6,7 @@
 // bounded event log for watches (a resourceVersion older than the retained window -> 410 Gone).
 // Every failure is an ApiError carrying kube's code, reason and message. Thread-safe.
 #include "sim/api_error.hpp"
+#include "sim/owner_index.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -106,6 +107,14 @@ class Store {
                       bool dry_run = false, const std::optional<std::string>& precondition_rv = {},
                       const std::string& add_finalizer = {}, const std::optional<std::string>& precondition_uid = std::nullopt);
 
+  // What changed for the garbage collector since it last took the work (sim/owner_index.hpp).
+  bool has_gc_work() const;
+  GcWork take_gc_work();
+  // Calls fn with the bucket ("group/resource") and object of everything owner-linked to `uids`
+  // (their connected components), under the store's lock and without copying.
+  void visit_owner_components(const std::vector<std::string>& uids,
+                              const std::function<void(const std::string& bucket, const boost::json::value&)>& fn) const;
+
   // Deletes every object of a type at once (a CRD going away); emits DELETED events.
   void remove_all(const ResourceType& type);
 
@@ -141,6 +150,7 @@ class Store {
   std::deque<WatchEvent> events_;
   std::mt19937_64 rng_;
   std::function<void()> on_change_;
+  OwnerIndex owner_index_;
 };
 
 // metadata.<key> as a string, "" when absent.

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <random>
 
 namespace nvcre::sim {
 namespace {
@@ -235,6 +237,130 @@ TEST_F(SimGc, PlanIsAPureFunctionOfTheSnapshot) {
   EXPECT_EQ(actions[0].propagation, Propagation::Background);
   EXPECT_EQ(actions[0].resource_version, meta_string(wf_, "resourceVersion"));
   EXPECT_EQ(plan_garbage_collection(snapshot).size(), 1u);  // nothing was applied
+}
+
+// A fresh store with the fixture's helpers, for tests that run several scenarios.
+struct Scenario : SimGc {
+  void TestBody() override {}
+  using SimGc::chain;
+  using SimGc::collect;
+  using SimGc::make;
+  using SimGc::remove_finalizers;
+  using SimGc::store_;
+};
+
+// A collection reads what changed and its owner links, so its work does not grow with the objects
+// that have nothing to do with the deletion.
+TEST_F(SimGc, ACollectionReadsOnlyWhatTheChangeIsLinkedTo) {
+  auto examined_for_deletion = [](std::size_t bystanders) {
+    Scenario scenario;
+    scenario.chain(false);
+    for (std::size_t i = 0; i < bystanders; ++i) scenario.make(kConfigMap, "bystander-" + std::to_string(i));
+    scenario.collect();  // the creates' own work: nothing to collect
+    scenario.store_.remove(kCertification, "ns1", "cert");
+    auto report = scenario.collect();
+    EXPECT_EQ(report.deleted, 3u);
+    return report.examined;
+  };
+  const std::size_t alone = examined_for_deletion(0);
+  EXPECT_GT(alone, 0u);
+  EXPECT_EQ(examined_for_deletion(300), alone);
+}
+
+// Every object's metadata as the collector sees it, by kind/namespace/name.
+std::map<std::string, std::string> collector_view(const Store& store) {
+  std::map<std::string, std::string> out;
+  for (const auto& type : kTypes)
+    store.visit(type, [&](const json::value& o) {
+      const auto& meta = o.at("metadata").as_object();
+      json::object kept;
+      for (const char* key : {"deletionTimestamp", "finalizers", "ownerReferences"})
+        if (const auto* v = meta.if_contains(key)) kept[key] = *v;
+      out[type.kind + " " + meta_string(o, "namespace") + "/" + meta_string(o, "name")] = json::serialize(kept);
+    });
+  return out;
+}
+
+// Random owner graphs (several owners, cross-namespace and dangling references,
+// blockOwnerDeletion, finalizers), then random deletions with each propagation, released
+// finalizers, re-parenting and creates. The same writes go to two stores: one collected over what
+// changed, one over every object. After every collection both hold the same objects with the same
+// metadata, and nothing is left that a collection over everything would still do.
+TEST_F(SimGc, CollectingWhatChangedMatchesCollectingEverything) {
+  const std::vector<const ResourceType*> kinds{&kConfigMap, &kCertification, &kWorkflow, &kJob};
+  for (unsigned seed = 1; seed <= 25; ++seed) {
+    Scenario changed, everything;
+    std::mt19937 rng(seed);
+    auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    struct Made {
+      const ResourceType* type;
+      std::string ns, name;
+    };
+    std::vector<Made> made;
+    // An owner reference to `owner` as it is stored in `in` (uids match: both stores are seeded alike).
+    auto owner_in = [](Scenario& in, const Made& owner, bool block) -> std::optional<Owner> {
+      auto current = in.store_.find(*owner.type, owner.ns, owner.name);
+      if (!current) return std::nullopt;
+      return Owner{owner.type, *current, block};
+    };
+    auto make_one = [&] {
+      const std::size_t i = made.size();
+      const ResourceType* type = kinds[pick(kinds.size())];
+      const std::string ns = pick(5) == 0 ? "ns2" : "ns1";
+      std::vector<std::pair<Made, bool>> owners;
+      for (std::size_t k = made.empty() ? 0 : pick(3); k > 0; --k) owners.push_back({made[pick(made.size())], pick(2) == 0});
+      const bool ghost = pick(8) == 0;  // an owner that never existed
+      std::vector<std::string> finalizers;
+      if (pick(4) == 0) finalizers.push_back("example.com/hold");
+      const std::string name = "o" + std::to_string(i);
+      for (Scenario* in : {&changed, &everything}) {
+        std::vector<Owner> refs;
+        for (const auto& [owner, block] : owners)
+          if (auto ref = owner_in(*in, owner, block)) refs.push_back(*ref);
+        if (ghost)
+          refs.push_back({&kConfigMap, json::object{{"metadata", json::object{{"name", "ghost"}, {"uid", "ghost-" + std::to_string(i)}}}}});
+        in->make(*type, name, refs, finalizers, ns);
+      }
+      made.push_back({type, ns, name});
+    };
+    for (std::size_t i = 0; i < 30; ++i) make_one();
+
+    for (std::size_t step = 0; step < 60; ++step) {
+      const Made target = made[pick(made.size())];
+      const std::size_t op = pick(4);
+      static const char* kPolicies[] = {"", kForegroundFinalizer, kOrphanFinalizer};
+      const char* policy = kPolicies[pick(3)];
+      const Made new_owner = made[pick(made.size())];
+      const bool block = pick(2) == 0;
+      if (op == 3) make_one();
+      for (Scenario* in : {&changed, &everything}) {
+        Store& store = in->store_;
+        try {
+          if (op == 0) store.remove(*target.type, target.ns, target.name, false, std::nullopt, policy);
+          if (op == 1) in->remove_finalizers(*target.type, target.name, target.ns);
+          if (op == 2) {
+            json::value object = store.get(*target.type, target.ns, target.name);
+            auto owner = owner_in(*in, new_owner, block);
+            if (owner && meta_string(object, "deletionTimestamp").empty()) {
+              object.as_object()["metadata"].as_object()["ownerReferences"] = json::array{json::object{
+                  {"apiVersion", owner->type->api_version()}, {"kind", owner->type->kind}, {"name", new_owner.name},
+                  {"uid", meta_string(owner->object, "uid")}, {"blockOwnerDeletion", block}}};
+              store.update(*target.type, target.ns, target.name, std::move(object));
+            }
+          }
+        } catch (const ApiError&) {
+          // gone already: the step does nothing in either store
+        }
+      }
+      collect_garbage(changed.store_, kTypes, GcScope::Changed);
+      collect_garbage(everything.store_, kTypes, GcScope::Everything);
+      ASSERT_EQ(collector_view(changed.store_), collector_view(everything.store_)) << "seed " << seed << " step " << step;
+      std::vector<GcObject> snapshot;
+      for (const auto& type : kTypes)
+        changed.store_.visit(type, [&](const json::value& o) { snapshot.push_back({type, o}); });
+      ASSERT_TRUE(plan_garbage_collection(snapshot).empty()) << "seed " << seed << " step " << step;
+    }
+  }
 }
 
 TEST(SimGcPropagation, Parses) {

@@ -1,0 +1,104 @@
+#include "sim/owner_index.hpp"
+
+#include <boost/json.hpp>
+
+#include <deque>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+
+namespace {
+
+const json::object* metadata(const json::value* object) {
+  const auto* o = object == nullptr ? nullptr : object->if_object();
+  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
+  return meta == nullptr ? nullptr : meta->if_object();
+}
+
+std::string string_field(const json::object* meta, const char* key) {
+  const auto* value = meta == nullptr ? nullptr : meta->if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+const json::value* field(const json::object* meta, const char* key) {
+  return meta == nullptr ? nullptr : meta->if_contains(key);
+}
+
+bool same_field(const json::object* a, const json::object* b, const char* key) {
+  const json::value* x = field(a, key);
+  const json::value* y = field(b, key);
+  if (x == nullptr || y == nullptr) return x == y;
+  return *x == *y;
+}
+
+std::vector<std::string> owner_uids(const json::object* meta) {
+  std::vector<std::string> out;
+  const json::value* refs = field(meta, "ownerReferences");
+  if (refs == nullptr || !refs->is_array()) return out;
+  for (const auto& ref : refs->get_array()) {
+    const auto* r = ref.if_object();
+    const auto* uid = r == nullptr ? nullptr : r->if_contains("uid");
+    if (uid != nullptr && uid->is_string() && !uid->get_string().empty()) out.emplace_back(uid->get_string());
+  }
+  return out;
+}
+
+}  // namespace
+
+void OwnerIndex::record_write(const std::string& bucket, const json::value* old_object, const json::value* new_object) {
+  const json::object* before = metadata(old_object);
+  const json::object* after = metadata(new_object);
+  // What the collector decides on; a spec, label or status write changes none of it.
+  const bool relevant = before == nullptr || after == nullptr || !same_field(before, after, "deletionTimestamp") ||
+                        !same_field(before, after, "finalizers") || !same_field(before, after, "ownerReferences");
+  if (!relevant) return;
+  const std::string uid = string_field(after != nullptr ? after : before, "uid");
+  if (uid.empty()) return;
+  if (bucket == "/namespaces") everything_ = true;
+
+  dirty_.insert(uid);
+  if (auto it = entries_.find(uid); it != entries_.end()) {
+    for (const auto& owner : it->second.owners) {
+      dirty_.insert(owner);  // a foreground owner may have been waiting for this dependent
+      auto dependents = dependents_.find(owner);
+      if (dependents == dependents_.end()) continue;
+      dependents->second.erase(uid);
+      if (dependents->second.empty()) dependents_.erase(dependents);
+    }
+    entries_.erase(it);
+  }
+  if (after == nullptr) return;
+  Entry entry{{bucket, string_field(after, "namespace"), string_field(after, "name")}, owner_uids(after)};
+  for (const auto& owner : entry.owners) {
+    dirty_.insert(owner);
+    dependents_[owner].insert(uid);
+  }
+  entries_.emplace(uid, std::move(entry));
+}
+
+GcWork OwnerIndex::take_work() {
+  GcWork work{{dirty_.begin(), dirty_.end()}, everything_};
+  dirty_.clear();
+  everything_ = false;
+  return work;
+}
+
+std::vector<OwnerIndex::Location> OwnerIndex::components(const std::vector<std::string>& uids) const {
+  std::vector<Location> out;
+  std::set<std::string> seen;
+  std::deque<std::string> queue(uids.begin(), uids.end());
+  while (!queue.empty()) {
+    std::string uid = std::move(queue.front());
+    queue.pop_front();
+    if (!seen.insert(uid).second) continue;
+    if (auto it = entries_.find(uid); it != entries_.end()) {
+      out.push_back(it->second.location);
+      queue.insert(queue.end(), it->second.owners.begin(), it->second.owners.end());
+    }
+    if (auto it = dependents_.find(uid); it != dependents_.end()) queue.insert(queue.end(), it->second.begin(), it->second.end());
+  }
+  return out;
+}
+
+}  // namespace nvcre::sim
