@@ -9,7 +9,8 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-
+#include <deque>
+#include <functional>
 #include <vector>
 
 namespace nvcre::actors {
@@ -67,26 +68,63 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::
   };
 }
 
+// Requests go to an idle worker, or wait here in arrival order until one is free: handed out
+// round-robin, a request queued behind a slow call on a busy worker while others sat idle.
 struct ApiServerState {
-  std::vector<api_server_actor> workers;
-  std::size_t next = 0;
+  std::vector<api_server_actor> idle;
+  std::deque<std::function<void(const api_server_actor&)>> waiting;
   static inline const char* name = "api_server";
 };
 
-api_server_actor::behavior_type api_server(api_server_actor::stateful_pointer<ApiServerState> self,
-                                           std::vector<api_server_actor> workers) {
-  self->state.workers = std::move(workers);
-  for (auto& worker : self->state.workers) self->link_to(worker);
-  auto pick = [=] {
-    auto& state = self->state;
-    return state.workers[state.next++ % state.workers.size()];
+using api_server_pointer = api_server_actor::stateful_pointer<ApiServerState>;
+
+void release(api_server_pointer self, const api_server_actor& worker) {
+  auto& state = self->state;
+  if (state.waiting.empty()) {
+    state.idle.push_back(worker);
+    return;
+  }
+  auto next = std::move(state.waiting.front());
+  state.waiting.pop_front();
+  next(worker);
+}
+
+// Runs `message` on a free worker and delivers its answer (or error) to the original requester.
+template <class Answer, class... Ts>
+caf::result<Answer> run_on_worker(api_server_pointer self, Ts... message) {
+  auto promise = self->make_response_promise<Answer>();
+  auto job = [=](const api_server_actor& worker) mutable {
+    self->request(worker, caf::infinite, message...)
+        .then(
+            [=](Answer& answer) mutable {
+              promise.deliver(std::move(answer));
+              release(self, worker);
+            },
+            [=](caf::error& error) mutable {
+              promise.deliver(std::move(error));
+              release(self, worker);
+            });
   };
+  auto& state = self->state;
+  if (state.idle.empty()) {
+    state.waiting.emplace_back(std::move(job));
+  } else {
+    auto worker = state.idle.back();
+    state.idle.pop_back();
+    job(worker);
+  }
+  return promise;
+}
+
+api_server_actor::behavior_type api_server(api_server_pointer self, std::vector<api_server_actor> workers) {
+  for (auto& worker : workers) self->link_to(worker);
+  self->state.idle = std::move(workers);
   return {
       [=](execute_atom atom, k8s::Action& action) {
-        return self->delegate(pick(), atom, std::move(action));
+        return run_on_worker<k8s::ActionResult>(self, atom, std::move(action));
       },
       [=](pod_log_atom atom, std::string& ns, k8s::PodLogWant& want, std::uint64_t max_bytes) {
-        return self->delegate(pick(), atom, std::move(ns), std::move(want), max_bytes);
+        return run_on_worker<std::string>(self, atom, std::move(ns), std::move(want), max_bytes);
       },
   };
 }

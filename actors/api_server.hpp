@@ -1,8 +1,8 @@
 #pragma once
 // The API-server actor: owns the REST client (connection pool, rate limiter) and the
 // discovery-backed resource mapper, and serves typed requests. The client blocks, so the calls run
-// on a small pool of detached worker actors (each its own thread); this actor only spreads
-// requests over them. Errors come back as values (k8s::ActionResult), never as actor failures.
+// on a small pool of detached worker actors (each its own thread); this actor hands each request
+// to an idle worker, or holds it in arrival order until one is free. Errors come back as values (k8s::ActionResult), never as actor failures.
 #include "actors/interfaces.hpp"
 
 #include <memory>
