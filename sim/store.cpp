@@ -108,6 +108,7 @@ std::string Store::new_uid() {
 }
 
 void Store::record(EventType type, const ResourceType& rt, const std::string& ns, const json::value& object) {
+  last_change_[bucket_key(rt)] = rv_;
   events_.push_back(WatchEvent{rv_, type, rt.group, rt.resource, ns, object});
   trim_events();
 }
@@ -499,6 +500,12 @@ std::vector<WatchEvent> Store::events_since(std::uint64_t rv, const ResourceType
     out.push_back(*it);
   }
   return out;
+}
+
+std::uint64_t Store::last_change(const ResourceType& type) const {
+  std::lock_guard lock(mutex_);
+  auto it = last_change_.find(bucket_key(type));
+  return it == last_change_.end() ? 0 : it->second;
 }
 
 std::uint64_t Store::resource_version() const {

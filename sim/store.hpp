@@ -123,6 +123,9 @@ class Store {
   std::vector<WatchEvent> events_since(std::uint64_t rv, const ResourceType& type, const std::string& ns) const;
 
   std::uint64_t resource_version() const;
+  // The resourceVersion of the latest change to any object of `type` (0: none yet): lets a reader
+  // keep a copy of a kind until it changes.
+  std::uint64_t last_change(const ResourceType& type) const;
   void set_retained_events(std::size_t count);
   // Drops the whole event log (a forced compaction: every older watch resume gets 410).
   void compact();
@@ -145,6 +148,7 @@ class Store {
   StoreOptions options_;
   mutable std::mutex mutex_;
   std::map<std::string, Bucket> buckets_;
+  std::map<std::string, std::uint64_t> last_change_;  // bucket -> rv of its latest change
   std::uint64_t rv_ = 1;
   std::uint64_t compacted_rv_ = 0;  // events with rv <= this are gone
   std::deque<WatchEvent> events_;

@@ -73,14 +73,26 @@ std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step) 
 struct Trainer::Pass {
   ResourceType train_jobs;
   ResourceType pods;
-  std::vector<json::value> all_pods;
-  // Indexes into all_pods by owner uid: a TrainJob finds its pods without scanning every pod, which
-  // made a pass quadratic (thousands of TrainJobs x pods, under the API mutex).
-  std::unordered_map<std::string, std::vector<std::size_t>> pods_by_owner;
+  // The pods of the TrainJobs this pass runs, by owner uid.
+  std::unordered_map<std::string, std::vector<json::value>> pods_by_owner;
   NodePicker picker;
   std::chrono::steady_clock::time_point now;
   std::string now_text;
 };
+
+namespace {
+
+// Whether a TrainJob is the Trainer's to run now: not finished, not going away, not another
+// controller's.
+bool runs_here(const json::value& train_job) {
+  const auto* spec = find_object(train_job.as_object(), {"spec"});
+  if (spec == nullptr || !meta_string(train_job, "deletionTimestamp").empty()) return false;
+  if (condition_status(train_job, "Complete") == "True" || condition_status(train_job, "Failed") == "True") return false;
+  const auto* managed_by = find_string(spec, "managedBy");
+  return managed_by == nullptr || *managed_by == kTrainerManagedBy;  // e.g. Kueue MultiKueue runs it elsewhere
+}
+
+}  // namespace
 
 Trainer::Trainer(Store& store, TypeLookup lookup, TrainerOptions options)
     : store_(store), lookup_(std::move(lookup)), options_(std::move(options)) {
@@ -92,45 +104,58 @@ std::size_t Trainer::reconcile() {
   auto pods = lookup_("", "v1", "pods");
   auto nodes = lookup_("", "v1", "nodes");
   if (!train_jobs || !pods || !nodes) return 0;
-  auto jobs = store_.list(*train_jobs, "").items;
+  // The pass runs under the API lock, so it reads in place and copies only what it works on: the
+  // running TrainJobs and their pods, and the Nodes when they changed. Copying every TrainJob, Pod
+  // and Node each tick held every request back for milliseconds.
   std::set<std::string> seen;
+  std::vector<json::value> running;
+  store_.visit(*train_jobs, [&](const json::value& job) {
+    seen.insert(meta_string(job, "uid"));
+    if (runs_here(job)) running.push_back(job);
+  });
+  std::erase_if(last_stage_, [&](const auto& entry) { return !seen.contains(entry.first); });
+  if (running.empty()) return 0;
+
+  std::unordered_map<std::string, std::vector<json::value>> pods_by_owner;
+  for (const auto& job : running) pods_by_owner[meta_string(job, "uid")];
+  std::map<std::string, std::int64_t> gpus_in_use;  // by node
+  store_.visit(*pods, [&](const json::value& pod) {
+    if (auto held = gpus_held(pod)) gpus_in_use[held->first] += held->second;
+    const auto* refs = find_array(pod.as_object(), {"metadata", "ownerReferences"});
+    if (refs == nullptr) return;
+    for (const auto& ref : *refs) {
+      const auto* uid = find_string(ref.if_object(), "uid");
+      auto owner = uid == nullptr ? pods_by_owner.end() : pods_by_owner.find(std::string(*uid));
+      if (owner == pods_by_owner.end()) continue;
+      owner->second.push_back(pod);
+      return;
+    }
+  });
+  if (const auto version = store_.last_change(*nodes); !nodes_ || version != nodes_version_) {
+    std::vector<json::value> copies;
+    store_.visit(*nodes, [&](const json::value& node) { copies.push_back(node); });
+    nodes_ = sorted_nodes(std::move(copies));
+    nodes_version_ = version;
+  }
+  Pass pass{*train_jobs, *pods, std::move(pods_by_owner), NodePicker(nodes_, gpus_in_use),
+            options_.clock(), store_.now_rfc3339()};
   std::size_t changed = 0;
-  if (!jobs.empty()) {
-    auto all_pods = store_.list(*pods, "").items;
-    NodePicker picker(store_.list(*nodes, "").items, all_pods);
-    Pass pass{*train_jobs, *pods, std::move(all_pods), {}, std::move(picker), options_.clock(), store_.now_rfc3339()};
-    for (std::size_t i = 0; i < pass.all_pods.size(); ++i)
-      if (const auto* refs = find_array(pass.all_pods[i].as_object(), {"metadata", "ownerReferences"}))
-        for (const auto& ref : *refs)
-          if (const auto* uid = find_string(ref.if_object(), "uid")) {
-            auto& owned = pass.pods_by_owner[std::string(*uid)];
-            if (owned.empty() || owned.back() != i) owned.push_back(i);
-          }
-    for (const auto& job : jobs) {
-      seen.insert(meta_string(job, "uid"));
-      try {
-        if (reconcile_train_job(pass, job)) ++changed;
-      } catch (const ApiError&) {
-        // A lost race with a client (404 / 409): the next pass starts from the new state.
-      }
+  for (const auto& job : running) {
+    try {
+      if (reconcile_train_job(pass, job)) ++changed;
+    } catch (const ApiError&) {
+      // A lost race with a client (404 / 409): the next pass starts from the new state.
     }
   }
-  std::erase_if(last_stage_, [&](const auto& entry) { return !seen.contains(entry.first); });
   return changed;
 }
 
 bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   const auto* spec = find_object(train_job.as_object(), {"spec"});
-  if (spec == nullptr || !meta_string(train_job, "deletionTimestamp").empty()) return false;
-  if (condition_status(train_job, "Complete") == "True" || condition_status(train_job, "Failed") == "True") return false;
-  if (const auto* managed_by = find_string(spec, "managedBy"); managed_by && *managed_by != kTrainerManagedBy)
-    return false;  // e.g. Kueue MultiKueue: another controller runs it
   const std::string uid = meta_string(train_job, "uid");
   std::vector<json::value> pods;
-  if (auto owned = pass.pods_by_owner.find(uid); owned != pass.pods_by_owner.end())
-    for (std::size_t i : owned->second)
-      if (const auto& pod = pass.all_pods[i]; meta_string(pod, "namespace") == meta_string(train_job, "namespace"))
-        pods.push_back(pod);
+  for (auto& pod : pass.pods_by_owner[uid])
+    if (meta_string(pod, "namespace") == meta_string(train_job, "namespace")) pods.push_back(std::move(pod));
   std::sort(pods.begin(), pods.end(),
             [](const json::value& a, const json::value& b) { return meta_string(a, "name") < meta_string(b, "name"); });
 

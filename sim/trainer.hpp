@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -70,6 +71,9 @@ class Trainer {
   TypeLookup lookup_;
   TrainerOptions options_;
   std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid
+  // The Nodes as of the store's last Node change: copied again only when one changes.
+  std::shared_ptr<const std::vector<boost::json::value>> nodes_;
+  std::uint64_t nodes_version_ = 0;
 };
 
 // Calls `tick` every `interval` on its own thread until destroyed; exceptions from `tick` are

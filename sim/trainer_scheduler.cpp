@@ -137,26 +137,34 @@ std::int64_t gpu_request(const json::object& pod_spec) {
   return total;
 }
 
-NodePicker::NodePicker(std::vector<json::value> nodes, const std::vector<json::value>& pods) : nodes_(std::move(nodes)) {
-  std::sort(nodes_.begin(), nodes_.end(), [](const json::value& a, const json::value& b) {
+std::optional<std::pair<std::string, std::int64_t>> gpus_held(const json::value& pod) {
+  const std::string phase = pod_phase(pod), bound = pod_node(pod);
+  if (bound.empty() || phase == "Succeeded" || phase == "Failed") return std::nullopt;
+  const auto* spec = find_object(pod.as_object(), {"spec"});
+  return std::make_pair(bound, spec != nullptr ? gpu_request(*spec) : 0);
+}
+
+NodePicker::Nodes sorted_nodes(std::vector<json::value> nodes) {
+  std::sort(nodes.begin(), nodes.end(), [](const json::value& a, const json::value& b) {
     return a.at("metadata").at("name").as_string() < b.at("metadata").at("name").as_string();
   });
-  for (const auto& node : nodes_) {
+  return std::make_shared<const std::vector<json::value>>(std::move(nodes));
+}
+
+NodePicker::NodePicker(Nodes nodes, const std::map<std::string, std::int64_t>& gpus_in_use) : nodes_(std::move(nodes)) {
+  for (const auto& node : *nodes_) {
+    const std::string name(node.at("metadata").at("name").as_string());
     const auto* allocatable = find_object(node.as_object(), {"status", "allocatable"});
-    free_gpus_[std::string(node.at("metadata").at("name").as_string())] =
-        json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0);
-  }
-  for (const auto& pod : pods) {
-    const std::string phase = pod_phase(pod), bound = pod_node(pod);
-    if (bound.empty() || phase == "Succeeded" || phase == "Failed" || !free_gpus_.contains(bound)) continue;
-    if (const auto* spec = find_object(pod.as_object(), {"spec"})) free_gpus_[bound] -= gpu_request(*spec);
+    auto used = gpus_in_use.find(name);
+    free_gpus_[name] = json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0) -
+                       (used == gpus_in_use.end() ? 0 : used->second);
   }
 }
 
 NodePicker::Placement NodePicker::place(const json::object& pod_spec, const std::set<std::string>& taken) {
   const std::int64_t gpus = gpu_request(pod_spec);
   std::map<std::string, int> reasons;  // kube-scheduler's per-reason node counts
-  for (const auto& node : nodes_) {
+  for (const auto& node : *nodes_) {
     const std::string name(node.at("metadata").at("name").as_string());
     if (!selector_and_affinity_match(pod_spec, node)) {
       ++reasons["node(s) didn't match Pod's node affinity/selector"];
@@ -172,7 +180,7 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec, const std:
       return {name, {}};
     }
   }
-  std::string message = "0/" + std::to_string(nodes_.size()) + " nodes are available";
+  std::string message = "0/" + std::to_string(nodes_->size()) + " nodes are available";
   std::string separator = ": ";
   for (const auto& [reason, count] : reasons) {
     message += separator + std::to_string(count) + " " + reason;
@@ -182,7 +190,7 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec, const std:
 }
 
 const json::value* NodePicker::node(const std::string& name) const {
-  for (const auto& node : nodes_)
+  for (const auto& node : *nodes_)
     if (node.at("metadata").at("name").as_string() == name) return &node;
   return nullptr;
 }

@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nvcre::sim::trainer {
@@ -18,8 +21,10 @@ namespace nvcre::sim::trainer {
 // replicated job already uses (one rank per node, as full-node GPU requests force anyway).
 class NodePicker {
  public:
-  // `pods`: every pod in the cluster; bound pods that are not finished hold their GPUs.
-  NodePicker(std::vector<boost::json::value> nodes, const std::vector<boost::json::value>& pods);
+  using Nodes = std::shared_ptr<const std::vector<boost::json::value>>;
+  // `nodes` sorted by name (sorted_nodes); `gpus_in_use`: by node name, what bound pods that are
+  // not finished hold (gpus_held).
+  NodePicker(Nodes nodes, const std::map<std::string, std::int64_t>& gpus_in_use);
 
   struct Placement {
     std::string node;     // empty: unschedulable
@@ -31,11 +36,17 @@ class NodePicker {
   const boost::json::value* node(const std::string& name) const;
 
  private:
-  std::vector<boost::json::value> nodes_;
+  Nodes nodes_;
   std::map<std::string, std::int64_t> free_gpus_;
 };
 
+// The nodes as NodePicker takes them: sorted by name, shared by the passes until they change.
+NodePicker::Nodes sorted_nodes(std::vector<boost::json::value> nodes);
+
 // The pod's nvidia.com/gpu request (limits, else requests, summed over containers).
 std::int64_t gpu_request(const boost::json::object& pod_spec);
+
+// The node a pod is bound to and the GPUs it holds there; nullopt when unbound or finished.
+std::optional<std::pair<std::string, std::int64_t>> gpus_held(const boost::json::value& pod);
 
 }  // namespace nvcre::sim::trainer

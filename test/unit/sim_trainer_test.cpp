@@ -234,6 +234,32 @@ TEST_F(SimTrainer, PodsThatDoNotFitStayPendingUnschedulable) {
   EXPECT_EQ(condition(train_job_status("big"), "Complete"), "");
 }
 
+// The Trainer keeps its copy of the Nodes between passes; a Node change must reach the next one.
+TEST_F(SimTrainer, ANodeChangeBetweenPassesReachesTheNextPass) {
+  auto taint = [&](const char* taints) {
+    auto response = call("PATCH", "/api/v1/nodes/gpu-node-00", std::string(R"({"spec":{"taints":)") + taints + "}}",
+                         "application/merge-patch+json");
+    ASSERT_EQ(response.status, 200) << response.body;
+  };
+  taint(R"([{"key":"example.com/maintenance","value":"true","effect":"NoSchedule"}])");
+  post("trainingruntimes", runtime("torch"));
+  post("trainjobs", train_job("pinned", "torch", {"gpu-node-00"}, 1));
+  for (int i = 0; i < 2; ++i) api_->advance_simulation();
+  auto pending = pods("pinned");
+  ASSERT_EQ(pending.size(), 1u);
+  ASSERT_FALSE(pending[0].at("spec").as_object().contains("nodeName"));
+  EXPECT_NE(pending[0].at("status").at("conditions").at(0).at("message").as_string().find("untolerated taint"),
+            std::string::npos)
+      << pending[0];
+
+  taint("null");  // the maintenance is over
+  api_->advance_simulation();
+  auto bound = pods("pinned");
+  ASSERT_EQ(bound.size(), 1u);
+  ASSERT_TRUE(bound[0].at("spec").as_object().contains("nodeName")) << bound[0];
+  EXPECT_EQ(node(bound[0]), "gpu-node-00");
+}
+
 TEST_F(SimTrainer, SuspendedTrainJobStaysPendingUntilResumed) {
   post("trainingruntimes", runtime("torch"));
   auto job = train_job("sus", "torch", {"gpu-node-00"}, 1);
