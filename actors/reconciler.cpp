@@ -3,6 +3,9 @@
 #include <caf/all.hpp>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
 
 namespace nvcre::actors {
 namespace {
@@ -24,6 +27,91 @@ bool is_write_on_primary(const ReconcilerConfig& config, const k8s::Action& acti
          action.verb != k8s::ActionVerb::Delete && action.verb != k8s::ActionVerb::LiveGet;
 }
 
+void run_action(self_pointer self, std::size_t index);
+
+// What to do with the answer to actions[index]: go on with actions[next], or re-plan from the
+// failure (a conflict on the primary re-reads it; an AlreadyExists reads the holder).
+void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::ActionResult answer) {
+  auto& current = *self->state.pass;
+  const k8s::Action action = current.result.plan.actions[index];
+  if (answer.ok()) {
+    run_action(self, next);
+    return;
+  }
+  if (answer.code == 409 && answer.reason != "AlreadyExists" && is_write_on_primary(self->state.config, action)) {
+    // Stale object: re-read it live and re-plan from the fresh copy.
+    self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+                  k8s::live_get(self->state.config.primary))
+        .then(
+            [=](k8s::ActionResult& fresh) {
+              auto& p = *self->state.pass;
+              if (!fresh.ok()) {
+                finish(self, PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message});
+                return;
+              }
+              p.fresh_primary = std::move(fresh.object);
+              p.primary_refreshed = true;
+              p.outcome.reset();
+              plan_and_run(self);
+            },
+            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+    return;
+  }
+  k8s::ActionOutcome outcome;
+  outcome.action = action;
+  outcome.code = answer.code;
+  outcome.reason = answer.reason;
+  outcome.message = answer.message;
+  if (action.verb == k8s::ActionVerb::Create && answer.reason == "AlreadyExists") {
+    self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value, k8s::live_get(action.target))
+        .then(
+            [=](k8s::ActionResult& holder) mutable {
+              if (holder.ok()) outcome.live_holder = std::move(holder.object);
+              self->state.pass->outcome = std::move(outcome);
+              plan_and_run(self);
+            },
+            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+    return;
+  }
+  current.outcome = std::move(outcome);
+  plan_and_run(self);
+}
+
+// Sends actions[index, end) at once; when all have answered, goes on as on_answer does for the
+// first failure in plan order (or for the last action when none failed).
+void run_together(self_pointer self, std::size_t index, std::size_t end) {
+  struct Wave {
+    std::vector<std::optional<k8s::ActionResult>> answers;
+    std::size_t outstanding = 0;
+    bool failed = false;
+  };
+  auto wave = std::make_shared<Wave>();
+  wave->answers.resize(end - index);
+  wave->outstanding = end - index;
+  auto& config = self->state.config;
+  for (std::size_t i = index; i < end; ++i) {
+    self->request(config.api, config.api_timeout, execute_atom::value, self->state.pass->result.plan.actions[i])
+        .then(
+            [=](k8s::ActionResult& answer) {
+              if (wave->failed) return;
+              wave->answers[i - index] = std::move(answer);
+              if (--wave->outstanding > 0) return;
+              for (std::size_t j = index; j < end; ++j) {
+                if (!wave->answers[j - index]->ok()) {
+                  on_answer(self, j, end, std::move(*wave->answers[j - index]));
+                  return;
+                }
+              }
+              on_answer(self, end - 1, end, std::move(*wave->answers.back()));
+            },
+            [=](caf::error& error) {
+              if (wave->failed) return;
+              wave->failed = true;
+              finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)});
+            });
+  }
+}
+
 // Performs actions[index..] of the current plan; every LiveGet answer lands in pass.live.
 void run_action(self_pointer self, std::size_t index) {
   auto& pass = *self->state.pass;
@@ -34,55 +122,15 @@ void run_action(self_pointer self, std::size_t index) {
     finish(self, std::move(result));
     return;
   }
-  const k8s::Action action = actions[index];
-  self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value, action)
-      .then(
-          [=](k8s::ActionResult& answer) {
-            auto& current = *self->state.pass;
-            if (answer.ok()) {
-              run_action(self, index + 1);
-              return;
-            }
-            if (answer.code == 409 && answer.reason != "AlreadyExists" && is_write_on_primary(self->state.config, action)) {
-              // Stale object: re-read it live and re-plan from the fresh copy.
-              self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
-                            k8s::live_get(self->state.config.primary))
-                  .then(
-                      [=](k8s::ActionResult& fresh) {
-                        auto& p = *self->state.pass;
-                        if (!fresh.ok()) {
-                          finish(self, PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message});
-                          return;
-                        }
-                        p.fresh_primary = std::move(fresh.object);
-                        p.primary_refreshed = true;
-                        p.outcome.reset();
-                        plan_and_run(self);
-                      },
-                      [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
-              return;
-            }
-            k8s::ActionOutcome outcome;
-            outcome.action = action;
-            outcome.code = answer.code;
-            outcome.reason = answer.reason;
-            outcome.message = answer.message;
-            if (action.verb == k8s::ActionVerb::Create && answer.reason == "AlreadyExists") {
-              self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
-                            k8s::live_get(action.target))
-                  .then(
-                      [=](k8s::ActionResult& holder) mutable {
-                        if (holder.ok()) outcome.live_holder = std::move(holder.object);
-                        self->state.pass->outcome = std::move(outcome);
-                        plan_and_run(self);
-                      },
-                      [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
-              return;
-            }
-            current.outcome = std::move(outcome);
-            plan_and_run(self);
-          },
-          [=](caf::error& error) { finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)}); });
+  std::size_t end = index + 1;
+  while (end < actions.size() && actions[end].joins_previous) ++end;
+  if (end - index > 1) {
+    run_together(self, index, end);
+    return;
+  }
+  self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value, actions[index])
+      .then([=](k8s::ActionResult& answer) { on_answer(self, index, index + 1, std::move(answer)); },
+            [=](caf::error& error) { finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)}); });
 }
 
 // Reads everything the plan asked for (LiveGets, pod logs) at once, then re-plans when the last

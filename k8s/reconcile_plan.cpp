@@ -63,6 +63,7 @@ json::value plan_to_json(const ReconcilePlan& plan) {
     if (action.propagation != Propagation::Default) a["propagation"] = to_string(action.propagation);
     if (action.ignore_not_found) a["ignoreNotFound"] = true;
     if (action.ignore_conflict) a["ignoreConflict"] = true;
+    if (action.joins_previous) a["joinsPrevious"] = true;
     actions.push_back(std::move(a));
   }
   json::array events;

@@ -1,8 +1,9 @@
 #pragma once
 // The contract between a pure reconcile function and the actor that carries it out.
 //
-// A reconcile is `observed -> ReconcilePlan`. The actor executes the plan's actions in order and
-// stops at the first failure; it then re-runs the same reconcile with that failure (and, for a
+// A reconcile is `observed -> ReconcilePlan`. The actor executes the plan's actions in order (an
+// action marked joins_previous goes out together with the one before it) and stops at the first
+// failure; it then re-runs the same reconcile with that failure (and, for a
 // create that met AlreadyExists, the live holder) in `ActionOutcome`, so every decision that
 // depends on an API answer (adopt or collide, retry or fail) stays in the pure function. A 409 on a
 // status write is answered the same way: re-read the object, re-plan from the fresh copy (the
@@ -54,6 +55,10 @@ struct Action {
   Propagation propagation = Propagation::Default;
   bool ignore_not_found = false;             // Delete / patches: NotFound counts as success
   bool ignore_conflict = false;              // Delete with a UID precondition: Conflict counts as success
+  // Independent of the action before it in the plan: the two may be sent at once. A run of such
+  // actions goes out together and the plan continues when all have answered; the first failure in
+  // plan order is the one reported.
+  bool joins_previous = false;
 };
 
 // Builders (aggregate initialisation of Action trips -Wmissing-field-initializers).

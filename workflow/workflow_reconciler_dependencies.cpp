@@ -112,10 +112,14 @@ bool cleanup_job_dependencies(Pass& pass, std::string_view group, std::int64_t i
   if (!known) return false;
   // Reverse creation order: dependents go before what they reference. A foreign object with the
   // name (not ours by owner, annotation or tracking label) is skipped and forgotten, never deleted.
+  // The group's first delete waits for nothing planned before it (another group's copies, the
+  // node-results ConfigMap); its later ones keep the order.
+  bool first = true;
   for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) {
     const json::value* object = pass.live(target_of(*it)).object;
     if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
-    pass.delete_object(target_of(*it), k8s::uid_of(*object));
+    pass.delete_object(target_of(*it), k8s::uid_of(*object), first);
+    first = false;
   }
   pass.status.dependencyRefs = std::move(remaining);
   return true;

@@ -67,6 +67,7 @@ bool record_succeeded_nodes(Pass& pass) {
     }
     return true;
   }
+  write->action.joins_previous = true;  // node results depend on no other write of the pass
   if (write->action.verb == k8s::ActionVerb::Create) {
     if (!pass.can_create()) {
       pass.requeue(k8s::kImmediateRequeue);

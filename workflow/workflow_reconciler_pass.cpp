@@ -68,8 +68,9 @@ void Pass::add_create(k8s::Action action) {
   actions_.push_back(std::move(action));
 }
 
-void Pass::delete_object(const k8s::ObjectRef& ref, std::optional<std::string> object_uid) {
+void Pass::delete_object(const k8s::ObjectRef& ref, std::optional<std::string> object_uid, bool joins_previous) {
   k8s::Action del;
+  del.joins_previous = joins_previous;
   del.verb = k8s::ActionVerb::Delete;
   del.target = ref;
   del.precondition_uid = std::move(object_uid);

@@ -66,7 +66,8 @@ class Pass {
   bool can_create() const { return !created_ && !waiting_for_live(); }
   bool can_launch() const { return can_create() && !used_live_; }
   void add_create(k8s::Action action);
-  void delete_object(const k8s::ObjectRef& ref, std::optional<std::string> uid);
+  // joins_previous: the delete does not have to wait for the action planned before it.
+  void delete_object(const k8s::ObjectRef& ref, std::optional<std::string> uid, bool joins_previous = false);
 
   // Requeue wishes; finish() takes the shortest one.
   void requeue(std::chrono::milliseconds after);

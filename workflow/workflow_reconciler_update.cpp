@@ -270,6 +270,7 @@ void GroupPoll::record_failed_nodes() {
     }
     return;
   }
+  write->action.joins_previous = true;  // node results depend on no other write of the pass
   if (write->action.verb == k8s::ActionVerb::Create) {
     if (!pass_.can_create()) return pass_.requeue(k8s::kImmediateRequeue);
     pass_.add_create(std::move(write->action));
