@@ -8,6 +8,10 @@
 namespace nvcre::actors {
 namespace {
 
+// How long the last try at releasing the Lease may take on stop: an unreachable server costs the
+// exit this much, after which a standby waits out the lease duration instead.
+constexpr std::chrono::milliseconds kLeaseReleaseTimeout{3000};
+
 struct LeaderElectorState {
   std::shared_ptr<k8s::LeaderElector> elector;
   static inline const char* name = "leader_elector";
@@ -48,7 +52,14 @@ leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElect
       }
     });
     auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;
-    self->attach_functor([elector, mode] { elector->stop(mode); });
+    // The client ends the election's request in flight (a renewal to an unreachable server must
+    // not hold up the exit by its timeout); the releasing write that follows gets a short bound.
+    const auto release_timeout =
+        mode == k8s::StopMode::Release ? kLeaseReleaseTimeout : std::chrono::milliseconds::zero();
+    self->attach_functor([elector, mode, client = config.client, release_timeout] {
+      elector->stop(mode);
+      client->shutdown(release_timeout);
+    });
     return {
         [=](stats_atom) { return self->state.elector->is_leader(); },
     };

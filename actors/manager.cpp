@@ -22,6 +22,7 @@ struct Manager::Impl {
   std::vector<caf::actor> actors;  // every top-level actor, stopped in reverse order
   std::optional<leader_elector_actor> elector;
   std::shared_ptr<OwnedThreads> threads = std::make_shared<OwnedThreads>();
+  std::vector<std::shared_ptr<k8s::RestClient>> clients;  // shut down first on stop (not the elector's)
   bool stopped = false;
 };
 
@@ -58,8 +59,9 @@ void Manager::start() {
   auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers, the_store});
   // Events get their own client, hence their own client-side rate limit, as controller-runtime's
   // recorder does: lifecycle events must not queue ahead of the status writes they describe.
-  auto event_api = spawn_api_server(system, ApiServerConfig{std::make_shared<k8s::RestClient>(o.client, client_options),
-                                                            o.metrics, 1, std::nullopt});
+  auto event_client = std::make_shared<k8s::RestClient>(o.client, client_options);
+  auto event_api = spawn_api_server(system, ApiServerConfig{event_client, o.metrics, 1, std::nullopt});
+  impl_->clients = {api_client, event_client};
   auto recorder = spawn_event_recorder(system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
 
   // The build services. Subscribed before any reflector runs, the detector sees every Node.
@@ -94,6 +96,7 @@ void Manager::start() {
   std::vector<caf::actor> reflectors;
   for (const auto& watch : o.watches) {
     auto watch_client = std::make_shared<k8s::RestClient>(o.client, watch_client_options);
+    impl_->clients.push_back(watch_client);
     ReflectorActorConfig rc;
     rc.client = watch_client;
     rc.options.resource = watch.resource;
@@ -135,13 +138,18 @@ void Manager::start() {
 void Manager::stop() {
   if (!impl_ || !impl_->system || impl_->stopped) return;
   impl_->stopped = true;
+  // Every API call ends first, whatever the server does: one to an unreachable server would hold
+  // its API worker, and the requests queued behind it, each up to its timeout, and with them the
+  // exit. No write of ours starts after this, so none follows the Lease release. The elector's
+  // own client ends its calls when the elector exits, after one bounded try at the release.
+  for (auto& client : impl_->clients) client->shutdown();
   for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
     caf::anon_send_exit(*it, caf::exit_reason::user_shutdown);
   }
   impl_->actors.clear();
   impl_->elector.reset();
-  // The exiting actors told their loops to stop: a watch closes at once, the election releases
-  // (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
+  // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
+  // releases (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
   impl_->threads->join_all();
   impl_->system.reset();  // waits for every actor to finish
   impl_->config.reset();

@@ -109,9 +109,26 @@ struct Connection {
     lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
     lowest().socket().close(ignored);
   }
+
+  // Until released, a stop request closes this connection from any thread: the close is posted to
+  // its own io_context (thread-safe), so a connect, read or write in progress, or the next one,
+  // completes at once with an error.
+  struct PostClose {
+    Connection* connection;
+    void operator()() const {
+      asio::post(connection->ioc, [c = connection] { c->close(); });
+    }
+  };
+  void close_on(const std::stop_token& stop) { close_on_stop.emplace(stop, PostClose{this}); }
+  void release_stop() { close_on_stop.reset(); }
+  std::optional<std::stop_callback<PostClose>> close_on_stop;  // last: unregistered before the rest goes
 };
 
 using Clock = std::chrono::steady_clock;
+
+TransportError cancelled(const std::string& what) {
+  return TransportError(what + ": " + std::string(kCancelledByShutdown));
+}
 
 }  // namespace
 
@@ -143,7 +160,9 @@ struct HttpTransport::Impl {
     if (idle.size() < options.max_idle_connections) idle.push_back(std::move(c));
   }
 
-  std::unique_ptr<Connection> connect(Clock::time_point deadline, const std::string& what) {
+  // A new connection, closed by `stop` until the caller releases it.
+  std::unique_ptr<Connection> connect(Clock::time_point deadline, const std::string& what,
+                                      const std::stop_token& stop) {
     auto c = std::make_unique<Connection>();
     tcp::resolver resolver(c->ioc);
     beast::error_code ec;
@@ -155,14 +174,17 @@ struct HttpTransport::Impl {
     } else {
       c->plain.emplace(c->ioc);
     }
+    c->close_on(stop);
     c->lowest().expires_at(deadline);
     ec = c->run([&](auto handler) { c->lowest().async_connect(endpoints, std::move(handler)); });
+    if (ec && stop.stop_requested()) throw cancelled(what);
     if (ec) throw TransportError(what + ": connect failed: " + ec.message());
     ++opened;
     c->lowest().socket().set_option(tcp::no_delay(true), ec);
     if (url.tls) {
       if (!tls->prepare(c->secure->native_handle())) throw TransportError(what + ": cannot set the TLS server name");
       ec = c->run([&](auto handler) { c->secure->async_handshake(ssl::stream_base::client, std::move(handler)); });
+      if (ec && stop.stop_requested()) throw cancelled(what);
       if (ec) throw TransportError(what + ": " + tls->describe_handshake_failure(c->secure->native_handle(), ec));
     }
     return c;
@@ -198,30 +220,39 @@ struct HttpTransport::Impl {
 
   // The message of a failed read or write: TLS alerts get a hint (a rejected client certificate
   // only shows up here with TLS 1.3, after the handshake).
-  std::string io_failure(const beast::error_code& ec) const {
-    if (ec == beast::error::timeout) return "timed out after " + std::to_string(options.timeout.count()) + "ms";
+  std::string io_failure(const beast::error_code& ec, std::chrono::milliseconds timeout) const {
+    if (ec == beast::error::timeout) return "timed out after " + std::to_string(timeout.count()) + "ms";
     return tls ? TlsClient::describe_io_failure(ec) : ec.message();
   }
 
   // A reused connection the server closed while it sat idle fails before any answer; that is
-  // retried once on a fresh connection.
-  RestResponse exchange(const RestRequest& r, const std::string& token) {
+  // retried once on a fresh connection. A timeout is not that: retried, it would double the bound.
+  RestResponse exchange(const RestRequest& r, const std::string& token, std::chrono::milliseconds timeout,
+                        const std::stop_token& stop) {
     const std::string what = where(r.method, r.path);
     auto req = build(r, token, false);
     for (int attempt = 0;; ++attempt) {
-      const auto deadline = Clock::now() + options.timeout;
+      if (stop.stop_requested()) throw cancelled(what);
+      const auto deadline = Clock::now() + timeout;
       auto conn = take_connection();
-      if (!conn) conn = connect(deadline, what);
+      if (conn) {
+        conn->close_on(stop);
+      } else {
+        conn = connect(deadline, what, stop);
+      }
       conn->lowest().expires_at(deadline);
       beast::error_code ec = conn->io([&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
       http::response_parser<http::string_body> parser;
       parser.body_limit(std::uint64_t{1} << 30);
       if (!ec) ec = conn->io([&](auto& stream, auto handler) { http::async_read(stream, conn->buffer, parser, std::move(handler)); });
+      conn->release_stop();
+      const bool stopped = stop.stop_requested();  // a close may be pending on it: never pooled
       if (ec) {
-        const bool stale = conn->reused && attempt == 0 && !parser.got_some();
+        if (stopped) throw cancelled(what);
+        const bool stale = conn->reused && attempt == 0 && !parser.got_some() && ec != beast::error::timeout;
         conn->close();
         if (stale) continue;
-        throw TransportError(what + ": " + io_failure(ec));
+        throw TransportError(what + ": " + io_failure(ec, timeout));
       }
       auto& res = parser.get();
       RestResponse out;
@@ -229,7 +260,7 @@ struct HttpTransport::Impl {
       out.content_type = std::string(res[http::field::content_type]);
       if (auto ra = res.find(http::field::retry_after); ra != res.end()) out.headers["retry-after"] = std::string(ra->value());
       out.body = std::move(res.body());
-      if (res.keep_alive()) {
+      if (res.keep_alive() && !stopped) {
         conn->lowest().expires_never();
         give_back(std::move(conn));
       } else {
@@ -243,10 +274,16 @@ struct HttpTransport::Impl {
              const std::function<bool(int, std::string_view)>& on_body, const std::stop_token& stop) {
     const std::string what = where(r.method, r.path);
     auto req = build(r, token, true);
-    auto conn = connect(Clock::now() + options.timeout, what);
-    // A stop closes the socket on the connection's own io_context (posting is thread-safe), so the
-    // pending operation completes at once with an error, which the checks below turn into a return.
-    std::stop_callback on_stop(stop, [c = conn.get()] { asio::post(c->ioc, [c] { c->close(); }); });
+    if (stop.stop_requested()) return 0;
+    std::unique_ptr<Connection> conn;
+    try {
+      conn = connect(Clock::now() + options.timeout, what, stop);
+    } catch (const TransportError&) {
+      if (stop.stop_requested()) return 0;
+      throw;
+    }
+    // The connection stays closed by a stop: the pending operation then completes at once with an
+    // error, which the checks below turn into a return.
     conn->lowest().expires_after(options.timeout);
     beast::error_code ec = conn->io([&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
     http::response_parser<http::buffer_body> parser;
@@ -255,7 +292,8 @@ struct HttpTransport::Impl {
     if (ec) {
       conn->close();
       if (stop.stop_requested()) return 0;
-      throw TransportError(what + ": " + (ec == beast::error::timeout ? std::string("timed out") : io_failure(ec)));
+      throw TransportError(what + ": " +
+                           (ec == beast::error::timeout ? std::string("timed out") : io_failure(ec, options.timeout)));
     }
     const int status = static_cast<int>(parser.get().result_int());
     const bool success = status >= 200 && status < 300;
@@ -276,7 +314,8 @@ struct HttpTransport::Impl {
           // The server dropped the connection mid-body: a transport failure; the caller re-watches.
           throw TransportError(what + ": watch stream broken: " + ec.message());
         }
-        throw TransportError(what + ": " + (ec == beast::error::timeout ? std::string("watch idle timeout") : io_failure(ec)));
+        throw TransportError(what + ": " + (ec == beast::error::timeout ? std::string("watch idle timeout")
+                                                                        : io_failure(ec, options.timeout)));
       }
       more = on_body(status, std::string_view(buf.data(), n));
     }
@@ -301,8 +340,9 @@ std::string HttpTransport::where(const std::string& method, const std::string& p
   return impl_->where(method, path);
 }
 
-RestResponse HttpTransport::exchange(const RestRequest& request, const std::string& bearer_token) {
-  return impl_->exchange(request, bearer_token);
+RestResponse HttpTransport::exchange(const RestRequest& request, const std::string& bearer_token,
+                                     std::chrono::milliseconds timeout, const std::stop_token& stop) {
+  return impl_->exchange(request, bearer_token, timeout, stop);
 }
 
 int HttpTransport::stream(const RestRequest& request, const std::string& bearer_token,

@@ -19,6 +19,9 @@
 
 namespace nvcre::k8s {
 
+// What a TransportError says after the call was ended by a stop request (RestClient::shutdown()).
+inline constexpr std::string_view kCancelledByShutdown = "cancelled: the client is shutting down";
+
 // A server URL split into what a connection needs.
 struct ServerUrl {
   bool tls = true;
@@ -31,7 +34,7 @@ struct ServerUrl {
 ServerUrl parse_server_url(const std::string& server);
 
 struct TransportOptions {
-  std::chrono::milliseconds timeout{30000};  // per exchange: connect + handshake + send + full answer
+  std::chrono::milliseconds timeout{30000};  // a stream's connect, request and non-2xx answer
   std::size_t max_idle_connections = 4;
   std::string user_agent = "nvcre";
 };
@@ -48,15 +51,19 @@ class HttpTransport {
   // "GET https://host:port/path": the prefix of every TransportError (never headers or query).
   std::string where(const std::string& method, const std::string& path) const;
 
-  // One request on a pooled or new connection; `bearer_token` empty: no Authorization header.
-  // Any status is returned; only "no answer" throws TransportError.
-  RestResponse exchange(const RestRequest& request, const std::string& bearer_token);
+  // One request on a pooled or new connection, bounded by `timeout` (connect included);
+  // `bearer_token` empty: no Authorization header. Any status is returned; only "no answer" throws
+  // TransportError. A stop request closes the connection from any thread, the connect included:
+  // exchange() then throws TransportError at once.
+  RestResponse exchange(const RestRequest& request, const std::string& bearer_token, std::chrono::milliseconds timeout,
+                        const std::stop_token& stop = {});
 
   // A streamed answer on a connection of its own (closed afterwards). `on_body` gets the status and
   // each piece of body as it arrives, and returns false to end the stream early. Reads of a 2xx
-  // body may wait `idle_timeout`; anything else is bounded by the exchange timeout. Returns the
+  // body may wait `idle_timeout`; anything else is bounded by TransportOptions::timeout. Returns the
   // status; throws TransportError when the connection breaks before the body is complete. A stop
-  // request closes the connection from any thread: stream() then returns 0 without throwing.
+  // request closes the connection from any thread, the connect included: stream() then returns 0
+  // without throwing.
   int stream(const RestRequest& request, const std::string& bearer_token, std::chrono::milliseconds idle_timeout,
              const std::function<bool(int status, std::string_view body)>& on_body,
              const std::stop_token& stop = {});

@@ -8,9 +8,10 @@
 // callback that blocks delays renewals. on_stopped_leading runs BEFORE the releasing write, so the
 // work guarded by the lease has stopped by the time a standby can take over.
 //
-// The RestClient's per-request timeout should be well below the renew deadline: a request cannot
-// be cut short, so a hung renewal delays on_stopped_leading. is_leader() does not depend on that:
-// it also checks the renew deadline against the clock, so it turns false on time even then.
+// The RestClient's per-request timeout should be well below the renew deadline: stop() does not
+// cut a request short (RestClient::shutdown() does), so a hung renewal delays on_stopped_leading.
+// is_leader() does not depend on that: it also checks the renew deadline against the clock, so it
+// turns false on time even then.
 #include "k8s/leader_election.hpp"
 #include "k8s/rest_client.hpp"
 

@@ -8,7 +8,7 @@
 //
 // Stopping: stop() may be called from any thread. It ends a backoff wait at once and closes an
 // open watch at once (WatchOptions::stop), idle or not. A LIST in flight finishes first (bounded by
-// the client's request timeout).
+// the client's request timeout; RestClient::shutdown() ends it at once).
 //
 // Errors: give the runner a client with max_retries = 0, so 429 / 5xx reach the reflector, whose
 // waits honour Retry-After and can be interrupted; the client's own retries sleep uninterruptibly.

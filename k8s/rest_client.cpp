@@ -4,10 +4,12 @@
 
 #include <boost/json.hpp>
 
+#include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 // The Kubernetes side of the client: authentication (token rotation), client-side rate limits,
 // 429/5xx retries with Retry-After, Status decoding, watch decoding and the REST verbs. Bytes on
@@ -52,24 +54,62 @@ struct RestClient::Impl {
     return token;
   }
 
-  void wait_for_slot() {
+  // What bounds one call: its timeout, whether it may retry, and the token shutdown() stops.
+  struct CallLimits {
+    std::chrono::milliseconds timeout;
+    int max_retries;
+    std::stop_token stop;
+  };
+
+  CallLimits limits_for(const RestRequest& r) {
+    std::lock_guard lock(mutex);
+    if (!shut_down) return {options.timeout, options.max_retries, in_flight.get_token()};
+    if (later_calls_timeout <= std::chrono::milliseconds::zero()) throw cancelled(r);
+    return {std::min(options.timeout, later_calls_timeout), 0, in_flight.get_token()};
+  }
+
+  TransportError cancelled(const RestRequest& r) const {
+    return TransportError(transport.where(r.method, r.path) + ": " + std::string(kCancelledByShutdown));
+  }
+
+  void shutdown(std::chrono::milliseconds later_timeout) {
+    std::stop_source ending;
+    {
+      std::lock_guard lock(mutex);
+      shut_down = true;
+      later_calls_timeout = later_timeout;
+      ending = std::exchange(in_flight, std::stop_source{});
+    }
+    ending.request_stop();  // outside the lock: its callbacks post closes to the connections
+  }
+
+  // Sleeps until the rate limiter's slot (or a Retry-After pause) comes; false when `stop` ended
+  // the wait.
+  bool wait_for_slot(const std::stop_token& stop) {
     Nanos wait{};
     {
       std::lock_guard lock(mutex);
       wait = limiter.reserve(Clock::now());
     }
-    if (wait > Nanos::zero()) std::this_thread::sleep_for(wait);
+    if (wait > Nanos::zero()) {
+      std::mutex sleep_mutex;
+      std::condition_variable_any wake;
+      std::unique_lock sleep_lock(sleep_mutex);
+      wake.wait_for(sleep_lock, stop, wait, [] { return false; });
+    }
+    return !stop.stop_requested();
   }
 
   RestResponse perform(const RestRequest& r) {
+    const CallLimits limits = limits_for(r);
     for (int attempt = 0;; ++attempt) {
-      wait_for_slot();
-      RestResponse res = transport.exchange(r, current_token());
+      if (!wait_for_slot(limits.stop)) throw cancelled(r);
+      RestResponse res = transport.exchange(r, current_token(), limits.timeout, limits.stop);
       if (res.status >= 200 && res.status < 300) return res;
       std::optional<std::string_view> retry_after;
       if (auto it = res.headers.find("retry-after"); it != res.headers.end()) retry_after = it->second;
       auto wait = retry_after_wait(res.status, retry_after, std::chrono::system_clock::now());
-      if (wait && attempt < options.max_retries) {
+      if (wait && attempt < limits.max_retries) {
         Nanos pause = std::min<Nanos>(*wait, options.max_retry_wait);
         std::lock_guard lock(mutex);
         limiter.pause_for_retry_after(Clock::now(), pause);
@@ -81,7 +121,15 @@ struct RestClient::Impl {
 
   void watch(const RestRequest& r, const std::optional<int>& timeout_seconds, const std::stop_token& cancel,
              const std::function<WatchControl(const WatchEvent&)>& on_event) {
-    wait_for_slot();
+    // The stream ends on either stop: the watch's own (a normal return) or shutdown() (cancelled).
+    const std::stop_token client_stop = limits_for(r).stop;
+    std::stop_source either;
+    std::stop_callback on_cancel(cancel, [&either] { either.request_stop(); });
+    std::stop_callback on_shutdown(client_stop, [&either] { either.request_stop(); });
+    if (!wait_for_slot(either.get_token())) {
+      if (cancel.stop_requested()) return;
+      throw cancelled(r);
+    }
     // Idle limit between reads: the server ends the watch after timeoutSeconds; allow slack.
     const auto idle = timeout_seconds ? std::chrono::milliseconds(std::chrono::seconds(*timeout_seconds + 30))
                                       : std::chrono::milliseconds(std::chrono::minutes(10));
@@ -103,8 +151,9 @@ struct RestClient::Impl {
       }
       deliver(decoder.feed(bytes));
       return !stop;
-    }, cancel);
+    }, either.get_token());
     if (cancel.stop_requested()) return;  // closed by the stop request: nothing more to deliver
+    if (client_stop.stop_requested()) throw cancelled(r);
     if (status < 200 || status >= 300) throw decode_api_error(status, error_body);
     if (!stop) deliver(decoder.finish());
   }
@@ -116,6 +165,9 @@ struct RestClient::Impl {
   RequestRateLimiter limiter;
   std::string token;
   std::optional<Clock::time_point> token_read;
+  std::stop_source in_flight;  // stopped by shutdown(), which puts a fresh one for later calls
+  bool shut_down = false;
+  std::chrono::milliseconds later_calls_timeout{0};
 };
 
 RestClient::RestClient(ClientConfig config, RestClientOptions options)
@@ -140,6 +192,8 @@ std::string RestClient::path_for(const ResourceRef& ref, const std::string& ns, 
 }
 
 RestResponse RestClient::request(const RestRequest& request) { return impl_->perform(request); }
+
+void RestClient::shutdown(std::chrono::milliseconds later_calls_timeout) { impl_->shutdown(later_calls_timeout); }
 
 namespace {
 

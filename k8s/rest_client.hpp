@@ -154,6 +154,13 @@ class RestClient {
   // Connections opened so far (TCP connects): with keep-alive, sequential requests share one.
   std::size_t connections_opened() const;
 
+  // For a prompt exit, whatever the server does: ends every call in flight at once (a connect, a
+  // request awaiting its answer, a LIST, a watch, a rate-limit or Retry-After wait), each throwing
+  // TransportError ("cancelled"; a watch stopped through WatchOptions::stop still just returns).
+  // Later calls make one attempt bounded by `later_calls_timeout` (room for a last write, such as
+  // releasing a Lease); zero fails them at once. Thread-safe; a second call ends the later ones.
+  void shutdown(std::chrono::milliseconds later_calls_timeout = std::chrono::milliseconds::zero());
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

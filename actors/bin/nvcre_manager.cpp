@@ -104,10 +104,13 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, [](int s) { g_signal = s; });
     std::signal(SIGINT, [](int s) { g_signal = s; });
     while (g_signal == 0 && !g_lost_lease) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    spdlog::info("shutting down ({})", g_lost_lease ? "leadership lost" : "signal");
+    // Read before stop(): releasing the Lease on a signal also reports "stopped leading".
+    const bool lost_lease = g_lost_lease;
+    spdlog::info("shutting down ({})", lost_lease ? "leadership lost" : "signal");
     manager.stop();
     probes.stop();
-    return g_lost_lease ? 1 : 0;
+    spdlog::info("shutdown complete");
+    return lost_lease ? 1 : 0;
   } catch (const std::exception& error) {
     std::cerr << "Error: " << error.what() << "\n";
     return 1;

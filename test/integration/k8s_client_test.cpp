@@ -1,18 +1,22 @@
 // nvcre::k8s::RestClient against an in-process kube-sim: CRUD (ConfigMaps and, after creating the
 // CRDs through the client, Certifications), decoded API errors (404, AlreadyExists, 409, 422 with
 // causes, 401), list selectors + pagination, status subresource, dry-run, delete preconditions,
-// watch (ADDED/MODIFIED/DELETED/BOOKMARK, 410 after compaction), keep-alive reuse, 429 retries.
+// watch (ADDED/MODIFIED/DELETED/BOOKMARK, 410 after compaction), keep-alive reuse, 429 retries,
+// shutdown() against a server that does not answer.
 #include "k8s/rest_client.hpp"
 
 #include "api/yaml_json.hpp"
 #include "sim/fault_plan.hpp"
 #include "sim/kube_sim.hpp"
+#include "test/support/eventually.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <sstream>
 #include <thread>
 
@@ -363,6 +367,45 @@ TEST_F(K8sClient, TooManyRequestsIsRetriedThenReported) {
   EXPECT_EQ(e.retry_after_seconds, 1);
   // One try + two retries, each after the server's Retry-After.
   EXPECT_EQ(sim_->api().faults().counter("TooManyRequests", sim::Verb::Get), 3u);
+  sim_->api().faults().set_plan({});
+}
+
+// A server that holds its answers (injected latency far beyond the test) must not hold a caller
+// once the client shuts down: the request in flight ends at once; a call after a shutdown that
+// leaves room for one last write (a Lease release) is bounded by the short timeout given, not the
+// client's 30 s; after a plain shutdown, calls fail without sending anything.
+TEST_F(K8sClient, ShutdownEndsTheCallInFlightAndBoundsLaterOnes) {
+  sim::FaultPlan plan;
+  sim::VerbFaults unanswered;
+  unanswered.latency_fixed = std::chrono::minutes(10);
+  plan.verbs["*"] = unanswered;
+  sim_->api().faults().set_plan(plan);
+  auto held = [&] { return sim_->api().faults().counter("Latency", sim::Verb::Get); };
+  auto failure_of = [](const std::function<void()>& call) -> std::string {
+    try {
+      call();
+      return "answered";
+    } catch (const TransportError& e) {
+      return e.what();
+    }
+  };
+
+  RestClient client(client_->config());
+  std::promise<std::string> in_flight;
+  auto in_flight_failure = in_flight.get_future();
+  std::jthread caller([&] { in_flight.set_value(failure_of([&] { client.get(kConfigMaps, "it", "x"); })); });
+  ASSERT_TRUE(test::eventually([&] { return held() == 1; }));
+  client.shutdown(std::chrono::milliseconds(300));
+  // A liveness bound: without shutdown() the call would wait out its 30 s timeout.
+  ASSERT_EQ(in_flight_failure.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_NE(in_flight_failure.get().find("GET " + sim_->url() + "/api/v1/namespaces/it/configmaps/x: cancelled"),
+            std::string::npos);
+
+  EXPECT_NE(failure_of([&] { client.get(kConfigMaps, "it", "y"); }).find("timed out after 300ms"), std::string::npos);
+  EXPECT_EQ(held(), 2u);
+  client.shutdown();
+  EXPECT_NE(failure_of([&] { client.get(kConfigMaps, "it", "z"); }).find("cancelled"), std::string::npos);
+  EXPECT_EQ(held(), 2u);
   sim_->api().faults().set_plan({});
 }
 
