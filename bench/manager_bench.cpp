@@ -39,6 +39,7 @@
 // (perf record -g -p PID).
 #include "actors/controllers.hpp"
 #include "actors/embedded/embedded_cluster.hpp"
+#include "actors/embedded/manager_process.hpp"
 #include "k8s/cache_transform.hpp"
 #include "k8s/rest_client.hpp"
 #include "platform/gpu_defaults.hpp"
@@ -47,10 +48,8 @@
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,8 +72,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
@@ -311,10 +308,7 @@ class ManagerProcess {
     auto dir = std::filesystem::temp_directory_path();
     kubeconfig_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".kubeconfig")).string();
     log_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".log")).string();
-    std::ofstream(kubeconfig_) << "apiVersion: v1\nkind: Config\n"
-                               << "clusters:\n- name: sim\n  cluster:\n    server: " << server_url << "\n"
-                               << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
-                               << "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+    nvcre::actors::write_sim_kubeconfig(kubeconfig_, server_url);
     probe_port_ = free_loopback_port();
     std::vector<std::string> args{settings.manager, "--kubeconfig", kubeconfig_, "--health-probe-bind-address",
                                   "127.0.0.1:" + std::to_string(probe_port_)};
@@ -323,16 +317,7 @@ class ManagerProcess {
     std::fprintf(stderr, "%s:", phase.c_str());
     for (const auto& a : args) std::fprintf(stderr, " %s", a.c_str());
     std::fprintf(stderr, "\n");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    int rc = posix_spawn(&pid_, settings.manager.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot start " + settings.manager);
+    pid_ = nvcre::actors::spawn_with_log(args, log_);
     g_manager_pid = pid_;
   }
   ~ManagerProcess() {

@@ -5,19 +5,16 @@
 // the Lease one short try and exit 0 on its own, well inside Kubernetes' 30 s grace period.
 #include "chaos_fixture.hpp"
 
-#include <fcntl.h>
+#include "actors/embedded/manager_process.hpp"
+
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <random>
 #include <sstream>
-
-extern char** environ;
 
 namespace nvcre::chaos {
 namespace {
@@ -39,23 +36,11 @@ class ManagerProcess {
     std::filesystem::create_directories(dir_);
     const auto kubeconfig = (dir_ / "kubeconfig").string();
     log_ = (dir_ / "manager.log").string();
-    std::ofstream(kubeconfig) << "apiVersion: v1\nkind: Config\n"
-                              << "clusters:\n- name: sim\n  cluster:\n    server: " << server_url << "\n"
-                              << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
-                              << "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+    actors::write_sim_kubeconfig(kubeconfig, server_url);
     std::vector<std::string> args{NVCRE_MANAGER_BINARY, "--kubeconfig", kubeconfig, "--health-probe-bind-address",
                                   "127.0.0.1:0", "--metrics-bind-address", "0"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    const int rc = posix_spawn(&pid_, NVCRE_MANAGER_BINARY, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error(std::string("cannot start ") + NVCRE_MANAGER_BINARY);
+    pid_ = actors::spawn_with_log(args, log_);
   }
 
   ~ManagerProcess() {

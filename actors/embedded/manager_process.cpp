@@ -1,0 +1,38 @@
+#include "actors/embedded/manager_process.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace nvcre::actors {
+
+void write_sim_kubeconfig(const std::string& path, const std::string& server_url) {
+  std::ofstream(path) << "apiVersion: v1\nkind: Config\n"
+                      << "clusters:\n- name: sim\n  cluster:\n    server: " << server_url << "\n"
+                      << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
+                      << "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+}
+
+pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path) {
+  if (args.empty()) throw std::runtime_error("spawn_with_log: no program given");
+  std::vector<std::string> copies = args;
+  std::vector<char*> argv;
+  for (auto& arg : copies) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + args.front());
+  return pid;
+}
+
+}  // namespace nvcre::actors
