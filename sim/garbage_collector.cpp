@@ -46,27 +46,6 @@ bool has_finalizer(const json::value& object, const std::string& finalizer) {
 
 bool deleting(const json::value& object) { return !meta_string(object, "deletionTimestamp").empty(); }
 
-struct OwnerRef {
-  std::string uid;
-  bool block = false;
-};
-
-std::vector<OwnerRef> owner_refs(const json::value& object) {
-  std::vector<OwnerRef> out;
-  const auto* meta = metadata(object);
-  if (!meta) return out;
-  const auto* refs = meta->if_contains("ownerReferences");
-  if (!refs || !refs->is_array()) return out;
-  for (const auto& ref : refs->as_array()) {
-    if (!ref.is_object()) continue;
-    const auto* uid = ref.as_object().if_contains("uid");
-    if (!uid || !uid->is_string() || uid->as_string().empty()) continue;
-    const auto* block = ref.as_object().if_contains("blockOwnerDeletion");
-    out.push_back({std::string(uid->as_string()), block && block->is_bool() && block->as_bool()});
-  }
-  return out;
-}
-
 bool is_namespace(const ResourceType& type) { return type.group.empty() && type.resource == "namespaces"; }
 
 GcAction action_for(GcAction::Kind kind, const GcObject& target) {
@@ -105,7 +84,7 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
   // owner uid -> (dependent, blockOwnerDeletion), only for valid references.
   std::map<std::string, std::vector<std::pair<const GcObject*, bool>>> dependents;
   for (const auto& entry : objects)
-    for (const auto& ref : owner_refs(entry.object))
+    for (const auto& ref : owner_links(entry.object))
       if (resolve(entry, ref.uid)) dependents[ref.uid].push_back({&entry, ref.block});
   auto dependents_of = [&](const GcObject& owner) -> const std::vector<std::pair<const GcObject*, bool>>& {
     static const std::vector<std::pair<const GcObject*, bool>> none;
@@ -151,7 +130,7 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
       continue;
     }
 
-    auto refs = owner_refs(entry.object);
+    auto refs = owner_links(entry.object);
     if (refs.empty()) continue;
     std::vector<std::string> dangling, waiting;
     bool solid = false;

@@ -32,19 +32,21 @@ bool same_field(const json::object* a, const json::object* b, const char* key) {
   return *x == *y;
 }
 
-std::vector<std::string> owner_uids(const json::object* meta) {
-  std::vector<std::string> out;
-  const json::value* refs = field(meta, "ownerReferences");
+}  // namespace
+
+std::vector<OwnerLink> owner_links(const json::value& object) {
+  std::vector<OwnerLink> out;
+  const json::value* refs = field(metadata(&object), "ownerReferences");
   if (refs == nullptr || !refs->is_array()) return out;
   for (const auto& ref : refs->get_array()) {
     const auto* r = ref.if_object();
     const auto* uid = r == nullptr ? nullptr : r->if_contains("uid");
-    if (uid != nullptr && uid->is_string() && !uid->get_string().empty()) out.emplace_back(uid->get_string());
+    if (uid == nullptr || !uid->is_string() || uid->get_string().empty()) continue;
+    const auto* block = r->if_contains("blockOwnerDeletion");
+    out.push_back({std::string(uid->get_string()), block != nullptr && block->is_bool() && block->get_bool()});
   }
   return out;
 }
-
-}  // namespace
 
 void OwnerIndex::record_write(const std::string& bucket, const json::value* old_object, const json::value* new_object) {
   const json::object* before = metadata(old_object);
@@ -69,7 +71,8 @@ void OwnerIndex::record_write(const std::string& bucket, const json::value* old_
     entries_.erase(it);
   }
   if (after == nullptr) return;
-  Entry entry{{bucket, string_field(after, "namespace"), string_field(after, "name")}, owner_uids(after)};
+  Entry entry{{bucket, string_field(after, "namespace"), string_field(after, "name")}, {}};
+  for (auto& link : owner_links(*new_object)) entry.owners.push_back(std::move(link.uid));
   for (const auto& owner : entry.owners) {
     dirty_.insert(owner);
     dependents_[owner].insert(uid);

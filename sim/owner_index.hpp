@@ -14,6 +14,14 @@
 
 namespace nvcre::sim {
 
+// One entry of metadata.ownerReferences as the collector reads it (entries without a uid are
+// skipped: they cannot be resolved).
+struct OwnerLink {
+  std::string uid;
+  bool block = false;  // blockOwnerDeletion
+};
+std::vector<OwnerLink> owner_links(const boost::json::value& object);
+
 // What the collector has to look at: the uids whose owner neighbourhoods changed, or everything
 // (a Namespace changed: its objects live or go with it).
 struct GcWork {

@@ -4,6 +4,7 @@
 #include <spawn.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -31,7 +32,10 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + args.front());
+  if (rc != 0) {
+    throw std::runtime_error("cannot start " + args.front() + ": " + std::strerror(rc) +
+                             " (build it first, or pass the path of an nvcre-manager binary)");
+  }
   return pid;
 }
 
