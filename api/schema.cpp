@@ -13,7 +13,7 @@ namespace nvcre::api {
 namespace json = boost::json;
 
 const SchemaNode* SchemaNode::property(std::string_view name) const {
-  auto found = properties.find(std::string(name));
+  auto found = properties.find(name);
   return found == properties.end() ? nullptr : found->second.get();
 }
 
@@ -322,6 +322,16 @@ void check_defaults(const SchemaNode& node, const Loader& loader) {
   if (node.items) check_defaults(*node.items, loader);
 }
 
+void index_defaults(SchemaNode& node) {
+  node.defaulted_properties.clear();
+  for (const auto& [name, property] : node.properties) {
+    if (property->default_value) node.defaulted_properties.emplace_back(name, property.get());
+    index_defaults(*property);
+  }
+  if (node.additional_properties) index_defaults(*node.additional_properties);
+  if (node.items) index_defaults(*node.items);
+}
+
 }  // namespace
 
 std::vector<CrdSchema> load_crd_schemas(const json::value& crd) {
@@ -379,6 +389,7 @@ std::vector<CrdSchema> load_crd_schemas(const json::value& crd) {
     auto meta = make_object_meta(ObjectMetaKind::Root);
     meta->schema_path = "metadata";
     root->properties["metadata"] = meta;
+    index_defaults(*root);  // first: checking a default applies the defaults nested in it
     check_defaults(*root, loader);
     schema.root = std::move(root);
     schemas.push_back(std::move(schema));

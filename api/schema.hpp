@@ -48,7 +48,10 @@ struct SchemaNode {
   bool embedded_resource = false;
   ObjectMetaKind object_meta = ObjectMetaKind::None;  // built-in ObjectMeta checks apply
 
-  std::map<std::string, std::shared_ptr<SchemaNode>> properties;
+  std::map<std::string, std::shared_ptr<SchemaNode>, std::less<>> properties;
+  // The properties that carry a default, in name order: defaulting an object visits these, not
+  // every property of its schema (set when the CRD is loaded).
+  std::vector<std::pair<std::string, const SchemaNode*>> defaulted_properties;
   std::shared_ptr<SchemaNode> additional_properties;  // map values (additionalProperties schema)
   bool additional_properties_any = false;             // additionalProperties: true
   std::shared_ptr<SchemaNode> items;

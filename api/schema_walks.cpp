@@ -109,8 +109,7 @@ void find_unknown_fields(const SchemaNode& node, const json::value& value, const
 
 void apply_defaults(const SchemaNode& node, json::value& value) {
   if (auto* object = value.if_object()) {
-    for (const auto& [name, property] : node.properties) {
-      if (!property->default_value) continue;
+    for (const auto& [name, property] : node.defaulted_properties) {
       auto* current = object->if_contains(name);
       if (current == nullptr || (current->is_null() && !property->nullable)) {
         (*object)[name] = *property->default_value;

@@ -88,7 +88,8 @@ ApiServer::ApiServer(ApiServerOptions options)
   if (options_.trainer.enabled) {
     auto lookup = [this](const std::string& group, const std::string& version,
                          const std::string& resource) -> std::optional<ResourceType> {
-      const ResourceInfo* info = registry_.find(group, version, resource);  // under mutex_: see advance_simulation
+      std::lock_guard lock(mutex_);  // a CRD request may change the registry meanwhile
+      const ResourceInfo* info = registry_.find(group, version, resource);
       return info ? std::optional<ResourceType>(info->type) : std::nullopt;
     };
     trainer_ = std::make_unique<Trainer>(store_, lookup, options_.trainer);
@@ -338,8 +339,13 @@ json::value ApiServer::create(const std::string& api_version, const std::string&
 }
 
 std::size_t ApiServer::advance_simulation() {
+  if (!trainer_) return 0;
+  std::lock_guard pass(simulation_mutex_);
+  const std::size_t changed = trainer_->reconcile();
+  // Pods made for a TrainJob deleted during the pass, say: collected now, not at the next request.
   std::lock_guard lock(mutex_);
-  return trainer_ ? trainer_->reconcile() : 0;
+  if (store_.has_gc_work()) collect_garbage();
+  return changed;
 }
 
 void ApiServer::start_simulation() {

@@ -91,7 +91,9 @@ class ApiServer {
   // request that left it work).
   void collect_garbage();
 
-  // One simulated-Trainer pass under the request lock; how many TrainJobs moved (0 when off).
+  // One simulated-Trainer pass, then a garbage collection of what it left; how many TrainJobs moved
+  // (0 when off). The pass writes through the store, as the real Trainer is a client of the API
+  // server: requests are served while it runs, not held behind it.
   std::size_t advance_simulation();
   // Runs advance_simulation every trainer_tick_interval on a background thread (KubeSim::start)
   // when the Trainer is on; stop is idempotent and also happens on destruction.
@@ -127,6 +129,7 @@ class ApiServer {
   api::SchemaRegistry schemas_;
   FaultInjector faults_;
   RequestLog log_;
+  std::mutex simulation_mutex_;  // one Trainer pass at a time (the ticker, a test's own call)
   std::unique_ptr<Trainer> trainer_;
   std::unique_ptr<PeriodicTicker> ticker_;  // last: its thread stops before anything it uses goes
 };

@@ -107,9 +107,14 @@ std::string Store::new_uid() {
   return buffer;
 }
 
-void Store::record(EventType type, const ResourceType& rt, const std::string& ns, const json::value& object) {
+const std::string& WatchEvent::object_json() const {
+  std::call_once(serialized->once, [this] { serialized->text = json::serialize(*object); });
+  return serialized->text;
+}
+
+void Store::record(EventType type, const ResourceType& rt, const std::string& ns, StoredObject object) {
   last_change_[bucket_key(rt)] = rv_;
-  events_.push_back(WatchEvent{rv_, type, rt.group, rt.resource, ns, object});
+  events_.push_back(WatchEvent{rv_, type, rt.group, rt.resource, ns, std::move(object)});
   trim_events();
 }
 
@@ -173,9 +178,10 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
     if (dry_run) return object;
     ++rv_;
     metadata_of(object)["resourceVersion"] = std::to_string(rv_);
-    bucket.emplace(key, object);
-    owner_index_.record_write(bucket_key(type), nullptr, &object);
-    record(EventType::Added, type, key.first, object);
+    auto stored = std::make_shared<const json::value>(object);
+    bucket.emplace(key, stored);
+    owner_index_.record_write(bucket_key(type), nullptr, stored.get());
+    record(EventType::Added, type, key.first, std::move(stored));
   }
   notify();
   return object;
@@ -187,7 +193,7 @@ std::optional<json::value> Store::find(const ResourceType& type, const std::stri
   if (bucket == buckets_.end()) return std::nullopt;
   auto it = bucket->second.find({type.namespaced ? ns : std::string(), name});
   if (it == bucket->second.end()) return std::nullopt;
-  return it->second;
+  return *it->second;
 }
 
 json::value Store::get(const ResourceType& type, const std::string& ns, const std::string& name) const {
@@ -211,7 +217,7 @@ using Key = std::pair<std::string, std::string>;  // namespace, name
 // The bucket (or one namespace of it) as it was at `rv`: the current objects, with each key changed
 // after `rv` rolled back through the event log to its state at `rv`. nullopt when that state has
 // left the log.
-std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, json::value>& current,
+std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, StoredObject>& current,
                                                            const std::deque<WatchEvent>& events,
                                                            const ResourceType& type, const std::string& ns,
                                                            std::uint64_t rv) {
@@ -220,11 +226,11 @@ std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, j
   // Keys are (namespace, name): one namespace is a contiguous, already sorted range.
   for (auto it = one_ns ? current.lower_bound(Key{ns, ""}) : current.begin();
        it != current.end() && (!one_ns || it->first.first == ns); ++it)
-    view.emplace_hint(view.end(), it->first, &it->second);
+    view.emplace_hint(view.end(), it->first, it->second.get());
   auto of_type = [&](const WatchEvent& e) {
     return e.group == type.group && e.resource == type.resource && (!one_ns || e.ns == ns);
   };
-  auto key_of = [](const WatchEvent& e) { return Key{e.ns, meta_string(e.object, "name")}; };
+  auto key_of = [](const WatchEvent& e) { return Key{e.ns, meta_string(*e.object, "name")}; };
   auto older = [](const WatchEvent& e, std::uint64_t v) { return e.resource_version < v; };
   const auto snapshot_end = std::lower_bound(events.begin(), events.end(), rv + 1, older);
   std::map<Key, const WatchEvent*> first_after;
@@ -240,7 +246,7 @@ std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, j
     auto before = std::find_if(std::make_reverse_iterator(snapshot_end), events.rend(),
                                [&](const WatchEvent& e) { return of_type(e) && key_of(e) == key; });
     if (before == events.rend()) return std::nullopt;
-    view[key] = &before->object;
+    view[key] = before->object.get();
   }
   return view;
 }
@@ -251,7 +257,17 @@ void Store::visit(const ResourceType& type, const std::function<void(const json:
   std::lock_guard lock(mutex_);
   auto bucket = buckets_.find(bucket_key(type));
   if (bucket == buckets_.end()) return;
-  for (const auto& [key, object] : bucket->second) fn(object);
+  for (const auto& [key, object] : bucket->second) fn(*object);
+}
+
+std::vector<StoredObject> Store::snapshot(const ResourceType& type) const {
+  std::lock_guard lock(mutex_);
+  std::vector<StoredObject> out;
+  auto bucket = buckets_.find(bucket_key(type));
+  if (bucket == buckets_.end()) return out;
+  out.reserve(bucket->second.size());
+  for (const auto& [key, object] : bucket->second) out.push_back(object);
+  return out;
 }
 
 bool Store::has_gc_work() const {
@@ -271,7 +287,7 @@ void Store::visit_owner_components(const std::vector<std::string>& uids,
     auto bucket = buckets_.find(location.bucket);
     if (bucket == buckets_.end()) continue;
     auto it = bucket->second.find({location.ns, location.name});
-    if (it != bucket->second.end()) fn(location.bucket, it->second);
+    if (it != bucket->second.end()) fn(location.bucket, *it->second);
   }
 }
 
@@ -292,7 +308,7 @@ ListResult Store::list(const ResourceType& type, const std::string& ns, const Fi
     }
     after = Key{decoded->first, decoded->second};
   }
-  static const std::map<Key, json::value> kEmpty;
+  static const std::map<Key, StoredObject> kEmpty;
   auto bucket = buckets_.find(bucket_key(type));
   const auto& current = bucket == buckets_.end() ? kEmpty : bucket->second;
   // Events after the snapshot must all still be in the log to roll back to it.
@@ -331,7 +347,8 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
     const ObjectKey key{type.namespaced ? ns : std::string(), name};
     auto it = bucket.find(key);
     if (it == bucket.end()) throw not_found(type.group, type.resource, name);
-    const json::value& old = it->second;
+    const StoredObject old_object = it->second;  // kept alive past the bucket's replacement below
+    const json::value& old = *old_object;
 
     std::string body_name = meta_string(object, "name");
     if (!body_name.empty() && body_name != name)
@@ -404,14 +421,14 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
     ++rv_;
     metadata_of(next)["resourceVersion"] = std::to_string(rv_);
     owner_index_.record_write(bucket_key(type), &old, finalize ? nullptr : &next);
+    auto stored = std::make_shared<const json::value>(std::move(next));
     if (finalize) {
       bucket.erase(it);
-      record(EventType::Deleted, type, key.first, next);
     } else {
-      it->second = next;
-      record(EventType::Modified, type, key.first, next);
+      it->second = stored;
     }
-    result = std::move(next);
+    result = *stored;
+    record(finalize ? EventType::Deleted : EventType::Modified, type, key.first, std::move(stored));
   }
   notify();
   return result;
@@ -427,17 +444,18 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
     const ObjectKey key{type.namespaced ? ns : std::string(), name};
     auto it = bucket.find(key);
     if (it == bucket.end()) throw not_found(type.group, type.resource, name);
-    if (precondition_uid && *precondition_uid != meta_string(it->second, "uid"))
-      throw uid_precondition_failed(type.group, type.resource, name, *precondition_uid, meta_string(it->second, "uid"));
-    if (precondition_rv && *precondition_rv != meta_string(it->second, "resourceVersion"))
+    const json::value& current = *it->second;
+    if (precondition_uid && *precondition_uid != meta_string(current, "uid"))
+      throw uid_precondition_failed(type.group, type.resource, name, *precondition_uid, meta_string(current, "uid"));
+    if (precondition_rv && *precondition_rv != meta_string(current, "resourceVersion"))
       throw conflict(type.group, type.resource, name);
-    const auto finalizers = finalizers_of(it->second);
+    const auto finalizers = finalizers_of(current);
     const bool add = !add_finalizer.empty() &&
                      std::find(finalizers.begin(), finalizers.end(), add_finalizer) == finalizers.end();
     if (!finalizers.empty() || add) {
-      const bool marked = !meta_string(it->second, "deletionTimestamp").empty();
-      if (marked && !add) return {it->second, false};
-      json::value next = it->second;
+      const bool marked = !meta_string(current, "deletionTimestamp").empty();
+      if (marked && !add) return {current, false};
+      json::value next = current;
       auto& meta = metadata_of(next);
       if (add) {
         auto& list = meta["finalizers"];
@@ -452,19 +470,21 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
       if (dry_run) return {next, false};
       ++rv_;
       meta["resourceVersion"] = std::to_string(rv_);
-      owner_index_.record_write(bucket_key(type), &it->second, &next);
-      it->second = next;
-      record(EventType::Modified, type, key.first, next);
-      result = {std::move(next), false};
+      owner_index_.record_write(bucket_key(type), &current, &next);
+      auto stored = std::make_shared<const json::value>(std::move(next));
+      it->second = stored;
+      result = {*stored, false};
+      record(EventType::Modified, type, key.first, std::move(stored));
     } else {
-      json::value gone_object = it->second;
+      json::value gone_object = current;
       if (dry_run) return {gone_object, true};
       ++rv_;
       metadata_of(gone_object)["resourceVersion"] = std::to_string(rv_);
-      owner_index_.record_write(bucket_key(type), &it->second, nullptr);
+      owner_index_.record_write(bucket_key(type), &current, nullptr);
       bucket.erase(it);
-      record(EventType::Deleted, type, key.first, gone_object);
-      result = {std::move(gone_object), true};
+      auto stored = std::make_shared<const json::value>(std::move(gone_object));
+      result = {*stored, true};
+      record(EventType::Deleted, type, key.first, std::move(stored));
     }
   }
   notify();
@@ -478,9 +498,10 @@ void Store::remove_all(const ResourceType& type) {
     if (bucket == buckets_.end()) return;
     for (auto& [key, object] : bucket->second) {
       ++rv_;
-      metadata_of(object)["resourceVersion"] = std::to_string(rv_);
-      owner_index_.record_write(bucket->first, &object, nullptr);
-      record(EventType::Deleted, type, key.first, object);
+      json::value gone_object = *object;
+      metadata_of(gone_object)["resourceVersion"] = std::to_string(rv_);
+      owner_index_.record_write(bucket->first, object.get(), nullptr);
+      record(EventType::Deleted, type, key.first, std::make_shared<const json::value>(std::move(gone_object)));
     }
     buckets_.erase(bucket);
   }

@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -40,13 +41,27 @@ struct ResourceType {
 enum class EventType { Added, Modified, Deleted };
 const char* to_string(EventType type);
 
+// A stored object is never changed in place: a write stores a new one. Readers (the event log,
+// watches, the simulated Trainer) share it instead of copying it under the store's lock.
+using StoredObject = std::shared_ptr<const boost::json::value>;
+
+// The JSON text of an event's object, made by the first watch that sends it.
+struct SerializedOnce {
+  std::once_flag once;
+  std::string text;
+};
+
 struct WatchEvent {
   std::uint64_t resource_version = 0;
   EventType type = EventType::Added;
   std::string group;
   std::string resource;
   std::string ns;
-  boost::json::value object;
+  StoredObject object;
+  std::shared_ptr<SerializedOnce> serialized = std::make_shared<SerializedOnce>();  // shared by copies
+
+  // The object serialized, once for every watch that sends it (thread-safe).
+  const std::string& object_json() const;
 };
 
 struct ListResult {
@@ -87,6 +102,9 @@ class Store {
   // Calls fn on every stored object of `type` (all namespaces), under the store's lock and without
   // copying them: for readers that need a small part of each object (the garbage collector).
   void visit(const ResourceType& type, const std::function<void(const boost::json::value&)>& fn) const;
+  // Every stored object of `type` (all namespaces, in (namespace, name) order), shared, not copied:
+  // a reader that works on many objects for a while holds the store's lock only to take them.
+  std::vector<StoredObject> snapshot(const ResourceType& type) const;
 
   enum class UpdateKind { Main, Status };
   // A PUT of `object` (already patched by the caller for PATCH). A stale non-empty
@@ -137,11 +155,11 @@ class Store {
 
  private:
   using ObjectKey = std::pair<std::string, std::string>;  // namespace, name
-  using Bucket = std::map<ObjectKey, boost::json::value>;
+  using Bucket = std::map<ObjectKey, StoredObject>;
 
   static std::string bucket_key(const ResourceType& type) { return type.group + "/" + type.resource; }
   std::string new_uid();
-  void record(EventType type, const ResourceType& rt, const std::string& ns, const boost::json::value& object);
+  void record(EventType type, const ResourceType& rt, const std::string& ns, StoredObject object);
   void trim_events();
   void notify();
 

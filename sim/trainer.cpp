@@ -74,7 +74,7 @@ struct Trainer::Pass {
   ResourceType train_jobs;
   ResourceType pods;
   // The pods of the TrainJobs this pass runs, by owner uid.
-  std::unordered_map<std::string, std::vector<json::value>> pods_by_owner;
+  std::unordered_map<std::string, std::vector<StoredObject>> pods_by_owner;
   NodePicker picker;
   std::chrono::steady_clock::time_point now;
   std::string now_text;
@@ -104,36 +104,36 @@ std::size_t Trainer::reconcile() {
   auto pods = lookup_("", "v1", "pods");
   auto nodes = lookup_("", "v1", "nodes");
   if (!train_jobs || !pods || !nodes) return 0;
-  // The pass runs under the API lock, so it reads in place and copies only what it works on: the
-  // running TrainJobs and their pods, and the Nodes when they changed. Copying every TrainJob, Pod
-  // and Node each tick held every request back for milliseconds.
+  // The pass shares the stored TrainJobs and Pods instead of copying them, and copies the Nodes
+  // only when one changed: it holds the store's lock just to take them, so requests are served
+  // while it works, as kube-apiserver serves them while the Trainer's controllers run.
   std::set<std::string> seen;
-  std::vector<json::value> running;
-  store_.visit(*train_jobs, [&](const json::value& job) {
-    seen.insert(meta_string(job, "uid"));
-    if (runs_here(job)) running.push_back(job);
-  });
+  std::vector<StoredObject> running;
+  for (auto& job : store_.snapshot(*train_jobs)) {
+    seen.insert(meta_string(*job, "uid"));
+    if (runs_here(*job)) running.push_back(std::move(job));
+  }
   std::erase_if(last_stage_, [&](const auto& entry) { return !seen.contains(entry.first); });
   if (running.empty()) return 0;
 
-  std::unordered_map<std::string, std::vector<json::value>> pods_by_owner;
-  for (const auto& job : running) pods_by_owner[meta_string(job, "uid")];
+  std::unordered_map<std::string, std::vector<StoredObject>> pods_by_owner;
+  for (const auto& job : running) pods_by_owner[meta_string(*job, "uid")];
   std::map<std::string, std::int64_t> gpus_in_use;  // by node
-  store_.visit(*pods, [&](const json::value& pod) {
-    if (auto held = gpus_held(pod)) gpus_in_use[held->first] += held->second;
-    const auto* refs = find_array(pod.as_object(), {"metadata", "ownerReferences"});
-    if (refs == nullptr) return;
+  for (const auto& pod : store_.snapshot(*pods)) {
+    if (auto held = gpus_held(*pod)) gpus_in_use[held->first] += held->second;
+    const auto* refs = find_array(pod->as_object(), {"metadata", "ownerReferences"});
+    if (refs == nullptr) continue;
     for (const auto& ref : *refs) {
       const auto* uid = find_string(ref.if_object(), "uid");
       auto owner = uid == nullptr ? pods_by_owner.end() : pods_by_owner.find(std::string(*uid));
       if (owner == pods_by_owner.end()) continue;
       owner->second.push_back(pod);
-      return;
+      break;
     }
-  });
+  }
   if (const auto version = store_.last_change(*nodes); !nodes_ || version != nodes_version_) {
     std::vector<json::value> copies;
-    store_.visit(*nodes, [&](const json::value& node) { copies.push_back(node); });
+    for (const auto& node : store_.snapshot(*nodes)) copies.push_back(*node);
     nodes_ = sorted_nodes(std::move(copies));
     nodes_version_ = version;
   }
@@ -142,7 +142,7 @@ std::size_t Trainer::reconcile() {
   std::size_t changed = 0;
   for (const auto& job : running) {
     try {
-      if (reconcile_train_job(pass, job)) ++changed;
+      if (reconcile_train_job(pass, *job)) ++changed;
     } catch (const ApiError&) {
       // A lost race with a client (404 / 409): the next pass starts from the new state.
     }
@@ -153,11 +153,11 @@ std::size_t Trainer::reconcile() {
 bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   const auto* spec = find_object(train_job.as_object(), {"spec"});
   const std::string uid = meta_string(train_job, "uid");
-  std::vector<json::value> pods;
+  std::vector<StoredObject> pods;
   for (auto& pod : pass.pods_by_owner[uid])
-    if (meta_string(pod, "namespace") == meta_string(train_job, "namespace")) pods.push_back(std::move(pod));
+    if (meta_string(*pod, "namespace") == meta_string(train_job, "namespace")) pods.push_back(std::move(pod));
   std::sort(pods.begin(), pods.end(),
-            [](const json::value& a, const json::value& b) { return meta_string(a, "name") < meta_string(b, "name"); });
+            [](const StoredObject& a, const StoredObject& b) { return meta_string(*a, "name") < meta_string(*b, "name"); });
 
   if (const auto* suspended = spec->if_contains("suspend"); suspended && *suspended == json::value(true))
     return suspend(pass, train_job, pods);
@@ -182,16 +182,16 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   }
   changed = bind_unscheduled(pass, pods) || changed;
   if (first_seen || pass.now - stage->second < options_.step) return changed;
-  if (std::any_of(pods.begin(), pods.end(), [](const json::value& p) { return pod_node(p).empty(); })) return changed;
+  if (std::any_of(pods.begin(), pods.end(), [](const StoredObject& p) { return pod_node(*p).empty(); })) return changed;
 
   int world_size = 0;
   bool has_launcher = false;
   for (const auto& pod : pods) {
-    world_size += pod_label(pod, kReplicatedJobNameLabel) == kWorkerJob ? 1 : 0;
-    has_launcher = has_launcher || pod_label(pod, kReplicatedJobNameLabel) == kLauncherJob;
+    world_size += pod_label(*pod, kReplicatedJobNameLabel) == kWorkerJob ? 1 : 0;
+    has_launcher = has_launcher || pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob;
   }
   auto in_phase = [&](const char* phase) {
-    return std::any_of(pods.begin(), pods.end(), [&](const json::value& p) { return pod_phase(p) == phase; });
+    return std::any_of(pods.begin(), pods.end(), [&](const StoredObject& p) { return pod_phase(*p) == phase; });
   };
   if (in_phase("Pending")) {
     start_pods(pass, pods, world_size, has_launcher);
@@ -203,9 +203,9 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   return true;
 }
 
-bool Trainer::suspend(Pass& pass, const json::value& train_job, const std::vector<json::value>& pods) {
+bool Trainer::suspend(Pass& pass, const json::value& train_job, const std::vector<StoredObject>& pods) {
   // A suspended JobSet has no pods: they are deleted and come back on resume.
-  for (const auto& pod : pods) store_.remove(pass.pods, meta_string(pod, "namespace"), meta_string(pod, "name"));
+  for (const auto& pod : pods) store_.remove(pass.pods, meta_string(*pod, "namespace"), meta_string(*pod, "name"));
   last_stage_.erase(meta_string(train_job, "uid"));
   if (condition_status(train_job, "Suspended") == "True") return !pods.empty();
   json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
@@ -227,16 +227,16 @@ std::optional<json::value> Trainer::find_runtime(const json::value& train_job) c
 }
 
 void Trainer::create_missing_pods(Pass& pass, const json::value& train_job, const json::value& runtime,
-                                  std::vector<json::value>& pods) {
+                                  std::vector<StoredObject>& pods) {
   const auto* runtime_spec = find_object(runtime.as_object(), {"spec"});
   if (runtime_spec == nullptr) return;
   std::set<std::string> existing;
-  for (const auto& pod : pods) existing.insert(meta_string(pod, "name"));
+  for (const auto& pod : pods) existing.insert(meta_string(*pod, "name"));
   PodIdentity id{meta_string(train_job, "name"), meta_string(train_job, "namespace"), meta_string(train_job, "uid")};
   for (const auto& plan : plan_replicated_jobs(train_job.at("spec").as_object(), *runtime_spec)) {
     std::set<std::string> taken;
     for (const auto& pod : pods)
-      if (pod_label(pod, kReplicatedJobNameLabel) == plan.name && !pod_node(pod).empty()) taken.insert(pod_node(pod));
+      if (pod_label(*pod, kReplicatedJobNameLabel) == plan.name && !pod_node(*pod).empty()) taken.insert(pod_node(*pod));
     for (id.index = 0; id.index < plan.pods; ++id.index) {
       json::value pod = build_pod(id, plan);
       if (existing.contains(meta_string(pod, "name"))) continue;
@@ -248,28 +248,28 @@ void Trainer::create_missing_pods(Pass& pass, const json::value& train_job, cons
       }
       json::value created = store_.create(pass.pods, id.ns, std::move(pod));
       created.as_object()["status"] = pending_status(pass.now_text, placement.message);
-      pods.push_back(write_status_of(store_, pass.pods, std::move(created)));
+      pods.push_back(std::make_shared<const json::value>(write_status_of(store_, pass.pods, std::move(created))));
     }
   }
 }
 
-bool Trainer::bind_unscheduled(Pass& pass, std::vector<json::value>& pods) {
+bool Trainer::bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods) {
   bool changed = false;
   for (auto& pod : pods) {
-    if (!pod_node(pod).empty() || pod_phase(pod) != "Pending") continue;
+    if (!pod_node(*pod).empty() || pod_phase(*pod) != "Pending") continue;
     std::set<std::string> taken;
     for (const auto& sibling : pods)
-      if (pod_label(sibling, kReplicatedJobNameLabel) == pod_label(pod, kReplicatedJobNameLabel) &&
-          !pod_node(sibling).empty())
-        taken.insert(pod_node(sibling));
-    auto placement = pass.picker.place(pod.at("spec").as_object(), taken);
+      if (pod_label(*sibling, kReplicatedJobNameLabel) == pod_label(*pod, kReplicatedJobNameLabel) &&
+          !pod_node(*sibling).empty())
+        taken.insert(pod_node(*sibling));
+    auto placement = pass.picker.place(pod->at("spec").as_object(), taken);
     if (placement.node.empty()) continue;
-    json::value bound = pod;
+    const std::string ns = meta_string(*pod, "namespace"), name = meta_string(*pod, "name");
+    json::value bound = *pod;
     bound.as_object()["spec"].as_object()["nodeName"] = placement.node;
-    bound = store_.update(pass.pods, meta_string(pod, "namespace"), meta_string(pod, "name"), std::move(bound));
+    bound = store_.update(pass.pods, ns, name, std::move(bound));
     bound.as_object()["status"] = pending_status(pass.now_text, {});
-    pod = store_.update(pass.pods, meta_string(pod, "namespace"), meta_string(pod, "name"), std::move(bound),
-                        Store::UpdateKind::Status);
+    pod = std::make_shared<const json::value>(store_.update(pass.pods, ns, name, std::move(bound), Store::UpdateKind::Status));
     changed = true;
   }
   return changed;
@@ -289,40 +289,42 @@ json::value write_pod(Store& store, const ResourceType& type, json::value pod, c
 
 }  // namespace
 
-void Trainer::start_pods(Pass& pass, std::vector<json::value>& pods, int world_size, bool has_launcher) {
+void Trainer::start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher) {
   for (auto& pod : pods) {
-    if (pod_phase(pod) != "Pending") continue;
-    const json::value* node = pass.picker.node(pod_node(pod));
+    if (pod_phase(*pod) != "Pending") continue;
+    const json::value* node = pass.picker.node(pod_node(*pod));
     const json::value no_node = json::object{};
-    auto context = log_context(pod, node, world_size, has_launcher);
-    pod = write_pod(store_, pass.pods, pod, startup_log(context), running_status(pod, node ? *node : no_node, pass.now_text));
+    auto context = log_context(*pod, node, world_size, has_launcher);
+    pod = std::make_shared<const json::value>(write_pod(store_, pass.pods, *pod, startup_log(context),
+                                                        running_status(*pod, node ? *node : no_node, pass.now_text)));
   }
 }
 
-void Trainer::finish_pods(Pass& pass, std::vector<json::value>& pods, int world_size, bool has_launcher) {
+void Trainer::finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher) {
   // mpirun fails as soon as one rank does, so the launcher reports its workers' failure.
   std::string worker_failure;
   for (const auto& pod : pods)
-    if (pod_label(pod, kReplicatedJobNameLabel) != kLauncherJob && worker_failure.empty())
-      if (auto fault = node_fault(pass.picker, pod); !fault.empty())
-        worker_failure = fault + " (rank on node " + pod_node(pod) + ")";
+    if (pod_label(*pod, kReplicatedJobNameLabel) != kLauncherJob && worker_failure.empty())
+      if (auto fault = node_fault(pass.picker, *pod); !fault.empty())
+        worker_failure = fault + " (rank on node " + pod_node(*pod) + ")";
   for (auto& pod : pods) {
-    if (pod_phase(pod) != "Running") continue;
-    std::string failure = node_fault(pass.picker, pod);
-    if (failure.empty() && pod_label(pod, kReplicatedJobNameLabel) == kLauncherJob) failure = worker_failure;
-    auto context = log_context(pod, pass.picker.node(pod_node(pod)), world_size, has_launcher);
-    pod = write_pod(store_, pass.pods, pod, failure.empty() ? completion_log(context) : failure_log(context, failure),
-                    terminated_status(pod, pass.now_text, failure.empty() ? 0 : 1, failure));
+    if (pod_phase(*pod) != "Running") continue;
+    std::string failure = node_fault(pass.picker, *pod);
+    if (failure.empty() && pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob) failure = worker_failure;
+    auto context = log_context(*pod, pass.picker.node(pod_node(*pod)), world_size, has_launcher);
+    pod = std::make_shared<const json::value>(
+        write_pod(store_, pass.pods, *pod, failure.empty() ? completion_log(context) : failure_log(context, failure),
+                  terminated_status(*pod, pass.now_text, failure.empty() ? 0 : 1, failure)));
   }
 }
 
-void Trainer::write_status(Pass& pass, const json::value& train_job, const std::vector<json::value>& pods) {
+void Trainer::write_status(Pass& pass, const json::value& train_job, const std::vector<StoredObject>& pods) {
   json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
   auto& status = ensure_object(fresh.as_object(), "status");
   // jobsStatus: one entry per replicated job, in pod-name order of first appearance.
   json::array jobs;
   for (const auto& pod : pods) {
-    const std::string job = pod_label(pod, kReplicatedJobNameLabel), phase = pod_phase(pod);
+    const std::string job = pod_label(*pod, kReplicatedJobNameLabel), phase = pod_phase(*pod);
     auto it = std::find_if(jobs.begin(), jobs.end(), [&](const json::value& j) { return j.at("name") == json::value(job); });
     if (it == jobs.end()) {
       jobs.push_back(json::object{{"name", job}, {"ready", 0}, {"succeeded", 0}, {"failed", 0}, {"active", 0}, {"suspended", 0}});
@@ -334,16 +336,16 @@ void Trainer::write_status(Pass& pass, const json::value& train_job, const std::
     if (phase == "Running") entry["ready"] = entry["ready"].as_int64() + 1;
   }
   status["jobsStatus"] = std::move(jobs);
-  const bool finished = !pods.empty() && std::all_of(pods.begin(), pods.end(), [](const json::value& p) {
-    return pod_phase(p) == "Succeeded" || pod_phase(p) == "Failed";
+  const bool finished = !pods.empty() && std::all_of(pods.begin(), pods.end(), [](const StoredObject& p) {
+    return pod_phase(*p) == "Succeeded" || pod_phase(*p) == "Failed";
   });
   if (finished) {
     // JobSet's terminal condition, as Trainer v2 copies it; the message names the failed pod.
     const json::value* failed = nullptr;  // a worker first: the launcher only echoes its ranks
     for (const auto& pod : pods)
-      if (pod_phase(pod) == "Failed" && pod_label(pod, kReplicatedJobNameLabel) != kLauncherJob && !failed) failed = &pod;
+      if (pod_phase(*pod) == "Failed" && pod_label(*pod, kReplicatedJobNameLabel) != kLauncherJob && !failed) failed = pod.get();
     for (const auto& pod : pods)
-      if (pod_phase(pod) == "Failed" && !failed) failed = &pod;
+      if (pod_phase(*pod) == "Failed" && !failed) failed = pod.get();
     if (failed) {
       const auto* statuses = find_array(failed->as_object(), {"status", "containerStatuses"});
       const auto* terminated = statuses && !statuses->empty()

@@ -57,15 +57,15 @@ class Trainer {
  private:
   struct Pass;
   bool reconcile_train_job(Pass& pass, const boost::json::value& train_job);
-  bool suspend(Pass& pass, const boost::json::value& train_job, const std::vector<boost::json::value>& pods);
+  bool suspend(Pass& pass, const boost::json::value& train_job, const std::vector<StoredObject>& pods);
   std::optional<boost::json::value> find_runtime(const boost::json::value& train_job) const;
   // Creates the pods the TrainJob should have and does not (all of them at first), bound where they fit.
   void create_missing_pods(Pass& pass, const boost::json::value& train_job, const boost::json::value& runtime,
-                           std::vector<boost::json::value>& pods);
-  bool bind_unscheduled(Pass& pass, std::vector<boost::json::value>& pods);
-  void start_pods(Pass& pass, std::vector<boost::json::value>& pods, int world_size, bool has_launcher);
-  void finish_pods(Pass& pass, std::vector<boost::json::value>& pods, int world_size, bool has_launcher);
-  void write_status(Pass& pass, const boost::json::value& train_job, const std::vector<boost::json::value>& pods);
+                           std::vector<StoredObject>& pods);
+  bool bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods);
+  void start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher);
+  void finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher);
+  void write_status(Pass& pass, const boost::json::value& train_job, const std::vector<StoredObject>& pods);
 
   Store& store_;
   TypeLookup lookup_;

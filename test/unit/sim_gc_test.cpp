@@ -83,7 +83,7 @@ class SimGc : public ::testing::Test {
   std::map<std::string, std::uint64_t> deletions(const ResourceType& type) const {
     std::map<std::string, std::uint64_t> out;
     for (const auto& event : store_.events_since(0, type, ""))
-      if (event.type == EventType::Deleted) out[meta_string(event.object, "name")] = event.resource_version;
+      if (event.type == EventType::Deleted) out[meta_string(*event.object, "name")] = event.resource_version;
     return out;
   }
 

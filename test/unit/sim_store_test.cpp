@@ -196,6 +196,35 @@ TEST(SimStore, DeleteWithoutFinalizersRemovesAndRecords) {
   EXPECT_EQ(std::string(to_string(events[1].type)), "DELETED");
 }
 
+// A snapshot and the event log share the stored objects; a later write stores a new object, so
+// neither what a reader took nor an older event changes under it.
+TEST(SimStore, SnapshotsAndEventsKeepTheObjectAsItWasWhenTaken) {
+  Store store(fixed_options());
+  store.create(cert_type(), "ns1", cert("a"));
+  store.create(cert_type(), "ns2", cert("b"));
+  auto taken = store.snapshot(cert_type());
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_EQ(meta_string(*taken[0], "name"), "a");
+  EXPECT_EQ(meta_string(*taken[1], "name"), "b");
+  const auto before = *taken[0];
+
+  auto changed = *taken[0];
+  changed.as_object()["spec"] = json::object{{"testScale", "multi-rack"}};
+  auto written = store.update(cert_type(), "ns1", "a", changed);
+  EXPECT_EQ(*taken[0], before);
+  EXPECT_EQ(store.get(cert_type(), "ns1", "a"), written);
+  EXPECT_EQ(*store.snapshot(cert_type())[0], written);
+
+  auto events = store.events_since(0, cert_type(), "");
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(*events[0].object, before);
+  EXPECT_EQ(*events[2].object, written);
+  // Serialized once, and the same text for every copy of the event (each watch gets a copy).
+  const auto copy = events[2];
+  EXPECT_EQ(copy.object_json(), json::serialize(written));
+  EXPECT_EQ(&copy.object_json(), &events[2].object_json());
+}
+
 TEST(SimStore, DryRunCommitsNothing) {
   Store store(fixed_options());
   auto before = store.resource_version();

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
+#include <future>
 #include <sstream>
 
 namespace nvcre::sim {
@@ -83,7 +85,10 @@ class SimTrainer : public ::testing::Test {
     options.cluster->faulty_nodes = {{"gpu-node-02", std::string(kDefaultNodeFault)}};
     options.trainer.enabled = true;
     options.trainer.step = step;
-    options.trainer.clock = [this] { return now_; };
+    options.trainer.clock = [this] {
+      if (pass_hook_) pass_hook_();
+      return now_;
+    };
     api_ = std::make_unique<ApiServer>(options);
     for (const char* file : {"trainer.kubeflow.org_trainingruntimes.yaml", "trainer.kubeflow.org_trainjobs.yaml"}) {
       std::ifstream in(std::string(NVCRE_SOURCE_DIR) + "/deploy/crds/" + file);
@@ -124,6 +129,7 @@ class SimTrainer : public ::testing::Test {
   static std::string node(const json::value& pod) { return std::string(pod.at("spec").at("nodeName").as_string()); }
 
   std::chrono::steady_clock::time_point now_{};
+  std::function<void()> pass_hook_;  // runs inside a Trainer pass (it reads the clock there)
   std::unique_ptr<ApiServer> api_;
 };
 
@@ -311,6 +317,30 @@ TEST_F(SimTrainer, StagesWaitForTheStepOnTheInjectedClock) {
   now_ += std::chrono::milliseconds(1);
   EXPECT_EQ(api_->advance_simulation(), 1u);
   EXPECT_EQ(phase(pods("slow")[0]), "Running");
+}
+
+// The Trainer is a client of the API server: a request made while a pass is in the middle of its
+// work is answered then, not after the pass (holding the request lock for the whole pass kept
+// every client waiting up to its length on each tick).
+TEST_F(SimTrainer, RequestsAreServedWhileAPassIsInProgress) {
+  post("trainingruntimes", runtime("torch"));
+  post("trainjobs", train_job("ok", "torch", {"gpu-node-00", "gpu-node-01"}, 2));
+  std::promise<void> entered, release;
+  auto released = release.get_future().share();
+  pass_hook_ = [&, done = false]() mutable {
+    if (std::exchange(done, true)) return;
+    entered.set_value();
+    released.wait();
+  };
+  auto pass = std::async(std::launch::async, [&] { return api_->advance_simulation(); });
+  entered.get_future().wait();
+  auto read = std::async(std::launch::async, [&] { return call("GET", kNs + "trainjobs/ok").status; });
+  const bool answered = read.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  release.set_value();
+  EXPECT_TRUE(answered) << "a GET waited for the Trainer pass to end";
+  EXPECT_EQ(read.get(), 200);
+  EXPECT_EQ(pass.get(), 1u);  // the pass went on to create and bind the pods
+  EXPECT_EQ(pods("ok").size(), 2u);
 }
 
 TEST_F(SimTrainer, TrainerIsOffByDefault) {
