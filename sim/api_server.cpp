@@ -92,7 +92,7 @@ ApiServer::ApiServer(ApiServerOptions options)
       const ResourceInfo* info = registry_.find(group, version, resource);
       return info ? std::optional<ResourceType>(info->type) : std::nullopt;
     };
-    trainer_ = std::make_unique<Trainer>(store_, lookup, options_.trainer);
+    trainer_ = std::make_unique<Trainer>(store_, pod_logs_, lookup, options_.trainer);
   }
 }
 
@@ -248,12 +248,8 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   }
   if (sub == "log") {
     if (method != "GET") throw method_not_allowed("the server does not allow this method on the requested resource");
-    json::value pod = store_.get(info.type, ns, name);
-    std::string text;
-    if (const auto* ann = pod.at("metadata").as_object().if_contains("annotations"); ann && ann->is_object())
-      if (const auto* log = ann->as_object().if_contains("sim.nvcre.nvidia.com/log"); log && log->is_string())
-        text = std::string(log->as_string());
-    return HttpResponse{200, "text/plain", text};
+    const json::value pod = store_.get(info.type, ns, name);
+    return HttpResponse{200, "text/plain", pod_logs_.read(ns, name, meta_string(pod, "uid"))};
   }
   const bool status = sub == "status";
   if (method == "GET") return json_response(store_.get(info.type, ns, name));

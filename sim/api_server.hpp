@@ -129,6 +129,7 @@ class ApiServer {
   api::SchemaRegistry schemas_;
   FaultInjector faults_;
   RequestLog log_;
+  PodLogs pod_logs_;             // the Trainer's pods' container logs (pods/<name>/log)
   std::mutex simulation_mutex_;  // one Trainer pass at a time (the ticker, a test's own call)
   std::unique_ptr<Trainer> trainer_;
   std::unique_ptr<PeriodicTicker> ticker_;  // last: its thread stops before anything it uses goes

@@ -94,8 +94,8 @@ bool runs_here(const json::value& train_job) {
 
 }  // namespace
 
-Trainer::Trainer(Store& store, TypeLookup lookup, TrainerOptions options)
-    : store_(store), lookup_(std::move(lookup)), options_(std::move(options)) {
+Trainer::Trainer(Store& store, PodLogs& logs, TypeLookup lookup, TrainerOptions options)
+    : store_(store), logs_(logs), lookup_(std::move(lookup)), options_(std::move(options)) {
   if (!options_.clock) options_.clock = [] { return std::chrono::steady_clock::now(); };
 }
 
@@ -119,7 +119,9 @@ std::size_t Trainer::reconcile() {
   std::unordered_map<std::string, std::vector<StoredObject>> pods_by_owner;
   for (const auto& job : running) pods_by_owner[meta_string(*job, "uid")];
   std::map<std::string, std::int64_t> gpus_in_use;  // by node
+  std::set<std::string> live_pods;
   for (const auto& pod : store_.snapshot(*pods)) {
+    live_pods.insert(meta_string(*pod, "uid"));
     if (auto held = gpus_held(*pod)) gpus_in_use[held->first] += held->second;
     const auto* refs = find_array(pod->as_object(), {"metadata", "ownerReferences"});
     if (refs == nullptr) continue;
@@ -131,6 +133,7 @@ std::size_t Trainer::reconcile() {
       break;
     }
   }
+  logs_.keep_only(live_pods);  // a deleted pod's log goes with it
   if (const auto version = store_.last_change(*nodes); !nodes_ || version != nodes_version_) {
     std::vector<json::value> copies;
     for (const auto& node : store_.snapshot(*nodes)) copies.push_back(*node);
@@ -277,14 +280,14 @@ bool Trainer::bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods) {
 
 namespace {
 
-// Writes the pod's log annotation, then its status: two writes, as kubelet logs and status are.
-json::value write_pod(Store& store, const ResourceType& type, json::value pod, const std::string& log,
+// Writes the pod's log, then its status, as a kubelet does: whoever sees the new phase can read the
+// log that goes with it.
+json::value write_pod(Store& store, PodLogs& logs, const ResourceType& type, json::value pod, std::string log,
                       json::object status) {
-  ensure_object(ensure_object(pod.as_object(), "metadata"), "annotations")[kPodLogAnnotation] = log;
   const std::string ns = meta_string(pod, "namespace"), name = meta_string(pod, "name");
-  json::value updated = store.update(type, ns, name, std::move(pod));
-  updated.as_object()["status"] = std::move(status);
-  return store.update(type, ns, name, std::move(updated), Store::UpdateKind::Status);
+  logs.write(ns, name, meta_string(pod, "uid"), std::move(log));
+  pod.as_object()["status"] = std::move(status);
+  return store.update(type, ns, name, std::move(pod), Store::UpdateKind::Status);
 }
 
 }  // namespace
@@ -295,7 +298,7 @@ void Trainer::start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_
     const json::value* node = pass.picker.node(pod_node(*pod));
     const json::value no_node = json::object{};
     auto context = log_context(*pod, node, world_size, has_launcher);
-    pod = std::make_shared<const json::value>(write_pod(store_, pass.pods, *pod, startup_log(context),
+    pod = std::make_shared<const json::value>(write_pod(store_, logs_, pass.pods, *pod, startup_log(context),
                                                         running_status(*pod, node ? *node : no_node, pass.now_text)));
   }
 }
@@ -313,7 +316,7 @@ void Trainer::finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world
     if (failure.empty() && pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob) failure = worker_failure;
     auto context = log_context(*pod, pass.picker.node(pod_node(*pod)), world_size, has_launcher);
     pod = std::make_shared<const json::value>(
-        write_pod(store_, pass.pods, *pod, failure.empty() ? completion_log(context) : failure_log(context, failure),
+        write_pod(store_, logs_, pass.pods, *pod, failure.empty() ? completion_log(context) : failure_log(context, failure),
                   terminated_status(*pod, pass.now_text, failure.empty() ? 0 : 1, failure)));
   }
 }

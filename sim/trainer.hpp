@@ -17,6 +17,7 @@
 //
 // The Trainer holds no lock of its own: the ApiServer runs it under its request mutex
 // (ApiServer::advance_simulation), from a PeriodicTicker in the served binary or directly in tests.
+#include "sim/pod_logs.hpp"
 #include "sim/store.hpp"
 
 #include <chrono>
@@ -49,7 +50,8 @@ class Trainer {
       std::function<std::optional<ResourceType>(const std::string& group, const std::string& version,
                                                  const std::string& resource)>;
 
-  Trainer(Store& store, TypeLookup lookup, TrainerOptions options = {});
+  // The pods' container logs go to `logs`, not into the pod objects.
+  Trainer(Store& store, PodLogs& logs, TypeLookup lookup, TrainerOptions options = {});
 
   // One pass over every TrainJob; returns how many of them changed (0: nothing to do now).
   std::size_t reconcile();
@@ -68,6 +70,7 @@ class Trainer {
   void write_status(Pass& pass, const boost::json::value& train_job, const std::vector<StoredObject>& pods);
 
   Store& store_;
+  PodLogs& logs_;
   TypeLookup lookup_;
   TrainerOptions options_;
   std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid

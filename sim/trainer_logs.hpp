@@ -1,6 +1,6 @@
 #pragma once
-// Plausible container logs for the simulated Trainer's pods (served by pods/log from the
-// sim.nvcre.nvidia.com/log annotation): NCCL start-up lines with the platform's transport, an
+// Plausible container logs for the simulated Trainer's pods (kept in sim/pod_logs.hpp, served by
+// pods/log): NCCL start-up lines with the platform's transport, an
 // nccl-tests bandwidth table or Megatron-style iteration lines on the reporting pod, and the
 // node's fault text on a failing pod.
 #include <boost/json/value.hpp>
@@ -9,8 +9,6 @@
 #include <string_view>
 
 namespace nvcre::sim::trainer {
-
-inline constexpr std::string_view kPodLogAnnotation = "sim.nvcre.nvidia.com/log";
 
 struct PodLogContext {
   std::string pod;

@@ -197,6 +197,29 @@ TEST_F(SimTrainer, PodOnFaultyNodeFailsWithExitCodeOneAndTheTrainJobNamesIt) {
   EXPECT_EQ(log.status, 200);
   EXPECT_NE(log.body.find(kDefaultNodeFault), std::string::npos) << log.body;
   EXPECT_NE(log.body.find("started on node gpu-node-02"), std::string::npos) << log.body;
+  // The log lives beside the pod, as a kubelet keeps it: the pod object (and every watch event of
+  // it) carries none.
+  EXPECT_EQ(json::serialize(finished[1]).find("started on node"), std::string::npos) << finished[1];
+}
+
+TEST_F(SimTrainer, APodsLogGoesWithThePod) {
+  post("trainingruntimes", runtime("torch"));
+  post("trainjobs", train_job("ok", "torch", {"gpu-node-00"}, 1));
+  for (int i = 0; i < 3; ++i) api_->advance_simulation();
+  const std::string name(pods("ok").at(0).at("metadata").at("name").as_string());
+  const std::string path = "/api/v1/namespaces/default/pods/" + name;
+  EXPECT_NE(call("GET", path + "/log").body.find("started on node gpu-node-00"), std::string::npos);
+
+  ASSERT_EQ(call("DELETE", path).status, 200);
+  api_->advance_simulation();  // the next pass forgets the logs of pods that are gone
+  json::value again = json::object{{"apiVersion", "v1"},
+                                   {"kind", "Pod"},
+                                   {"metadata", json::object{{"name", name}}},
+                                   {"spec", json::object{{"containers", json::array{json::object{{"name", "c"}, {"image", "i"}}}}}}};
+  ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", json::serialize(again)).status, 201);
+  auto log = call("GET", path + "/log");
+  EXPECT_EQ(log.status, 200);
+  EXPECT_EQ(log.body, "") << "a new pod of the same name showed its predecessor's log";
 }
 
 TEST_F(SimTrainer, MpiLauncherFailsWithItsWorkersAndTheWorkerIsNamed) {
