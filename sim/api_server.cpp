@@ -70,8 +70,15 @@ Propagation propagation_policy(const HttpRequest& request) {
 
 }  // namespace
 
-std::string watch_line(const std::string& type, const json::value& object) {
-  return json::serialize(json::object{{"type", type}, {"object", object}}) + "\n";
+std::string watch_line(std::string_view type, std::string_view object_json) {
+  std::string line;
+  line.reserve(object_json.size() + type.size() + 24);
+  line.append(R"({"type":")").append(type).append(R"(","object":)").append(object_json).append("}\n");
+  return line;
+}
+
+std::string watch_line(std::string_view type, const json::value& object) {
+  return watch_line(type, json::serialize(object));
 }
 
 ApiServer::ApiServer(ApiServerOptions options)
@@ -338,7 +345,8 @@ std::size_t ApiServer::advance_simulation() {
   if (!trainer_) return 0;
   std::lock_guard pass(simulation_mutex_);
   const std::size_t changed = trainer_->reconcile();
-  // Pods made for a TrainJob deleted during the pass, say: collected now, not at the next request.
+  // What the pass raced with (pods made for a TrainJob deleted meanwhile) is collected now, not
+  // at the next request.
   std::lock_guard lock(mutex_);
   if (store_.has_gc_work()) collect_garbage();
   return changed;

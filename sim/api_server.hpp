@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -136,6 +137,8 @@ class ApiServer {
 };
 
 // One watch event line: {"type": ..., "object": ...}\n
-std::string watch_line(const std::string& type, const boost::json::value& object);
+std::string watch_line(std::string_view type, const boost::json::value& object);
+// The same line from the object's JSON text (an event serialized once for every watch).
+std::string watch_line(std::string_view type, std::string_view object_json);
 
 }  // namespace nvcre::sim

@@ -77,8 +77,7 @@ std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
   for (const auto& event : events) {
     stream.last_rv = event.resource_version;
     if (stream.filter && !stream.filter(*event.object)) continue;
-    // What watch_line writes, with the object serialized once for all the watches that send it.
-    lines.push_back(std::string(R"({"type":")") + to_string(event.type) + R"(","object":)" + event.object_json() + "}\n");
+    lines.push_back(watch_line(to_string(event.type), event.object_json()));
   }
   const auto now = std::chrono::steady_clock::now();
   if (stream.bookmarks && now >= stream.next_bookmark) {

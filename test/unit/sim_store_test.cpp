@@ -1,4 +1,5 @@
 // kube-sim's store: the API-server semantics that need no HTTP.
+#include "sim/api_server.hpp"
 #include "sim/store.hpp"
 
 #include <boost/json.hpp>
@@ -223,6 +224,9 @@ TEST(SimStore, SnapshotsAndEventsKeepTheObjectAsItWasWhenTaken) {
   const auto copy = events[2];
   EXPECT_EQ(copy.object_json(), json::serialize(written));
   EXPECT_EQ(&copy.object_json(), &events[2].object_json());
+  // A watch sends that text in the same line as one built from the object.
+  EXPECT_EQ(watch_line("MODIFIED", copy.object_json()), watch_line("MODIFIED", written));
+  EXPECT_EQ(json::parse(watch_line("MODIFIED", copy.object_json())), (json::object{{"type", "MODIFIED"}, {"object", written}}));
 }
 
 TEST(SimStore, DryRunCommitsNothing) {
