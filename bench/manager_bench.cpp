@@ -3,10 +3,12 @@
 // a fresh cluster and a fresh manager:
 //
 //   latency: N Certifications (C in flight at a time, each on its own slice of nodes, one category
-//            whose nodes are split into several Jobs -> TrainJobs). One watch per kind in this
-//            process (TrainJob, Job, Workflow, Certification) timestamps the first event showing
-//            each object terminal with one steady clock; every kind reaches us through the same
-//            kube-sim watch path, so the delivery delay largely cancels. Reported: the time from
+//            whose nodes are split into several Jobs -> TrainJobs). kube-sim's store, in this
+//            process, reports each write as it commits it (Store::set_on_commit); the first
+//            write showing a TrainJob, Job, Workflow or Certification terminal is timestamped
+//            with one steady clock. No watch of ours sits between a commit and its time, so the
+//            figures hold only the manager's path (its watches, reconciles and writes) and
+//            kube-sim's handling of its requests. Reported: the time from
 //            the last TrainJob of a Certification turning Complete to the Certification turning
 //            Succeeded (median/p90/p99/max), and its breakdown TrainJob -> Job -> Workflow ->
 //            Certification.
@@ -43,7 +45,10 @@
 #include "k8s/cache_transform.hpp"
 #include "k8s/rest_client.hpp"
 #include "platform/gpu_defaults.hpp"
+#include "sim/api_server.hpp"
 #include "sim/cluster_profile.hpp"
+#include "sim/kube_sim.hpp"
+#include "sim/store.hpp"
 
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
@@ -96,10 +101,10 @@ struct Settings {
   int nodes_per_cert = 4;
   int nodes_per_job = 2;
   std::optional<int> gpus_per_node;  // the category's gpusPerNode option; per phase when unset
-  // kube-sim's default. Its Trainer passes over every stored TrainJob every step/5 (>= 10 ms) under
-  // the API mutex: at 50 ms and a few hundred finished TrainJobs kube-sim, not the manager, set
-  // the pace (median 1.5 s vs 0.24 s at 500 ms, same manager). The latency measured starts at
-  // TrainJob Complete, so the step only sets throughput.
+  // kube-sim's default. Its Trainer passes over every stored TrainJob every step/5 (>= 10 ms): at
+  // 50 ms and a few hundred finished TrainJobs kube-sim, not the manager, set the pace (measured
+  // when the pass still held the API lock). The latency measured starts at TrainJob Complete, so
+  // the step only sets throughput.
   int trainer_step_ms = 500;
   std::string manager = NVCRE_MANAGER_BINARY;
   std::vector<std::string> manager_args;
@@ -220,54 +225,29 @@ class Recorder {
   std::map<std::string, std::map<std::string, Seen>> seen_;  // kind -> name -> seen
 };
 
-// One watch on its own thread and connection, resumed from the last resourceVersion until stopped.
-class Watcher {
-  static k8s::RestClientOptions watch_client_options() {
-    k8s::RestClientOptions options;
-    options.user_agent = "nvcre-bench";
-    return options;
-  }
-
+// Feeds the recorder from kube-sim's store as each write commits, for the kinds of the chain.
+class CommitObserver {
  public:
-  Watcher(const k8s::ClientConfig& config, k8s::ResourceRef ref, std::string kind, Recorder& recorder)
-      : client_(config, watch_client_options()), ref_(std::move(ref)), kind_(std::move(kind)), recorder_(recorder) {
-    thread_ = std::thread([this] { run(); });
+  CommitObserver(nvcre::sim::Store& store, Recorder& recorder) : store_(store) {
+    store_.set_on_commit([&recorder](const nvcre::sim::WatchEvent& event) {
+      const auto at = Clock::now();
+      if (const char* kind = chain_kind(event.group, event.resource)) recorder.observe(kind, *event.object, at);
+    });
   }
-  ~Watcher() {
-    stop_ = true;
-    thread_.join();
-  }
+  ~CommitObserver() { stop(); }
+  void stop() { store_.set_on_commit(nullptr); }
 
  private:
-  void run() {
-    std::string resource_version;
-    while (!stop_) {
-      k8s::WatchOptions options;
-      options.resource_version = resource_version;
-      options.timeout_seconds = 2;
-      try {
-        client_.watch(ref_, kNamespace, options, [&](const k8s::WatchEvent& event) {
-          auto at = Clock::now();
-          if (event.type == k8s::WatchEventType::Error) {
-            resource_version.clear();  // expired: start over (first-seen times are kept)
-            return k8s::WatchControl::Stop;
-          }
-          resource_version = event.resource_version();
-          if (event.type != k8s::WatchEventType::Bookmark) recorder_.observe(kind_, event.object, at);
-          return stop_ ? k8s::WatchControl::Stop : k8s::WatchControl::Continue;
-        });
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(50ms);
-      }
+  static const char* chain_kind(std::string_view group, std::string_view resource) {
+    static const std::pair<const k8s::ResourceRef*, const char*> kChain[] = {
+        {&kTrainJobs, "TrainJob"}, {&kJobs, "Job"}, {&kWorkflows, "Workflow"}, {&kCertifications, "Certification"}};
+    for (const auto& [ref, kind] : kChain) {
+      if (group == ref->group && resource == ref->resource) return kind;
     }
+    return nullptr;
   }
 
-  k8s::RestClient client_;
-  k8s::ResourceRef ref_;
-  std::string kind_;
-  Recorder& recorder_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
+  nvcre::sim::Store& store_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -465,11 +445,7 @@ void run_latency(const Settings& settings) {
   const int slices = node_count / settings.nodes_per_cert;
   const int concurrency = std::min(settings.concurrency, slices);
   Recorder recorder;
-  std::vector<std::unique_ptr<Watcher>> watchers;
-  for (auto [ref, kind] : {std::pair{kTrainJobs, "TrainJob"}, std::pair{kJobs, "Job"}, std::pair{kWorkflows, "Workflow"},
-                           std::pair{kCertifications, "Certification"}}) {
-    watchers.push_back(std::make_unique<Watcher>(cluster->client_config(), ref, kind, recorder));
-  }
+  CommitObserver observer(cluster->sim().api().store(), recorder);
   ManagerProcess manager(settings, cluster->sim().url(), "latency");
   std::fprintf(stderr, "latency phase: manager pid %d, log %s\n", manager.pid(), manager.log().c_str());
   manager.wait_ready(60s);
@@ -518,7 +494,7 @@ void run_latency(const Settings& settings) {
   const double wall = std::chrono::duration<double>(Clock::now() - started).count();
   const double manager_cpu = manager.cpu_seconds();
   const auto requests = manager_requests(client);
-  watchers.clear();
+  observer.stop();
   auto seen = recorder.snapshot();
 
   // Per Certification: its last TrainJob to complete, that TrainJob's Job, the Workflow, itself.

@@ -115,6 +115,7 @@ const std::string& WatchEvent::object_json() const {
 void Store::record(EventType type, const ResourceType& rt, const std::string& ns, StoredObject object) {
   last_change_[bucket_key(rt)] = rv_;
   events_.push_back(WatchEvent{rv_, type, rt.group, rt.resource, ns, std::move(object)});
+  if (on_commit_) on_commit_(events_.back());
   trim_events();
 }
 
@@ -125,16 +126,21 @@ void Store::trim_events() {
   }
 }
 
-void Store::notify() {
-  std::function<void()> callback;
+void Store::notify(const ResourceType& type) {
+  std::function<void(const ResourceType&)> callback;
   {
     std::lock_guard lock(mutex_);
     callback = on_change_;
   }
-  if (callback) callback();
+  if (callback) callback(type);
 }
 
-void Store::set_on_change(std::function<void()> callback) {
+void Store::set_on_commit(std::function<void(const WatchEvent&)> callback) {
+  std::lock_guard lock(mutex_);
+  on_commit_ = std::move(callback);
+}
+
+void Store::set_on_change(std::function<void(const ResourceType&)> callback) {
   std::lock_guard lock(mutex_);
   on_change_ = std::move(callback);
 }
@@ -183,7 +189,7 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
     owner_index_.record_write(bucket_key(type), nullptr, stored.get());
     record(EventType::Added, type, key.first, std::move(stored));
   }
-  notify();
+  notify(type);
   return object;
 }
 
@@ -430,7 +436,7 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
     result = *stored;
     record(finalize ? EventType::Deleted : EventType::Modified, type, key.first, std::move(stored));
   }
-  notify();
+  notify(type);
   return result;
 }
 
@@ -487,7 +493,7 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
       record(EventType::Deleted, type, key.first, std::move(stored));
     }
   }
-  notify();
+  notify(type);
   return result;
 }
 
@@ -505,7 +511,7 @@ void Store::remove_all(const ResourceType& type) {
     }
     buckets_.erase(bucket);
   }
-  notify();
+  notify(type);
 }
 
 std::vector<WatchEvent> Store::events_since(std::uint64_t rv, const ResourceType& type, const std::string& ns) const {

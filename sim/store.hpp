@@ -148,8 +148,13 @@ class Store {
   // Drops the whole event log (a forced compaction: every older watch resume gets 410).
   void compact();
 
-  // Invoked (outside the lock) after every committed change.
-  void set_on_change(std::function<void()> callback);
+  // Invoked (outside the lock) after every committed change, with the type that changed.
+  void set_on_change(std::function<void(const ResourceType&)> callback);
+  // Invoked under the store's lock with each event as it is committed, before any watch can send
+  // it: lets an in-process observer (the manager benchmark) time commits. Keep it cheap.
+  void set_on_commit(std::function<void(const WatchEvent&)> callback);
+  // "group/resource": one key per type, for whoever tracks changes by type.
+  static std::string bucket_key(const ResourceType& type) { return type.group + "/" + type.resource; }
 
   std::string now_rfc3339() const;
 
@@ -157,11 +162,10 @@ class Store {
   using ObjectKey = std::pair<std::string, std::string>;  // namespace, name
   using Bucket = std::map<ObjectKey, StoredObject>;
 
-  static std::string bucket_key(const ResourceType& type) { return type.group + "/" + type.resource; }
   std::string new_uid();
   void record(EventType type, const ResourceType& rt, const std::string& ns, StoredObject object);
   void trim_events();
-  void notify();
+  void notify(const ResourceType& type);
 
   StoreOptions options_;
   mutable std::mutex mutex_;
@@ -171,7 +175,8 @@ class Store {
   std::uint64_t compacted_rv_ = 0;  // events with rv <= this are gone
   std::deque<WatchEvent> events_;
   std::mt19937_64 rng_;
-  std::function<void()> on_change_;
+  std::function<void(const ResourceType&)> on_change_;
+  std::function<void(const WatchEvent&)> on_commit_;
   OwnerIndex owner_index_;
 };
 

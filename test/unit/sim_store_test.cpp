@@ -229,6 +229,46 @@ TEST(SimStore, SnapshotsAndEventsKeepTheObjectAsItWasWhenTaken) {
   EXPECT_EQ(json::parse(watch_line("MODIFIED", copy.object_json())), (json::object{{"type", "MODIFIED"}, {"object", written}}));
 }
 
+// The commit hook sees each committed event, in order, as the event log holds it; the change
+// hook (kube-sim's watch wake-ups) names the type written. Rejected and dry-run writes call neither.
+TEST(SimStore, HooksSeeEveryCommitWithItsType) {
+  Store store(fixed_options());
+  std::vector<std::pair<std::string, std::uint64_t>> committed;  // type, resourceVersion
+  std::vector<std::string> changed;
+  store.set_on_commit([&](const WatchEvent& event) {
+    committed.emplace_back(std::string(to_string(event.type)) + " " + event.resource + "/" + meta_string(*event.object, "name"),
+                           event.resource_version);
+  });
+  store.set_on_change([&](const ResourceType& type) { changed.push_back(Store::bucket_key(type)); });
+
+  auto a = store.create(cert_type(), "ns1", cert("a"));
+  store.create(cm_type(), "ns1", json::object{{"metadata", json::object{{"name", "b"}}}});
+  store.create(cm_type(), "ns1", json::object{{"metadata", json::object{{"name", "dry"}}}}, {}, true);
+  EXPECT_THROW(store.create(cert_type(), "ns1", cert("a")), ApiError);
+  auto stale = a;
+  stale.as_object()["spec"] = json::object{{"testScale", "multi-rack"}};
+  auto updated = store.update(cert_type(), "ns1", "a", stale);
+  stale.as_object()["spec"] = json::object{{"testScale", "intra-rack"}};
+  EXPECT_THROW(store.update(cert_type(), "ns1", "a", stale), ApiError);  // its resourceVersion is old now
+  store.remove(cm_type(), "ns1", "b");
+
+  const auto log = store.events_since(0, cert_type(), "");
+  ASSERT_EQ(log.size(), 2u);
+  ASSERT_EQ(committed.size(), 4u);
+  EXPECT_EQ(committed[0], std::make_pair(std::string("ADDED certifications/a"), log[0].resource_version));
+  EXPECT_EQ(committed[1].first, "ADDED configmaps/b");
+  EXPECT_EQ(committed[2], std::make_pair(std::string("MODIFIED certifications/a"), log[1].resource_version));
+  EXPECT_EQ(std::to_string(committed[2].second), rv(updated));
+  EXPECT_EQ(committed[3].first, "DELETED configmaps/b");
+  EXPECT_LT(committed[0].second, committed[1].second);
+  EXPECT_EQ(changed, (std::vector<std::string>{"nvcre.nvidia.com/certifications", "/configmaps",
+                                               "nvcre.nvidia.com/certifications", "/configmaps"}));
+
+  store.set_on_commit(nullptr);
+  store.create(cm_type(), "ns1", json::object{{"metadata", json::object{{"name", "c"}}}});
+  EXPECT_EQ(committed.size(), 4u);
+}
+
 TEST(SimStore, DryRunCommitsNothing) {
   Store store(fixed_options());
   auto before = store.resource_version();
