@@ -11,7 +11,9 @@
 //            kube-sim's handling of its requests. Reported: the time from
 //            the last TrainJob of a Certification turning Complete to the Certification turning
 //            Succeeded (median/p90/p99/max), and its breakdown TrainJob -> Job -> Workflow ->
-//            Certification.
+//            Certification; then the same latency by how many other Certifications' completions
+//            overlapped it (the runs' Certifications drift into or out of lockstep, finishing in
+//            the same Trainer pass, and that sets the tail more than anything else).
 //   rss:     the manager synced with the cluster's Nodes and nothing else (idle baseline), then
 //            M Certifications created and left in flight (the Trainer's step is so long that no
 //            TrainJob ever finishes). Once the object counts are stable and the manager is idle:
@@ -503,6 +505,7 @@ void run_latency(const Settings& settings) {
   for (const auto& [name, s] : seen["Job"]) children[1][s.owner].push_back(name);
   for (const auto& [name, s] : seen["TrainJob"]) children[2][s.owner].push_back(name);
   std::vector<double> total, to_job, to_workflow, to_certification, trainjobs_per_cert;
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> chains;  // last TrainJob Complete, Succeeded
   int failed = 0, incomplete = 0;
   for (const auto& [cert, s] : seen["Certification"]) {
     if (s.terminal != "Succeeded") {
@@ -529,6 +532,7 @@ void run_latency(const Settings& settings) {
       continue;
     }
     total.push_back(ms(*s.terminal_at - *last_trainjob));
+    chains.emplace_back(*last_trainjob, *s.terminal_at);
     to_job.push_back(ms(*job_at - *last_trainjob));
     to_workflow.push_back(ms(*workflow_at - *job_at));
     to_certification.push_back(ms(*s.terminal_at - *workflow_at));
@@ -550,6 +554,21 @@ void run_latency(const Settings& settings) {
   row("  TrainJob Complete -> its Job terminal", to_job);
   row("  Job terminal -> Workflow terminal", to_workflow);
   row("  Workflow terminal -> Certification terminal", to_certification);
+  // Whether the Certifications in flight finished apart or together (in lockstep, every
+  // completion shares the manager with the others' completions): the figures differ by ~2x.
+  std::map<int, std::vector<double>> by_overlap;
+  for (std::size_t i = 0; i < chains.size(); ++i) {
+    int others = 0;
+    for (std::size_t j = 0; j < chains.size(); ++j) {
+      if (j != i && chains[j].first < chains[i].second && chains[j].second > chains[i].first) ++others;
+    }
+    by_overlap[others].push_back(total[i]);
+  }
+  for (const auto& [others, latencies] : by_overlap) {
+    const std::string what = "  overlapping " + std::to_string(others) + " other completion(s): n = " +
+                              std::to_string(latencies.size());
+    row(what.c_str(), latencies);
+  }
   print_load();
 }
 
