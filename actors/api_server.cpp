@@ -50,10 +50,12 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::
         const auto started = std::chrono::steady_clock::now();
         k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
         if (context->metrics) context->metrics->api_request(k8s::to_string(action.verb), result.code);
-        // Verb, object and answer only: bodies may carry secrets.
-        spdlog::debug("api {} {} -> {} {} ({:.1f} ms)", k8s::to_string(action.verb), k8s::to_string(action.target),
-                      result.code, result.reason,
-                      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+        // Verb, object and answer only: bodies may carry secrets. Formatted only when it is logged.
+        if (spdlog::should_log(spdlog::level::debug)) {
+          spdlog::debug("api {} {} -> {} {} ({:.1f} ms)", k8s::to_string(action.verb), k8s::to_string(action.target),
+                        result.code, result.reason,
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+        }
         if (!context->store || !result.ok() || !writes_object(action.verb) || !result.object.is_object()) return result;
         auto promise = self->make_response_promise<k8s::ActionResult>();
         auto written = result.object;

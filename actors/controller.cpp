@@ -102,10 +102,12 @@ void dispatch(self_pointer self, const std::string& key) {
       .then(
           [=](PassResult& result) {
             if (!still_open()) return;
-            spdlog::debug("reconcile {} {}: {:.1f} ms{}{}", name, key,
-                          std::chrono::duration<double, std::milli>(SteadyClock::now() - started).count(),
-                          result.requeue_after ? ", requeue in " + std::to_string(result.requeue_after->count()) + " ms" : "",
-                          result.error.empty() ? "" : ", error: " + result.error);
+            if (spdlog::should_log(spdlog::level::debug)) {  // its arguments are built only when logged
+              spdlog::debug("reconcile {} {}: {:.1f} ms{}{}", name, key,
+                            std::chrono::duration<double, std::milli>(SteadyClock::now() - started).count(),
+                            result.requeue_after ? ", requeue in " + std::to_string(result.requeue_after->count()) + " ms" : "",
+                            result.error.empty() ? "" : ", error: " + result.error);
+            }
             if (self->state.config.metrics) {
               self->state.config.metrics->observe_reconcile_seconds(
                   name, std::chrono::duration<double>(SteadyClock::now() - started).count());

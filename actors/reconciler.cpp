@@ -32,12 +32,11 @@ void run_action(self_pointer self, std::size_t index);
 // What to do with the answer to actions[index]: go on with actions[next], or re-plan from the
 // failure (a conflict on the primary re-reads it; an AlreadyExists reads the holder).
 void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::ActionResult answer) {
-  auto& current = *self->state.pass;
-  const k8s::Action action = current.result.plan.actions[index];
   if (answer.ok()) {
     run_action(self, next);
     return;
   }
+  const k8s::Action action = self->state.pass->result.plan.actions[index];
   if (answer.code == 409 && answer.reason != "AlreadyExists" && is_write_on_primary(self->state.config, action)) {
     // Stale object: re-read it live and re-plan from the fresh copy.
     self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
@@ -73,7 +72,7 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
             [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
     return;
   }
-  current.outcome = std::move(outcome);
+  self->state.pass->outcome = std::move(outcome);
   plan_and_run(self);
 }
 
