@@ -34,9 +34,6 @@ using TlsStream = ssl::stream<tcp::socket>;
 
 namespace {
 
-// The fallback poll of an open watch (bookmarks, injected drops, the server-side timeout); new
-// events wake it at once through WatchWakeups.
-constexpr std::chrono::milliseconds kWatchPoll{50};
 // A watch woken within this long after it last sent waits out the rest, so a burst of writes goes
 // out in a few chunks rather than one per event. Measured with nvcre_sim_capacity_bench (100 watchers
 // of one type, one writer): 0 or 1 ms gave 66-68k events/s delivered, 2 ms 158k, 5 ms 177k. A watch
@@ -106,12 +103,14 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
 
  public:
   template <class... StreamArgs>
-  Session(ApiServer& api, WatchWakeups& wakeups, std::string token, StreamArgs&&... stream_args)
+  Session(ApiServer& api, WatchWakeups& wakeups, std::string token, std::chrono::milliseconds watch_poll,
+          StreamArgs&&... stream_args)
       : stream_(std::forward<StreamArgs>(stream_args)...),
         timer_(stream_.get_executor()),
         api_(api),
         wakeups_(wakeups),
-        token_(std::move(token)) {}
+        token_(std::move(token)),
+        watch_poll_(watch_poll) {}
 
   void start() {
     if constexpr (std::is_same_v<Stream, TlsStream>) {
@@ -216,7 +215,7 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   }
 
   void schedule_poll() {
-    timer_.expires_after(kWatchPoll);
+    timer_.expires_after(watch_poll_);
     timer_.async_wait([self = shared_from_this()](beast::error_code ec) { self->on_poll_timer(ec); });
   }
 
@@ -305,6 +304,7 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   ApiServer& api_;
   WatchWakeups& wakeups_;
   std::string token_;
+  std::chrono::milliseconds watch_poll_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   bool keep_alive_ = true;
@@ -379,9 +379,9 @@ struct KubeSim::Impl {
       if (ec) return;  // closed by stop()
       socket.set_option(tcp::no_delay(true), ec);
       if (tls) {
-        std::make_shared<Session<TlsStream>>(api, wakeups, options.token, std::move(socket), *tls)->start();
+        std::make_shared<Session<TlsStream>>(api, wakeups, options.token, options.watch_poll, std::move(socket), *tls)->start();
       } else {
-        std::make_shared<Session<tcp::socket>>(api, wakeups, options.token, std::move(socket))->start();
+        std::make_shared<Session<tcp::socket>>(api, wakeups, options.token, options.watch_poll, std::move(socket))->start();
       }
       accept();
     });

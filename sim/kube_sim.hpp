@@ -4,6 +4,7 @@
 // stay inside kube_sim.cpp.
 #include "sim/api_server.hpp"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ struct KubeSimOptions {
   std::string token;        // non-empty: require "Authorization: Bearer <token>"
   std::optional<KubeSimTls> tls;  // set: serve HTTPS only; unset: plain HTTP
   ApiServerOptions api;
+  // How often an open watch polls the store on its own (bookmarks, injected drops, the server-side
+  // timeout). New events do not wait for it: a write wakes the watches of its type at once.
+  std::chrono::milliseconds watch_poll{50};
 };
 
 class KubeSim {

@@ -312,6 +312,54 @@ TEST_F(K8sClient, WatchFromResourceVersionSeesChangesAndBookmark) {
   EXPECT_FALSE(last_rv.empty());
 }
 
+// kube-sim pushes each event to the watches of its type at once, as kube-apiserver does. With the
+// watch's own poll an hour away, only that wake-up can deliver these events: writes of another type
+// come first, and the second ConfigMap lands within the first's burst gap, so it also needs the gap
+// timer. A wake-up routed to the wrong watches leaves this watch silent until the client gives up.
+TEST(KubeSimWatch, AWriteWakesTheWatchesOfItsTypeWithoutWaitingForAPoll) {
+  sim::KubeSimOptions options;
+  options.watch_poll = std::chrono::hours(1);
+  sim::KubeSim sim(options);
+  sim.start();
+  ClientConfig config;
+  config.server = sim.url();
+  config.rate_limit.qps = -1;
+  RestClientOptions bounded;
+  bounded.timeout = std::chrono::seconds(10);  // the server ends a watch only on a poll: bound it here
+  bounded.max_retries = 0;
+  RestClient client(config, bounded);
+  client.create(kNamespaces, "", json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
+                                              {"metadata", json::object{{"name", "it"}}}});
+  const std::string from = rv_of(client.list(kConfigMaps, "it"));
+
+  std::thread writer([&] {
+    RestClient other(config);  // the watch holds the first client's connection
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const ResourceRef secrets{"", "v1", "secrets", true};
+    for (const char* name : {"s1", "s2", "s3"}) {
+      other.create(secrets, "it", json::object{{"apiVersion", "v1"}, {"kind", "Secret"},
+                                               {"metadata", json::object{{"name", name}}}});
+    }
+    other.create(kConfigMaps, "it", config_map("first"));
+    other.create(kConfigMaps, "it", config_map("second"));
+  });
+  std::vector<std::string> seen;
+  WatchOptions watch;
+  watch.resource_version = from;
+  watch.timeout_seconds = 20;
+  watch.allow_watch_bookmarks = false;
+  try {
+    client.watch(kConfigMaps, "it", watch, [&](const WatchEvent& e) {
+      seen.emplace_back(e.object.at("metadata").at("name").as_string());
+      return seen.size() == 2 ? WatchControl::Stop : WatchControl::Continue;
+    });
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "the watch ended without its events: " << e.what();
+  }
+  writer.join();
+  EXPECT_EQ(seen, (std::vector<std::string>{"first", "second"}));
+}
+
 TEST_F(K8sClient, WatchEndsWhenTheServerTimesOut) {
   WatchOptions options;
   options.timeout_seconds = 1;
