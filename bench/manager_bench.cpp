@@ -24,7 +24,7 @@
 //            bytes the cache keeps of those objects after its transform (k8s::trim_for_cache).
 //
 // Usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N]
-//          [--concurrency C] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K]
+//          [--concurrency C] [--lockstep] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K]
 //          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
 //          [-- MANAGER-ARG...]   (--help lists them)
 //   defaults: N=200, C=4, M=1000, K=4, J=2, S=500; --quick: N=4, M=20.
@@ -38,6 +38,9 @@
 // rss phase adds --qps -1 (unless the manager arguments after -- set --qps) so 1,000 Certifications settle in
 // minutes: what is cached does not depend on how fast it arrived.
 // The latency phase deletes each finished Certification (kube-sim then holds only what is in flight).
+// By default it starts the next Certification as soon as one finishes, so completions drift
+// between staggered and lockstep; --lockstep starts C together and the next C only when all are
+// done, so every completion overlaps the other C-1: the worst case, reproducible.
 // The manager's stderr goes to
 // $TMPDIR/nvcre_manager_bench.<phase>.<pid>.log; its pid is printed so a profiler can attach
 // (perf record -g -p PID).
@@ -98,6 +101,7 @@ struct Settings {
   std::string phase = "all";
   int certifications = 200;
   int concurrency = 4;
+  bool lockstep = false;
   int in_flight = 1000;
   std::optional<std::string> cluster;  // per phase when unset (see the header)
   int nodes_per_cert = 4;
@@ -452,9 +456,10 @@ void run_latency(const Settings& settings) {
   std::fprintf(stderr, "latency phase: manager pid %d, log %s\n", manager.pid(), manager.log().c_str());
   manager.wait_ready(60s);
 
-  std::printf("\n== latency: %d Certifications, %d in flight, cluster %s, %d nodes each, nodesPerJob %d, "
+  std::printf("\n== latency: %d Certifications, %d in flight%s, cluster %s, %d nodes each, nodesPerJob %d, "
               "trainer step %d ms ==\n",
-              settings.certifications, concurrency, profile.c_str(), settings.nodes_per_cert,
+              settings.certifications, concurrency, settings.lockstep ? " started together" : "", profile.c_str(),
+              settings.nodes_per_cert,
               settings.nodes_per_job, settings.trainer_step_ms);
   print_load();
   auto driver = bench_client(*cluster);
@@ -468,7 +473,8 @@ void run_latency(const Settings& settings) {
   // Generous: at the default --qps 20 a Certification's ~60 requests take ~3 s of rate budget.
   const auto deadline = started + std::chrono::seconds(60 + settings.certifications * 10);
   while (finished < settings.certifications) {
-    while (!free_slices.empty() && created < settings.certifications) {
+    const bool refill = !settings.lockstep || static_cast<int>(free_slices.size()) == concurrency;
+    while (refill && !free_slices.empty() && created < settings.certifications) {
       std::string name = "lat-" + std::to_string(created++);
       int slice = free_slices.front();
       free_slices.pop_front();
@@ -728,6 +734,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--concurrency", settings.concurrency, "latency: Certifications in flight at a time")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--lockstep", settings.lockstep,
+               "latency: start --concurrency Certifications together, the next ones when all are done");
   app.add_option("--in-flight", in_flight, "rss: Certifications left in flight (default 1000)")->check(CLI::PositiveNumber);
   app.add_option("--cluster", settings.cluster, "simulated cluster PLATFORM:GPU:NODES (default per phase)");
   app.add_option("--nodes-per-cert", settings.nodes_per_cert, "nodes each Certification targets")
