@@ -20,7 +20,7 @@ struct ApiContext {
   std::shared_ptr<k8s::RestClient> client;
   std::unique_ptr<k8s::ResourceMapper> mapper;
   std::shared_ptr<manager::Metrics> metrics;
-  std::optional<store_actor> store;
+  std::optional<OwnWrites> own_writes;
 };
 
 bool writes_object(k8s::ActionVerb verb) {
@@ -44,9 +44,9 @@ std::string pod_log_tail(k8s::RestClient& client, const std::string& ns, const k
   }
 }
 
-api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::shared_ptr<ApiContext> context) {
+api_server_actor::behavior_type api_worker(api_server_actor::pointer, std::shared_ptr<ApiContext> context) {
   return {
-      [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
+      [=](execute_atom, const k8s::Action& action) {
         const auto started = std::chrono::steady_clock::now();
         k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
         if (context->metrics) context->metrics->api_request(k8s::to_string(action.verb), result.code);
@@ -56,13 +56,8 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::
                         result.code, result.reason,
                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
         }
-        if (!context->store || !result.ok() || !writes_object(action.verb) || !result.object.is_object()) return result;
-        auto promise = self->make_response_promise<k8s::ActionResult>();
-        auto written = result.object;
-        self->request(*context->store, caf::infinite, own_write_atom::value, std::move(written))
-            .then([=](bool) mutable { promise.deliver(std::move(result)); },
-                  [=](caf::error&) mutable { promise.deliver(std::move(result)); });
-        return promise;
+        if (context->own_writes && result.ok() && writes_object(action.verb)) context->own_writes->record(result.object);
+        return result;
       },
       [=](pod_log_atom, const std::string& ns, const k8s::PodLogWant& want, std::uint64_t max_bytes) {
         return pod_log_tail(*context->client, ns, want, max_bytes);
@@ -95,8 +90,9 @@ void release(api_server_pointer self, const api_server_actor& worker) {
 template <class Answer, class... Ts>
 caf::result<Answer> run_on_worker(api_server_pointer self, Ts... message) {
   auto promise = self->make_response_promise<Answer>();
-  auto job = [=](const api_server_actor& worker) mutable {
-    self->request(worker, caf::infinite, message...)
+  // Runs once: the message is moved into the request, not copied.
+  auto job = [=, ... message = std::move(message)](const api_server_actor& worker) mutable {
+    self->request(worker, caf::infinite, std::move(message)...)
         .then(
             [=](Answer& answer) mutable {
               promise.deliver(std::move(answer));
@@ -138,7 +134,7 @@ api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig con
   context->client = config.client;
   context->mapper = std::make_unique<k8s::ResourceMapper>(*config.client);
   context->metrics = config.metrics;
-  context->store = config.store;
+  context->own_writes = std::move(config.own_writes);
   std::vector<api_server_actor> workers;
   for (std::size_t i = 0; i < std::max<std::size_t>(1, config.workers); ++i) {
     workers.push_back(system.spawn<caf::detached>(api_worker, context));

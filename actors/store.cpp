@@ -74,14 +74,6 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
           if (newly_synced) self->send(subscriber, synced_atom::value);
         }
       },
-      // No change notice: the watch event of the same version brings one, and the writer itself
-      // already knows what it wrote.
-      [=](own_write_atom, json::value& object) {
-        if (!object.is_object() || !k8s::in_cache_scope(self->state.config.scopes, object)) return false;
-        k8s::trim_for_cache(object);
-        return self->state.config.cache->write(
-            [&](k8s::ObjectCache& cache) { return cache.record_own_write(std::move(object)); });
-      },
       [=](subscribe_atom, change_subscriber_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);
         self->state.subscribers.push_back(std::move(subscriber));

@@ -51,7 +51,7 @@ ListPage to_list_page(json::value list) {
   return page;
 }
 
-ReflectedEvent to_reflected_event(const WatchEvent& event) {
+ReflectedEvent to_reflected_event(WatchEvent&& event) {
   ReflectedEvent out;
   out.type = event.type;
   if (event.type == WatchEventType::Error) {
@@ -59,7 +59,7 @@ ReflectedEvent to_reflected_event(const WatchEvent& event) {
     out.error = event.error ? to_request_failure(*event.error) : RequestFailure{500, "", "watch ERROR event", {}};
     return out;
   }
-  out.object = to_reflected_object(event.object);
+  out.object = to_reflected_object(std::move(event.object));
   return out;
 }
 
@@ -154,11 +154,11 @@ ReflectorStep ReflectorRunner::watch(const WatchRequest& request) {
 
   // The next action, when an event (an ERROR) ends this watch from the reflector's side.
   std::optional<ReflectorStep> ended_by_event;
-  auto on_event = [&](const WatchEvent& event) {
+  auto on_event = [&](WatchEvent& event) {
     if (stopping_) return WatchControl::Stop;  // checked on every event, bookmarks included
     ++watch_events_;
     if (event.type == WatchEventType::Error) ++failures_;
-    ReflectorStep step = reflector_.on_watch_event(to_reflected_event(event), now());
+    ReflectorStep step = reflector_.on_watch_event(to_reflected_event(std::move(event)), now());
     deliver(std::move(step.deltas));
     if (step.action) {
       ended_by_event = std::move(step);

@@ -36,7 +36,8 @@ namespace nvcre::k8s {
 ReflectedObject to_reflected_object(boost::json::value object);
 // items[], metadata.resourceVersion and metadata.continue of a list response.
 ListPage to_list_page(boost::json::value list);
-ReflectedEvent to_reflected_event(const WatchEvent& event);
+// Takes the event's object (the watch hands each event over once).
+ReflectedEvent to_reflected_event(WatchEvent&& event);
 RequestFailure to_request_failure(const ApiError& error);
 // A request that got no answer (TransportError, WatchDecodeError): code 0.
 RequestFailure to_request_failure(const std::exception& error);

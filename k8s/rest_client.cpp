@@ -120,7 +120,7 @@ struct RestClient::Impl {
   }
 
   void watch(const RestRequest& r, const std::optional<int>& timeout_seconds, const std::stop_token& cancel,
-             const std::function<WatchControl(const WatchEvent&)>& on_event) {
+             const std::function<WatchControl(WatchEvent&)>& on_event) {
     // The stream ends on either stop: the watch's own (a normal return) or shutdown() (cancelled).
     const std::stop_token client_stop = limits_for(r).stop;
     std::stop_source either;
@@ -137,7 +137,7 @@ struct RestClient::Impl {
     WatchDecoder decoder;
     bool stop = false;
     auto deliver = [&](std::vector<WatchEvent> events) {
-      for (const auto& e : events) {
+      for (auto& e : events) {
         if (on_event(e) == WatchControl::Stop) {
           stop = true;
           return;
@@ -332,7 +332,7 @@ json::value RestClient::remove(const ResourceRef& ref, const std::string& ns, co
 }
 
 void RestClient::watch(const ResourceRef& ref, const std::string& ns, const WatchOptions& o,
-                       const std::function<WatchControl(const WatchEvent&)>& on_event) {
+                       const std::function<WatchControl(WatchEvent&)>& on_event) {
   RestRequest r{"GET", path_for(ref, ns), {{"watch", "1"}}, {}, {}};
   if (!o.resource_version.empty()) r.query.emplace_back("resourceVersion", o.resource_version);
   if (o.allow_watch_bookmarks) r.query.emplace_back("allowWatchBookmarks", "true");

@@ -140,9 +140,10 @@ class RestClient {
   // the callback answers Stop, or an error: a non-2xx answer to the watch request throws ApiError;
   // a broken connection throws TransportError; a malformed line throws WatchDecodeError. In-stream
   // ERROR events (e.g. 410 Expired) are delivered to the callback, like client-go does; the
-  // server closes the stream after them.
+  // server closes the stream after them. Each event is handed over once: the callback may move
+  // from it.
   void watch(const ResourceRef& ref, const std::string& ns, const WatchOptions& options,
-             const std::function<WatchControl(const WatchEvent&)>& on_event);
+             const std::function<WatchControl(WatchEvent&)>& on_event);
 
   // Any request: rate limited, retried on 429, decoded into ApiError when not 2xx.
   RestResponse request(const RestRequest& request);

@@ -53,18 +53,18 @@ WatchEvent decode_watch_event(std::string_view line) {
   boost::system::error_code ec;
   json::value v = json::parse(line, ec);
   if (ec) throw WatchDecodeError("not JSON (" + ec.message() + "): \"" + prefix_of(line) + "\"");
-  const auto* o = v.if_object();
+  auto* o = v.if_object();
   if (!o) throw WatchDecodeError("event is not a JSON object: \"" + prefix_of(line) + "\"");
   const auto* t = o->if_contains("type");
   if (!t || !t->is_string()) throw WatchDecodeError("event has no string \"type\": \"" + prefix_of(line) + "\"");
   auto type = parse_type(t->as_string());
   if (!type) throw WatchDecodeError("unknown event type \"" + prefix_of(t->as_string()) + "\"");
-  const auto* obj = o->if_contains("object");
+  auto* obj = o->if_contains("object");
   if (!obj || !obj->is_object())
     throw WatchDecodeError(std::string(to_string(*type)) + " event has no \"object\" object");
   WatchEvent event;
   event.type = *type;
-  event.object = *obj;
+  event.object = std::move(*obj);  // the parsed line is dropped: take its object, not a copy
   if (*type == WatchEventType::Error) {
     int code = 500;
     if (const auto* c = obj->as_object().if_contains("code"); c && c->is_int64()) code = static_cast<int>(c->as_int64());
