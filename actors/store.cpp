@@ -39,17 +39,23 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
         auto& state = self->state;
         std::vector<ChangeNotice> notices;
         bool newly_synced = false;
+        // Trimmed and described before taking the lock, which holds every reconcile's read off.
+        for (auto& delta : deltas) {
+          if (delta.type == StoreDelta::Type::Upsert) {
+            k8s::trim_for_cache(delta.object);
+            notices.push_back(change_notice_for(delta.object, false));
+          } else if (delta.type == StoreDelta::Type::Delete) {
+            notices.push_back(delta.object.is_null() ? ChangeNotice{delta.ref, {}, true}
+                                                     : change_notice_for(delta.object, true));
+          }
+        }
         state.config.cache->write([&](k8s::ObjectCache& cache) {
           for (auto& delta : deltas) {
             switch (delta.type) {
               case StoreDelta::Type::Upsert:
-                k8s::trim_for_cache(delta.object);
-                notices.push_back(change_notice_for(delta.object, false));
                 cache.upsert(std::move(delta.object));
                 break;
               case StoreDelta::Type::Delete:
-                notices.push_back(delta.object.is_null() ? ChangeNotice{delta.ref, {}, true}
-                                                         : change_notice_for(delta.object, true));
                 if (delta.object.is_null()) {
                   cache.erase(delta.ref);
                 } else {

@@ -136,7 +136,9 @@ void ObjectCache::upsert(json::value object) {
   if (const CachedObject* cached_object = find(ref)) {
     auto cached = cached_object->resource_version();
     auto incoming = integer_resource_version(object);
-    if (cached && incoming && *incoming < *cached) return;  // our own newer write stays
+    // Our own newer write stays. The same version is the same object (usually the echo of our own
+    // write): keeping it spares re-encoding it.
+    if (cached && incoming && *incoming <= *cached) return;
   }
   put(ref, std::move(object));
 }

@@ -54,7 +54,8 @@ class ObjectCache final : public CacheView {
 
   // Inserts or replaces by (apiVersion, kind, namespace, name) read from the object itself: what
   // the watch delivered. It only declines to go back in time, when the cached copy is a newer own
-  // write (record_own_write). Throws std::invalid_argument when apiVersion, kind or metadata.name
+  // write (record_own_write), and keeps the cached copy of the same version (the echo of an own
+  // write). Throws std::invalid_argument when apiVersion, kind or metadata.name
   // is missing.
   void upsert(boost::json::value object);
   // The manager's own successful write (create, patch, update), so that its next reconcile reads
@@ -62,7 +63,7 @@ class ObjectCache final : public CacheView {
   // the resourceVersions are decimal integers (etcd revisions, as every kube-apiserver serves) and
   // the write is newer than both the cached copy and everything the watch of its kind delivered so
   // far; otherwise the watch already brought this version or a later one, and applying it could
-  // bring back an object that is gone. The watch's event for the same version replaces it later.
+  // bring back an object that is gone. The watch's event for the same version finds it cached.
   // Returns whether it was applied.
   bool record_own_write(boost::json::value object);
   void erase(const ObjectRef& ref);

@@ -37,6 +37,19 @@ TEST(ObjectCacheOwnWrites, AWriteNewerThanTheWatchIsReadBackAndTheWatchCatchesUp
   EXPECT_EQ(phase_of(cache), "Failed");
 }
 
+TEST(ObjectCacheOwnWrites, TheEchoOfAnOwnWriteKeepsTheCachedCopy) {
+  ObjectCache cache;
+  cache.upsert(job("10"));
+  EXPECT_TRUE(cache.record_own_write(job("12", "Succeeded")));
+  // A resourceVersion names one version of the object, so the event of the version cached is the
+  // copy cached; a different phase here only makes visible which copy the cache kept.
+  cache.upsert(job("12", "Echo"));
+  EXPECT_EQ(phase_of(cache), "Succeeded");
+  EXPECT_FALSE(cache.record_own_write(job("12", "Succeeded")));  // delivered now: nothing to do
+  cache.upsert(job("13", "Failed"));
+  EXPECT_EQ(phase_of(cache), "Failed");
+}
+
 TEST(ObjectCacheOwnWrites, AWriteTheWatchAlreadyPassedIsIgnored) {
   ObjectCache cache;
   cache.upsert(job("10"));
