@@ -23,10 +23,6 @@ struct ApiContext {
   std::optional<OwnWrites> own_writes;
 };
 
-bool writes_object(k8s::ActionVerb verb) {
-  return verb != k8s::ActionVerb::LiveGet && verb != k8s::ActionVerb::Delete;
-}
-
 constexpr int kFailureLogLines = 800;  // controllers.md §11: failure log 800 lines / last 32 KiB
 
 std::string pod_log_tail(k8s::RestClient& client, const std::string& ns, const k8s::PodLogWant& want,
@@ -56,7 +52,7 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer, std::share
                         result.code, result.reason,
                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
         }
-        if (context->own_writes && result.ok() && writes_object(action.verb)) context->own_writes->record(result.object);
+        if (context->own_writes && result.ok()) context->own_writes->record(action.verb, result.object);
         return result;
       },
       [=](pod_log_atom, const std::string& ns, const k8s::PodLogWant& want, std::uint64_t max_bytes) {

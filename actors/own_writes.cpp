@@ -3,10 +3,29 @@
 #include "k8s/cache_transform.hpp"
 
 namespace nvcre::actors {
+namespace {
 
-bool OwnWrites::record(const boost::json::value& written) const {
-  if (!written.is_object() || !k8s::in_cache_scope(scopes, written)) return false;
-  boost::json::value kept = written;  // the writer gets the whole answer; the cache keeps less
+namespace json = boost::json;
+
+// A Delete's answer is the object as it now stands only when a finalizer holds it: it carries
+// deletionTimestamp and stays until the finalizer goes. Otherwise the object is gone (the answer is
+// its last state, or a Status) and caching it would bring it back.
+bool held_by_finalizers(const json::value& answer) {
+  const json::object* object = answer.if_object();
+  const json::value* metadata = object == nullptr ? nullptr : object->if_contains("metadata");
+  if (metadata == nullptr || !metadata->is_object()) return false;
+  const json::value* deleting = metadata->as_object().if_contains("deletionTimestamp");
+  const json::value* finalizers = metadata->as_object().if_contains("finalizers");
+  return deleting != nullptr && deleting->is_string() && !deleting->get_string().empty() && finalizers != nullptr &&
+         finalizers->is_array() && !finalizers->get_array().empty();
+}
+
+}  // namespace
+
+bool OwnWrites::record(k8s::ActionVerb verb, const json::value& answer) const {
+  if (verb == k8s::ActionVerb::LiveGet || (verb == k8s::ActionVerb::Delete && !held_by_finalizers(answer))) return false;
+  if (!answer.is_object() || !k8s::in_cache_scope(scopes, answer)) return false;
+  json::value kept = answer;  // the writer gets the whole answer; the cache keeps less
   k8s::trim_for_cache(kept);
   return cache->write([&](k8s::ObjectCache& objects) { return objects.record_own_write(std::move(kept)); });
 }

@@ -7,6 +7,7 @@
 // (k8s::ObjectCache::record_own_write), so the store's watch deltas and these writes commute.
 #include "actors/shared_cache.hpp"
 #include "k8s/cache_scope.hpp"
+#include "k8s/reconcile_plan.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -19,8 +20,10 @@ struct OwnWrites {
   std::shared_ptr<SharedCache> cache;
   std::vector<k8s::CacheScope> scopes;  // only what a watch delivers (k8s/cache_scope.hpp)
 
-  // Caches a trimmed copy of `written` when it is in scope and newer than the cached copy.
-  bool record(const boost::json::value& written) const;
+  // Caches a trimmed copy of a successful write's answer when it is in scope and newer than the
+  // cached copy. Of a Delete, only an object a finalizer still holds (a second pass then sees it
+  // deleting and does not delete it again); a LiveGet wrote nothing.
+  bool record(k8s::ActionVerb verb, const boost::json::value& answer) const;
 };
 
 }  // namespace nvcre::actors

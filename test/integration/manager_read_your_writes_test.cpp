@@ -56,6 +56,53 @@ k8s::ReconcileResult counting_reconcile(const k8s::ReconcileContext& context) {
   return result;
 }
 
+bool is_deleting(const json::value& object) {
+  return object.at("metadata").as_object().contains("deletionTimestamp");
+}
+
+// Deletes its ConfigMap until the cache shows it deleting (a finalizer holds it), looking again
+// after 1 ms: well before the watch brings the deletion.
+k8s::ReconcileResult deleting_reconcile(const k8s::ReconcileContext& context) {
+  k8s::ReconcileResult result;
+  if (context.object == nullptr || is_deleting(*context.object)) return result;
+  result.plan.actions.push_back(k8s::make_action(k8s::ActionVerb::Delete, k8s::object_ref_of(*context.object)));
+  result.plan.requeue_after = std::chrono::milliseconds(1);
+  return result;
+}
+
+TEST(ManagerReadYourWrites, TheNextPassSeesItsDeleteOfAnObjectAFinalizerHolds) {
+  sim::KubeSim sim{sim::KubeSimOptions{}};
+  sim.start();
+  k8s::ClientConfig config;
+  config.server = sim.url();
+  config.rate_limit.qps = -1;
+  k8s::RestClient client(config);
+  client.create({"", "v1", "namespaces", false}, "",
+                json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ryw"}}}});
+  const std::vector<std::string> names{"a", "b", "c", "d"};
+  for (const auto& name : names) {
+    client.create(kConfigMaps, "ryw",
+                  json::object{{"apiVersion", "v1"},
+                               {"kind", "ConfigMap"},
+                               {"metadata", {{"name", name}, {"namespace", "ryw"}, {"finalizers", {"test/hold"}}}}});
+  }
+  ManagerOptions options;
+  options.client = config;
+  options.instance = "ryw-delete-test";
+  options.watch_namespace = "ryw";
+  options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
+  options.controllers.push_back(ControllerSpec{"delete", "v1", "ConfigMap", {}, deleting_reconcile});
+  Manager manager(options);
+  manager.start();
+  for (const auto& name : names) {
+    EXPECT_TRUE(eventually([&] { return is_deleting(client.get(kConfigMaps, "ryw", name)); })) << name;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a second delete would come 1 ms after the first
+  manager.stop();
+  EXPECT_EQ(sim.api().request_log().requests("delete", 200), names.size());
+  sim.stop();
+}
+
 TEST(ManagerReadYourWrites, TheNextPassReadsItsOwnWritesWithoutConflictsOrDuplicateCreates) {
   sim::KubeSim sim{sim::KubeSimOptions{}};
   sim.start();
