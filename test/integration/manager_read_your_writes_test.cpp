@@ -70,75 +70,74 @@ k8s::ReconcileResult deleting_reconcile(const k8s::ReconcileContext& context) {
   return result;
 }
 
-TEST(ManagerReadYourWrites, TheNextPassSeesItsDeleteOfAnObjectAFinalizerHolds) {
+// kube-sim with the namespace "ryw", a client of it, and the options of a manager that watches the
+// ConfigMaps there with one controller.
+struct RywCluster {
   sim::KubeSim sim{sim::KubeSimOptions{}};
-  sim.start();
   k8s::ClientConfig config;
-  config.server = sim.url();
-  config.rate_limit.qps = -1;
-  k8s::RestClient client(config);
-  client.create({"", "v1", "namespaces", false}, "",
-                json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ryw"}}}});
-  const std::vector<std::string> names{"a", "b", "c", "d"};
-  for (const auto& name : names) {
-    client.create(kConfigMaps, "ryw",
-                  json::object{{"apiVersion", "v1"},
-                               {"kind", "ConfigMap"},
-                               {"metadata", {{"name", name}, {"namespace", "ryw"}, {"finalizers", {"test/hold"}}}}});
+  std::unique_ptr<k8s::RestClient> client;
+
+  RywCluster() {
+    sim.start();
+    config.server = sim.url();
+    config.rate_limit.qps = -1;
+    client = std::make_unique<k8s::RestClient>(config);
+    client->create({"", "v1", "namespaces", false}, "",
+                   json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ryw"}}}});
   }
-  ManagerOptions options;
-  options.client = config;
-  options.instance = "ryw-delete-test";
-  options.watch_namespace = "ryw";
-  options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
-  options.controllers.push_back(ControllerSpec{"delete", "v1", "ConfigMap", {}, deleting_reconcile});
-  Manager manager(options);
+  ~RywCluster() { sim.stop(); }
+
+  ManagerOptions manager_options(const std::string& instance, k8s::ReconcileFunction reconcile) const {
+    ManagerOptions options;
+    options.client = config;
+    options.instance = instance;
+    options.watch_namespace = "ryw";
+    options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
+    options.controllers.push_back(ControllerSpec{instance, "v1", "ConfigMap", {}, std::move(reconcile)});
+    return options;
+  }
+
+  void create_config_map(const std::string& name, json::array finalizers = {}) {
+    json::object metadata{{"name", name}, {"namespace", "ryw"}};
+    if (!finalizers.empty()) metadata["finalizers"] = std::move(finalizers);
+    client->create(kConfigMaps, "ryw", json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", metadata}});
+  }
+};
+
+TEST(ManagerReadYourWrites, TheNextPassSeesItsDeleteOfAnObjectAFinalizerHolds) {
+  RywCluster cluster;
+  const std::vector<std::string> names{"a", "b", "c", "d"};
+  for (const auto& name : names) cluster.create_config_map(name, {"test/hold"});
+  Manager manager(cluster.manager_options("ryw-delete-test", deleting_reconcile));
   manager.start();
   for (const auto& name : names) {
-    EXPECT_TRUE(eventually([&] { return is_deleting(client.get(kConfigMaps, "ryw", name)); })) << name;
+    EXPECT_TRUE(eventually([&] { return is_deleting(cluster.client->get(kConfigMaps, "ryw", name)); })) << name;
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a second delete would come 1 ms after the first
   manager.stop();
-  EXPECT_EQ(sim.api().request_log().requests("delete", 200), names.size());
-  sim.stop();
+  EXPECT_EQ(cluster.sim.api().request_log().requests("delete", 200), names.size());
 }
 
 TEST(ManagerReadYourWrites, TheNextPassReadsItsOwnWritesWithoutConflictsOrDuplicateCreates) {
-  sim::KubeSim sim{sim::KubeSimOptions{}};
-  sim.start();
-  k8s::ClientConfig config;
-  config.server = sim.url();
-  config.rate_limit.qps = -1;
-  k8s::RestClient client(config);
-  client.create({"", "v1", "namespaces", false}, "",
-                json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ryw"}}}});
-  ManagerOptions options;
-  options.client = config;
-  options.instance = "ryw-test";
-  options.watch_namespace = "ryw";
-  options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
-  options.controllers.push_back(ControllerSpec{"count", "v1", "ConfigMap", {}, counting_reconcile});
-  Manager manager(options);
+  RywCluster cluster;
+  Manager manager(cluster.manager_options("ryw-test", counting_reconcile));
   manager.start();
   ASSERT_TRUE(eventually([&] { return manager.synced(); }));
 
   const std::vector<std::string> names{"a", "b", "c", "d"};
+  for (const auto& name : names) cluster.create_config_map(name);
   for (const auto& name : names) {
-    client.create(kConfigMaps, "ryw",
-                  json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}, {"namespace", "ryw"}}}});
-  }
-  for (const auto& name : names) {
-    EXPECT_TRUE(eventually([&] { return data_at(client.get(kConfigMaps, "ryw", name), "count") == std::to_string(kSteps); }))
-        << name;
+    EXPECT_TRUE(eventually([&] {
+      return data_at(cluster.client->get(kConfigMaps, "ryw", name), "count") == std::to_string(kSteps);
+    })) << name;
   }
   manager.stop();
-  const auto& log = sim.api().request_log();
+  const auto& log = cluster.sim.api().request_log();
   EXPECT_EQ(log.requests("patch", 409), 0u);
   EXPECT_EQ(log.requests("patch", 200), names.size() * kSteps);
   for (const auto& name : names) {
     EXPECT_EQ(log.create_attempts("configmaps", "ryw", name + "-child"), 1u) << name;
   }
-  sim.stop();
 }
 
 }  // namespace
