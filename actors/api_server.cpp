@@ -1,5 +1,7 @@
 #include "actors/api_server.hpp"
 
+#include "actors/own_writes.hpp"
+
 #include "k8s/resource_mapper.hpp"
 #include "k8s/rest_client.hpp"
 #include "manager/metrics.hpp"
@@ -20,7 +22,7 @@ struct ApiContext {
   std::shared_ptr<k8s::RestClient> client;
   std::unique_ptr<k8s::ResourceMapper> mapper;
   std::shared_ptr<manager::Metrics> metrics;
-  std::optional<OwnWrites> own_writes;
+  std::optional<store_actor> store;
 };
 
 constexpr int kFailureLogLines = 800;  // controllers.md §11: failure log 800 lines / last 32 KiB
@@ -40,9 +42,9 @@ std::string pod_log_tail(k8s::RestClient& client, const std::string& ns, const k
   }
 }
 
-api_server_actor::behavior_type api_worker(api_server_actor::pointer, std::shared_ptr<ApiContext> context) {
+api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::shared_ptr<ApiContext> context) {
   return {
-      [=](execute_atom, const k8s::Action& action) {
+      [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
         const auto started = std::chrono::steady_clock::now();
         k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
         if (context->metrics) context->metrics->api_request(k8s::to_string(action.verb), result.code);
@@ -52,8 +54,15 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer, std::share
                         result.code, result.reason,
                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
         }
-        if (context->own_writes && result.ok()) context->own_writes->record(action.verb, result.object);
-        return result;
+        if (!context->store || !result.ok() || !answer_is_current_object(action.verb, result.object)) return result;
+        auto promise = self->make_response_promise<k8s::ActionResult>();
+        auto written = result.object;
+        // Shared, not captured by value: each of the two handlers would otherwise copy the answer.
+        auto answer = std::make_shared<k8s::ActionResult>(std::move(result));
+        self->request(*context->store, caf::infinite, own_write_atom::value, std::move(written))
+            .then([=](bool) mutable { promise.deliver(std::move(*answer)); },
+                  [=](caf::error&) mutable { promise.deliver(std::move(*answer)); });
+        return promise;
       },
       [=](pod_log_atom, const std::string& ns, const k8s::PodLogWant& want, std::uint64_t max_bytes) {
         return pod_log_tail(*context->client, ns, want, max_bytes);
@@ -130,7 +139,7 @@ api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig con
   context->client = config.client;
   context->mapper = std::make_unique<k8s::ResourceMapper>(*config.client);
   context->metrics = config.metrics;
-  context->own_writes = std::move(config.own_writes);
+  context->store = config.store;
   std::vector<api_server_actor> workers;
   for (std::size_t i = 0; i < std::max<std::size_t>(1, config.workers); ++i) {
     workers.push_back(system.spawn<caf::detached>(api_worker, context));

@@ -4,7 +4,6 @@
 // on a small pool of detached worker actors (each its own thread); this actor hands each request
 // to an idle worker, or holds it in arrival order until one is free. Errors come back as values (k8s::ActionResult), never as actor failures.
 #include "actors/interfaces.hpp"
-#include "actors/own_writes.hpp"
 
 #include <memory>
 #include <optional>
@@ -24,7 +23,7 @@ struct ApiServerConfig {
   std::size_t workers = 8;
   // When set, every successful write's answer is put into the cache before the writer hears back
   // (read-your-writes: its next reconcile sees what it wrote).
-  std::optional<OwnWrites> own_writes;
+  std::optional<store_actor> store;
 };
 
 api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig config);

@@ -32,9 +32,11 @@ using controller_actor = caf::typed_actor<
     caf::reacts_to<reap_atom>,                   // stop idle reconcilers
     caf::replies_to<stats_atom>::with<ControllerStats>>;
 
-// Applies the watches' deltas to the shared cache; fans changes out to the controllers.
+// Owns the shared cache's write side; fans changes out to the controllers.
 using store_actor = caf::typed_actor<
     caf::reacts_to<apply_atom, std::vector<StoreDelta>>,
+    // The API server's answer to one of our own writes -> whether it was cached (read-your-writes).
+    caf::replies_to<own_write_atom, boost::json::value>::with<bool>,
     caf::reacts_to<subscribe_atom, change_subscriber_actor>>;
 
 // One per object key, spawned on demand by its controller.

@@ -48,16 +48,15 @@ void Manager::start() {
   watch_client_options.timeout = std::chrono::minutes(11);  // longer than any watch timeout we ask for
 
   auto cache = std::make_shared<SharedCache>();
-  StoreConfig store_config{cache, {}, impl_->synced};
-  OwnWrites own_writes{cache, {}};
+  StoreConfig store_config{cache, {}, impl_->synced, {}};
   for (const auto& watch : o.watches) {
     store_config.expected_kinds.emplace(watch.api_version, watch.kind);
-    own_writes.scopes.push_back({watch.api_version, watch.kind, watch.resource.namespace_scoped ? o.watch_namespace : "",
-                                 k8s::LabelSelector::parse(watch.label_selector)});
+    store_config.scopes.push_back({watch.api_version, watch.kind, watch.resource.namespace_scoped ? o.watch_namespace : "",
+                                   k8s::LabelSelector::parse(watch.label_selector)});
   }
   auto the_store = system.spawn(store, std::move(store_config));
 
-  auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers, own_writes});
+  auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers, the_store});
   // Events get their own client, hence their own client-side rate limit, as controller-runtime's
   // recorder does: lifecycle events must not queue ahead of the status writes they describe.
   auto event_client = std::make_shared<k8s::RestClient>(o.client, client_options);

@@ -35,6 +35,7 @@ using enqueue_atom = caf::atom_constant<caf::atom("enqueue")>;
 using detect_atom = caf::atom_constant<caf::atom("detect")>;
 using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
 using gang_atom = caf::atom_constant<caf::atom("gang")>;
+using own_write_atom = caf::atom_constant<caf::atom("ownwrite")>;
 
 // An owner reference as controllers map it to keys (For / Owns).
 struct OwnerLink {

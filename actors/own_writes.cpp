@@ -22,12 +22,15 @@ bool held_by_finalizers(const json::value& answer) {
 
 }  // namespace
 
-bool OwnWrites::record(k8s::ActionVerb verb, const json::value& answer) const {
-  if (verb == k8s::ActionVerb::LiveGet || (verb == k8s::ActionVerb::Delete && !held_by_finalizers(answer))) return false;
+bool answer_is_current_object(k8s::ActionVerb verb, const json::value& answer) {
+  if (!answer.is_object() || verb == k8s::ActionVerb::LiveGet) return false;
+  return verb != k8s::ActionVerb::Delete || held_by_finalizers(answer);
+}
+
+bool record_own_write(SharedCache& cache, const std::vector<k8s::CacheScope>& scopes, json::value answer) {
   if (!answer.is_object() || !k8s::in_cache_scope(scopes, answer)) return false;
-  json::value kept = answer;  // the writer gets the whole answer; the cache keeps less
-  k8s::trim_for_cache(kept);
-  return cache->write([&](k8s::ObjectCache& objects) { return objects.record_own_write(std::move(kept)); });
+  k8s::trim_for_cache(answer);
+  return cache.write([&](k8s::ObjectCache& objects) { return objects.record_own_write(std::move(answer)); });
 }
 
 }  // namespace nvcre::actors

@@ -1,7 +1,6 @@
 #pragma once
-// The informer cache shared by its writers (the store actor: watch deltas; the API workers: the
-// manager's own writes) and the reconciler actors (readers, for the duration of one pure reconcile
-// call), as client-go's thread-safe store is.
+// The informer cache shared by the store actor (its only writer) and the reconciler actors
+// (readers, for the duration of one pure reconcile call), as client-go's thread-safe store is.
 // Readers hold the lock only while the pure function runs; plans own their data.
 // Each read gets its own CacheReader: the objects it parses (the cache keeps them compact) live
 // for that read only, and readers on other threads never share one.

@@ -1,5 +1,6 @@
 #include "actors/store.hpp"
 
+#include "actors/own_writes.hpp"
 #include "k8s/cache_transform.hpp"
 
 #include <caf/all.hpp>
@@ -79,6 +80,11 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
           for (const auto& notice : notices) self->send(subscriber, changed_atom::value, notice);
           if (newly_synced) self->send(subscriber, synced_atom::value);
         }
+      },
+      // No change notice: the watch event of the same version brings one, and the writer itself
+      // already knows what it wrote.
+      [=](own_write_atom, json::value& answer) {
+        return record_own_write(*self->state.config.cache, self->state.config.scopes, std::move(answer));
       },
       [=](subscribe_atom, change_subscriber_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);

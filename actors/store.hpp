@@ -1,11 +1,12 @@
 #pragma once
-// The store actor: applies the watches to the shared informer cache (the API workers add only
-// the manager's own writes, actors/own_writes.hpp). Reflectors send it deltas; it
+// The store actor: the single writer of the shared informer cache. Reflectors send it deltas, the
+// API workers the manager's own writes (actors/own_writes.hpp); it
 // keeps of each object only what the controllers read (k8s/cache_transform.hpp), applies the
 // deltas and tells every subscribed controller what changed. Once every expected kind has been listed in
 // full it announces `synced` (controllers wait for it, as controller-runtime waits for caches).
 #include "actors/interfaces.hpp"
 #include "actors/shared_cache.hpp"
+#include "k8s/cache_scope.hpp"
 
 #include <atomic>
 #include <memory>
@@ -20,6 +21,7 @@ struct StoreConfig {
   std::shared_ptr<SharedCache> cache;
   std::set<std::pair<std::string, std::string>> expected_kinds;  // (apiVersion, kind)
   std::shared_ptr<std::atomic<bool>> synced_flag;  // optional: readable by /readyz
+  std::vector<k8s::CacheScope> scopes;  // for own writes (read-your-writes)
 };
 
 struct StoreState {
