@@ -67,7 +67,9 @@ WatchEvent decode_watch_event(std::string_view line) {
   event.object = std::move(*obj);  // the parsed line is dropped: take its object, not a copy
   if (*type == WatchEventType::Error) {
     int code = 500;
-    if (const auto* c = obj->as_object().if_contains("code"); c && c->is_int64()) code = static_cast<int>(c->as_int64());
+    // From the event's object: `obj` was moved from.
+    if (const auto* c = event.object.as_object().if_contains("code"); c && c->is_int64())
+      code = static_cast<int>(c->as_int64());
     event.error = api_error_from_status(code, event.object);
   }
   return event;

@@ -82,6 +82,14 @@ TEST(WatchDecoder, ErrorWithoutExpiredIsNotGone) {
   EXPECT_FALSE(e.expired());
 }
 
+// An ERROR object that is not a Status still gives its code (and the event keeps the object).
+TEST(WatchDecoder, ErrorThatIsNotAStatusKeepsItsCode) {
+  auto e = decode_watch_event(R"({"type":"ERROR","object":{"code":410,"message":"gone"}})");
+  ASSERT_TRUE(e.error);
+  EXPECT_EQ(e.error->code, 410);
+  EXPECT_EQ(e.object.at("message").as_string(), "gone");
+}
+
 void expect_error(const std::string& body, const std::string& needle) {
   WatchDecoder d;
   try {
