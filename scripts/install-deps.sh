@@ -9,6 +9,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libyaml-cpp-dev libspdlog-dev libfmt-dev libssl-dev zlib1g-dev
   libcli11-dev prometheus-cpp-dev libre2-dev libkainjow-mustache-dev
+  libjemalloc-dev                              # the manager's allocator (actors/CMakeLists.txt)
   libgtest-dev libgmock-dev libbenchmark-dev
   kubectl python3 python3-yaml                # python3-yaml: deploy/crds generator check
 )
