@@ -16,6 +16,40 @@ std::string describe(const std::vector<DecodeProblem>& problems) {
 DecodeError::DecodeError(std::vector<DecodeProblem> problems)
     : std::runtime_error(describe(problems)), problems_(std::move(problems)) {}
 
+std::string DecodeContext::path() const {
+  std::string out = root_;
+  for (const auto& segment : segments_) {
+    switch (segment.kind) {
+      case Segment::Field:
+        if (!out.empty()) out += '.';
+        out += segment.text;
+        break;
+      case Segment::Index:
+        out += '[' + std::to_string(segment.index) + ']';
+        break;
+      case Segment::Key:
+        out += '[';
+        out += segment.text;
+        out += ']';
+        break;
+    }
+  }
+  return out;
+}
+
+std::string DecodeContext::child_path(std::string_view field) const {
+  std::string out = path();
+  if (!out.empty()) out += '.';
+  out += field;
+  return out;
+}
+
+void DecodeContext::unknown_field(std::string_view field) {
+  std::string at = child_path(field);
+  if (tolerated_unknown_ && tolerated_unknown_(at)) return;
+  problems_.push_back({at, "unknown field \"" + at + "\""});
+}
+
 std::string_view json_type_name(const boost::json::value& value) {
   switch (value.kind()) {
     case boost::json::kind::null: return "null";

@@ -17,6 +17,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -42,29 +43,45 @@ class DecodeError : public std::runtime_error {
   std::vector<DecodeProblem> problems_;
 };
 
-// Tracks the path being decoded and collects problems.
+// Tracks the path being decoded and collects problems. The path is kept as segments that view the
+// member names and keys pushed (which outlive their pop(): names are literals, keys belong to the
+// document being decoded) and is spelled out only when a problem is reported, so decoding a valid
+// object allocates nothing for its paths.
 class DecodeContext {
  public:
-  explicit DecodeContext(std::string root = {}) { path_.push_back(std::move(root)); }
+  explicit DecodeContext(std::string root = {}) : root_(std::move(root)) {}
 
   void report(std::string message) { problems_.push_back({path(), std::move(message)}); }
-  void report_at(const std::string& field, std::string message) {
+  void report_at(std::string_view field, std::string message) {
     problems_.push_back({child_path(field), std::move(message)});
   }
-  std::string path() const { return path_.back(); }
-  std::string child_path(std::string_view field) const {
-    return path_.back().empty() ? std::string(field) : path_.back() + "." + std::string(field);
-  }
-  void push_field(std::string_view field) { path_.push_back(child_path(field)); }
-  void push_index(std::size_t index) { path_.push_back(path_.back() + "[" + std::to_string(index) + "]"); }
-  void push_key(std::string_view key) { path_.push_back(path_.back() + "[" + std::string(key) + "]"); }
-  void pop() { path_.pop_back(); }
+  std::string path() const;
+  std::string child_path(std::string_view field) const;
+  void push_field(std::string_view field) { segments_.push_back({Segment::Field, field, 0}); }
+  void push_index(std::size_t index) { segments_.push_back({Segment::Index, {}, index}); }
+  void push_key(std::string_view key) { segments_.push_back({Segment::Key, key, 0}); }
+  void pop() { segments_.pop_back(); }
   bool failed() const { return !problems_.empty(); }
   std::vector<DecodeProblem> take_problems() { return std::move(problems_); }
 
+  // Fields the typed model does not describe but the caller reads itself (given the full path of
+  // the field, e.g. "spec.overrides[2].orchestration.placement"): not reported as unknown.
+  void tolerate_unknown_fields(std::function<bool(std::string_view path)> tolerated) {
+    tolerated_unknown_ = std::move(tolerated);
+  }
+  // Reports an unknown field unless it is tolerated.
+  void unknown_field(std::string_view field);
+
  private:
-  std::vector<std::string> path_;
+  struct Segment {
+    enum Kind { Field, Index, Key } kind;
+    std::string_view text;  // Field, Key
+    std::size_t index;      // Index
+  };
+  std::string root_;
+  std::vector<Segment> segments_;
   std::vector<DecodeProblem> problems_;
+  std::function<bool(std::string_view)> tolerated_unknown_;
 };
 
 // "string", "integer", "number", "boolean", "object", "array", "null": for messages.
@@ -182,7 +199,7 @@ void decode_struct(const boost::json::value& in, T& out, DecodeContext& ctx) {
     boost::mp11::mp_for_each<Members>([&](auto member) {
       if (json_member_name(member.name) == std::string_view(entry.key())) known = true;
     });
-    if (!known) ctx.report_at(std::string(entry.key()), "unknown field \"" + ctx.child_path(std::string(entry.key())) + "\"");
+    if (!known) ctx.unknown_field(entry.key());
   }
   boost::mp11::mp_for_each<Members>([&](auto member) {
     const std::string_view name = json_member_name(member.name);
@@ -266,7 +283,7 @@ void decode_value(const boost::json::value& in, T& out, DecodeContext& ctx) {
     }
     out.clear();
     for (const auto& entry : in.get_object()) {
-      ctx.push_key(std::string(entry.key()));
+      ctx.push_key(entry.key());
       typename T::mapped_type item{};
       decode_value(entry.value(), item, ctx);
       out.emplace(std::string(entry.key()), std::move(item));
@@ -310,14 +327,20 @@ boost::json::value encode_value(const T& in) {
   }
 }
 
-// Decodes a whole value; throws DecodeError listing every problem. `root` prefixes field paths.
+// Decodes a whole value; throws DecodeError listing every problem. `root` prefixes field paths;
+// a context given by the caller can also tolerate unknown fields.
 template <class T>
-T decode(const boost::json::value& in, std::string root = {}) {
-  DecodeContext ctx(std::move(root));
+T decode(const boost::json::value& in, DecodeContext& ctx) {
   T out{};
   decode_value(in, out, ctx);
   if (ctx.failed()) throw DecodeError(ctx.take_problems());
   return out;
+}
+
+template <class T>
+T decode(const boost::json::value& in, std::string root = {}) {
+  DecodeContext ctx(std::move(root));
+  return decode<T>(in, ctx);
 }
 
 template <class T>

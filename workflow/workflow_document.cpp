@@ -9,10 +9,10 @@ namespace json = boost::json;
 
 namespace {
 
-json::object* object_at(json::value& root, std::initializer_list<std::string_view> path) {
-  json::value* current = &root;
+const json::object* object_at(const json::value& root, std::initializer_list<std::string_view> path) {
+  const json::value* current = &root;
   for (std::string_view key : path) {
-    auto* object = current->if_object();
+    const auto* object = current->if_object();
     if (object == nullptr) return nullptr;
     current = object->if_contains(key);
     if (current == nullptr) return nullptr;
@@ -20,50 +20,57 @@ json::object* object_at(json::value& root, std::initializer_list<std::string_vie
   return current->if_object();
 }
 
-// Removes `key` from `object` and returns its string value ("" when absent or not a string).
-std::string take_string(json::object* object, std::string_view key) {
-  if (object == nullptr) return {};
-  auto it = object->find(key);
-  if (it == object->end()) return {};
-  std::string out = it->value().is_string() ? std::string(it->value().get_string()) : std::string();
-  object->erase(it);
-  return out;
+// object[key] when it is a string, else "".
+std::string string_in(const json::object* object, std::string_view key) {
+  const json::value* value = object == nullptr ? nullptr : object->if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
 }
 
-std::vector<std::string> take_strings(json::object* object, std::string_view key) {
+std::vector<std::string> strings_in(const json::object* object, std::string_view key) {
   std::vector<std::string> out;
-  if (object == nullptr) return out;
-  auto it = object->find(key);
-  if (it == object->end()) return out;
-  if (const auto* array = it->value().if_array()) {
+  const json::value* value = object == nullptr ? nullptr : object->if_contains(key);
+  if (const auto* array = value == nullptr ? nullptr : value->if_array()) {
     for (const auto& item : *array) {
       if (item.is_string()) out.emplace_back(item.get_string());
     }
   }
-  object->erase(it);
   return out;
+}
+
+// The fields read_workflow takes into WorkflowExtras, which the typed model does not describe.
+bool is_extras_field(std::string_view path) {
+  if (path == "spec.orchestration.placement" || path == "status.orchestration.gpuProducts" ||
+      path == "status.orchestration.placement") {
+    return true;
+  }
+  constexpr std::string_view kOverrides = "spec.overrides[";
+  constexpr std::string_view kPlacement = "].orchestration.placement";
+  if (!path.starts_with(kOverrides) || !path.ends_with(kPlacement)) return false;
+  const std::string_view index = path.substr(kOverrides.size(), path.size() - kOverrides.size() - kPlacement.size());
+  return !index.empty() && index.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
 }  // namespace
 
 WorkflowDocument read_workflow(const json::value& object) {
-  json::value copy = object;
   WorkflowDocument doc;
-  doc.extras.placement = take_string(object_at(copy, {"spec", "orchestration"}), "placement");
-  if (auto* spec = object_at(copy, {"spec"})) {
-    if (auto* overrides = spec->if_contains("overrides"); overrides != nullptr && overrides->is_array()) {
-      auto& list = overrides->get_array();
+  doc.extras.placement = string_in(object_at(object, {"spec", "orchestration"}), "placement");
+  if (const auto* spec = object_at(object, {"spec"})) {
+    if (const auto* overrides = spec->if_contains("overrides"); overrides != nullptr && overrides->is_array()) {
+      const auto& list = overrides->get_array();
       for (std::size_t i = 0; i < list.size(); ++i) {
-        json::object* orchestration = object_at(list[i], {"orchestration"});
+        const json::object* orchestration = object_at(list[i], {"orchestration"});
         if (orchestration == nullptr || !orchestration->contains("placement")) continue;
-        doc.extras.override_placements[i] = take_string(orchestration, "placement");
+        doc.extras.override_placements[i] = string_in(orchestration, "placement");
       }
     }
   }
-  json::object* status_orchestration = object_at(copy, {"status", "orchestration"});
-  doc.extras.gpu_products = take_strings(status_orchestration, "gpuProducts");
-  doc.extras.status_placement = take_string(status_orchestration, "placement");
-  doc.workflow = api::decode<api::Workflow>(copy);
+  const json::object* status_orchestration = object_at(object, {"status", "orchestration"});
+  doc.extras.gpu_products = strings_in(status_orchestration, "gpuProducts");
+  doc.extras.status_placement = string_in(status_orchestration, "placement");
+  api::DecodeContext context;
+  context.tolerate_unknown_fields(is_extras_field);
+  doc.workflow = api::decode<api::Workflow>(object, context);
   doc.status_json = doc.workflow.status ? encode_status(*doc.workflow.status, doc.extras) : json::value(json::object());
   return doc;
 }

@@ -75,3 +75,31 @@ TEST(Codec, NullMeansAbsent) {
   const auto outer = decode<Outer>(json::parse(R"({"single": null, "required": 1})"));
   EXPECT_FALSE(outer.single.has_value());
 }
+
+TEST(Codec, PathsWithoutARootStartAtTheFirstField) {
+  try {
+    decode<Outer>(json::parse(R"({"items": [{}, {"colour": "red"}]})"));
+    FAIL() << "expected DecodeError";
+  } catch (const DecodeError& error) {
+    ASSERT_EQ(error.problems().size(), 1u) << error.what();
+    EXPECT_EQ(error.problems()[0].field, "items[1].colour");
+  }
+}
+
+TEST(Codec, ACallersContextToleratesTheUnknownFieldsItNames) {
+  const json::value input = json::parse(R"({"items": [{"name": "a", "extra": 1}], "extra": 2, "other": 3})");
+  DecodeContext context("spec");
+  std::vector<std::string> asked;
+  context.tolerate_unknown_fields([&](std::string_view path) {
+    asked.emplace_back(path);
+    return path == "spec.items[0].extra" || path == "spec.extra";
+  });
+  try {
+    decode<Outer>(input, context);
+    FAIL() << "expected DecodeError";
+  } catch (const DecodeError& error) {
+    ASSERT_EQ(error.problems().size(), 1u) << error.what();
+    EXPECT_EQ(error.problems()[0].message, "unknown field \"spec.other\"");
+  }
+  EXPECT_EQ(asked, (std::vector<std::string>{"spec.extra", "spec.other", "spec.items[0].extra"}));
+}
