@@ -20,7 +20,9 @@ std::vector<const boost::json::value*> CacheReader::list(std::string_view api_ve
                                                          std::string_view ns, const LabelSelector& selector) const {
   std::vector<const boost::json::value*> out;
   cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
-    if (selector.empty() || selector.matches(object.labels())) out.push_back(parsed(object));
+    if (selector.empty() || selector.matches_lookup([&](std::string_view key) { return object.label(key); })) {
+      out.push_back(parsed(object));
+    }
   });
   return out;
 }

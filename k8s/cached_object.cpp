@@ -84,6 +84,16 @@ Labels CachedObject::labels() const {
   return labels;
 }
 
+std::optional<std::string_view> CachedObject::label(std::string_view key) const {
+  std::size_t at = 0;
+  for (std::uint32_t i = 0; i < label_count_; ++i) {
+    std::string_view name = next_field(index_, at);
+    std::string_view value = next_field(index_, at);
+    if (name == key) return value;
+  }
+  return std::nullopt;
+}
+
 bool CachedObject::has_owner(std::string_view uid) const {
   std::size_t at = 0;
   for (std::uint32_t i = 0; i < 2 * label_count_; ++i) next_field(index_, at);

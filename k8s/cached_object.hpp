@@ -29,6 +29,8 @@ class CachedObject {
   boost::json::value parse() const;
 
   Labels labels() const;
+  // The value of label `key`, nullopt when the object has no such label (no Labels map built).
+  std::optional<std::string_view> label(std::string_view key) const;
   bool has_owner(std::string_view uid) const;
   // metadata.resourceVersion when it is a decimal integer (see integer_resource_version).
   std::optional<std::uint64_t> resource_version() const;

@@ -367,10 +367,12 @@ Requirement make_requirement(std::string key, Op op, std::vector<std::string> va
 
 bool Requirement::matches(const Labels& labels) const {
   const auto it = labels.find(key);
-  const bool has = it != labels.end();
-  const auto has_value = [&] {
-    return has && std::find(values.begin(), values.end(), it->second) != values.end();
-  };
+  return matches_value(it == labels.end() ? std::nullopt : std::optional<std::string_view>(it->second));
+}
+
+bool Requirement::matches_value(std::optional<std::string_view> value) const {
+  const bool has = value.has_value();
+  const auto has_value = [&] { return has && std::find(values.begin(), values.end(), *value) != values.end(); };
   switch (op) {
     case Op::Equals:
     case Op::In:
@@ -385,7 +387,7 @@ bool Requirement::matches(const Labels& labels) const {
     case Op::GreaterThan:
     case Op::LessThan: {
       if (!has || values.size() != 1) return false;
-      const auto label = parse_int64(it->second);
+      const auto label = parse_int64(*value);
       const auto bound = parse_int64(values.front());
       if (!label || !bound) return false;
       return op == Op::GreaterThan ? *label > *bound : *label < *bound;
@@ -479,6 +481,11 @@ LabelSelector LabelSelector::from_requirements(std::vector<Requirement> requirem
 bool LabelSelector::matches(const Labels& labels) const {
   return std::all_of(requirements_.begin(), requirements_.end(),
                      [&](const Requirement& r) { return r.matches(labels); });
+}
+
+bool LabelSelector::matches_lookup(const std::function<std::optional<std::string_view>(std::string_view)>& label) const {
+  return std::all_of(requirements_.begin(), requirements_.end(),
+                     [&](const Requirement& r) { return r.matches_value(label(r.key)); });
 }
 
 std::string LabelSelector::to_string() const {

@@ -4,7 +4,9 @@
 // core NodeSelectorRequirement lists (which add Gt/Lt). Requirements are ANDed.
 #include <boost/json/fwd.hpp>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,8 @@ struct Requirement {
   std::vector<std::string> values;  // sorted, unique when built by make_requirement
 
   bool matches(const Labels& labels) const;
+  // `value` is the label's value, nullopt when the object has no label `key`.
+  bool matches_value(std::optional<std::string_view> value) const;
   // Go's Requirement.String(): "a=b", "a!=b", "a in (x,y)", "a notin (x)", "a", "!a", "a>1".
   std::string to_string() const;
   friend bool operator==(const Requirement&, const Requirement&) = default;
@@ -70,6 +74,8 @@ class LabelSelector {
   static LabelSelector from_requirements(std::vector<Requirement> requirements);
 
   bool matches(const Labels& labels) const;
+  // Without a Labels map: `label(key)` answers the object's value of label `key`, or nullopt.
+  bool matches_lookup(const std::function<std::optional<std::string_view>(std::string_view key)>& label) const;
   bool empty() const { return requirements_.empty(); }
   // Requirements joined by ',' in key order; parse(to_string()) round-trips.
   std::string to_string() const;

@@ -38,6 +38,10 @@ TEST(CachedObject, KeepsTheObjectAsTextAndAnswersItsIndexWithoutParsing) {
   EXPECT_EQ(compact.parse(), original);
   EXPECT_EQ(compact.kept_parsed(), nullptr);
   EXPECT_EQ(compact.labels(), (Labels{{"app", "x"}, {"tier", ""}}));  // non-string values are no labels
+  EXPECT_EQ(compact.label("app"), "x");
+  EXPECT_EQ(compact.label("tier"), "");  // present and empty is not absent
+  EXPECT_EQ(compact.label("count"), std::nullopt);
+  EXPECT_EQ(compact.label("u1"), std::nullopt);  // an owner uid is not a label
   EXPECT_TRUE(compact.has_owner("u2"));
   EXPECT_FALSE(compact.has_owner("u3"));
   EXPECT_FALSE(compact.has_owner("x"));  // a label value is not an owner
@@ -61,6 +65,8 @@ TEST(CachedObject, RoundTripsAwkwardStringsAndMissingParts) {
   const CachedObject compact(original, CachedObject::Form::Text);
   EXPECT_EQ(compact.parse(), original);
   EXPECT_EQ(compact.labels(), (Labels{{std::string("a\0b", 3), long_value}}));
+  EXPECT_EQ(compact.label(std::string("a\0b", 3)), long_value);
+  EXPECT_EQ(compact.label("a"), std::nullopt);
   EXPECT_TRUE(compact.has_owner(std::string("\0", 1)));
   EXPECT_EQ(compact.resource_version(), std::nullopt);  // opaque versions are never compared
 

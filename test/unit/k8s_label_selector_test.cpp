@@ -320,3 +320,27 @@ TEST(K8sLabelSelector, RequirementToString) {
 
 }  // namespace
 }  // namespace nvcre::k8s
+
+namespace nvcre::k8s {
+namespace {
+
+// The lookup form (labels answered one key at a time, as the informer cache does) agrees with the
+// Labels form on every operator, for present, absent and empty labels.
+TEST(K8sLabelSelector, MatchingByLookupAgreesWithMatchingALabelsMap) {
+  const std::vector<Labels> objects = {{}, {{"a", "1"}}, {{"a", ""}}, {{"a", "7"}, {"b", "x"}}, {{"b", "y"}}};
+  for (const char* text : {"a", "!a", "a=1", "a==", "a!=1", "a in (1,7)", "a notin (7)", "a>3", "a<3", "a,b=x", "b!=x"}) {
+    const auto selector = LabelSelector::parse(text);
+    for (const auto& labels : objects) {
+      const auto lookup = [&](std::string_view key) -> std::optional<std::string_view> {
+        auto it = labels.find(std::string(key));
+        return it == labels.end() ? std::nullopt : std::optional<std::string_view>(it->second);
+      };
+      EXPECT_EQ(selector.matches_lookup(lookup), selector.matches(labels)) << text;
+    }
+  }
+  EXPECT_TRUE(LabelSelector::parse("a=1").matches_lookup([](std::string_view) { return std::optional<std::string_view>("1"); }));
+  EXPECT_FALSE(LabelSelector::parse("a").matches_lookup([](std::string_view) { return std::optional<std::string_view>(); }));
+}
+
+}  // namespace
+}  // namespace nvcre::k8s
