@@ -27,7 +27,6 @@
 // 1,000 Certifications in flight within the 1.5x of the cached JSON. MALLOC_CONF still
 // overrides each setting.
 extern "C" {
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): the name jemalloc looks up
 const char* malloc_conf = "narenas:2,background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
 }
 
