@@ -1,6 +1,7 @@
 #include "workflow/workflow_document.hpp"
 
 #include "api/codec.hpp"
+#include "platform/json_paths.hpp"
 
 #include <boost/json.hpp>
 
@@ -9,27 +10,19 @@ namespace json = boost::json;
 
 namespace {
 
-const json::object* object_at(const json::value& root, std::initializer_list<std::string_view> path) {
-  const json::value* current = &root;
-  for (std::string_view key : path) {
-    const auto* object = current->if_object();
-    if (object == nullptr) return nullptr;
-    current = object->if_contains(key);
-    if (current == nullptr) return nullptr;
-  }
-  return current->if_object();
-}
+using platform::json_paths::find_array;
+using platform::json_paths::find_object;
+using platform::json_paths::find_string;
 
 // object[key] when it is a string, else "".
 std::string string_in(const json::object* object, std::string_view key) {
-  const json::value* value = object == nullptr ? nullptr : object->if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
+  const json::string* text = find_string(object, key);
+  return text == nullptr ? std::string() : std::string(*text);
 }
 
 std::vector<std::string> strings_in(const json::object* object, std::string_view key) {
   std::vector<std::string> out;
-  const json::value* value = object == nullptr ? nullptr : object->if_contains(key);
-  if (const auto* array = value == nullptr ? nullptr : value->if_array()) {
+  if (const json::array* array = object == nullptr ? nullptr : find_array(*object, {key})) {
     for (const auto& item : *array) {
       if (item.is_string()) out.emplace_back(item.get_string());
     }
@@ -54,18 +47,18 @@ bool is_extras_field(std::string_view path) {
 
 WorkflowDocument read_workflow(const json::value& object) {
   WorkflowDocument doc;
-  doc.extras.placement = string_in(object_at(object, {"spec", "orchestration"}), "placement");
-  if (const auto* spec = object_at(object, {"spec"})) {
-    if (const auto* overrides = spec->if_contains("overrides"); overrides != nullptr && overrides->is_array()) {
-      const auto& list = overrides->get_array();
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const json::object* orchestration = object_at(list[i], {"orchestration"});
-        if (orchestration == nullptr || !orchestration->contains("placement")) continue;
-        doc.extras.override_placements[i] = string_in(orchestration, "placement");
-      }
+  static const json::object kNone;
+  const json::object& root = object.is_object() ? object.get_object() : kNone;
+  doc.extras.placement = string_in(find_object(root, {"spec", "orchestration"}), "placement");
+  if (const json::array* overrides = find_array(root, {"spec", "overrides"})) {
+    for (std::size_t i = 0; i < overrides->size(); ++i) {
+      const json::value& item = (*overrides)[i];
+      const json::object* orchestration = item.is_object() ? find_object(item.get_object(), {"orchestration"}) : nullptr;
+      if (orchestration == nullptr || !orchestration->contains("placement")) continue;
+      doc.extras.override_placements[i] = string_in(orchestration, "placement");
     }
   }
-  const json::object* status_orchestration = object_at(object, {"status", "orchestration"});
+  const json::object* status_orchestration = find_object(root, {"status", "orchestration"});
   doc.extras.gpu_products = strings_in(status_orchestration, "gpuProducts");
   doc.extras.status_placement = string_in(status_orchestration, "placement");
   api::DecodeContext context;

@@ -318,11 +318,6 @@ TEST(K8sLabelSelector, RequirementToString) {
   EXPECT_EQ((Requirement{"a", Op::DoesNotExist, {}}).to_string(), "!a");
 }
 
-}  // namespace
-}  // namespace nvcre::k8s
-
-namespace nvcre::k8s {
-namespace {
 
 // The lookup form (labels answered one key at a time, as the informer cache does) agrees with the
 // Labels form on every operator, for present, absent and empty labels.
