@@ -25,17 +25,14 @@ struct ApiContext {
   std::optional<store_actor> store;
 };
 
-constexpr int kFailureLogLines = 800;  // controllers.md §11: failure log 800 lines / last 32 KiB
-
-std::string pod_log_tail(k8s::RestClient& client, const std::string& ns, const k8s::PodLogWant& want,
-                         std::uint64_t max_bytes) {
-  k8s::RestRequest request{"GET", "/api/v1/namespaces/" + ns + "/pods/" + want.pod + "/log",
-                           {{"tailLines", std::to_string(kFailureLogLines)}}, {}, {}};
+std::string pod_log_tail(k8s::RestClient& client, const reconcile::PodLogWant& want) {
+  k8s::RestRequest request{"GET", "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log",
+                           {{"tailLines", std::to_string(want.tail_lines)}}, {}, {}};
   if (!want.container.empty()) request.query.emplace_back("container", want.container);
   if (want.previous) request.query.emplace_back("previous", "true");
   try {
     std::string body = client.request(request).body;
-    if (body.size() > max_bytes) body.erase(0, body.size() - max_bytes);
+    if (body.size() > want.limit_bytes) body.erase(0, body.size() - want.limit_bytes);
     return body;
   } catch (const std::exception&) {
     return {};  // a missing log is not a reconcile failure
@@ -64,9 +61,7 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::
                   [=](caf::error&) mutable { promise.deliver(std::move(*answer)); });
         return promise;
       },
-      [=](pod_log_atom, const std::string& ns, const k8s::PodLogWant& want, std::uint64_t max_bytes) {
-        return pod_log_tail(*context->client, ns, want, max_bytes);
-      },
+      [=](pod_log_atom, const reconcile::PodLogWant& want) { return pod_log_tail(*context->client, want); },
   };
 }
 
@@ -126,8 +121,8 @@ api_server_actor::behavior_type api_server(api_server_pointer self, std::vector<
       [=](execute_atom atom, k8s::Action& action) {
         return run_on_worker<k8s::ActionResult>(self, atom, std::move(action));
       },
-      [=](pod_log_atom atom, std::string& ns, k8s::PodLogWant& want, std::uint64_t max_bytes) {
-        return run_on_worker<std::string>(self, atom, std::move(ns), std::move(want), max_bytes);
+      [=](pod_log_atom atom, reconcile::PodLogWant& want) {
+        return run_on_worker<std::string>(self, atom, std::move(want));
       },
   };
 }

@@ -73,7 +73,6 @@ reconciler_actor spawn_reconciler(self_pointer self, const std::string& key) {
   rc.cache = config.cache;
   rc.api = config.api;
   rc.recorder = config.recorder;
-  rc.ask_service = config.ask_service;
   rc.services = config.services;
   rc.clock = config.clock;
   auto actor = self->spawn(reconciler, std::move(rc));

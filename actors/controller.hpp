@@ -5,9 +5,8 @@
 // (requeueAfter, rate-limited retry, forget), restarts a crashed reconciler on its next turn with
 // per-key backoff and reports the crash on the object, and reaps idle reconcilers.
 #include "actors/interfaces.hpp"
-#include "actors/service_asker.hpp"
 #include "actors/shared_cache.hpp"
-#include "k8s/reconcile_context.hpp"
+#include "reconcile/contract.hpp"
 #include "k8s/work_queue.hpp"
 
 #include <functional>
@@ -27,7 +26,7 @@ struct ControllerConfig {
   std::string name;  // "certification", "workflow", "job", "workloadrun"
   std::string api_version;
   std::string kind;
-  k8s::ReconcileFunction reconcile;
+  reconcile::Function reconcile;
   // Keys ("namespace/name") a change should queue; default: For(kind) + Owns(owned_kinds).
   std::function<std::vector<std::string>(const ChangeNotice&)> keys_for;
   // Further keys found through the cache (e.g. Node -> Jobs of the pods bound to it).
@@ -35,7 +34,6 @@ struct ControllerConfig {
   std::shared_ptr<const SharedCache> cache;
   api_server_actor api;
   event_recorder_actor recorder;
-  ServiceAsker ask_service;  // answers its reconciles' service questions (unset: none asked)
   ServiceActors services;
   int max_concurrent = 10;
   bool leading = true;  // false until the leader elector says so (when election is on)

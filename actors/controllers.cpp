@@ -1,7 +1,5 @@
 #include "actors/controllers.hpp"
 
-#include "actors/build_services.hpp"
-#include "catalog/catalog.hpp"
 #include "certification/reconciler.hpp"
 #include "workflow/job_reconciler.hpp"
 #include "workflow/job_watches.hpp"
@@ -14,27 +12,8 @@ namespace {
 constexpr const char* kNvcre = "nvcre.nvidia.com/v1alpha1";
 constexpr const char* kTrainer = "trainer.kubeflow.org/v1alpha1";
 
-k8s::ReconcileResult plan_only(k8s::ReconcilePlan plan) {
-  k8s::ReconcileResult result;
-  result.plan = std::move(plan);
-  return result;
-}
-
-k8s::ReconcileResult reconcile_certification_asking(const k8s::ReconcileContext& c) {
-  const k8s::ServiceAnswers* answers = c.service_answers;
-  auto lookup = [answers](const std::string& key) -> const certification::CategoryBuildAnswer* {
-    if (answers == nullptr) return nullptr;
-    auto found = answers->find(key);
-    return found == answers->end() ? nullptr : std::any_cast<certification::CategoryBuildAnswer>(&found->second);
-  };
-  auto result = certification::reconcile_certification(
-      {c.object, c.cache, c.live, c.outcome, c.now, catalog::Catalog::builtin(), lookup});
-  auto out = plan_only(std::move(result.plan));
-  if (result.wanted_build) {
-    std::string key = certification::build_request_key(*result.wanted_build);
-    out.wanted_services.push_back({std::move(key), std::move(*result.wanted_build)});
-  }
-  return out;
+reconcile::Result reconcile_certification(const reconcile::Context& context) {
+  return certification::reconcile_certification(context);
 }
 
 }  // namespace
@@ -55,26 +34,11 @@ std::vector<WatchSpec> nvcre_watches() {
 
 std::vector<ControllerSpec> nvcre_controllers() {
   std::vector<ControllerSpec> specs;
-  // Category builds are asked of the build services (category_build_asker): the want carries a
-  // certification::CategoryBuildRequest, the answer a CategoryBuildAnswer, both opaque (std::any)
-  // to the generic layers in between.
-  specs.push_back({"certification", kNvcre, "Certification", {"Workflow"}, reconcile_certification_asking,
-                   {}, category_build_asker()});
-  specs.push_back({"workloadrun", kNvcre, "WorkloadRun", {"Workflow"}, [](const k8s::ReconcileContext& c) {
-                     return plan_only(workloadrun::reconcile_workloadrun({c.object, c.cache, c.live, c.outcome, c.now}));
-                   }});
-  specs.push_back({"workflow", kNvcre, "Workflow", {"Job"}, [](const k8s::ReconcileContext& c) {
-                     return plan_only(workflow::reconcile_workflow({c.object, c.cache, c.live, c.outcome, c.now}));
-                   }});
-  specs.push_back({"job", kNvcre, "Job", {"TrainJob"}, [](const k8s::ReconcileContext& c) {
-                     auto result = workflow::reconcile_job({c.object, c.cache, c.live, c.outcome, c.now, c.pod_log_tails});
-                     k8s::ReconcileResult out;
-                     out.plan = std::move(result.plan);
-                     for (const auto& want : result.wanted_pod_logs) {
-                       out.wanted_pod_logs.push_back(k8s::PodLogWant{want.pod, want.container, want.previous});
-                     }
-                     return out;
-                   },
+  // A Certification's category builds are answered by the build services (wanted_builds).
+  specs.push_back({"certification", kNvcre, "Certification", {"Workflow"}, reconcile_certification});
+  specs.push_back({"workloadrun", kNvcre, "WorkloadRun", {"Workflow"}, workloadrun::reconcile_workloadrun});
+  specs.push_back({"workflow", kNvcre, "Workflow", {"Job"}, workflow::reconcile_workflow});
+  specs.push_back({"job", kNvcre, "Job", {"TrainJob"}, workflow::reconcile_job,
                    // Watches(Node): the Jobs whose pods run on a changed node (health rule).
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
                      std::vector<std::string> keys;

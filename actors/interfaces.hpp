@@ -12,8 +12,8 @@ namespace nvcre::actors {
 // Owns the REST client and its connection pool; every API call of the manager goes through it.
 using api_server_actor = caf::typed_actor<
     caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
-    // namespace, what to read, max bytes -> the log's tail ("" when unavailable)
-    caf::replies_to<pod_log_atom, std::string, k8s::PodLogWant, std::uint64_t>::with<std::string>>;
+    // what to read -> the log's tail ("" when unavailable)
+    caf::replies_to<pod_log_atom, reconcile::PodLogWant>::with<std::string>>;
 
 // Records events.k8s.io Events, fire-and-forget.
 using event_recorder_actor = caf::typed_actor<caf::reacts_to<record_atom, k8s::EventRecord>>;
@@ -63,10 +63,13 @@ using gang_scheduler_actor = caf::typed_actor<
     caf::replies_to<gang_atom, api::Certification, certification::ResolvedCategory>::with<
         certification::CategoryBuildAnswer>>;
 
+// The build services. The detector owns the Node view, so there is one; the resolver and the
+// gang scheduler are stateless, so each is a pool and a request goes to the member its key picks:
+// builds of many Certifications run side by side instead of queueing in one mailbox.
 struct ServiceActors {
   platform_detector_actor detector;
-  catalog_resolver_actor resolver;
-  gang_scheduler_actor gang;
+  std::vector<catalog_resolver_actor> resolvers;
+  std::vector<gang_scheduler_actor> gangs;
 };
 
 }  // namespace nvcre::actors

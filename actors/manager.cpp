@@ -67,8 +67,11 @@ void Manager::start() {
   // The build services. Subscribed before any reflector runs, the detector sees every Node.
   // They answer refusals as values and map their own exceptions to error replies, so a failure
   // in one costs the asking reconcile a retry with backoff, never the manager.
-  ServiceActors services{spawn_platform_detector(system, PlatformDetectorConfig{cache}),
-                         spawn_catalog_resolver(system), spawn_gang_scheduler(system)};
+  ServiceActors services{spawn_platform_detector(system, PlatformDetectorConfig{cache}), {}, {}};
+  for (std::size_t i = 0; i < o.build_service_pool; ++i) {
+    services.resolvers.push_back(spawn_catalog_resolver(system));
+    services.gangs.push_back(spawn_gang_scheduler(system));
+  }
   caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{services.detector});
 
   std::vector<controller_actor> controllers;
@@ -83,7 +86,6 @@ void Manager::start() {
     cc.cache = cache;
     cc.api = api;
     cc.recorder = recorder;
-    cc.ask_service = spec.ask_service;
     cc.services = services;
     cc.max_concurrent = o.max_concurrent_reconciles;
     cc.leading = !o.leader_elect;
@@ -128,8 +130,8 @@ void Manager::start() {
   impl_->actors.push_back(caf::actor_cast<caf::actor>(recorder));
   impl_->actors.push_back(caf::actor_cast<caf::actor>(the_store));
   impl_->actors.push_back(caf::actor_cast<caf::actor>(services.detector));
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(services.resolver));
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(services.gang));
+  for (auto& resolver : services.resolvers) impl_->actors.push_back(caf::actor_cast<caf::actor>(resolver));
+  for (auto& gang : services.gangs) impl_->actors.push_back(caf::actor_cast<caf::actor>(gang));
   for (auto& r : reflectors) impl_->actors.push_back(r);
   for (auto& c : controllers) impl_->actors.push_back(caf::actor_cast<caf::actor>(c));
   if (impl_->elector) impl_->actors.push_back(caf::actor_cast<caf::actor>(*impl_->elector));

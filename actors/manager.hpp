@@ -4,10 +4,9 @@
 // per reconciled kind, and optionally the leader elector. Owned by the
 // nvcre-manager binary and by the embedded demo / integration tests (kube-sim in-process).
 #include "actors/messages.hpp"
-#include "actors/service_asker.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "k8s/leader_election.hpp"
-#include "k8s/reconcile_context.hpp"
+#include "reconcile/contract.hpp"
 #include "k8s/rest_client.hpp"
 
 #include <atomic>
@@ -39,10 +38,8 @@ struct ControllerSpec {
   std::string api_version;
   std::string kind;
   std::vector<std::string> owned_kinds;
-  k8s::ReconcileFunction reconcile;
+  reconcile::Function reconcile;
   std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)> extra_keys_for = {};
-  // Answers the service questions its reconcile asks (ServiceWant), from the manager's services.
-  ServiceAsker ask_service = {};
 };
 
 struct ManagerOptions {
@@ -51,6 +48,7 @@ struct ManagerOptions {
   std::string watch_namespace;  // "" = every namespace
   int max_concurrent_reconciles = 10;
   std::size_t api_workers = 8;
+  std::size_t build_service_pool = 2;  // catalog resolvers and gang schedulers, each
   std::vector<WatchSpec> watches;
   std::vector<ControllerSpec> controllers;
   bool leader_elect = false;

@@ -3,7 +3,7 @@
 // are whitelisted as local-only types instead of being made serializable.
 #include "certification/build_request.hpp"
 #include "k8s/action_executor.hpp"
-#include "k8s/reconcile_context.hpp"
+#include "reconcile/contract.hpp"
 #include "k8s/reconcile_plan.hpp"
 #include "platform/node_facts.hpp"
 
@@ -88,7 +88,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(boost::json::value)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::Action)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::ActionResult)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::EventRecord)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::k8s::PodLogWant)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::reconcile::PodLogWant)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::ChangeNotice)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(nvcre::actors::StoreDelta)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<nvcre::actors::StoreDelta>)

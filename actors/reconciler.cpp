@@ -1,5 +1,7 @@
 #include "actors/reconciler.hpp"
 
+#include "actors/build_services.hpp"
+
 #include <caf/all.hpp>
 
 #include <algorithm>
@@ -11,8 +13,6 @@ namespace nvcre::actors {
 namespace {
 
 using self_pointer = reconciler_actor::stateful_pointer<ReconcilerState>;
-
-constexpr std::uint64_t kPodLogTailBytes = 32 * 1024;  // controllers.md §6.9.1: last 32 KiB
 
 void plan_and_run(self_pointer self);
 
@@ -135,7 +135,7 @@ void run_action(self_pointer self, std::size_t index) {
 // Reads everything the plan asked for (LiveGets, pod logs) at once, then re-plans when the last
 // answer is in: they are independent, and one after the other each added a round trip to the
 // pass. The first failed read ends the pass; later answers are dropped.
-void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<k8s::PodLogWant> logs) {
+void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<reconcile::PodLogWant> logs) {
   struct Batch {
     std::size_t outstanding = 0;
     bool failed = false;
@@ -164,8 +164,9 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<k8s
             },
             [=](caf::error& error) { failed(to_string(error)); });
   }
-  for (const auto& want : logs) {
-    self->request(config.api, config.api_timeout, pod_log_atom::value, config.primary.ns, want, kPodLogTailBytes)
+  for (auto& want : logs) {
+    if (want.ns.empty()) want.ns = config.primary.ns;
+    self->request(config.api, config.api_timeout, pod_log_atom::value, want)
         .then(
             [=](std::string& tail) {
               if (batch->failed) return;
@@ -176,30 +177,26 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<k8s
   }
 }
 
-// Gets every service question answered one after the other, then re-plans. A service that cannot
+// Gets every category build answered one after the other, then re-plans. A service that cannot
 // answer ends the pass in an error: the work queue retries it with backoff.
-void ask_services(self_pointer self, std::vector<k8s::ServiceWant> wants) {
-  if (wants.empty()) {
+void ask_builds(self_pointer self, std::vector<reconcile::CategoryBuildRequest> requests) {
+  if (requests.empty()) {
     plan_and_run(self);
     return;
   }
   auto& config = self->state.config;
-  if (!config.ask_service) {
-    finish(self, PassResult{std::nullopt, "reconcile asked service question " + wants.back().key +
-                                              " but its controller answers none"});
-    return;
-  }
-  k8s::ServiceWant want = std::move(wants.back());
-  wants.pop_back();
-  auto key = want.key;
-  config.ask_service(self, config.services, want, [=](ServiceReply reply) mutable {
-    if (!reply.error.empty()) {
-      finish(self, PassResult{std::nullopt, "asking services: " + reply.error});
-      return;
-    }
-    self->state.pass->service_answers[key] = std::move(reply.answer);
-    ask_services(self, std::move(wants));
-  });
+  reconcile::CategoryBuildRequest request = std::move(requests.back());
+  requests.pop_back();
+  auto key = reconcile::build_request_key(request);
+  ask_category_build(self, config.services, std::move(request), config.build_timeout,
+                     [=](BuildReply reply) mutable {
+                       if (!reply.answer) {
+                         finish(self, PassResult{std::nullopt, "asking services: " + reply.error});
+                         return;
+                       }
+                       self->state.pass->build_answers.insert_or_assign(key, std::move(*reply.answer));
+                       ask_builds(self, std::move(requests));
+                     });
 }
 
 void plan_and_run(self_pointer self) {
@@ -219,20 +216,20 @@ void plan_and_run(self_pointer self) {
     } else {
       object = cache.get(state.config.primary);
     }
-    k8s::ReconcileContext context{object, cache, pass.live, pass.outcome, now, pass.pod_logs, &pass.service_answers};
+    reconcile::Context context{object, cache, pass.live, pass.outcome, now, pass.pod_logs, pass.build_answers};
     return state.config.reconcile(context);
   });
   std::vector<k8s::Action> gets;
   for (const auto& action : pass.result.plan.actions) {
     if (action.verb == k8s::ActionVerb::LiveGet && !pass.live.contains(action.target)) gets.push_back(action);
   }
-  std::vector<k8s::PodLogWant> logs;
+  std::vector<reconcile::PodLogWant> logs;
   for (const auto& want : pass.result.wanted_pod_logs) {
     if (!pass.pod_logs.contains(want.pod)) logs.push_back(want);
   }
-  std::vector<k8s::ServiceWant> asks;
-  for (const auto& want : pass.result.wanted_services) {
-    if (!pass.service_answers.contains(want.key)) asks.push_back(want);
+  std::vector<reconcile::CategoryBuildRequest> builds;
+  for (const auto& request : pass.result.wanted_builds) {
+    if (!pass.build_answers.contains(reconcile::build_request_key(request))) builds.push_back(request);
   }
   bool asks_reads = std::any_of(pass.result.plan.actions.begin(), pass.result.plan.actions.end(),
                                 [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
@@ -240,8 +237,8 @@ void plan_and_run(self_pointer self) {
     run_reads(self, std::move(gets), std::move(logs));
     return;
   }
-  if (!asks.empty()) {
-    ask_services(self, std::move(asks));
+  if (!builds.empty()) {
+    ask_builds(self, std::move(builds));
     return;
   }
   if (asks_reads) {
@@ -249,8 +246,8 @@ void plan_and_run(self_pointer self) {
     finish(self, PassResult{std::nullopt, "reconcile asked again for live reads it already has"});
     return;
   }
-  if (!pass.result.wanted_services.empty()) {
-    finish(self, PassResult{std::nullopt, "reconcile asked again for service answers it already has"});
+  if (!pass.result.wanted_builds.empty()) {
+    finish(self, PassResult{std::nullopt, "reconcile asked again for category builds it already has"});
     return;
   }
   run_action(self, 0);

@@ -1,14 +1,13 @@
 #pragma once
 // One object's reconcile loop (ARCHITECTURE.md "Failure isolation per object"). A pass: run the
-// pure reconcile over a cache snapshot, perform its LiveGets / pod-log reads and get its service
-// questions answered (ServiceAsker: e.g. a category build), re-plan with the answers, then
+// pure reconcile over a cache snapshot, perform its LiveGets / pod-log reads and get its category
+// builds answered by the build services (typed requests), re-plan with the answers, then
 // carry out its writes in order; a failed write is handed back to the pure function
 // (ActionOutcome), a 409 on the object itself re-plans from a live copy. An exception in the pure
 // function ends this actor only; its controller sees the crash and retries with backoff.
 #include "actors/interfaces.hpp"
-#include "actors/service_asker.hpp"
 #include "actors/shared_cache.hpp"
-#include "k8s/reconcile_context.hpp"
+#include "reconcile/contract.hpp"
 
 #include <caf/typed_response_promise.hpp>
 
@@ -20,15 +19,15 @@ namespace nvcre::actors {
 
 struct ReconcilerConfig {
   k8s::ObjectRef primary;
-  k8s::ReconcileFunction reconcile;
+  reconcile::Function reconcile;
   std::shared_ptr<const SharedCache> cache;
   api_server_actor api;
   event_recorder_actor recorder;
-  ServiceAsker ask_service;  // unset: a reconcile that asks a service fails its pass
   ServiceActors services;
   std::function<k8s::Clock::time_point()> clock;
   int max_plans_per_pass = 12;  // a pure function that keeps failing the same way ends the pass
   std::chrono::milliseconds api_timeout{60000};
+  std::chrono::milliseconds build_timeout{30000};  // per build service request
 };
 
 struct ReconcilerPass {
@@ -38,8 +37,8 @@ struct ReconcilerPass {
   k8s::LiveReads live;
   std::optional<k8s::ActionOutcome> outcome;
   std::map<std::string, std::string> pod_logs;
-  k8s::ServiceAnswers service_answers;
-  k8s::ReconcileResult result;
+  reconcile::BuildAnswers build_answers;
+  reconcile::Result result;
   int plans = 0;
 };
 

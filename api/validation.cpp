@@ -1,6 +1,6 @@
 #include "api/validation.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 
@@ -130,8 +130,8 @@ const SchemaRegistry& SchemaRegistry::builtin() {
     for (const auto& file : embedded_crd_files()) {
       std::vector<json::value> documents;
       try {
-        documents = parse_yaml_documents(file.content);
-      } catch (const ParseError& error) {
+        documents = jsonkit::parse_yaml_documents(file.content);
+      } catch (const jsonkit::ParseError& error) {
         throw std::invalid_argument(std::string(file.name) + ": " + error.what());
       }
       for (const auto& document : documents) {

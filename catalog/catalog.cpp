@@ -3,7 +3,7 @@
 
 #include "api/codec.hpp"
 #include "api/embedded_file.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "catalog/expand.hpp"
 #include "catalog/params.hpp"
 
@@ -41,7 +41,7 @@ EntryMeta parse_meta(const std::string& text, const std::string& where) {
   EntryMeta meta;
   json::value doc;
   try {
-    doc = api::parse_yaml(text);
+    doc = jsonkit::parse_yaml(text);
   } catch (const std::exception& e) {
     throw CatalogError(where + ": " + e.what());
   }
@@ -190,7 +190,7 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
     if (!rel.ends_with(".yaml")) continue;
     if (rel.starts_with("_lib/")) {
       try {
-        data->lib[rel] = api::parse_yaml(content);
+        data->lib[rel] = jsonkit::parse_yaml(content);
       } catch (const std::exception& e) {
         throw CatalogError(rel + ": " + e.what());
       }
@@ -207,7 +207,7 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
   for (auto& [key, rel] : entry_paths) {
     json::value body;
     try {
-      body = api::parse_yaml(data->files.at(rel));
+      body = jsonkit::parse_yaml(data->files.at(rel));
     } catch (const std::exception& e) {
       throw CatalogError(rel + ": " + e.what());
     }

@@ -1,7 +1,7 @@
 #include "catalog/fragments.hpp"
 
 #include "api/embedded_file.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "catalog/catalog.hpp"
 #include "catalog/expand.hpp"
 
@@ -27,7 +27,7 @@ const detail::CatalogData& lib_data() {
       loaded.files[rel] = std::string(file.content);
       if (!rel.starts_with("_lib/") || !rel.ends_with(".yaml")) continue;
       try {
-        loaded.lib[rel] = api::parse_yaml(file.content);
+        loaded.lib[rel] = jsonkit::parse_yaml(file.content);
       } catch (const std::exception& e) {
         throw CatalogError(rel + ": " + e.what());
       }

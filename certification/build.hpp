@@ -16,15 +16,7 @@
 
 namespace nvcre::certification {
 
-struct BuildInput {
-  std::vector<boost::json::value> nodes;  // the target's nodes (offline render: one synthetic node)
-  // Architecture decided by the caller (offline: --gpu-arch or the nodeSelector's product label);
-  // empty means "detect from the nodes by majority vote".
-  std::string gpu_architecture;
-  // Offline render: nodesPerJob defaults to 1 (no cluster to count) and every override is removed
-  // from the output once resolved; the controller keeps the ones it must still evaluate.
-  bool offline = false;
-};
+using reconcile::BuildInput;
 
 // Throws CategoryBuildError: CategoryNotFound ("unknown certification category: d/v"),
 // WorkflowValidationFailed (build, override or node-count errors, "building workflow for d/v: ..."),

@@ -6,15 +6,6 @@
 
 namespace nvcre::certification {
 
-std::string build_request_key(const api::Certification& certification, const api::CertificateCategory& category,
-                              const std::vector<platform::NodeRef>& nodes) {
-  const auto& meta = certification.metadata;
-  std::string key = meta.namespace_ + "/" + meta.name + "@" + meta.resourceVersion + "#" + meta.uid + " " +
-                    category.domain + "/" + category.variant + " on";
-  for (const auto& node : nodes) key += " " + node.name + "@" + node.resource_version;
-  return key;
-}
-
 ResolveAnswer resolve_for_request(const CategoryBuildRequest& request, const platform::DetectionFacts& facts,
                                   const catalog::Catalog& catalog) {
   try {

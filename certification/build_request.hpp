@@ -1,9 +1,6 @@
 #pragma once
-// The Certification reconcile's question to the build services, and their answers. The pure
-// reconcile cannot build a category itself without the Node facts the platform_detector owns, so,
-// as with a LiveGet, it asks (CertificationReconcileResult::wanted_build) and is re-planned with
-// the answer (CertificationReconcileInput::build_answers). The answer functions here are the pure
-// stages each service runs, with CategoryBuildError turned into a BuildFailure value.
+// The pure stages each build service runs to answer a reconcile::CategoryBuildRequest, with
+// CategoryBuildError turned into a BuildFailure value.
 #include <string>
 #include <variant>
 #include <vector>
@@ -11,25 +8,15 @@
 #include "api/certification.hpp"
 #include "catalog/catalog.hpp"
 #include "certification/build_types.hpp"
+#include "reconcile/build_request.hpp"
 #include "certification/category_resolution.hpp"
 #include "k8s/object_cache.hpp"
 #include "platform/node_facts.hpp"
 
 namespace nvcre::certification {
 
-struct CategoryBuildRequest {
-  api::Certification certification;
-  api::CertificateCategory category;
-  std::vector<platform::NodeRef> nodes;  // the discovered target nodes, name-sorted
-};
-
-// Identifies a request within one reconcile pass: the Certification's identity and
-// resourceVersion (its spec decides the build), the category and every node's resourceVersion.
-std::string build_request_key(const api::Certification& certification, const api::CertificateCategory& category,
-                              const std::vector<platform::NodeRef>& nodes);
-inline std::string build_request_key(const CategoryBuildRequest& request) {
-  return build_request_key(request.certification, request.category, request.nodes);
-}
+using reconcile::build_request_key;
+using reconcile::CategoryBuildRequest;
 
 using ResolveAnswer = std::variant<ResolvedCategory, BuildFailure>;
 

@@ -7,23 +7,14 @@
 #include <variant>
 #include <vector>
 
-#include "api/workflow.hpp"
+#include "reconcile/build_request.hpp"
 
 namespace nvcre::certification {
 
-struct BuildEvent {
-  std::string type;  // Normal | Warning
-  std::string reason;
-  std::string message;
-};
-
-struct CategoryBuild {
-  api::Workflow workflow;
-  std::string platform;
-  std::string gpu_architecture;
-  std::vector<api::AppliedOverride> applied_overrides;
-  std::vector<BuildEvent> events;  // GPUArchitectureDefaults, NICResourceDetection
-};
+using reconcile::BuildEvent;
+using reconcile::BuildFailure;
+using reconcile::CategoryBuild;
+using reconcile::CategoryBuildAnswer;
 
 // Why a category could not be built; `reason` is the Certification condition reason.
 struct CategoryBuildError : std::runtime_error {
@@ -31,14 +22,5 @@ struct CategoryBuildError : std::runtime_error {
       : std::runtime_error(message), reason(std::move(reason_text)) {}
   std::string reason;
 };
-
-// A CategoryBuildError as a value: what a build service answers instead of throwing across actors.
-struct BuildFailure {
-  std::string reason;
-  std::string message;
-  bool operator==(const BuildFailure&) const = default;
-};
-
-using CategoryBuildAnswer = std::variant<CategoryBuild, BuildFailure>;
 
 }  // namespace nvcre::certification

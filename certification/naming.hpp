@@ -5,11 +5,12 @@
 #include <string>
 
 #include "api/certification.hpp"
+#include "api/labels.hpp"
 
 namespace nvcre::certification {
 
-inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
-inline constexpr std::string_view kManagedByValue = "nvcre";
+using api::kManagedByLabel;
+using api::kManagedByValue;
 inline constexpr std::string_view kCertificationLabel = "nvcre.nvidia.com/certification";
 inline constexpr std::string_view kCategoryDomainLabel = "nvcre.nvidia.com/category-domain";
 inline constexpr std::string_view kCategoryVariantLabel = "nvcre.nvidia.com/category-variant";

@@ -4,7 +4,7 @@
 
 #include "api/objects.hpp"
 #include "certification/naming.hpp"
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 #include "workflow/node_discovery.hpp"
 
 namespace nvcre::certification::detail {
@@ -27,7 +27,7 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 // waitingForNodesMessage: which selector matched nothing and how much of the window is left.
 std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point created) {
   const auto& target = pass.certification.spec.target;
-  const std::string remaining = format_whole_seconds(kNodeDiscoveryTimeout - (pass.in.now - created));
+  const std::string remaining = reconcile::format_whole_seconds(kNodeDiscoveryTimeout - (pass.in.now - created));
   std::string selector = "any node";
   if (!target.nodeSelector.empty()) {
     std::vector<std::string> parts;
@@ -46,17 +46,17 @@ std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point c
 // §2.5 for a Create that failed: adopt, retry, collide, or reject.
 CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out, const k8s::ActionOutcome& outcome) {
   const auto& meta = pass.certification.metadata;
-  if (is_already_exists(outcome)) {
+  if (reconcile::is_already_exists(outcome)) {
     // No holder (the live read failed, or it vanished since): the name may be free next time.
     if (!outcome.live_holder || outcome.live_holder->is_null()) {
       out.result = Result::Retry;
       return out;
     }
-    if (is_controlled_by(*outcome.live_holder, meta.uid)) {
+    if (reconcile::is_controlled_by(*outcome.live_holder, meta.uid)) {
       out.result = Result::Adopted;
       return out;
     }
-    if (is_being_deleted(*outcome.live_holder)) {
+    if (reconcile::is_being_deleted(*outcome.live_holder)) {
       out.result = Result::Retry;
       return out;
     }
@@ -67,7 +67,7 @@ CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out, const 
                    false);
   }
   // Rejected: one Warning per failed attempt, the specific WorkflowFailed verdict, and the error.
-  const std::string text = outcome_text(outcome);
+  const std::string text = reconcile::outcome_text(outcome);
   const std::string message = "Failed to create Workflow " + out.workflow_name + ": " + text;
   out.events.push_back(pass.event("Warning", api::certification_event::kWorkflowCreationError, message));
   out.error = "failed to create Workflow " + out.workflow_name + ": " + text;
@@ -96,15 +96,16 @@ CategoryCreate create_category_workflow(const Pass& pass, const api::Certificate
   std::vector<platform::NodeRef> nodes;
   nodes.reserve(discovered.nodes.size());
   for (const auto& node : discovered.nodes) {
-    nodes.push_back({workflow::node_name(node), json_string_at(node, {"metadata", "resourceVersion"})});
+    nodes.push_back({workflow::node_name(node), reconcile::json_string_at(node, {"metadata", "resourceVersion"})});
   }
-  const std::string request_key = build_request_key(certification, category, nodes);
-  const CategoryBuildAnswer* answer = pass.in.build_answers ? pass.in.build_answers(request_key) : nullptr;
-  if (answer == nullptr) {
+  CategoryBuildRequest request{certification, category, std::move(nodes)};
+  const auto answered = pass.in.build_answers.find(build_request_key(request));
+  if (answered == pass.in.build_answers.end()) {
     out.result = Result::NeedsBuild;
-    out.build_request = CategoryBuildRequest{certification, category, std::move(nodes)};
+    out.build_request = std::move(request);
     return out;
   }
+  const CategoryBuildAnswer* answer = &answered->second;
   if (const auto* refused = std::get_if<BuildFailure>(answer)) {
     // A category the catalog lost after initialization is a build failure like any other here.
     const bool unknown = refused->reason == reason::kCategoryNotFound;
@@ -113,7 +114,7 @@ CategoryCreate create_category_workflow(const Pass& pass, const api::Certificate
   }
   const CategoryBuild& build = std::get<CategoryBuild>(*answer);
 
-  const auto target = workflow_object_ref(certification.metadata.namespace_, out.workflow_name);
+  const auto target = reconcile::workflow_object_ref(certification.metadata.namespace_, out.workflow_name);
   if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, target)) {
     return decide_failed_create(pass, std::move(out), *outcome);
   }

@@ -9,22 +9,17 @@
 
 #include "api/certification.hpp"
 #include "certification/reconciler.hpp"
+#include "reconcile/pass.hpp"
 
 namespace nvcre::certification::detail {
 
-struct Pass {
-  const CertificationReconcileInput& in;
-  const boost::json::value& object;  // the Certification as observed
-  api::Certification certification;  // ... decoded
-  k8s::ObjectRef self;
-  k8s::ReconcilePlan plan;
+struct Pass : reconcile::PassBase {
+  const catalog::Catalog& catalog;
+  api::Certification certification;  // the observed object, decoded
   std::optional<CategoryBuildRequest> wanted_build = std::nullopt;  // set instead of a plan: ask, then re-plan
 
   const std::string& ns() const { return certification.metadata.namespace_; }
   std::string workflow_namespace(const api::WorkflowReference& ref) const { return ref.namespace_.empty() ? ns() : ref.namespace_; }
-  k8s::EventRecord event(std::string_view type, std::string_view reason, std::string note) const;
-  // The outcome of the previous plan when it concerns `verb` on `target`.
-  const k8s::ActionOutcome* outcome_for(k8s::ActionVerb verb, const k8s::ObjectRef& target) const;
 };
 
 // One status write computed from the observed status, the way Go's mutate-then-write callback is:

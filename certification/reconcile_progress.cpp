@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "api/conditions.hpp"
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 #include "certification/reconcile_create.hpp"
 
 namespace nvcre::certification::detail {
@@ -52,7 +52,7 @@ void finalize(Pass& pass) {
 void check_active_workflow(Pass& pass, std::size_t index) {
   const auto& category = pass.certification.status->categoryStatuses[index];
   const std::string key = key_of(category.domain, category.variant);
-  const auto ref = workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
+  const auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
   const boost::json::value* workflow = pass.in.cache.get(ref);
   if (workflow == nullptr) {
     auto live = pass.in.live.find(ref);
@@ -74,9 +74,9 @@ void check_active_workflow(Pass& pass, std::size_t index) {
 
   StatusUpdate update(pass);
   auto& mirrored = update.status().categoryStatuses[index];
-  if (auto succeeded = status_node_ref(*workflow, "succeededNodesRef")) mirrored.succeededNodesRef = succeeded;
-  if (auto failed = status_node_ref(*workflow, "failedNodesRef")) mirrored.failedNodesRef = failed;
-  const auto conditions = status_conditions(*workflow);
+  if (auto succeeded = reconcile::status_node_ref(*workflow, "succeededNodesRef")) mirrored.succeededNodesRef = succeeded;
+  if (auto failed = reconcile::status_node_ref(*workflow, "failedNodesRef")) mirrored.failedNodesRef = failed;
+  const auto conditions = reconcile::status_conditions(*workflow);
   const bool failed = api::condition_is_true(conditions, api::kConditionFailed);
   if (failed || api::condition_is_true(conditions, api::kConditionSucceeded)) {
     mirrored.status = std::string(failed ? phase::kFailed : phase::kSucceeded);
@@ -127,7 +127,7 @@ void start_category(Pass& pass, std::size_t index) {
 void initialize_categories(Pass& pass) {
   const auto& categories = pass.certification.spec.categories;
   for (const auto& category : categories) {
-    if (pass.in.catalog.lookup(category.domain, category.variant) != nullptr) continue;
+    if (pass.catalog.lookup(category.domain, category.variant) != nullptr) continue;
     const std::string key = key_of(category.domain, category.variant);
     StatusUpdate update(pass);
     update.failed(reason::kCategoryNotFound, "Unknown certification category: " + key);
@@ -183,9 +183,9 @@ void recover_if_workflow_still_running(Pass& pass) {
   const auto& statuses = pass.certification.status->categoryStatuses;
   for (std::size_t i = 0; i < statuses.size(); ++i) {
     if (!statuses[i].workflowRef || statuses[i].status != phase::kFailed) continue;
-    const auto ref = workflow_object_ref(pass.workflow_namespace(*statuses[i].workflowRef), statuses[i].workflowRef->name);
+    const auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*statuses[i].workflowRef), statuses[i].workflowRef->name);
     const boost::json::value* workflow = pass.in.cache.get(ref);
-    if (workflow == nullptr || api::is_terminal(status_conditions(*workflow))) continue;
+    if (workflow == nullptr || api::is_terminal(reconcile::status_conditions(*workflow))) continue;
     // The Workflow restarted (repeatCount): the Failed verdict is stale.
     StatusUpdate update(pass);
     update.status().categoryStatuses[i].status = std::string(phase::kInProgress);

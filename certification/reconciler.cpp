@@ -6,7 +6,7 @@
 
 #include "api/conditions.hpp"
 #include "api/objects.hpp"
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 #include "certification/reconcile_pass.hpp"
 #include "certification/reconcile_progress.hpp"
 
@@ -18,7 +18,7 @@ using detail::Pass;
 
 // The error Go returns when the matching call fails; the work queue retries with backoff.
 std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outcome) {
-  const std::string text = outcome_text(outcome);
+  const std::string text = reconcile::outcome_text(outcome);
   const std::string& name = outcome.action.target.name;
   switch (outcome.action.verb) {
     case k8s::ActionVerb::MergePatch: return "failed to add finalizer: " + text;
@@ -38,14 +38,14 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
 // §4.6: read every recorded Workflow live, delete those this Certification controls (UID
 // precondition; NotFound and Conflict mean someone else already decided), then drop the finalizer.
 void handle_deletion(Pass& pass) {
-  if (!has_finalizer(pass.object, kCertificationFinalizer)) return;
+  if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) return;
   std::vector<k8s::Action> reads;
   std::vector<k8s::Action> deletes;
   std::set<k8s::ObjectRef> seen;
   const auto statuses = pass.certification.status.value_or(api::CertificationStatus{}).categoryStatuses;
   for (const auto& category : statuses) {
     if (!category.workflowRef) continue;
-    auto ref = workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
+    auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
     if (!seen.insert(ref).second) continue;
     auto live = pass.in.live.find(ref);
     if (live == pass.in.live.end()) {
@@ -53,43 +53,53 @@ void handle_deletion(Pass& pass) {
       continue;
     }
     // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
-    if (live->second.is_null() || !is_controlled_by(live->second, pass.certification.metadata.uid)) continue;
-    deletes.push_back(k8s::delete_owned(ref, json_string_at(live->second, {"metadata", "uid"})));
+    if (live->second.is_null() || !reconcile::is_controlled_by(live->second, pass.certification.metadata.uid)) continue;
+    deletes.push_back(k8s::delete_owned(ref, reconcile::json_string_at(live->second, {"metadata", "uid"})));
   }
   if (!reads.empty()) {
     pass.plan.actions = std::move(reads);
     return;
   }
   pass.plan.actions = std::move(deletes);
-  pass.plan.actions.push_back(remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
+  pass.plan.actions.push_back(reconcile::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
 }
 
 }  // namespace
 
-CertificationReconcileResult reconcile_certification(const CertificationReconcileInput& input) {
+namespace {
+
+reconcile::Result result_of(Pass& pass) {
+  reconcile::Result result{std::move(pass.plan), {}, {}};
+  if (pass.wanted_build) result.wanted_builds.push_back(std::move(*pass.wanted_build));
+  return result;
+}
+
+}  // namespace
+
+reconcile::Result reconcile_certification(const reconcile::Context& input, const catalog::Catalog& catalog) {
   if (input.object == nullptr) return {};
   api::Certification certification;
   try {
     certification = api::decode_object<api::Certification>(*input.object);
   } catch (const std::exception& error) {
-    return {error_plan(std::string("decoding Certification: ") + error.what()), std::nullopt};
+    return {reconcile::error_plan(std::string("decoding Certification: ") + error.what()), {}, {}};
   }
-  Pass pass{input, *input.object, std::move(certification), k8s::object_ref_of(*input.object), {}};
+  Pass pass{{input, *input.object, k8s::object_ref_of(*input.object), {}}, catalog, std::move(certification)};
 
   // A failed Create is judged where it was planned (§2.5); a stale write carries no decision (the
   // actor re-read the object); any other failure is returned as the error Go would return.
-  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !is_stale_write(*input.outcome)) {
+  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !reconcile::is_stale_write(*input.outcome)) {
     pass.plan.error = failed_action_error(pass, *input.outcome);
-    return {std::move(pass.plan), std::move(pass.wanted_build)};
+    return result_of(pass);
   }
   if (!pass.certification.metadata.deletionTimestamp.empty()) {
     handle_deletion(pass);
-    return {std::move(pass.plan), std::move(pass.wanted_build)};
+    return result_of(pass);
   }
-  if (!has_finalizer(pass.object, kCertificationFinalizer)) {
+  if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) {
     // §2.1: the patch ends the pass; its watch event drives the next one.
-    pass.plan.actions.push_back(add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
-    return {std::move(pass.plan), std::move(pass.wanted_build)};
+    pass.plan.actions.push_back(reconcile::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
+    return result_of(pass);
   }
   const auto& status = pass.certification.status;
   if (status && api::is_terminal(status->conditions)) {
@@ -99,22 +109,23 @@ CertificationReconcileResult reconcile_certification(const CertificationReconcil
   } else {
     detail::process_next_category(pass);
   }
-  return {std::move(pass.plan), std::move(pass.wanted_build)};
+  return result_of(pass);
 }
 
-k8s::ReconcilePlan reconcile_certification_answering_builds(const CertificationReconcileInput& input) {
-  std::map<std::string, CategoryBuildAnswer> answers;
-  CertificationReconcileInput answered = input;
-  answered.build_answers = [&answers](const std::string& key) -> const CategoryBuildAnswer* {
-    auto found = answers.find(key);
-    return found == answers.end() ? nullptr : &found->second;
-  };
+k8s::ReconcilePlan reconcile_certification_answering_builds(const reconcile::Context& context,
+                                                            const catalog::Catalog& catalog) {
+  reconcile::BuildAnswers answers;
+  const reconcile::Context answered{context.object, context.cache,         context.live,
+                                    context.outcome, context.now,          context.pod_log_tails,
+                                    answers};
   for (;;) {
-    auto result = reconcile_certification(answered);
-    if (!result.wanted_build) return std::move(result.plan);
-    const std::string key = build_request_key(*result.wanted_build);
-    if (answers.contains(key)) throw std::logic_error("reconcile asked again for an answered build: " + key);
-    answers.emplace(key, answer_build_request(*result.wanted_build, input.cache, input.catalog));
+    auto result = reconcile_certification(answered, catalog);
+    if (result.wanted_builds.empty()) return std::move(result.plan);
+    for (const auto& request : result.wanted_builds) {
+      const std::string key = build_request_key(request);
+      if (answers.contains(key)) throw std::logic_error("reconcile asked again for an answered build: " + key);
+      answers.emplace(key, answer_build_request(request, context.cache, catalog));
+    }
   }
 }
 

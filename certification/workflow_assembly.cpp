@@ -1,14 +1,14 @@
 #include "certification/workflow_assembly.hpp"
 
 #include "certification/naming.hpp"
-#include "certification/transforms.hpp"
+#include "workflow/spec_transforms.hpp"
 
 namespace nvcre::certification {
 
 CategoryBuild assemble_category_workflow(ResolvedCategory resolved, const api::Certification& certification) {
   try {
-    apply_resolved_transforms(resolved.spec, resolved.options, certification.spec.gangScheduler);
-  } catch (const TransformError& error) {
+    workflow::apply_resolved_transforms(resolved.spec, resolved.options, certification.spec.gangScheduler);
+  } catch (const workflow::TransformError& error) {
     throw CategoryBuildError(error.reason, resolved.key() + ": " + error.what());
   }
   CategoryBuild result;

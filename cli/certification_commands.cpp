@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "catalog/catalog.hpp"
 #include "certification/build.hpp"
 #include "cli/read_file.hpp"
@@ -38,7 +38,7 @@ api::Certification read_certification(const std::string& path) {
     throw std::runtime_error(std::string("read certification: ") + error.what());
   }
   try {
-    return api::decode_object<api::Certification>(api::parse_yaml(text));
+    return api::decode_object<api::Certification>(jsonkit::parse_yaml(text));
   } catch (const std::exception& error) {
     throw std::runtime_error(std::string("parse certification: ") + error.what());
   }
@@ -109,12 +109,12 @@ void render_certification(const RenderOptions& options, std::ostream& out) {
     rendered.push_back(api::encode_object(build.workflow));
   }
   if (options.output == "json") {
-    out << api::to_pretty_json(rendered);
+    out << jsonkit::to_pretty_json(rendered);
     return;
   }
   for (std::size_t i = 0; i < rendered.size(); ++i) {
     if (i) out << "---\n";
-    out << api::to_yaml(rendered[i]);
+    out << jsonkit::to_yaml(rendered[i]);
   }
 }
 
@@ -123,7 +123,7 @@ void list_categories(const std::string& output, std::ostream& out) {
   if (output == "json" || output == "yaml") {
     json::array list;
     for (const auto& key : keys) list.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
-    out << (output == "json" ? api::to_pretty_json(list) : api::to_yaml(list));
+    out << (output == "json" ? jsonkit::to_pretty_json(list) : jsonkit::to_yaml(list));
     return;
   }
   out << std::left << std::setw(20) << "DOMAIN" << "VARIANT\n";

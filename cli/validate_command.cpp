@@ -5,7 +5,7 @@
 #include <ostream>
 
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "cli/read_file.hpp"
 
 namespace nvcre::cli {
@@ -27,8 +27,8 @@ std::string name_of(const json::value& object) {
 std::vector<json::value> load_documents(const std::string& path) {
   const std::string text = read_text_file(path);
   try {
-    return api::parse_yaml_documents(text);
-  } catch (const api::ParseError& error) {
+    return jsonkit::parse_yaml_documents(text);
+  } catch (const jsonkit::ParseError& error) {
     throw std::runtime_error("parse " + path + ": " + error.what());
   }
 }
@@ -119,7 +119,7 @@ int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream
       }
     }
   }
-  if (options.output == "json") out << api::to_pretty_json(report);
+  if (options.output == "json") out << jsonkit::to_pretty_json(report);
   return all_admitted ? 0 : 1;
 }
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "cli/read_file.hpp"
 #include "platform/detect.hpp"
 #include "platform/gang_scheduling.hpp"
@@ -78,7 +78,7 @@ std::vector<json::value> mock_nodes(const std::string& platform_name, const std:
 std::vector<json::value> read_nodes_file(const std::string& path) {
   std::vector<json::value> documents;
   try {
-    documents = api::parse_yaml_documents(read_text_file(path));
+    documents = jsonkit::parse_yaml_documents(read_text_file(path));
   } catch (const std::exception& error) {
     throw std::runtime_error("reading " + path + ": " + error.what());
   }
@@ -122,7 +122,7 @@ void render_workflow(const WorkflowRenderOptions& options, std::ostream& out) {
   }
   api::Workflow workflow;
   try {
-    workflow = api::decode_object<api::Workflow>(api::parse_yaml(text));
+    workflow = api::decode_object<api::Workflow>(jsonkit::parse_yaml(text));
   } catch (const std::exception& error) {
     throw std::runtime_error(std::string("parse workflow: ") + error.what());
   }
@@ -145,7 +145,7 @@ void render_workflow(const WorkflowRenderOptions& options, std::ostream& out) {
   annotations["nvcrectl.nvidia.com/detected-gpu-architecture"] = arch;
   annotations["nvcrectl.nvidia.com/applied-overrides"] = json::serialize(api::encode(resolved.applied));
   const json::value encoded = api::encode_object(workflow);
-  out << (options.output == "json" ? api::to_pretty_json(encoded) : api::to_yaml(encoded));
+  out << (options.output == "json" ? jsonkit::to_pretty_json(encoded) : jsonkit::to_yaml(encoded));
 }
 
 }  // namespace nvcre::cli

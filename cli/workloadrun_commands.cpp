@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "cli/read_file.hpp"
 #include "platform/detect.hpp"
 #include "platform/gpu_defaults.hpp"
@@ -27,7 +27,7 @@ api::WorkloadRun read_workloadrun(const std::string& path) {
   }
   json::value document;
   try {
-    document = api::parse_yaml(text);
+    document = jsonkit::parse_yaml(text);
   } catch (const std::exception& error) {
     throw std::runtime_error(std::string("parsing WorkloadRun: ") + error.what());
   }
@@ -84,7 +84,7 @@ void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& o
   annotations["nvcrectl.nvidia.com/detected-gpu-architecture"] = build.gpu_architecture;
   annotations["nvcrectl.nvidia.com/detected-platform"] = build.platform;
   const json::value rendered = api::encode_object(build.workflow);
-  out << (options.output == "json" ? api::to_pretty_json(rendered) : api::to_yaml(rendered));
+  out << (options.output == "json" ? jsonkit::to_pretty_json(rendered) : jsonkit::to_yaml(rendered));
 }
 
 }  // namespace nvcre::cli

@@ -1,6 +1,6 @@
 #include "k8s/kubeconfig.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 
@@ -170,7 +170,7 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
   Reader r{origin, base_dir};
   json::value doc;
   try {
-    doc = api::parse_yaml(text);
+    doc = jsonkit::parse_yaml(text);
   } catch (const std::exception& e) {
     // The parser's message names a position, not content; still, never echo the document.
     r.fail(std::string("not valid YAML: ") + e.what());

@@ -1,13 +1,13 @@
 #include "platform/gang_scheduling.hpp"
 
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 #include "platform/mpi_scripts.hpp"
 
 #include <algorithm>
 
 namespace nvcre::platform {
 namespace json = boost::json;
-using namespace json_paths;
+using namespace jsonkit;
 
 namespace {
 

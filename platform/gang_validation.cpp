@@ -1,16 +1,18 @@
 #include "platform/gang_validation.hpp"
 
+#include "api/labels.hpp"
+
 #include "k8s/label_validation.hpp"
 #include "platform/gang_scheduling.hpp"
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 
 namespace nvcre::platform {
 namespace json = boost::json;
-using namespace json_paths;
+using namespace jsonkit;
 
 namespace {
 
-constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
+using api::kManagedByLabel;
 constexpr std::string_view kReservedPrefix = "nvcre.nvidia.com/";
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }

@@ -1,10 +1,11 @@
 // PATCH (JSON merge, strategic merge as merge, JSON patch, server-side apply as merge) and
 // admission: CRD defaults + validation for custom resources, registration of CRDs.
 #include "sim/api_server.hpp"
+#include "jsonkit/merge_patch.hpp"
 
-#include "api/yaml_json.hpp"
-#include "workflow/json_merge.hpp"
-#include "workflow/json_patch.hpp"
+#include "jsonkit/yaml.hpp"
+#include "jsonkit/named_merge.hpp"
+#include "jsonkit/json_patch.hpp"
 
 #include <boost/json.hpp>
 
@@ -47,7 +48,7 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
   json::value body;
   try {
     if (type == "application/apply-patch+yaml") {
-      body = api::parse_yaml(request.body);
+      body = jsonkit::parse_yaml(request.body);
     } else {
       body = json::parse(request.body);
     }
@@ -71,11 +72,11 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
     try {
       if (type == "application/json-patch+json") {
         if (!body.is_array()) throw bad_request("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
-        patched = workflow::apply_json_patch(*current, body);
+        patched = jsonkit::apply_json_patch(*current, body);
       } else if (type == "application/merge-patch+json") {
-        patched = workflow::merge_job_template(*current, body);
+        patched = jsonkit::merge_patch(*current, body);
       } else if (type == "application/strategic-merge-patch+json" || type == "application/apply-patch+yaml") {
-        patched = workflow::merge_job_template(*current, strip_directives(body));
+        patched = jsonkit::merge_patch(*current, strip_directives(body));
       } else {
         throw ApiError(415, "UnsupportedMediaType",
                        "the body of the request was in an unknown format - accepted media types include: "

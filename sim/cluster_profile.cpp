@@ -1,8 +1,6 @@
 #include "sim/cluster_profile.hpp"
 
-#include "platform/detect.hpp"
-#include "platform/gpu_defaults.hpp"
-#include "platform/platform_names.hpp"
+#include "sim/cluster_catalog.hpp"
 
 #include <boost/json.hpp>
 
@@ -15,39 +13,10 @@
 namespace nvcre::sim {
 
 namespace json = boost::json;
-namespace platform = nvcre::platform;
-
 namespace {
 
 constexpr int kMaxNodes = 1000;
 constexpr int kNodesPerNvlinkDomain = 18;  // GB200/GB300 NVL72: 18 compute trays of 4 GPUs
-
-// What GPU Feature Discovery labels a node with, per architecture.
-struct GpuModel {
-  std::string_view architecture;
-  std::string_view product;
-  std::string_view memory_mib;
-  std::string_view family;
-  bool grace = false;  // Grace-based trays are arm64
-};
-
-constexpr std::array<GpuModel, 9> kGpuModels{{
-    {"a100", "NVIDIA-A100-SXM4-80GB", "81920", "ampere"},
-    {"b200", "NVIDIA-B200", "183359", "blackwell"},
-    {"gb200", "NVIDIA-GB200", "189471", "blackwell", true},
-    {"gb300", "NVIDIA-GB300", "284208", "blackwell", true},
-    {"h100", "NVIDIA-H100-80GB-HBM3", "81559", "hopper"},
-    {"h200", "NVIDIA-H200", "143771", "hopper"},
-    {"l40", "NVIDIA-L40", "46068", "ada-lovelace"},
-    {"l40s", "NVIDIA-L40S", "46068", "ada-lovelace"},
-    {"rtxpro6000", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition", "97887", "blackwell"},
-}};
-
-const GpuModel& gpu_model(std::string_view architecture) {
-  for (const auto& model : kGpuModels)
-    if (model.architecture == architecture) return model;
-  throw std::invalid_argument("kube-sim has no GPU model for architecture \"" + std::string(architecture) + "\"");
-}
 
 struct InstanceType {
   std::string_view platform;
@@ -77,39 +46,27 @@ std::string instance_type(std::string_view platform_name, std::string_view archi
   return std::string(architecture) + "-" + std::to_string(gpus) + "gpu";  // on-prem and neoclouds
 }
 
-struct Region {
-  std::string_view platform;
-  std::string_view region;
-  std::string_view zone;
-};
-
-constexpr std::array<Region, 4> kRegions{{{"aws", "us-east-1", "us-east-1a"},
-                                          {"gcp", "us-central1", "us-central1-a"},
-                                          {"azure", "eastus", "eastus-1"},
-                                          {"oci", "us-ashburn-1", "US-ASHBURN-AD-1"}}};
-
 std::string two_digits(int value) {
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "%02d", value);
   return buffer;
 }
 
-// fake_provider_id's scheme and layout with a per-node last segment, so every node is distinct
-// but detection reads exactly what it reads for the offline synthetic node.
+// The platform's provider ID scheme and layout with a per-node last segment, so every node is distinct.
 std::string node_provider_id(std::string_view platform_name, const std::string& node, int index) {
-  std::string id = platform::fake_provider_id(platform_name);
+  std::string id(sim_platform(platform_name).provider_id);
   if (id.empty()) return id;  // forge: recognised by its site label
   char unique[64];
-  if (platform_name == platform::kAws) {
+  if (platform_name == "aws") {
     std::snprintf(unique, sizeof unique, "i-0%016x", 0x5e0000u + static_cast<unsigned>(index));
-  } else if (platform_name == platform::kNScale) {
+  } else if (platform_name == "nscale") {
     std::snprintf(unique, sizeof unique, "00000000-0000-4000-8000-%012d", index);
-  } else if (platform_name == platform::kOci) {
+  } else if (platform_name == "oci") {
     std::snprintf(unique, sizeof unique, "nvcresim%04d", index);
   } else {
     std::snprintf(unique, sizeof unique, "%s", node.c_str());
   }
-  const char separator = platform_name == platform::kOci ? '.' : '/';
+  const char separator = platform_name == "oci" ? '.' : '/';
   return id.substr(0, id.rfind(separator) + 1) + unique;
 }
 
@@ -117,26 +74,26 @@ std::string node_provider_id(std::string_view platform_name, const std::string& 
 void add_nic_resources(json::object& allocatable, std::string_view platform_name, std::string_view architecture,
                        int mlnx_per_node) {
   const bool nvl = architecture == "gb200" || architecture == "gb300";
-  if (platform_name == platform::kAws) {
+  if (platform_name == "aws") {
     int efa = architecture == "h100" || architecture == "h200" ? 32 : architecture == "b200" ? 8 : 4;
     if (architecture == "l40s") efa = 0;
     if (efa > 0) allocatable["vpc.amazonaws.com/efa"] = std::to_string(efa);
-  } else if (platform_name == platform::kGcp) {
+  } else if (platform_name == "gcp") {
     const bool tcpxo = architecture == "h100";  // A3 Mega: eight GPUDirect-TCPXO networks
     const int networks = nvl ? 4 : 8;
     for (int i = 0; i < networks; ++i)
       allocatable["networking.gke.io.networks/" + (tcpxo ? "vpc" + std::to_string(i + 1) : "rdma-" + std::to_string(i))] =
           "1";
-  } else if (platform_name == platform::kAzure || platform_name == platform::kOci) {
+  } else if (platform_name == "azure" || platform_name == "oci") {
     if (mlnx_per_node > 0) allocatable["nvidia.com/mlnxnics"] = std::to_string(mlnx_per_node);
-  } else if (platform_name == platform::kNScale) {
-    allocatable[platform::kNScaleRdmaShareResource] = "1000";  // rdma shared device plugin, hca max
+  } else if (platform_name == "nscale") {
+    allocatable["nscale.com/rdmashare"] = "1000";  // rdma shared device plugin, hca max
   } else if (mlnx_per_node > 0) {
     allocatable["rdma/ib"] = std::to_string(mlnx_per_node);  // on-prem style SR-IOV / IB device plugin
   }
 }
 
-json::object node_labels(const ClusterProfile& profile, const GpuModel& model, const std::string& name, int index,
+json::object node_labels(const ClusterProfile& profile, const SimGpuModel& model, const std::string& name, int index,
                          int gpus) {
   json::object labels{{"kubernetes.io/hostname", name},
                       {"kubernetes.io/os", "linux"},
@@ -147,31 +104,30 @@ json::object node_labels(const ClusterProfile& profile, const GpuModel& model, c
                       {"nvidia.com/gpu.count", std::to_string(gpus)},
                       {"nvidia.com/gpu.memory", model.memory_mib},
                       {"nvidia.com/gpu.family", model.family}};
-  for (const auto& region : kRegions) {
-    if (region.platform != profile.platform) continue;
-    labels["topology.kubernetes.io/region"] = region.region;
-    labels["topology.kubernetes.io/zone"] = region.zone;
+  const SimPlatform& platform = sim_platform(profile.platform);
+  if (!platform.region.empty()) {
+    labels["topology.kubernetes.io/region"] = platform.region;
+    labels["topology.kubernetes.io/zone"] = platform.zone;
   }
   const int domain = index / kNodesPerNvlinkDomain;
   if (model.grace) {
     // GFD's clique label: <NVLink cluster UUID>.<clique id>, one per NVL72 rack.
     labels["nvidia.com/gpu.clique"] = "5d1e0c4a-0000-4000-8000-0000000000" + two_digits(domain) + ".1";
   }
-  if (profile.platform == platform::kGcp) labels["cloud.google.com/gce-topology-block"] = "block-" + two_digits(domain);
+  if (profile.platform == "gcp") labels["cloud.google.com/gce-topology-block"] = "block-" + two_digits(domain);
   return labels;
 }
 
-json::value node_status(const ClusterProfile& profile, const GpuModel& model, int index, const std::string& name,
+json::value node_status(const ClusterProfile& profile, const SimGpuModel& model, int index, const std::string& name,
                         const std::string& timestamp) {
-  const auto defaults = platform::gpu_defaults(profile.architecture, profile.platform);
   json::object allocatable{{"cpu", model.grace ? "144" : "192"},
                            {"memory", model.grace ? "880Gi" : "2000Gi"},
                            {"ephemeral-storage", "3500Gi"},
                            {"hugepages-1Gi", "0"},
                            {"hugepages-2Mi", "0"},
                            {"pods", "110"},
-                           {"nvidia.com/gpu", std::to_string(defaults.gpusPerNode)}};
-  add_nic_resources(allocatable, profile.platform, profile.architecture, defaults.mlnxPerNode);
+                           {"nvidia.com/gpu", std::to_string(model.gpus_per_node)}};
+  add_nic_resources(allocatable, profile.platform, profile.architecture, model.nics_per_node);
   auto condition = [&](const char* type, const char* status, const char* reason, const char* message) {
     return json::object{{"type", type},       {"status", status},   {"lastHeartbeatTime", timestamp},
                         {"lastTransitionTime", timestamp}, {"reason", reason}, {"message", message}};
@@ -202,18 +158,19 @@ json::value node_status(const ClusterProfile& profile, const GpuModel& model, in
 
 json::value build_node(const ClusterProfile& profile, int index, const std::string& timestamp,
                        const std::string* fault) {
-  const GpuModel& model = gpu_model(profile.architecture);
-  const auto defaults = platform::gpu_defaults(profile.architecture, profile.platform);
+  const SimGpuModel model = sim_gpu_model(profile.architecture, profile.platform);
+  const SimPlatform& platform = sim_platform(profile.platform);
   const std::string name = profile_node_name(index, profile.node_count);
-  json::object labels = node_labels(profile, model, name, index, defaults.gpusPerNode);
-  std::map<std::string, std::string> selector;
-  for (const auto& [key, value] : labels) selector[std::string(key)] = std::string(value.as_string());
-  // synthetic_node adds the markers detection needs beyond the provider ID (Forge site label,
-  // TogetherAI worker role, nscale rdmashare); its allocatable is replaced by the full status below.
-  json::value node = platform::synthetic_node(selector, profile.platform);
+  // Labels in key order, then the platform's marker label.
+  std::map<std::string, json::value> sorted;
+  for (auto& [key, value] : node_labels(profile, model, name, index, model.gpus_per_node)) sorted[std::string(key)] = value;
+  json::object labels;
+  for (auto& [key, value] : sorted) labels[key] = std::move(value);
+  if (!platform.marker_label.empty()) labels[platform.marker_label] = platform.marker_value;
+  json::value node = json::object{{"apiVersion", "v1"}, {"kind", "Node"}};
   auto& object = node.as_object();
+  object["metadata"] = json::object{{"name", name}, {"labels", std::move(labels)}};
   auto& metadata = object["metadata"].as_object();
-  metadata["name"] = name;
   json::object annotations{{"node.alpha.kubernetes.io/ttl", "0"},
                            {"volumes.kubernetes.io/controller-managed-attach-detach", "true"}};
   if (fault) annotations[kNodeFaultAnnotation] = *fault;
@@ -236,11 +193,18 @@ ClusterProfile parse_cluster_profile(std::string_view spec) {
     throw std::invalid_argument(usage);
   ClusterProfile profile;
   profile.platform = std::string(spec.substr(0, first));
-  if (!platform::is_platform_name(profile.platform))
-    throw std::invalid_argument(usage + "; platform must be one of " + platform::platform_names_list());
+  try {
+    sim_platform(profile.platform);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(usage + "; " + error.what());
+  }
   const auto gpu = spec.substr(first + 1, second - first - 1);
   if (gpu.empty()) throw std::invalid_argument(usage);
-  profile.architecture = platform::parse_gpu_arch_flag(gpu);  // names the known architectures on error
+  try {
+    profile.architecture = sim_architecture(gpu);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(usage + "; " + error.what());
+  }
   const auto count = spec.substr(second + 1);
   auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), profile.node_count);
   if (error != std::errc() || end != count.data() + count.size() || profile.node_count < 1 ||
@@ -264,7 +228,9 @@ std::string profile_node_name(int index, int node_count) {
   return buffer;
 }
 
-std::string gpu_product_for(std::string_view architecture) { return std::string(gpu_model(architecture).product); }
+std::string gpu_product_for(std::string_view architecture) {
+  return std::string(sim_gpu_model(architecture, "").product);
+}
 
 std::vector<json::value> build_cluster_nodes(const ClusterProfile& profile, const std::string& timestamp) {
   std::map<std::string, const FaultyNode*> faults;

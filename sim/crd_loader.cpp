@@ -1,6 +1,6 @@
 #include "sim/crd_loader.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 
@@ -27,7 +27,7 @@ void install_crds_from_directory(ApiServer& api, const std::filesystem::path& di
     std::ifstream in(file);
     std::stringstream text;
     text << in.rdbuf();
-    for (const auto& doc : api::parse_yaml_documents(text.str())) {
+    for (const auto& doc : jsonkit::parse_yaml_documents(text.str())) {
       if (doc.is_object() && doc.as_object().contains("kind") && doc.at("kind") == "CustomResourceDefinition") {
         api.add_crd(doc);
       }

@@ -1,6 +1,6 @@
 #include "sim/fault_plan.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 
@@ -166,7 +166,7 @@ VerbFaults parse_verb_faults(const json::value& value, const std::string& field,
 FaultPlan parse_fault_plan(std::string_view text) {
   json::value doc;
   try {
-    doc = api::parse_yaml(text);
+    doc = jsonkit::parse_yaml(text);
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("fault plan: not YAML or JSON: ") + e.what());
   }

@@ -11,7 +11,7 @@
 #include "sim/crd_loader.hpp"
 #include "sim/kube_sim.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>

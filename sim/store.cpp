@@ -1,8 +1,9 @@
 #include "sim/store.hpp"
+#include "jsonkit/merge_patch.hpp"
 
 #include "sim/continue_token.hpp"
 
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
 
 #include <boost/json.hpp>
 
@@ -414,13 +415,13 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
                           "finalizers " + go_string_slice(added),
                           "metadata.finalizers"}});
       }
-      if (!workflow::json_equal(generation_view(old, type.status_subresource),
+      if (!jsonkit::json_equal(generation_view(old, type.status_subresource),
                                 generation_view(next, type.status_subresource)))
         meta["generation"] = generation_of(old) + 1;
     }
     metadata_of(next)["resourceVersion"] = meta_string(old, "resourceVersion");
     if (admit) admit(&old, next);
-    if (workflow::json_equal(next, old)) return old;  // no-op: no new resourceVersion, no event
+    if (jsonkit::json_equal(next, old)) return old;  // no-op: no new resourceVersion, no event
     if (dry_run) return next;
 
     const bool finalize = !meta_string(next, "deletionTimestamp").empty() && finalizers_of(next).empty();

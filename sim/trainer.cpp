@@ -1,6 +1,6 @@
 #include "sim/trainer.hpp"
 
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 #include "sim/cluster_profile.hpp"
 #include "sim/trainer_logs.hpp"
 #include "sim/trainer_pods.hpp"
@@ -15,10 +15,10 @@
 namespace nvcre::sim {
 
 namespace json = boost::json;
-using platform::json_paths::ensure_object;
-using platform::json_paths::find_array;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::ensure_object;
+using jsonkit::find_array;
+using jsonkit::find_object;
+using jsonkit::find_string;
 using namespace trainer;
 
 namespace {

@@ -1,7 +1,7 @@
 #include "sim/trainer_logs.hpp"
 
-#include "platform/detect.hpp"
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
+#include "sim/cluster_catalog.hpp"
 #include "sim/store.hpp"
 #include "sim/trainer_pods.hpp"
 
@@ -12,9 +12,9 @@
 namespace nvcre::sim::trainer {
 
 namespace json = boost::json;
-using platform::json_paths::find_array;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::find_array;
+using jsonkit::find_object;
+using jsonkit::find_string;
 
 namespace {
 
@@ -34,7 +34,12 @@ std::string network_name(const std::string& platform_name) {
 
 // A bus bandwidth in the right range for the part (GB/s, all-reduce across nodes).
 double bus_bandwidth(const std::string& product) {
-  const std::string arch = platform::parse_gpu_product(product);
+  std::string arch;
+  try {
+    arch = sim_architecture(product);
+  } catch (const std::invalid_argument&) {
+    // a GPU kube-sim does not simulate: the lowest figure below
+  }
   if (arch == "gb200" || arch == "gb300") return 712.4;
   if (arch == "b200") return 418.7;
   if (arch == "h100" || arch == "h200") return 371.9;
@@ -93,10 +98,11 @@ PodLogContext log_context(const json::value& pod, const json::value* node, int w
   c.reports_results = has_launcher ? job == kLauncherJob : job == kWorkerJob && c.index == 0;
   c.nccl_test = mentions_nccl_tests(pod);
   if (node != nullptr) {
-    c.platform = platform::detect_node_platform(*node);
-    platform::NodeView view(*node);
-    c.product = std::string(view.label(platform::kGpuProductLabel).value_or(""));
-    const auto* allocatable = view.allocatable();
+    c.platform = sim_platform_of(*node);
+    const auto* labels = find_object(node->as_object(), {"metadata", "labels"});
+    const auto* product = find_string(labels, "nvidia.com/gpu.product");
+    c.product = product != nullptr ? std::string(*product) : std::string();
+    const auto* allocatable = find_object(node->as_object(), {"status", "allocatable"});
     c.gpus = static_cast<int>(json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0));
   }
   return c;

@@ -1,8 +1,8 @@
 #include "sim/trainer_pods.hpp"
 
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 #include "sim/store.hpp"
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
 
 #include <boost/json.hpp>
 
@@ -13,11 +13,11 @@
 namespace nvcre::sim::trainer {
 
 namespace json = boost::json;
-using platform::json_paths::ensure_object;
-using platform::json_paths::ensure_path;
-using platform::json_paths::find_array;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::ensure_object;
+using jsonkit::ensure_path;
+using jsonkit::find_array;
+using jsonkit::find_object;
+using jsonkit::find_string;
 
 namespace {
 
@@ -60,7 +60,7 @@ void apply_trainer(const json::object& trainer, json::object& pod_spec) {
     if (const auto* value = trainer.if_contains(key)) target->as_object()[key] = *value;
   if (const auto* env = trainer.if_contains("env"))
     target->as_object()["env"] =
-        workflow::merge_dependency_objects(target->as_object().contains("env") ? target->as_object()["env"] : json::value(),
+        jsonkit::merge_named(target->as_object().contains("env") ? target->as_object()["env"] : json::value(),
                                            *env);
 }
 
@@ -79,7 +79,7 @@ void apply_pod_template_overrides(const json::object& train_job_spec, const std:
     if (!targeted) continue;
     for (const char* key : {"metadata", "spec"})
       if (const auto* part = entry->if_contains(key))
-        pod_template[key] = workflow::merge_dependency_objects(pod_template.contains(key) ? pod_template[key] : json::value(),
+        pod_template[key] = jsonkit::merge_named(pod_template.contains(key) ? pod_template[key] : json::value(),
                                                                *part);
   }
 }
@@ -152,7 +152,7 @@ std::vector<ReplicatedJobPlan> plan_replicated_jobs(const json::object& train_jo
         if (patch_jobs == nullptr) continue;
         for (const auto& patch_job : *patch_jobs)
           if (const auto* patch_name = find_string(patch_job.if_object(), "name"); patch_name && *patch_name == *name)
-            merged = workflow::merge_dependency_objects(merged, patch_job);
+            merged = jsonkit::merge_named(merged, patch_job);
       }
     ReplicatedJobPlan plan;
     plan.name = std::string(*name);

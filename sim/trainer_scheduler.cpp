@@ -1,6 +1,6 @@
 #include "sim/trainer_scheduler.hpp"
 
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 #include "sim/trainer_pods.hpp"
 
 #include <boost/json.hpp>
@@ -11,9 +11,9 @@
 namespace nvcre::sim::trainer {
 
 namespace json = boost::json;
-using platform::json_paths::find_array;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::find_array;
+using jsonkit::find_object;
+using jsonkit::find_string;
 
 namespace {
 

@@ -3,6 +3,7 @@
 // (node affinity and tolerations written into the TrainJob's controller runtimePatch), size, node
 // health monitor, labels, annotations and controller owner reference. The Job controller consumes
 // exactly this shape (api/job.hpp).
+#include "api/labels.hpp"
 #include "api/job.hpp"
 #include "api/workflow.hpp"
 #include "workflow/workflow_document.hpp"
@@ -18,10 +19,10 @@
 
 namespace nvcre::workflow {
 
-inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
-inline constexpr std::string_view kManagedByValue = "nvcre";
-inline constexpr std::string_view kGroupLabel = "nvcre.nvidia.com/group";
-inline constexpr std::string_view kGroupNodesAnnotation = "nvcre.nvidia.com/group-nodes";
+using api::kManagedByLabel;
+using api::kManagedByValue;
+using api::kGroupLabel;
+using api::kGroupNodesAnnotation;
 
 // `<wf>-job` when not diagnose, at most one iteration and at most one group; else
 // `<wf>-<group>-iter-<n>`; truncated to 35.

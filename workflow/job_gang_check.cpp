@@ -3,7 +3,7 @@
 #include "api/workflow.hpp"
 #include "k8s/naming.hpp"
 #include "platform/gang_scheduling.hpp"
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <boost/json.hpp>
 
@@ -11,8 +11,8 @@
 
 namespace nvcre::workflow::job_detail {
 namespace json = boost::json;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::find_object;
+using jsonkit::find_string;
 
 namespace {
 

@@ -11,7 +11,7 @@
 namespace nvcre::workflow::job_detail {
 namespace json = boost::json;
 
-JobPass::JobPass(const JobReconcileInput& input, const api::Job& decoded) : in(input), job(decoded) {
+JobPass::JobPass(const reconcile::Context& input, const api::Job& decoded) : in(input), job(decoded) {
   // The pod label is injected by the Job controller into the worker pod template, valued with the
   // Job name. A name that is no valid label value (only a hand-made Job longer than 63) has no pods.
   try {
@@ -41,7 +41,7 @@ bool JobPass::stopped() const {
                      [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
 }
 
-JobReconcileResult JobPass::take_result() {
+reconcile::Result JobPass::take_result() {
   if (stopped()) {
     // Writes planned before the stop were decided on incomplete knowledge: drop them.
     k8s::ReconcilePlan reads;

@@ -2,6 +2,7 @@
 // Internal to the Job reconcile (namespace job_detail, as every job_* header but job_reconciler.hpp
 // and job_watches.hpp): what the steps of one pass share (the decoded Job, its pods, the result
 // being built) and the cache-miss discipline (§2.4) every step uses to read a child.
+#include "api/labels.hpp"
 #include "api/job.hpp"
 #include "k8s/reconcile_plan.hpp"
 #include "workflow/job_reconciler.hpp"
@@ -16,8 +17,8 @@
 
 namespace nvcre::workflow::job_detail {
 
-inline constexpr std::string_view kGroupNodesAnnotation = "nvcre.nvidia.com/group-nodes";
-inline constexpr std::string_view kGroupLabel = "nvcre.nvidia.com/group";
+using api::kGroupNodesAnnotation;
+using api::kGroupLabel;
 // Default of spec.schedulingStallGraceSeconds (§6.1) and the pod-drain grace of deletion (§5.11).
 inline constexpr std::chrono::seconds kDefaultSchedulingStallGrace{300};
 inline constexpr std::chrono::minutes kPodDrainGrace{5};
@@ -34,19 +35,19 @@ struct ObjectLookup {
 };
 
 struct JobPass {
-  JobPass(const JobReconcileInput& input, const api::Job& job);
+  JobPass(const reconcile::Context& input, const api::Job& job);
 
-  const JobReconcileInput& in;
+  const reconcile::Context& in;
   const api::Job& job;
   std::vector<const boost::json::value*> pods;  // pods labelled nvcre.nvidia.com/job=<job>, by name
-  JobReconcileResult result;
+  reconcile::Result result;
 
   // Cache, else the live answer, else plan a LiveGet (State::Unknown).
   ObjectLookup read(const k8s::ObjectRef& ref);
   // A LiveGet or a pod log is pending: the pass ends with only the LiveGets in its plan.
   bool stopped() const;
   // Strips everything but the LiveGets from the plan when stopped().
-  JobReconcileResult take_result();
+  reconcile::Result take_result();
 };
 
 // Small readers of raw objects shared by the steps (missing fields read as empty / false).

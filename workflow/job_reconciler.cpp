@@ -39,13 +39,13 @@ bool has_finalizer(const api::Job& job) {
 
 }  // namespace
 
-JobReconcileResult reconcile_job(const JobReconcileInput& input) {
+reconcile::Result reconcile_job(const reconcile::Context& input) {
   if (input.object == nullptr) return {};  // deleted: nothing to do
   api::Job job;
   try {
     job = api::decode_object<api::Job>(*input.object);
   } catch (const std::exception& e) {
-    JobReconcileResult poisoned;
+    reconcile::Result poisoned;
     poisoned.plan.error = std::string("cannot decode Job: ") + e.what();
     return poisoned;
   }

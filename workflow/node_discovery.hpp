@@ -3,6 +3,7 @@
 // §3.1, §3.5 capacity filter, §5.4): which cached GPU nodes a TargetSpec selects, which of them were
 // dropped as cordoned, under-capacity or of a minority architecture, and the sentences that explain
 // it in status, events and failure messages. Pure functions over cached Node JSON.
+#include "api/labels.hpp"
 #include "api/workflow.hpp"
 #include "k8s/object_cache.hpp"
 
@@ -16,7 +17,7 @@
 
 namespace nvcre::workflow {
 
-inline constexpr std::string_view kGpuPresentLabel = "nvidia.com/gpu.present";
+using api::kGpuPresentLabel;
 inline constexpr std::string_view kGpuResource = "nvidia.com/gpu";
 inline constexpr std::string_view kUnschedulableTaint = "node.kubernetes.io/unschedulable";
 

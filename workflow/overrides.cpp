@@ -1,4 +1,6 @@
 #include "workflow/overrides.hpp"
+#include "jsonkit/json_patch.hpp"
+#include "jsonkit/merge_patch.hpp"
 
 #include "api/codec.hpp"
 
@@ -56,7 +58,7 @@ void apply_dependencies(std::vector<api::DependencySpec>& dependencies, const st
       dependencies.push_back(override_dependency);
       continue;
     }
-    it->resource = merge_dependency_objects(it->resource, override_dependency.resource).as_object();
+    it->resource = jsonkit::merge_named(it->resource, override_dependency.resource).as_object();
     if (override_dependency.when != api::WhenSpec{}) it->when = override_dependency.when;
   }
 }
@@ -77,7 +79,7 @@ void apply_override(api::WorkflowSpec& spec, const api::OverrideSpec& override_s
         spec.jobTemplate,
         [&](const json::value& base) {
           try {
-            return merge_job_template(base, override_spec.jobTemplate);
+            return jsonkit::merge_patch(base, override_spec.jobTemplate);
           } catch (const std::invalid_argument& error) {
             throw OverrideError(prefix + "jobTemplate: " + error.what());
           }
@@ -89,7 +91,7 @@ void apply_override(api::WorkflowSpec& spec, const api::OverrideSpec& override_s
         spec.jobTemplate,
         [&](const json::value& base) {
           try {
-            return apply_json_patch(base, override_spec.jobTemplatePatch);
+            return jsonkit::apply_json_patch(base, override_spec.jobTemplatePatch);
           } catch (const std::invalid_argument& error) {
             throw OverrideError(prefix + "jobTemplatePatch: " + error.what());
           }

@@ -3,8 +3,9 @@
 // and user `overrides` (ARCHITECTURE.md "One mechanism, many users"; catalog_platform.md §1.6.1-2,
 // controllers.md §5.3). Including this header gives the whole engine.
 #include "api/workflow.hpp"
-#include "workflow/json_merge.hpp"
-#include "workflow/json_patch.hpp"
+#include "jsonkit/merge_patch.hpp"
+#include "jsonkit/named_merge.hpp"
+#include "jsonkit/json_patch.hpp"
 #include "workflow/override_error.hpp"
 #include "workflow/when_match.hpp"
 
@@ -21,9 +22,9 @@ struct ResolvedOverrides {
 };
 
 // Applies every override whose `when` matches, in list order, each on the result of the previous
-// ones (last writer wins), part by part: jobTemplate (merge_job_template), jobTemplatePatch
+// ones (last writer wins), part by part: jobTemplate (jsonkit::merge_patch), jobTemplatePatch
 // (apply_json_patch on the jobTemplate JSON), dependencies (merge into the dependency with the same
-// apiVersion/kind/metadata.name via merge_dependency_objects, else append; a non-empty `when` on
+// apiVersion/kind/metadata.name via jsonkit::merge_named, else append; a non-empty `when` on
 // the override's dependency replaces the base dependency's), orchestration (each set field
 // replaces). Every failure throws OverrideError naming the index and the part, e.g.
 //   override[3]: jobTemplatePatch: op[0] (replace "/spec/nope"): path "/spec/nope" does not exist

@@ -3,17 +3,17 @@
 #include "api/meta.hpp"
 #include "k8s/naming.hpp"
 #include "platform/detect.hpp"
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <algorithm>
 
 namespace nvcre::workflow::trainjob {
 namespace json = boost::json;
-using platform::json_paths::ensure_object;
-using platform::json_paths::ensure_path;
-using platform::json_paths::find_array;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::ensure_object;
+using jsonkit::ensure_path;
+using jsonkit::find_array;
+using jsonkit::find_object;
+using jsonkit::find_string;
 
 namespace {
 

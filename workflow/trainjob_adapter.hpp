@@ -3,6 +3,7 @@
 // TrainJob a Job runs, mutates a TrainJob spec only through the controller-owned runtimePatch
 // (manager `nvcre.nvidia.com/controller`), and maps TrainJob status to a workload phase.
 // Pure functions over raw JSON: the TrainJob spec belongs to another project and is kept exact.
+#include "api/labels.hpp"
 #include "api/job.hpp"
 
 #include <boost/json/array.hpp>
@@ -22,9 +23,9 @@ namespace nvcre::workflow::trainjob {
 inline constexpr std::string_view kApiVersion = "trainer.kubeflow.org/v1alpha1";
 inline constexpr std::string_view kKind = "TrainJob";
 inline constexpr std::string_view kControllerPatchManager = "nvcre.nvidia.com/controller";
-inline constexpr std::string_view kJobLabel = "nvcre.nvidia.com/job";
-inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
-inline constexpr std::string_view kManagedByValue = "nvcre";
+using api::kJobLabel;
+using api::kManagedByLabel;
+using api::kManagedByValue;
 inline constexpr std::string_view kDefaultTarget = "node";
 inline constexpr std::string_view kLauncherTarget = "launcher";
 

@@ -1,6 +1,7 @@
 #include "workflow/when_match.hpp"
+#include "jsonkit/merge_patch.hpp"
 
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
 #include "workflow/when_expression.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -72,7 +73,7 @@ MatchContext match_context_for(const api::WorkflowSpec& spec, std::string platfo
 
 bool config_matches(const boost::json::value& wanted, const boost::json::value& actual) {
   if (actual.is_null()) return false;
-  if (!wanted.is_object()) return json_equal(wanted, actual);
+  if (!wanted.is_object()) return jsonkit::json_equal(wanted, actual);
   if (!actual.is_object()) return false;
   const auto& have = actual.get_object();
   for (const auto& [key, value] : wanted.get_object()) {

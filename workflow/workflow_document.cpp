@@ -1,7 +1,7 @@
 #include "workflow/workflow_document.hpp"
 
 #include "api/codec.hpp"
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <boost/json.hpp>
 
@@ -10,9 +10,9 @@ namespace json = boost::json;
 
 namespace {
 
-using platform::json_paths::find_array;
-using platform::json_paths::find_object;
-using platform::json_paths::find_string;
+using jsonkit::find_array;
+using jsonkit::find_object;
+using jsonkit::find_string;
 
 // object[key] when it is a string, else "".
 std::string string_in(const json::object* object, std::string_view key) {

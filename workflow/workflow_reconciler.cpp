@@ -95,7 +95,9 @@ void run_groups(Pass& pass) {
 
 }  // namespace
 
-k8s::ReconcilePlan reconcile_workflow(const WorkflowReconcileInput& input) {
+namespace {
+
+k8s::ReconcilePlan plan_workflow(const reconcile::Context& input) {
   if (input.object == nullptr) return {};
   WorkflowDocument doc;
   try {
@@ -128,5 +130,9 @@ k8s::ReconcilePlan reconcile_workflow(const WorkflowReconcileInput& input) {
   if (detail::ensure_workflow_dependencies(pass)) run_groups(pass);
   return pass.finish();
 }
+
+}  // namespace
+
+reconcile::Result reconcile_workflow(const reconcile::Context& context) { return {plan_workflow(context), {}, {}}; }
 
 }  // namespace nvcre::workflow

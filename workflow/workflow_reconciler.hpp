@@ -22,24 +22,10 @@
 //
 // Not modelled here (the shell or later work): pod-log tails for timed-out Jobs, PV reclaim-policy
 // handling of PVC dependencies, the DRA ResourceSlice product fallback, topology metrics, diagnose.
-#include "k8s/object_cache.hpp"
-#include "k8s/reconcile_plan.hpp"
-#include "k8s/rfc3339.hpp"
-
-#include <boost/json/value.hpp>
-
-#include <optional>
+#include "reconcile/contract.hpp"
 
 namespace nvcre::workflow {
 
-struct WorkflowReconcileInput {
-  const boost::json::value* object = nullptr;  // the cached Workflow; nullptr: gone
-  const k8s::CacheView& cache;
-  const k8s::LiveReads& live;
-  const std::optional<k8s::ActionOutcome>& outcome;
-  k8s::Clock::time_point now;
-};
-
-k8s::ReconcilePlan reconcile_workflow(const WorkflowReconcileInput& input);
+reconcile::Result reconcile_workflow(const reconcile::Context& context);
 
 }  // namespace nvcre::workflow

@@ -44,7 +44,7 @@ k8s::Action remove_finalizer(const api::Workflow& workflow, const k8s::ObjectRef
 
 }  // namespace
 
-k8s::ReconcilePlan reconcile_deletion(const WorkflowReconcileInput& input, const WorkflowDocument& doc) {
+k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const WorkflowDocument& doc) {
   const auto& finalizers = doc.workflow.metadata.finalizers;
   if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return {};
   Pass pass(input, doc);

@@ -9,7 +9,7 @@
 namespace nvcre::workflow::detail {
 namespace json = boost::json;
 
-Pass::Pass(const WorkflowReconcileInput& input, WorkflowDocument document)
+Pass::Pass(const reconcile::Context& input, WorkflowDocument document)
     : in(input), doc(std::move(document)), now_text(k8s::format_rfc3339(input.now)) {
   spec = doc.workflow.spec;
   status = doc.workflow.status.value_or(api::WorkflowStatus{});

@@ -2,6 +2,7 @@
 // Internal to the Workflow reconciler: the state of one pass (inputs, the effective spec, the status
 // being edited, the actions planned so far) and the steps that share it. Steps mutate `status`
 // freely; finish() turns the difference into one conditional status write.
+#include "api/labels.hpp"
 #include "api/conditions.hpp"
 #include "api/workflow.hpp"
 #include "k8s/reconcile_plan.hpp"
@@ -19,13 +20,13 @@
 
 namespace nvcre::workflow::detail {
 
-inline constexpr std::string_view kJobLabel = "nvcre.nvidia.com/job";
+using api::kJobLabel;
 
 class Pass {
  public:
-  Pass(const WorkflowReconcileInput& input, WorkflowDocument document);
+  Pass(const reconcile::Context& input, WorkflowDocument document);
 
-  const WorkflowReconcileInput& in;
+  const reconcile::Context& in;
   WorkflowDocument doc;          // as read; doc.workflow.spec is the stored spec
   api::WorkflowSpec spec;        // effective spec (overrides applied)
   api::WorkflowStatus status;    // being edited
@@ -128,7 +129,7 @@ void launch_pending_groups(Pass& pass);
 void complete_iteration(Pass& pass);
 
 // §5.12: the deletion flow (runs on the document directly: no overrides, no status writes).
-k8s::ReconcilePlan reconcile_deletion(const WorkflowReconcileInput& input, const WorkflowDocument& doc);
+k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const WorkflowDocument& doc);
 
 // Helpers shared by steps.
 bool group_running(const api::GroupStatus& group);

@@ -1,5 +1,7 @@
 #include "workloadrun/build.hpp"
 
+#include "api/labels.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -7,8 +9,7 @@
 #include <set>
 
 #include "api/codec.hpp"
-#include "certification/naming.hpp"
-#include "certification/transforms.hpp"
+#include "workflow/spec_transforms.hpp"
 #include "k8s/duration.hpp"
 #include "platform/detect.hpp"
 #include "platform/gpu_defaults.hpp"
@@ -26,7 +27,7 @@ constexpr std::string_view kBuildFailed = "BuildFailed";
 constexpr std::string_view kConfigVolume = "config-volume";
 constexpr std::string_view kConfigMountPath = "/config";
 constexpr std::string_view kRuntimePatchManager = "nvcre.nvidia.com/workloadrun";
-constexpr std::string_view kGpuPresentLabel = "nvidia.com/gpu.present";
+using api::kGpuPresentLabel;
 
 struct BuildFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -386,8 +387,8 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
   try {
     api::CategoryOptions options;
     options.workloadMetadata = spec.workloadMetadata;
-    certification::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
-  } catch (const certification::TransformError& error) {
+    workflow::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
+  } catch (const workflow::TransformError& error) {
     throw BuildError(error.reason, prefix + error.what());
   }
 
@@ -396,7 +397,7 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
   workflow.kind = std::string(api::Workflow::kKind);
   workflow.metadata.name = name;
   workflow.metadata.namespace_ = run.metadata.namespace_;
-  workflow.metadata.labels = {{std::string(certification::kManagedByLabel), std::string(certification::kManagedByValue)},
+  workflow.metadata.labels = {{std::string(api::kManagedByLabel), std::string(api::kManagedByValue)},
                               {std::string(kWorkloadRunLabel), name}};
   if (!run.metadata.uid.empty()) {
     workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion), std::string(api::WorkloadRun::kKind),

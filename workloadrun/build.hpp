@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "api/workflow.hpp"
-#include "certification/build.hpp"
+#include "reconcile/build_request.hpp"
 #include "api/workloadrun.hpp"
 
 namespace nvcre::workloadrun {
@@ -24,8 +24,8 @@ inline constexpr std::string_view kDefaultTimeoutPerJob = "24h0m0s";  // invalid
 
 // The same inputs and events as a Certification category build (offline: overrides resolved and
 // cleared; otherwise all kept, unresolved).
-using BuildInput = certification::BuildInput;
-using BuildEvent = certification::BuildEvent;
+using reconcile::BuildEvent;
+using reconcile::BuildInput;
 
 struct WorkloadRunBuild {
   api::Workflow workflow;

@@ -1,13 +1,13 @@
 // §7.4: mirroring a WorkloadRun's Workflow into the run's status.
 #include "api/conditions.hpp"
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 #include "workloadrun/reconcile_pass.hpp"
 
 namespace nvcre::workloadrun::detail {
 
 namespace reason = api::workloadrun_reason;
-using certification::json_at;
-using certification::json_string_at;
+using reconcile::json_at;
+using reconcile::json_string_at;
 
 namespace {
 
@@ -18,7 +18,7 @@ constexpr std::string_view kJobValidationFailed = "JobValidationFailed";
 
 void mirror_workflow(Pass& pass) {
   // The Workflow lives in the run's namespace, whatever the ref says (as upstream reads it).
-  const auto ref = certification::workflow_object_ref(pass.run.metadata.namespace_, pass.run.status->workflowRef->name);
+  const auto ref = reconcile::workflow_object_ref(pass.run.metadata.namespace_, pass.run.status->workflowRef->name);
   const boost::json::value* workflow = pass.in.cache.get(ref);
   if (workflow == nullptr) {
     // A cache miss is not proof of deletion (§2.4): only a live NotFound fails the run.
@@ -37,25 +37,25 @@ void mirror_workflow(Pass& pass) {
 
   StatusUpdate update(pass);
   auto& status = update.status();
-  if (const auto* orchestration = json_at(*workflow, {"status", "orchestration"}); orchestration && orchestration->is_object()) {
-    status.detectedPlatform = json_string_at(*orchestration, {"detectedPlatform"});
-    status.detectedGPUArchitecture = json_string_at(*orchestration, {"detectedGPUArchitecture"});
+  if (const auto* orchestration = reconcile::json_at(*workflow, {"status", "orchestration"}); orchestration && orchestration->is_object()) {
+    status.detectedPlatform = reconcile::json_string_at(*orchestration, {"detectedPlatform"});
+    status.detectedGPUArchitecture = reconcile::json_string_at(*orchestration, {"detectedGPUArchitecture"});
   }
-  status.succeededNodesRef = certification::status_node_ref(*workflow, "succeededNodesRef");
-  status.failedNodesRef = certification::status_node_ref(*workflow, "failedNodesRef");
-  const auto conditions = certification::status_conditions(*workflow);
+  status.succeededNodesRef = reconcile::status_node_ref(*workflow, "succeededNodesRef");
+  status.failedNodesRef = reconcile::status_node_ref(*workflow, "failedNodesRef");
+  const auto conditions = reconcile::status_conditions(*workflow);
   // Before the terminal mirror: the Workflow sets ValidationFailed alongside Failed.
   if (api::condition_is_true(conditions, api::kConditionValidationFailed)) {
     update.set_condition(api::kConditionValidationFailed, reason::kThresholdViolation,
-                         certification::condition_message(conditions, api::kConditionValidationFailed));
+                         reconcile::condition_message(conditions, api::kConditionValidationFailed));
   }
   if (api::condition_is_true(conditions, api::kConditionSucceeded)) {
     update.set_execution(api::kConditionSucceeded, reason::kWorkflowSucceeded, "Workflow completed successfully");
   } else if (api::condition_is_true(conditions, api::kConditionFailed)) {
     // "Ran but missed its numbers" is told apart from "broke" by the Workflow's Failed reason.
-    const bool threshold = certification::condition_reason(conditions, api::kConditionFailed) == kJobValidationFailed;
+    const bool threshold = reconcile::condition_reason(conditions, api::kConditionFailed) == kJobValidationFailed;
     update.set_execution(api::kConditionFailed, threshold ? reason::kWorkflowValidationFailed : reason::kWorkflowFailed,
-                         certification::condition_message(conditions, api::kConditionFailed));
+                         reconcile::condition_message(conditions, api::kConditionFailed));
   } else {
     pass.plan.requeue_after = k8s::kDefaultRequeue;
   }

@@ -2,15 +2,9 @@
 
 #include "api/codec.hpp"
 #include "api/conditions.hpp"
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 
 namespace nvcre::workloadrun::detail {
-
-using api::true_execution_type;
-
-k8s::EventRecord Pass::event(std::string_view type, std::string_view reason, std::string note) const {
-  return certification::make_event(self, object, type, reason, std::move(note));
-}
 
 StatusUpdate::StatusUpdate(const Pass& pass)
     : observed_(pass.run.status.value_or(api::WorkloadRunStatus{})),
@@ -39,13 +33,7 @@ void StatusUpdate::set_condition(std::string_view type, std::string_view reason,
 
 void StatusUpdate::commit(Pass& pass) {
   if (status_ == observed_) return;
-  pass.plan.actions.push_back(certification::status_patch(pass.self, pass.object, api::encode_value(status_)));
-  const auto before = true_execution_type(observed_.conditions);
-  const auto after = true_execution_type(status_.conditions);
-  if (after && before != after) {
-    const api::Condition* condition = api::find_condition(status_.conditions, *after);
-    pass.plan.events.push_back(pass.event(api::transition_event_type(*after), condition->reason, condition->message));
-  }
+  reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions, status_.conditions);
 }
 
 }  // namespace nvcre::workloadrun::detail

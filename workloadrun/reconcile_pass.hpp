@@ -6,18 +6,13 @@
 #include <string_view>
 
 #include "api/workloadrun.hpp"
+#include "reconcile/pass.hpp"
 #include "workloadrun/reconciler.hpp"
 
 namespace nvcre::workloadrun::detail {
 
-struct Pass {
-  const WorkloadRunReconcileInput& in;
-  const boost::json::value& object;  // the WorkloadRun as observed
-  api::WorkloadRun run;              // ... decoded
-  k8s::ObjectRef self;
-  k8s::ReconcilePlan plan;
-
-  k8s::EventRecord event(std::string_view type, std::string_view reason, std::string note) const;
+struct Pass : reconcile::PassBase {
+  api::WorkloadRun run;  // the observed object, decoded
 };
 
 // One status write from the observed status. The execution triple is set the WorkloadRun way:

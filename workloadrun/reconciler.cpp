@@ -2,7 +2,7 @@
 
 #include "api/conditions.hpp"
 #include "api/objects.hpp"
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 #include "workloadrun/build.hpp"
 #include "workloadrun/reconcile_pass.hpp"
 #include "workflow/node_discovery.hpp"
@@ -12,7 +12,7 @@ namespace nvcre::workloadrun {
 namespace {
 
 namespace reason = api::workloadrun_reason;
-using certification::json_string_at;
+using reconcile::json_string_at;
 using detail::Pass;
 using detail::StatusUpdate;
 
@@ -21,10 +21,10 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 // ownedByPredecessor: the controller reference names an earlier WorkloadRun of this name (same
 // name, other UID). That owner is gone by definition, so the garbage collector frees the name.
 bool owned_by_predecessor(const boost::json::value& holder, const api::WorkloadRun& run) {
-  const auto* owner = certification::controller_reference(holder);
-  return owner != nullptr && json_string_at(*owner, {"apiVersion"}) == api::kApiVersion &&
-         json_string_at(*owner, {"kind"}) == api::WorkloadRun::kKind &&
-         json_string_at(*owner, {"name"}) == run.metadata.name && json_string_at(*owner, {"uid"}) != run.metadata.uid;
+  const auto* owner = reconcile::controller_reference(holder);
+  return owner != nullptr && reconcile::json_string_at(*owner, {"apiVersion"}) == api::kApiVersion &&
+         reconcile::json_string_at(*owner, {"kind"}) == api::WorkloadRun::kKind &&
+         reconcile::json_string_at(*owner, {"name"}) == run.metadata.name && reconcile::json_string_at(*owner, {"uid"}) != run.metadata.uid;
 }
 
 enum class CreateDecision { Adopt, Wait, Done };
@@ -33,8 +33,8 @@ enum class CreateDecision { Adopt, Wait, Done };
 // Done means the plan already says everything (an error, or the collision verdict).
 CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome, const std::string& name) {
   const api::WorkloadRun& run = pass.run;
-  if (!certification::is_already_exists(outcome)) {
-    const std::string text = certification::outcome_text(outcome);
+  if (!reconcile::is_already_exists(outcome)) {
+    const std::string text = reconcile::outcome_text(outcome);
     pass.plan.events.push_back(
         pass.event("Warning", api::workloadrun_event::kWorkflowCreationError, "Failed to create Workflow " + name + ": " + text));
     pass.plan.error = "creating Workflow: " + text;
@@ -47,8 +47,8 @@ CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome
     return CreateDecision::Done;
   }
   const auto& holder = *outcome.live_holder;
-  const bool ours = certification::is_controlled_by(holder, run.metadata.uid);
-  const bool deleting = certification::is_being_deleted(holder);
+  const bool ours = reconcile::is_controlled_by(holder, run.metadata.uid);
+  const bool deleting = reconcile::is_being_deleted(holder);
   // Terminating holders release the name soon, ours or not; so does a deleted predecessor's child.
   if (deleting || (!ours && owned_by_predecessor(holder, run))) return CreateDecision::Wait;
   if (ours) return CreateDecision::Adopt;
@@ -77,7 +77,7 @@ void create_workflow(Pass& pass) {
     return;
   }
   const std::string& name = build.workflow.metadata.name;
-  const auto target = certification::workflow_object_ref(run.metadata.namespace_, name);
+  const auto target = reconcile::workflow_object_ref(run.metadata.namespace_, name);
   const auto& outcome = pass.in.outcome;
   if (outcome && outcome->action.verb == k8s::ActionVerb::Create && outcome->action.target == target) {
     switch (judge_failed_create(pass, *outcome, name)) {
@@ -101,33 +101,33 @@ void create_workflow(Pass& pass) {
 
 }  // namespace
 
-k8s::ReconcilePlan reconcile_workloadrun(const WorkloadRunReconcileInput& input) {
+reconcile::Result reconcile_workloadrun(const reconcile::Context& input) {
   if (input.object == nullptr) return {};
   api::WorkloadRun run;
   try {
     run = api::decode_object<api::WorkloadRun>(*input.object);
   } catch (const std::exception& error) {
-    return certification::error_plan(std::string("decoding WorkloadRun: ") + error.what());
+    return {reconcile::error_plan(std::string("decoding WorkloadRun: ") + error.what()), {}, {}};
   }
-  Pass pass{input, *input.object, std::move(run), k8s::object_ref_of(*input.object), {}};
+  Pass pass{{input, *input.object, k8s::object_ref_of(*input.object), {}}, std::move(run)};
   const auto& outcome = input.outcome;
   // A failed Create is judged where it was planned; a stale status write carries no decision (the
   // actor re-read the run); anything else is returned as the error upstream returns.
-  if (outcome && outcome->action.verb != k8s::ActionVerb::Create && !certification::is_stale_write(*outcome)) {
-    const std::string text = certification::outcome_text(*outcome);
+  if (outcome && outcome->action.verb != k8s::ActionVerb::Create && !reconcile::is_stale_write(*outcome)) {
+    const std::string text = reconcile::outcome_text(*outcome);
     pass.plan.error = outcome->action.verb == k8s::ActionVerb::LiveGet
                           ? "getting Workflow " + outcome->action.target.name + ": " + text
                           : "updating WorkloadRun status: " + text;
-    return std::move(pass.plan);
+    return {std::move(pass.plan), {}, {}};
   }
   const auto& status = pass.run.status;
-  if (status && api::is_terminal(status->conditions)) return std::move(pass.plan);
+  if (status && api::is_terminal(status->conditions)) return {std::move(pass.plan), {}, {}};
   if (status && status->workflowRef) {
     detail::mirror_workflow(pass);
   } else {
     create_workflow(pass);
   }
-  return std::move(pass.plan);
+  return {std::move(pass.plan), {}, {}};
 }
 
 }  // namespace nvcre::workloadrun

@@ -4,7 +4,7 @@
 // the result per category, including every failed node and its reason.
 // Exit 0 when the Certification reached a verdict (Succeeded or Failed), 1 on timeout or error.
 #include "actors/embedded/embedded_cluster.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "manager/demo_report.hpp"
 #include "manager/flags.hpp"
 
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   if (int code = nvcre::manager::parse_command_line(app, argc, argv); code >= 0) return code;
   spdlog::set_level(spdlog::level::warn);
   try {
-    json::value certification = nvcre::api::parse_yaml(read_file(certification_file));
+    json::value certification = nvcre::jsonkit::parse_yaml(read_file(certification_file));
     std::string ns(certification.at("metadata").at("namespace").as_string());
     std::string name(certification.at("metadata").at("name").as_string());
     nvcre::actors::EmbeddedClusterOptions cluster_options;

@@ -22,7 +22,7 @@ const std::string kInjected = "chaos: injected reconcile crash";
 // The faulty node's Certifications are expected to fail, the rest to succeed.
 constexpr int kFaultyNode = kNodes - 1;
 
-std::string name_of(const k8s::ReconcileContext& context) {
+std::string name_of(const reconcile::Context& context) {
   if (context.object == nullptr) return {};
   return std::string(context.object->at("metadata").at("name").as_string());
 }
@@ -39,7 +39,7 @@ TEST(ChaosIsolation, OneCrashingReconcilerDoesNotStopTheOther199) {
   bool wrapped = false;
   for (auto& spec : options.controllers) {
     if (spec.kind != "Certification") continue;
-    spec.reconcile = [inner = spec.reconcile, broken_attempts](const k8s::ReconcileContext& context) {
+    spec.reconcile = [inner = spec.reconcile, broken_attempts](const reconcile::Context& context) {
       if (name_of(context) == kBroken) {
         ++*broken_attempts;
         throw std::runtime_error(kInjected + " for " + kNamespace + "/" + kBroken);

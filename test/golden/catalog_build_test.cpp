@@ -6,7 +6,7 @@
 // enableMNNVL, nicResourceName, options: CategoryOptions, target: TargetSpec}.
 #include "api/certification.hpp"
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "catalog/catalog.hpp"
 #include "test/support/golden.hpp"
 
@@ -30,7 +30,7 @@ std::string string_at(const json::object& o, std::string_view key) {
 }
 
 std::string build_case(const GoldenCase& golden_case) {
-  const json::object in = nvcre::api::parse_yaml(golden_case.input("input_config.yaml")).as_object();
+  const json::object in = nvcre::jsonkit::parse_yaml(golden_case.input("input_config.yaml")).as_object();
   const std::string category = string_at(in, "category");
   const auto slash = category.find('/');
   const auto* entry = Catalog::builtin().lookup(category.substr(0, slash), category.substr(slash + 1));
@@ -47,7 +47,7 @@ std::string build_case(const GoldenCase& golden_case) {
   }
   nvcre::api::TargetSpec target;
   if (const json::value* t = in.if_contains("target")) target = nvcre::api::decode<nvcre::api::TargetSpec>(*t, "target");
-  return nvcre::api::to_pretty_json(nvcre::api::encode(entry->build(target, config))) + "\n";
+  return nvcre::jsonkit::to_pretty_json(nvcre::api::encode(entry->build(target, config))) + "\n";
 }
 
 class CatalogList : public ::testing::TestWithParam<GoldenCase> {};
@@ -55,7 +55,7 @@ TEST_P(CatalogList, Lists) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase&) {
     json::array out;
     for (const auto& key : Catalog::builtin().list()) out.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
-    return nvcre::api::to_pretty_json(out) + "\n";
+    return nvcre::jsonkit::to_pretty_json(out) + "\n";
   });
 }
 NVCRE_GOLDEN_SUITE(CatalogList, "catalog-list");

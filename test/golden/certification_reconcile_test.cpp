@@ -10,11 +10,12 @@
 #include <boost/json.hpp>
 
 #include "catalog/catalog.hpp"
+#include "jsonkit/merge_patch.hpp"
 #include "certification/reconciler.hpp"
 #include "k8s/reconcile_plan.hpp"
 #include "test/support/golden_inputs.hpp"
 #include "test/support/reconcile_case.hpp"
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
 
 namespace json = boost::json;
 using nvcre::k8s::ActionVerb;
@@ -28,9 +29,8 @@ namespace {
 // The builds the reconcile asks for are answered synchronously by the same pure stages the
 // controller's build services run, so the plan is the one the manager carries out.
 nvcre::k8s::ReconcilePlan plan_for(const ReconcileCase& input) {
-  const json::value* object = input.object ? &*input.object : nullptr;
-  return nvcre::certification::reconcile_certification_answering_builds(
-      {object, input.cache, input.live, input.outcome, input.now, nvcre::catalog::Catalog::builtin()});
+  return nvcre::certification::reconcile_certification_answering_builds(input.context(),
+                                                                      nvcre::catalog::Catalog::builtin());
 }
 
 bool controlled_by(const json::value& child, const json::value& owner) {
@@ -121,7 +121,7 @@ class Shell {
       case ActionVerb::MergePatch:
       case ActionVerb::MergePatchStatus: {
         ASSERT_EQ(string_at(action.body, {"metadata", "resourceVersion"}), string_at(primary, {"metadata", "resourceVersion"}));
-        primary = nvcre::workflow::merge_job_template(primary, action.body);
+        primary = nvcre::jsonkit::merge_patch(primary, action.body);
         primary.as_object()["metadata"].as_object()["resourceVersion"] = std::to_string(++version_);
         break;
       }

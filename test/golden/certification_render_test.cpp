@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "cli/certification_commands.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/golden_inputs.hpp"
@@ -73,7 +73,7 @@ class CertificationRenderErrors : public ::testing::TestWithParam<GoldenCase> {}
 
 TEST_P(CertificationRenderGang, Projection) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    return nvcre::api::to_pretty_json(gang_projection(json::parse(render(golden_case, "json"))));
+    return nvcre::jsonkit::to_pretty_json(gang_projection(json::parse(render(golden_case, "json"))));
   });
 }
 

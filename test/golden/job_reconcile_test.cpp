@@ -6,11 +6,12 @@
 // Besides the golden comparison every case is held to the contract's invariants: a plan that waits
 // for reads writes nothing, status writes are conditional and single, reconciles are pure, and a
 // status write converges (applying it and reconciling again writes no further status).
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
+#include "jsonkit/merge_patch.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/reconcile_case.hpp"
 #include "workflow/job_reconciler.hpp"
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -34,13 +35,13 @@ std::map<std::string, std::string> log_tails(const json::value& extra) {
   return tails;
 }
 
-wf::JobReconcileResult run(const json::value* object, const ReconcileCase& c,
-                           const std::optional<k8s::ActionOutcome>& outcome,
-                           const std::map<std::string, std::string>& tails) {
-  return wf::reconcile_job(wf::JobReconcileInput{object, c.cache, c.live, outcome, c.now, tails});
+nvcre::reconcile::Result run(const json::value* object, const ReconcileCase& c,
+                             const std::optional<k8s::ActionOutcome>& outcome,
+                             const std::map<std::string, std::string>& tails) {
+  return wf::reconcile_job({object, c.cache, c.live, outcome, c.now, tails, c.no_builds});
 }
 
-json::value render(const wf::JobReconcileResult& result) {
+json::value render(const nvcre::reconcile::Result& result) {
   json::object out = k8s::plan_to_json(result.plan).as_object();
   if (!result.wanted_pod_logs.empty()) {
     json::array wanted;
@@ -60,7 +61,7 @@ json::value render(const wf::JobReconcileResult& result) {
 bool is_write(const k8s::Action& action) { return action.verb != k8s::ActionVerb::LiveGet; }
 
 void check_invariants(const ReconcileCase& c, const std::map<std::string, std::string>& tails,
-                      const wf::JobReconcileResult& result) {
+                      const nvcre::reconcile::Result& result) {
   const auto& plan = result.plan;
   if (!c.object) {
     EXPECT_TRUE(plan.actions.empty()) << "nothing to act on";
@@ -90,13 +91,13 @@ void check_invariants(const ReconcileCase& c, const std::map<std::string, std::s
   });
   if (write == plan.actions.end()) return;
   json::value written = *c.object;
-  written.as_object()["status"] = nvcre::workflow::merge_job_template(
+  written.as_object()["status"] = nvcre::jsonkit::merge_patch(
       c.object->as_object().contains("status") ? c.object->at("status") : json::value(json::object()),
       write->body.at("status"));
   const auto again = run(&written, c, std::nullopt, tails);
   EXPECT_TRUE(std::none_of(again.plan.actions.begin(), again.plan.actions.end(), [](const k8s::Action& a) {
     return a.verb == k8s::ActionVerb::MergePatchStatus;
-  })) << "the status write does not converge:\n" << nvcre::api::to_yaml(render(again));
+  })) << "the status write does not converge:\n" << nvcre::jsonkit::to_yaml(render(again));
 }
 
 class JobReconcile : public ::testing::TestWithParam<GoldenCase> {};
@@ -107,7 +108,7 @@ TEST_P(JobReconcile, Plans) {
     const auto tails = log_tails(c.extra);
     const auto result = run(c.object ? &*c.object : nullptr, c, c.outcome, tails);
     check_invariants(c, tails, result);
-    return nvcre::api::to_yaml(render(result));
+    return nvcre::jsonkit::to_yaml(render(result));
   });
 }
 

@@ -5,7 +5,7 @@
 //                            per-node architecture, majority vote and primary selection.
 //   platform-to-provider-id  input.yaml {platforms: [string], nodeSelector?: {}} -> the fake
 //                            provider ID, the synthetic node and what detection makes of it.
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "platform/detect.hpp"
 #include "test/support/golden.hpp"
 
@@ -38,7 +38,7 @@ class PlatformDetect : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(PlatformDetect, Detects) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const auto nodes = nodes_of(nvcre::api::parse_yaml(golden_case.input("input.yaml")));
+    const auto nodes = nodes_of(nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")));
     json::array per_node;
     for (const auto& node : nodes) {
       per_node.push_back(json::object{{"name", platform::NodeView(node).name()},
@@ -54,7 +54,7 @@ TEST_P(PlatformDetect, Detects) {
     json::object out{{"nodes", per_node},
                      {"detectPlatform", platform::detect_platform(nodes)},
                      {"consistent", consistent_out}};
-    return nvcre::api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 
@@ -64,7 +64,7 @@ class GpuArch : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(GpuArch, ParsesAndVotes) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::value input = nvcre::api::parse_yaml(golden_case.input("input.yaml"));
+    const json::value input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml"));
     json::object out;
     if (const json::value* products = input.as_object().if_contains("products")) {
       json::array parsed;
@@ -88,7 +88,7 @@ TEST_P(GpuArch, ParsesAndVotes) {
                                     {"kept", names(selection.kept)},
                                     {"excluded", names(selection.excluded)}};
     }
-    return nvcre::api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 
@@ -98,7 +98,7 @@ class PlatformToProviderId : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(PlatformToProviderId, RoundTripsThroughDetection) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::value input = nvcre::api::parse_yaml(golden_case.input("input.yaml"));
+    const json::value input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml"));
     std::map<std::string, std::string> selector;
     if (const json::value* labels = input.as_object().if_contains("nodeSelector")) {
       for (const auto& entry : labels->as_object()) selector[entry.key()] = std::string(entry.value().as_string());
@@ -112,7 +112,7 @@ TEST_P(PlatformToProviderId, RoundTripsThroughDetection) {
                                  {"detectedPlatform", platform::detect_node_platform(node)},
                                  {"node", node}});
     }
-    return nvcre::api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 

@@ -6,9 +6,9 @@
 //   gang-preserve-scheduling-fields  input.yaml {gangScheduler?, original, renamed} ->
 //       {changed, result}.
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "platform/gang_scheduling.hpp"
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 #include "test/support/golden.hpp"
 
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ namespace json = boost::json;
 namespace api = nvcre::api;
 using nvcre::testing::GoldenCase;
 namespace platform = nvcre::platform;
-using namespace nvcre::platform::json_paths;
+using namespace nvcre::jsonkit;
 
 std::optional<api::GangSchedulerSpec> gang_of(const json::object& input) {
   const json::value* spec = input.if_contains("gangScheduler");
@@ -56,7 +56,7 @@ class ApplyGangSchedulerDeps : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(ApplyGangSchedulerDeps, Rewrites) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = api::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     const auto gang = gang_of(input);
     const auto original = api::decode<std::vector<api::DependencySpec>>(input.at("dependencies"), "dependencies");
     auto rewritten = original;
@@ -79,7 +79,7 @@ TEST_P(ApplyGangSchedulerDeps, Rewrites) {
     const auto resolved = platform::resolve_gang_scheduler(gang);
     json::object result{{"resolvedGangScheduler", resolved ? api::encode(*resolved) : json::value(nullptr)},
                         {"dependencies", out}};
-    return api::to_pretty_json(result);
+    return nvcre::jsonkit::to_pretty_json(result);
   });
 }
 
@@ -89,12 +89,12 @@ class GangPreserveSchedulingFields : public ::testing::TestWithParam<GoldenCase>
 
 TEST_P(GangPreserveSchedulingFields, Restores) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = api::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     const json::object& original = input.at("original").as_object();
     const json::object& renamed = input.at("renamed").as_object();
     json::object result = platform::preserve_scheduling_fields(original, renamed, gang_of(input));
     const bool changed = result != renamed;
-    return api::to_pretty_json(json::object{{"changed", changed}, {"result", std::move(result)}});
+    return nvcre::jsonkit::to_pretty_json(json::object{{"changed", changed}, {"result", std::move(result)}});
   });
 }
 

@@ -5,7 +5,7 @@
 // expected.json: {conflict: null | {reason, message}, queueLabelRestored, workloadLabels} where
 // workloadLabels are the job template's workload labels after the check (null when absent).
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "platform/gang_validation.hpp"
 #include "test/support/golden.hpp"
 
@@ -22,7 +22,7 @@ class GangValidate : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(GangValidate, Checks) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = api::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     std::optional<api::GangSchedulerSpec> intent;
     if (const json::value* spec = input.if_contains("gangScheduler")) {
       intent = api::decode<api::GangSchedulerSpec>(*spec, "gangScheduler");
@@ -55,7 +55,7 @@ TEST_P(GangValidate, Checks) {
         {"queueLabelRestored", check.queueLabelRestored},
         {"workloadLabels", metadata ? api::encode(metadata->labels) : json::value(nullptr)},
     };
-    return api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 

@@ -3,7 +3,7 @@
 //   matrix {architectures, platforms} -> "gpus/mlnx" for every pair (platform "" = none given)
 //   gpuArchFlag              -> the parsed --gpu-arch value (or the error)
 //   nic {option, platform, gpuArch, mlnxPerNode, nodes} -> detected NIC resource and message
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "test/support/golden.hpp"
 
@@ -71,13 +71,13 @@ class GpuDefaults : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(GpuDefaults, Resolves) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::api::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     json::object out;
     if (input.contains("gpuArch")) out["defaults"] = defaults_of(string_at(input, "gpuArch"), string_at(input, "platform"));
     if (const json::value* matrix = input.if_contains("matrix")) out["matrix"] = matrix_of(matrix->as_object());
     if (input.contains("gpuArchFlag")) out["parsedGpuArchFlag"] = platform::parse_gpu_arch_flag(string_at(input, "gpuArchFlag"));
     if (const json::value* nic = input.if_contains("nic")) out["nic"] = nic_of(nic->as_object());
-    return nvcre::api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 

@@ -6,7 +6,7 @@
 // post-resolve gang rewrite, applied with the same intent, finds nothing left to change: the
 // builders and the rewrite must write the same fields.
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "platform/gang_scheduling.hpp"
 #include "platform/nccl_env.hpp"
 #include "platform/runtime_builders.hpp"
@@ -27,7 +27,7 @@ class RuntimeBuilders : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(RuntimeBuilders, Builds) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = api::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     auto config = api::decode<platform::RuntimeConfig>(input.at("config"), "config");
     if (const json::value* mnnvl = input.if_contains("enableMNNVL")) {
       std::vector<api::EnvVar> user;
@@ -54,9 +54,9 @@ TEST_P(RuntimeBuilders, Builds) {
       json::object rewritten = built.resource;
       EXPECT_FALSE(platform::apply_gang_scheduler_to_runtime(rewritten, *intent))
           << "the gang rewrite changed a runtime the builder already configured:\n"
-          << api::to_pretty_json(rewritten);
+          << nvcre::jsonkit::to_pretty_json(rewritten);
     }
-    return api::to_pretty_json(api::encode(built));
+    return nvcre::jsonkit::to_pretty_json(api::encode(built));
   });
 }
 

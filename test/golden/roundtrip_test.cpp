@@ -4,7 +4,7 @@
 // to the same object. expected.json is the pretty-printed encoding. Negative cases (an `error`
 // file) pin the messages of malformed input.
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 
 #include <gtest/gtest.h>
@@ -18,18 +18,18 @@ class RoundTrip : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(RoundTrip, DecodeEncodeDecode) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const api::AnyObject first = api::decode_any_object(api::parse_yaml(golden_case.input("input.yaml")));
+    const api::AnyObject first = api::decode_any_object(nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")));
     const boost::json::value encoded = api::encode_any_object(first);
 
     const api::AnyObject second = api::decode_any_object(encoded);
     EXPECT_TRUE(first == second) << "decoding the encoding gave a different object";
     EXPECT_EQ(api::encode_any_object(second), encoded) << "encoding is not stable";
 
-    const std::string yaml = api::to_yaml(encoded);
-    const api::AnyObject from_yaml = api::decode_any_object(api::parse_yaml(yaml));
+    const std::string yaml = nvcre::jsonkit::to_yaml(encoded);
+    const api::AnyObject from_yaml = api::decode_any_object(nvcre::jsonkit::parse_yaml(yaml));
     EXPECT_TRUE(from_yaml == first) << "YAML round trip changed the object; YAML was:\n" << yaml;
 
-    return api::to_pretty_json(encoded);
+    return nvcre::jsonkit::to_pretty_json(encoded);
   });
 }
 

@@ -3,7 +3,7 @@
 //   validation/<case>/input.yaml                       -> {"accepted", "causes"}
 //   immutability/<case>/input_create.yaml + input_update.yaml -> {"create": ..., "update": ...}
 #include "api/validation.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 
 #include <gtest/gtest.h>
@@ -15,8 +15,8 @@
 namespace {
 
 using nvcre::api::causes_to_json;
-using nvcre::api::parse_yaml;
-using nvcre::api::to_pretty_json;
+using nvcre::jsonkit::parse_yaml;
+using nvcre::jsonkit::to_pretty_json;
 using nvcre::testing::GoldenCase;
 
 class ValidationGolden : public ::testing::TestWithParam<GoldenCase> {};

@@ -7,7 +7,7 @@
 // their own `when` (kind/name), and the resolved spec without `overrides` (checked separately to be
 // kept as given). Negative cases hold an `error` file with the expected message substring.
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 #include "workflow/overrides.hpp"
 
@@ -54,8 +54,8 @@ class WorkflowOverrideResolve : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(WorkflowOverrideResolve, Resolves) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const auto spec = api::decode<api::WorkflowSpec>(api::parse_yaml(golden_case.input("input_workflow.yaml")), "spec");
-    const auto context = context_from(spec, api::parse_yaml(golden_case.input("input_context.yaml")).as_object());
+    const auto spec = api::decode<api::WorkflowSpec>(nvcre::jsonkit::parse_yaml(golden_case.input("input_workflow.yaml")), "spec");
+    const auto context = context_from(spec, nvcre::jsonkit::parse_yaml(golden_case.input("input_context.yaml")).as_object());
 
     const wf::ResolvedOverrides resolved = wf::resolve_overrides(spec, context);
     EXPECT_EQ(resolved.spec.overrides, spec.overrides) << "resolve_overrides must keep spec.overrides as given";
@@ -77,7 +77,7 @@ TEST_P(WorkflowOverrideResolve, Resolves) {
     out["events"] = std::move(events);
     out["selectedDependencies"] = std::move(selected);
     out["spec"] = api::encode(shown);
-    return api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 

@@ -5,7 +5,7 @@
 // for live reads does nothing else, there is at most one Create and one status write per plan, the
 // status write comes last among the writes and is conditional on the version it was computed from,
 // and the reconcile is pure (the same inputs give the same plan).
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/reconcile_case.hpp"
 #include "workflow/workflow_reconciler.hpp"
@@ -24,7 +24,7 @@ using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
 
 k8s::ReconcilePlan run(const ReconcileCase& c) {
-  return wf::reconcile_workflow(wf::WorkflowReconcileInput{c.object ? &*c.object : nullptr, c.cache, c.live, c.outcome, c.now});
+  return wf::reconcile_workflow(c.context()).plan;
 }
 
 std::size_t count_verb(const k8s::ReconcilePlan& plan, k8s::ActionVerb verb) {

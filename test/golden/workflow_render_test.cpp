@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "cli/workflow_commands.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/golden_inputs.hpp"

@@ -3,7 +3,7 @@
 // Output: for each item, the input's `when` (as decoded and re-encoded) and its summary, plus the
 // parts summary for overrides.
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 #include "workflow/overrides.hpp"
 
@@ -21,7 +21,7 @@ class WorkflowWhenSummary : public ::testing::TestWithParam<GoldenCase> {};
 TEST_P(WorkflowWhenSummary, Summarizes) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
     json::array out;
-    const json::value input = api::parse_yaml(golden_case.input("input.yaml"));
+    const json::value input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml"));
     for (const auto& item : input.as_array()) {
       const auto& object = item.as_object();
       if (const json::value* spec = object.if_contains("override")) {
@@ -34,7 +34,7 @@ TEST_P(WorkflowWhenSummary, Summarizes) {
         out.push_back(json::object{{"when", api::encode(when)}, {"summary", wf::summarize_when(when)}});
       }
     }
-    return api::to_pretty_json(out);
+    return nvcre::jsonkit::to_pretty_json(out);
   });
 }
 

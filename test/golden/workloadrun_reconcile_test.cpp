@@ -62,8 +62,7 @@ class WorkloadRunReconcile : public ::testing::TestWithParam<GoldenCase> {};
 TEST_P(WorkloadRunReconcile, Plan) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
     const auto input = nvcre::testing::load_reconcile_case(golden_case);
-    const json::value* object = input.object ? &*input.object : nullptr;
-    const auto plan = nvcre::workloadrun::reconcile_workloadrun({object, input.cache, input.live, input.outcome, input.now});
+    const auto plan = nvcre::workloadrun::reconcile_workloadrun(input.context()).plan;
     expect_contract(input, plan);
     return nvcre::testing::plan_to_yaml(plan);
   });

@@ -11,7 +11,7 @@
 
 #include <sstream>
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "cli/workloadrun_commands.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/golden_inputs.hpp"
@@ -92,7 +92,7 @@ class WorkloadRunRenderErrors : public ::testing::TestWithParam<GoldenCase> {};
 TEST_P(WorkloadRunRender, Output) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
     if (flag(golden_case, "view") == "projection") {
-      return nvcre::api::to_pretty_json(projection(json::parse(render(golden_case, "json"))));
+      return nvcre::jsonkit::to_pretty_json(projection(json::parse(render(golden_case, "json"))));
     }
     const std::string output = flag(golden_case, "output");
     return render(golden_case, output.empty() ? "yaml" : output);

@@ -5,7 +5,7 @@
 // shutdown() against a server that does not answer.
 #include "k8s/rest_client.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "sim/fault_plan.hpp"
 #include "sim/kube_sim.hpp"
 #include "test/support/eventually.hpp"
@@ -81,7 +81,7 @@ class K8sClient : public ::testing::Test {
 
   void create_crds() {
     for (const char* file : {"deploy/crds/nvcre.nvidia.com_certifications.yaml"}) {
-      for (auto& doc : api::parse_yaml_documents(read_source(file))) client_->create(kCrds, "", doc);
+      for (auto& doc : nvcre::jsonkit::parse_yaml_documents(read_source(file))) client_->create(kCrds, "", doc);
     }
   }
 
@@ -214,7 +214,7 @@ TEST_F(K8sClient, CertificationCrudStatusAndInvalid) {
   auto crd = client_->get(kCrds, "", "certifications.nvcre.nvidia.com");
   EXPECT_EQ(crd.at("spec").at("group").as_string(), "nvcre.nvidia.com");
 
-  auto cert = api::parse_yaml(read_source("examples/certification.yaml"));
+  auto cert = nvcre::jsonkit::parse_yaml(read_source("examples/certification.yaml"));
   cert.at("metadata").as_object()["namespace"] = "it";
   auto created = client_->create(kCertifications, "it", cert);
   EXPECT_EQ(created.at("metadata").at("generation").as_int64(), 1);

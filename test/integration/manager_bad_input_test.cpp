@@ -8,7 +8,7 @@
 #include "actors/embedded/embedded_cluster.hpp"
 #include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "certification/naming.hpp"
 
 #include <boost/json.hpp>
@@ -96,7 +96,7 @@ TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
     const std::string workflow_name = certification::workflow_name("bad", category);
     // Someone else's valid Workflow (the example manifest), moved onto that name.
     std::ifstream example(std::string(NVCRE_SOURCE_DIR) + "/examples/workflow.yaml");
-    json::value foreign = api::parse_yaml(std::string(std::istreambuf_iterator<char>(example), {}));
+    json::value foreign = jsonkit::parse_yaml(std::string(std::istreambuf_iterator<char>(example), {}));
     foreign.at("metadata").as_object() = json::object{{"name", workflow_name}, {"namespace", input.name},
                                                       {"labels", {{"owner", "another-team"}}}};
     client.create(kWorkflows, input.name, foreign);

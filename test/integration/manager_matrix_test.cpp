@@ -21,7 +21,7 @@
 //                                      the controller learns from the nodes (say why next to it)
 #include "actors/embedded/embedded_cluster.hpp"
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "certification/build.hpp"
 #include "platform/detect.hpp"
 #include "test/support/golden.hpp"
@@ -226,7 +226,7 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
 
 TEST_P(ManagerMatrix, CreatesTheRenderedWorkflowAndItsChildren) {
   nvcre::testing::check_golden(GetParam(), [this](const GoldenCase& golden_case) {
-    const json::value input = api::parse_yaml(golden_case.input("case.yaml"));
+    const json::value input = jsonkit::parse_yaml(golden_case.input("case.yaml"));
     start(std::string(input.at("cluster").as_string()), input.as_object().if_contains("nodeAllocatable"));
     json::value certification_object = input.at("certification");
     certification_object.at("metadata").as_object()["namespace"] = kNamespace;
@@ -249,7 +249,7 @@ TEST_P(ManagerMatrix, CreatesTheRenderedWorkflowAndItsChildren) {
     created_spec.as_object().erase("overrides");
     EXPECT_TRUE(offline.at("spec") == created_spec)
         << "the created Workflow's spec differs from the offline render (-offline +created):\n"
-        << nvcre::testing::line_diff(api::to_pretty_json(offline.at("spec")), api::to_pretty_json(created_spec));
+        << nvcre::testing::line_diff(jsonkit::to_pretty_json(offline.at("spec")), jsonkit::to_pretty_json(created_spec));
     // Detection read the simulated nodes as the profile's platform and GPU, whatever the golden says.
     const auto& orchestration = created.workflow.at("status").at("orchestration");
     EXPECT_EQ(string_at(orchestration, {"detectedPlatform"}), cluster_->profile().platform);
@@ -264,7 +264,7 @@ TEST_P(ManagerMatrix, CreatesTheRenderedWorkflowAndItsChildren) {
       if (key.rfind("TrainJob/", 0) == 0) sanitized.as_object().erase("status");
       golden[key] = std::move(sanitized);
     }
-    return api::to_pretty_json(golden);
+    return jsonkit::to_pretty_json(golden);
   });
 }
 

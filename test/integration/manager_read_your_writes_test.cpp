@@ -31,8 +31,8 @@ std::string data_at(const json::value& object, const char* key) {
 
 // Counts data.count up to kSteps, one conditional patch per pass, and creates "<name>-child" once,
 // each pass deciding only from the cache.
-k8s::ReconcileResult counting_reconcile(const k8s::ReconcileContext& context) {
-  k8s::ReconcileResult result;
+reconcile::Result counting_reconcile(const reconcile::Context& context) {
+  reconcile::Result result;
   if (context.object == nullptr) return result;
   const auto& object = *context.object;
   const auto ref = k8s::object_ref_of(object);
@@ -62,8 +62,8 @@ bool is_deleting(const json::value& object) {
 
 // Deletes its ConfigMap until the cache shows it deleting (a finalizer holds it), looking again
 // after 1 ms: well before the watch brings the deletion.
-k8s::ReconcileResult deleting_reconcile(const k8s::ReconcileContext& context) {
-  k8s::ReconcileResult result;
+reconcile::Result deleting_reconcile(const reconcile::Context& context) {
+  reconcile::Result result;
   if (context.object == nullptr || is_deleting(*context.object)) return result;
   result.plan.actions.push_back(k8s::make_action(k8s::ActionVerb::Delete, k8s::object_ref_of(*context.object)));
   result.plan.requeue_after = std::chrono::milliseconds(1);
@@ -87,7 +87,7 @@ struct RywCluster {
   }
   ~RywCluster() { sim.stop(); }
 
-  ManagerOptions manager_options(const std::string& instance, k8s::ReconcileFunction reconcile) const {
+  ManagerOptions manager_options(const std::string& instance, reconcile::Function reconcile) const {
     ManagerOptions options;
     options.client = config;
     options.instance = instance;

@@ -46,7 +46,7 @@
 // Job's status.workloadStartTime is dropped: it exists only if a reconcile happened to see the
 // TrainJob Running, and the simulated Trainer can finish one between two reconciles.
 #include "actors/embedded/embedded_cluster.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "k8s/api_error.hpp"
 #include "k8s/resource_mapper.hpp"
 #include "test/support/golden.hpp"
@@ -210,7 +210,7 @@ json::value normalise(const json::value& value) {
 class CaseRun {
  public:
   CaseRun(const GoldenCase& golden_case)
-      : config_(golden_case.has_input("config.yaml") ? api::parse_yaml(golden_case.input("config.yaml"))
+      : config_(golden_case.has_input("config.yaml") ? jsonkit::parse_yaml(golden_case.input("config.yaml"))
                                                       : json::value(json::object{})),
         namespace_(string_at(config_, "namespace", "it")) {
     actors::EmbeddedClusterOptions options;
@@ -224,7 +224,7 @@ class CaseRun {
     cluster_->start();
     client_ = &cluster_->client();
     mapper_ = std::make_unique<k8s::ResourceMapper>(*client_);
-    if (golden_case.has_input("input.yaml")) inputs_ = api::parse_yaml_documents(golden_case.input("input.yaml"));
+    if (golden_case.has_input("input.yaml")) inputs_ = jsonkit::parse_yaml_documents(golden_case.input("input.yaml"));
   }
 
   ~CaseRun() {
@@ -251,7 +251,7 @@ class CaseRun {
     }
     for (const auto& gone : array_at(config_, "waitForDeletion")) wait_for_deletion(gone);
     collect_outcome(out);
-    return api::to_pretty_json(sorted(normalise(out)));
+    return jsonkit::to_pretty_json(sorted(normalise(out)));
   }
 
  private:

@@ -42,8 +42,8 @@ bool owned_by(const json::value& object, const std::string& uid) {
 // Stamps every ConfigMap with annotation echo=<data.value>; creates "<name>-child" for ones labelled
 // want-child, adopts that child when a create finds it already there and owned by it, and records
 // "collision" when the name is held by a ConfigMap it does not own.
-k8s::ReconcileResult echo_reconcile(const k8s::ReconcileContext& context) {
-  k8s::ReconcileResult result;
+reconcile::Result echo_reconcile(const reconcile::Context& context) {
+  reconcile::Result result;
   if (context.object == nullptr) return result;
   const auto& object = *context.object;
   auto ref = k8s::object_ref_of(object);

@@ -3,7 +3,7 @@
 // or Failed naming the faulty node.
 #include "kubectl_support.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "k8s/rest_client.hpp"
 
 #include <boost/json.hpp>
@@ -75,7 +75,7 @@ class SimTrainerOverHttp : public KubectlTest {
       std::ifstream in(std::string(NVCRE_SOURCE_DIR) + "/deploy/crds/" + file);
       std::stringstream text;
       text << in.rdbuf();
-      for (const auto& doc : api::parse_yaml_documents(text.str())) client_->create(kCrds, "", doc);
+      for (const auto& doc : jsonkit::parse_yaml_documents(text.str())) client_->create(kCrds, "", doc);
     }
     client_->create(kRuntimes, "default", torch_runtime());
   }

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 
 namespace nvcre::testing {
@@ -15,7 +15,7 @@ namespace nvcre::testing {
 // The string value of `name` in the case's input_flags.yaml; "" when the file or key is absent.
 inline std::string flag(const GoldenCase& golden_case, const char* name) {
   if (!golden_case.has_input("input_flags.yaml")) return {};
-  const auto flags = api::parse_yaml(golden_case.input("input_flags.yaml"));
+  const auto flags = jsonkit::parse_yaml(golden_case.input("input_flags.yaml"));
   const auto* value = flags.as_object().if_contains(name);
   return value ? std::string(value->as_string()) : std::string();
 }

@@ -1,6 +1,6 @@
 #include "test/support/reconcile_case.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 
@@ -48,7 +48,7 @@ k8s::ActionOutcome outcome_from(const json::object& o, const std::string& where)
 
 ReconcileCase load_reconcile_case(const GoldenCase& golden_case) {
   const std::string where = golden_case.suite + "/" + golden_case.name + "/input.yaml";
-  json::value input = api::parse_yaml(golden_case.input("input.yaml"));
+  json::value input = jsonkit::parse_yaml(golden_case.input("input.yaml"));
   if (!input.is_object()) throw std::runtime_error(where + ": expected a mapping");
   const json::object& o = input.as_object();
   ReconcileCase out;
@@ -75,6 +75,6 @@ ReconcileCase load_reconcile_case(const GoldenCase& golden_case) {
   return out;
 }
 
-std::string plan_to_yaml(const k8s::ReconcilePlan& plan) { return api::to_yaml(k8s::plan_to_json(plan)); }
+std::string plan_to_yaml(const k8s::ReconcilePlan& plan) { return jsonkit::to_yaml(k8s::plan_to_json(plan)); }
 
 }  // namespace nvcre::testing

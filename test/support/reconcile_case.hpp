@@ -17,10 +17,12 @@
 #include "k8s/object_cache.hpp"
 #include "k8s/reconcile_plan.hpp"
 #include "k8s/rfc3339.hpp"
+#include "reconcile/contract.hpp"
 #include "test/support/golden.hpp"
 
 #include <boost/json/value.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -33,6 +35,13 @@ struct ReconcileCase {
   k8s::LiveReads live;
   std::optional<k8s::ActionOutcome> outcome;
   boost::json::value extra;  // null when absent
+  std::map<std::string, std::string> no_pod_logs;
+  reconcile::BuildAnswers no_builds;
+
+  // The reconcile context of the case, with no pod logs or builds answered yet.
+  reconcile::Context context() const {
+    return {object ? &*object : nullptr, cache, live, outcome, now, no_pod_logs, no_builds};
+  }
 };
 
 // Throws std::runtime_error naming the case and the malformed part.

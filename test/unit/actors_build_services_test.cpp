@@ -11,7 +11,7 @@
 #include "actors/store.hpp"
 #include "api/codec.hpp"
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "certification/build.hpp"
 #include "sim/cluster_profile.hpp"
 
@@ -29,7 +29,7 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 
 api::Certification certification_for(const std::string& domain, const std::string& variant) {
-  return api::decode_object<api::Certification>(api::parse_yaml(R"(
+  return api::decode_object<api::Certification>(jsonkit::parse_yaml(R"(
 apiVersion: nvcre.nvidia.com/v1alpha1
 kind: Certification
 metadata: {name: rack7, namespace: gpu-validation, uid: 1111-2222, resourceVersion: "42"}
@@ -210,8 +210,8 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
     if (++*gang_calls == 1) throw std::runtime_error("injected gang crash");
     return certification::assemble_for_request(cert, std::move(resolved));
   };
-  ServiceActors services{spawn_platform_detector(system_, {cache_}), spawn_catalog_resolver(system_),
-                         spawn_gang_scheduler(system_, gang_config)};
+  ServiceActors services{spawn_platform_detector(system_, {cache_}), {spawn_catalog_resolver(system_)},
+                         {spawn_gang_scheduler(system_, gang_config)}};
   const auto cert = certification_for("communication", "nccl-all-reduce");
   const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs_of(nodes_)};
   auto seen = std::make_shared<std::optional<certification::CategoryBuildAnswer>>();
@@ -221,15 +221,14 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   config.cache = cache_;
   config.clock = [] { return k8s::Clock::now(); };
   config.services = services;
-  config.ask_service = category_build_asker(5s);
-  config.reconcile = [request, seen](const k8s::ReconcileContext& context) {
-    k8s::ReconcileResult result;
-    const std::string key = certification::build_request_key(request);
-    auto answer = context.service_answers->find(key);
-    if (answer == context.service_answers->end()) {
-      result.wanted_services.push_back({key, request});
+  config.build_timeout = 5s;
+  config.reconcile = [request, seen](const reconcile::Context& context) {
+    reconcile::Result result;
+    auto answer = context.build_answers.find(reconcile::build_request_key(request));
+    if (answer == context.build_answers.end()) {
+      result.wanted_builds.push_back(request);
     } else {
-      *seen = std::any_cast<certification::CategoryBuildAnswer>(answer->second);
+      *seen = answer->second;
     }
     return result;
   };
@@ -247,8 +246,8 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   EXPECT_TRUE(std::holds_alternative<certification::CategoryBuild>(**seen));
   self_->send_exit(reconciler_actor_handle, caf::exit_reason::user_shutdown);
   self_->send_exit(services.detector, caf::exit_reason::user_shutdown);
-  self_->send_exit(services.resolver, caf::exit_reason::user_shutdown);
-  self_->send_exit(services.gang, caf::exit_reason::user_shutdown);
+  self_->send_exit(services.resolvers.front(), caf::exit_reason::user_shutdown);
+  self_->send_exit(services.gangs.front(), caf::exit_reason::user_shutdown);
 }
 
 }  // namespace

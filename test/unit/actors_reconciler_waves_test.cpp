@@ -49,7 +49,7 @@ api_server_actor::behavior_type fake_api(api_server_actor::pointer self, std::sh
         }
         return promise;
       },
-      [](pod_log_atom, const std::string&, const k8s::PodLogWant&, std::uint64_t) { return std::string(); },
+      [](pod_log_atom, const reconcile::PodLogWant&) { return std::string(); },
   };
 }
 
@@ -65,7 +65,7 @@ class ReconcilerWaves : public ::testing::Test {
   ReconcilerWaves() : system_(config_), self_(system_) {}
 
   // One pass of `reconcile`; the error text when it did not answer.
-  std::pair<std::optional<PassResult>, std::string> pass(k8s::ReconcileFunction reconcile,
+  std::pair<std::optional<PassResult>, std::string> pass(reconcile::Function reconcile,
                                                          std::chrono::milliseconds deadline = 5s) {
     ReconcilerConfig config;
     config.primary = {"v1", "ConfigMap", "ns", "primary"};
@@ -96,8 +96,8 @@ class ReconcilerWaves : public ::testing::Test {
 };
 
 TEST_F(ReconcilerWaves, JoinedActionsGoOutTogetherAndTheNextWaitsForBoth) {
-  auto [result, error] = pass([](const k8s::ReconcileContext&) {
-    k8s::ReconcileResult r;
+  auto [result, error] = pass([](const reconcile::Context&) {
+    reconcile::Result r;
     r.plan.actions = {write_to("first"), write_to("held-a"), write_to("held-b", true), write_to("last")};
     return r;
   });
@@ -109,8 +109,8 @@ TEST_F(ReconcilerWaves, JoinedActionsGoOutTogetherAndTheNextWaitsForBoth) {
 
 TEST_F(ReconcilerWaves, WithoutJoiningTheSecondWaitsForTheFirst) {
   // The control case: unmarked, held-b is sent only after held-a answers, which never happens.
-  auto [result, error] = pass([](const k8s::ReconcileContext&) {
-    k8s::ReconcileResult r;
+  auto [result, error] = pass([](const reconcile::Context&) {
+    reconcile::Result r;
     r.plan.actions = {write_to("held-a"), write_to("held-b")};
     return r;
   }, 500ms);
@@ -121,8 +121,8 @@ TEST_F(ReconcilerWaves, WithoutJoiningTheSecondWaitsForTheFirst) {
 TEST_F(ReconcilerWaves, TheFirstFailureInPlanOrderIsFedBackAndNothingAfterTheWaveRuns) {
   api_->failing = {{"held-a", 500}, {"held-b", 503}};
   std::vector<std::string> outcomes;
-  auto [result, error] = pass([&outcomes](const k8s::ReconcileContext& context) {
-    k8s::ReconcileResult r;
+  auto [result, error] = pass([&outcomes](const reconcile::Context& context) {
+    reconcile::Result r;
     if (context.outcome) {
       outcomes.push_back(context.outcome->action.target.name + " " + std::to_string(context.outcome->code));
       r.plan.error = "gave up after " + context.outcome->action.target.name;

@@ -15,11 +15,12 @@
 
 #include "api/objects.hpp"
 #include "api/validation.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 namespace json = boost::json;
 namespace fs = std::filesystem;
 using namespace nvcre::api;
+using namespace nvcre::jsonkit;
 
 namespace {
 

@@ -2,7 +2,7 @@
 // CategoryOptions, int-or-string), error paths, raw parts, presence, type-meta checks, and decoding
 // of the shipped examples.
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 
 namespace json = boost::json;
 using namespace nvcre::api;
+using namespace nvcre::jsonkit;
 
 namespace {
 

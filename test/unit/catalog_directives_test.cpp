@@ -1,5 +1,5 @@
 // catalog/expand.hpp directives and the loader, on small hand-written catalogs.
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "catalog/catalog.hpp"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #include "api/cel_rules.hpp"
 #include "api/schema.hpp"
 #include "api/validation.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +14,7 @@
 
 namespace json = boost::json;
 using namespace nvcre::api;
+using namespace nvcre::jsonkit;
 
 namespace {
 

@@ -5,7 +5,7 @@
 // Certification reconcile asks for a build before it plans a Create, then plans it from the answer.
 #include "api/codec.hpp"
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "certification/build.hpp"
 #include "certification/build_request.hpp"
 #include "certification/reconciler.hpp"
@@ -33,7 +33,7 @@ json::value node(const std::string& name, const std::string& provider, std::opti
 }
 
 api::Certification certification_for(const std::string& categories_yaml, const std::string& extra_spec = "") {
-  return api::decode_object<api::Certification>(api::parse_yaml(R"(
+  return api::decode_object<api::Certification>(nvcre::jsonkit::parse_yaml(R"(
 apiVersion: nvcre.nvidia.com/v1alpha1
 kind: Certification
 metadata: {name: rack7, namespace: gpu-validation, uid: 1111-2222, resourceVersion: "42"}
@@ -151,21 +151,21 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   auto found = std::find_if(cases.begin(), cases.end(), [](const auto& c) { return c.name == "first-workflow-nccl-gang"; });
   ASSERT_NE(found, cases.end());
   const auto input = nvcre::testing::load_reconcile_case(*found);
-  certification::CertificationReconcileInput asking{&*input.object, input.cache, input.live, input.outcome, input.now,
-                                                    catalog::Catalog::builtin(), {}};
+  reconcile::BuildAnswers answers;
+  const reconcile::Context asking{&*input.object, input.cache, input.live, input.outcome,
+                                  input.now,      input.no_pod_logs, answers};
   const auto first = certification::reconcile_certification(asking);
-  ASSERT_TRUE(first.wanted_build.has_value());
+  ASSERT_EQ(first.wanted_builds.size(), 1U);
   EXPECT_TRUE(first.plan.actions.empty());
   EXPECT_TRUE(first.plan.events.empty());
   EXPECT_TRUE(first.plan.error.empty());
 
-  const auto answer = certification::answer_build_request(*first.wanted_build, input.cache, catalog::Catalog::builtin());
-  const std::string key = certification::build_request_key(*first.wanted_build);
-  asking.build_answers = [&](const std::string& asked) -> const certification::CategoryBuildAnswer* {
-    return asked == key ? &answer : nullptr;
-  };
+  const auto& request = first.wanted_builds.front();
+  const auto answer = certification::answer_build_request(request, input.cache, catalog::Catalog::builtin());
+  const std::string key = reconcile::build_request_key(request);
+  answers.insert_or_assign(key, answer);
   const auto second = certification::reconcile_certification(asking);
-  EXPECT_FALSE(second.wanted_build.has_value());
+  EXPECT_TRUE(second.wanted_builds.empty());
   ASSERT_FALSE(second.plan.actions.empty());
   EXPECT_EQ(second.plan.actions.front().verb, k8s::ActionVerb::Create);
   EXPECT_EQ(json::serialize(second.plan.actions.front().body),
@@ -173,10 +173,7 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
 
   // A refusal answer fails the Certification as a build error did (CategoryNotFound is reported
   // as WorkflowValidationFailed once past initialization).
-  const certification::CategoryBuildAnswer refused = certification::BuildFailure{"CategoryNotFound", "gone"};
-  asking.build_answers = [&](const std::string& asked) -> const certification::CategoryBuildAnswer* {
-    return asked == key ? &refused : nullptr;
-  };
+  answers.insert_or_assign(key, certification::BuildFailure{"CategoryNotFound", "gone"});
   const auto third = certification::reconcile_certification(asking);
   EXPECT_EQ(third.plan.error, "gone");
   ASSERT_EQ(third.plan.actions.size(), 1U);

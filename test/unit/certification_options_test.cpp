@@ -4,14 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "k8s/naming.hpp"
 
 using namespace nvcre;
 
 namespace {
 api::CategoryOptions options_from_yaml(const char* yaml) {
-  return api::decode<api::CategoryOptions>(api::parse_yaml(yaml));
+  return api::decode<api::CategoryOptions>(nvcre::jsonkit::parse_yaml(yaml));
 }
 }  // namespace
 

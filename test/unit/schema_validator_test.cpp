@@ -1,7 +1,7 @@
 // The validation engine against a small synthetic CRD that exercises every keyword we model, with
 // the exact StatusCause formats kube-apiserver produces.
 #include "api/validation.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 
 namespace json = boost::json;
 using namespace nvcre::api;
+using namespace nvcre::jsonkit;
 
 namespace {
 

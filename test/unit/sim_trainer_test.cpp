@@ -2,7 +2,7 @@
 // advance_simulation() is one stage) or an injected clock.
 #include "sim/api_server.hpp"
 
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -94,7 +94,7 @@ class SimTrainer : public ::testing::Test {
       std::ifstream in(std::string(NVCRE_SOURCE_DIR) + "/deploy/crds/" + file);
       std::stringstream text;
       text << in.rdbuf();
-      for (const auto& doc : api::parse_yaml_documents(text.str())) api_->add_crd(doc);
+      for (const auto& doc : jsonkit::parse_yaml_documents(text.str())) api_->add_crd(doc);
     }
   }
 

@@ -1,5 +1,6 @@
 // Edge cases of the two override merges (catalog_platform.md §1.6.2) and of json_equal.
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
+#include "jsonkit/merge_patch.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -10,19 +11,19 @@
 namespace {
 
 namespace json = boost::json;
-using nvcre::workflow::json_equal;
-using nvcre::workflow::merge_dependency_objects;
-using nvcre::workflow::merge_job_template;
+using nvcre::jsonkit::json_equal;
+using nvcre::jsonkit::merge_named;
+using nvcre::jsonkit::merge_patch;
 
 // Compares serialized text, so member order is part of what is checked.
 void expect_dependency_merge(const char* base, const char* override_value, const char* expected) {
-  EXPECT_EQ(json::serialize(merge_dependency_objects(json::parse(base), json::parse(override_value))),
+  EXPECT_EQ(json::serialize(nvcre::jsonkit::merge_named(json::parse(base), json::parse(override_value))),
             json::serialize(json::parse(expected)))
       << "base " << base << "\noverride " << override_value;
 }
 
 void expect_template_merge(const char* base, const char* patch, const char* expected) {
-  EXPECT_EQ(json::serialize(merge_job_template(json::parse(base), json::parse(patch))), json::serialize(json::parse(expected)))
+  EXPECT_EQ(json::serialize(nvcre::jsonkit::merge_patch(json::parse(base), json::parse(patch))), json::serialize(json::parse(expected)))
       << "base " << base << "\npatch " << patch;
 }
 
@@ -113,29 +114,29 @@ TEST(WorkflowMerge, JobTemplateTypeMismatchReplaces) {
 }
 
 TEST(WorkflowMerge, JobTemplateRejectsStrategicMergeDirectives) {
-  EXPECT_THROW(merge_job_template(json::parse(R"({"a":{}})"), json::parse(R"({"a":{"$patch":"replace"}})")), std::invalid_argument);
+  EXPECT_THROW(nvcre::jsonkit::merge_patch(json::parse(R"({"a":{}})"), json::parse(R"({"a":{"$patch":"replace"}})")), std::invalid_argument);
   try {
-    merge_job_template(json::parse("{}"), json::parse(R"({"spec":{"$setElementOrder/env":[]}})"));
+    nvcre::jsonkit::merge_patch(json::parse("{}"), json::parse(R"({"spec":{"$setElementOrder/env":[]}})"));
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& error) {
     EXPECT_STREQ(error.what(),
                  "strategic-merge directive \"$setElementOrder/env\" at \"/spec/$setElementOrder/env\" is not supported: "
-                 "jobTemplate overrides merge maps and replace lists");
+                 "a JSON merge patch merges maps and replaces lists");
   }
   // Inside a list (replaced verbatim) a "$" key is plain data of the list item.
   expect_template_merge(R"({})", R"({"l":[{"$k":1}]})", R"({"l":[{"$k":1}]})");
 }
 
 TEST(WorkflowMerge, JsonEqualComparesNumbersByValueAndIgnoresMemberOrder) {
-  EXPECT_TRUE(json_equal(json::parse("1"), json::parse("1.0")));
-  EXPECT_TRUE(json_equal(json::value(std::uint64_t{5}), json::value(std::int64_t{5})));
-  EXPECT_FALSE(json_equal(json::value(std::uint64_t{18446744073709551615ULL}), json::value(std::int64_t{-1})));
-  EXPECT_FALSE(json_equal(json::parse("1"), json::parse("\"1\"")));
-  EXPECT_FALSE(json_equal(json::parse("true"), json::parse("1")));
-  EXPECT_TRUE(json_equal(json::parse(R"({"a":[1,{"b":2,"c":3}],"d":null})"), json::parse(R"({"d":null,"a":[1.0,{"c":3,"b":2}]})")));
-  EXPECT_FALSE(json_equal(json::parse("[1,2]"), json::parse("[2,1]")));
-  EXPECT_FALSE(json_equal(json::parse(R"({"a":1})"), json::parse(R"({"a":1,"b":2})")));
-  EXPECT_FALSE(json_equal(json::parse(R"({"a":null})"), json::parse(R"({"b":null})")));
+  EXPECT_TRUE(nvcre::jsonkit::json_equal(json::parse("1"), json::parse("1.0")));
+  EXPECT_TRUE(nvcre::jsonkit::json_equal(json::value(std::uint64_t{5}), json::value(std::int64_t{5})));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::value(std::uint64_t{18446744073709551615ULL}), json::value(std::int64_t{-1})));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse("1"), json::parse("\"1\"")));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse("true"), json::parse("1")));
+  EXPECT_TRUE(nvcre::jsonkit::json_equal(json::parse(R"({"a":[1,{"b":2,"c":3}],"d":null})"), json::parse(R"({"d":null,"a":[1.0,{"c":3,"b":2}]})")));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse("[1,2]"), json::parse("[2,1]")));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse(R"({"a":1})"), json::parse(R"({"a":1,"b":2})")));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse(R"({"a":null})"), json::parse(R"({"b":null})")));
 }
 
 }  // namespace

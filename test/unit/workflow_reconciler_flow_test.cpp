@@ -4,8 +4,9 @@
 // controller is played by the test: it flips Job conditions. The golden suite pins single passes;
 // this pins that the passes chain into a whole run and a clean deletion.
 #include "k8s/kubeconfig.hpp"
+#include "jsonkit/merge_patch.hpp"
 #include "k8s/object_cache.hpp"
-#include "workflow/json_merge.hpp"
+#include "jsonkit/named_merge.hpp"
 #include "workflow/node_results.hpp"
 #include "workflow/workflow_reconciler.hpp"
 
@@ -81,7 +82,7 @@ class FakeCluster {
         json::value patch = action.body;
         patch.as_object()["metadata"].as_object().erase("resourceVersion");
         if (action.verb == k8s::ActionVerb::MergePatchStatus) patch = json::object{{"status", patch.at("status")}};
-        put(wf::merge_job_template(*current, patch));
+        put(nvcre::jsonkit::merge_patch(*current, patch));
         return std::nullopt;
       }
       case k8s::ActionVerb::Update:
@@ -123,7 +124,9 @@ class WorkflowReconcilerFlow : public ::testing::Test {
     for (int attempt = 0; attempt < 20; ++attempt) {
       const k8s::ObjectCache cache = cluster.cache();
       const json::value* object = cache.get(self);
-      const auto plan = wf::reconcile_workflow({object, cache, live, outcome, now});
+      const std::map<std::string, std::string> no_pod_logs;
+      const nvcre::reconcile::BuildAnswers no_builds;
+      const auto plan = wf::reconcile_workflow({object, cache, live, outcome, now, no_pod_logs, no_builds}).plan;
       bool reads = false;
       for (const auto& a : plan.actions) {
         if (a.verb != k8s::ActionVerb::LiveGet) continue;

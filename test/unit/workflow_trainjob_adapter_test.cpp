@@ -1,7 +1,7 @@
 // The TrainJob adapter (controllers.md §6.2): the TrainJob a Job creates, the controller-owned
 // runtimePatch every mutation goes through, and TrainJob status -> workload phase.
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "k8s/naming.hpp"
 #include "k8s/object_cache.hpp"
 #include "workflow/job_failure.hpp"
@@ -16,7 +16,7 @@ namespace {
 
 namespace json = boost::json;
 
-json::object yaml_object(std::string_view text) { return api::parse_yaml(text).as_object(); }
+json::object yaml_object(std::string_view text) { return jsonkit::parse_yaml(text).as_object(); }
 
 // The pod template patch of replicated job `name` under `manager`, or nullptr.
 const json::value* pod_patch(const json::object& spec, std::string_view manager, std::string_view name) {
@@ -151,7 +151,7 @@ TEST(TrainJobAdapter, NoWorkloadIsAnAdapterError) {
 }
 
 TEST(TrainJobAdapter, StatusMapsFailedBeforeCompleteBeforeSuspended) {
-  auto state = [](std::string_view yaml) { return workload_state(api::parse_yaml(yaml)); };
+  auto state = [](std::string_view yaml) { return workload_state(jsonkit::parse_yaml(yaml)); };
   const auto failed = state(R"(
 spec: {suspend: true}
 status:
@@ -182,12 +182,12 @@ TEST(JobWatches, TrainJobEventsMapToTheControllingJob) {
   auto job = controlling_job(built);
   ASSERT_TRUE(job);
   EXPECT_EQ(*job, (k8s::ObjectRef{"nvcre.nvidia.com/v1alpha1", "Job", "team-a", "demo-job"}));
-  EXPECT_FALSE(controlling_job(api::parse_yaml(
+  EXPECT_FALSE(controlling_job(jsonkit::parse_yaml(
       "metadata: {namespace: a, ownerReferences: [{apiVersion: nvcre.nvidia.com/v1alpha1, kind: Job, name: j}]}")));
 }
 
 TEST(JobWatches, NodeUpdatesPassOnlyWhenTheHealthRuleCouldSeeThem) {
-  const json::value node = api::parse_yaml(R"(
+  const json::value node = jsonkit::parse_yaml(R"(
 metadata: {name: n, labels: {a: b}, resourceVersion: "1"}
 spec: {taints: [{key: k, effect: NoSchedule}]}
 status: {conditions: [{type: Ready, status: "True", lastHeartbeatTime: "2026-01-01T00:00:00Z"}]})");
@@ -245,8 +245,8 @@ TEST(JobFailure, GroupNodesComeFromTheAnnotationElseFromBoundPods) {
   api::Job job;
   job.metadata.annotations["nvcre.nvidia.com/group-nodes"] = " node-b,node-a ,, node-b";
   EXPECT_EQ(job_detail::group_nodes(job, {}), (std::vector<std::string>{"node-a", "node-b"}));
-  const json::value bound = api::parse_yaml("spec: {nodeName: node-c}");
-  const json::value pending = api::parse_yaml("spec: {}");
+  const json::value bound = jsonkit::parse_yaml("spec: {nodeName: node-c}");
+  const json::value pending = jsonkit::parse_yaml("spec: {}");
   EXPECT_EQ(job_detail::group_nodes(job, {&bound}), (std::vector<std::string>{"node-a", "node-b"}));
   job.metadata.annotations.clear();  // Unpinned
   EXPECT_EQ(job_detail::group_nodes(job, {&bound, &pending, &bound}), std::vector<std::string>{"node-c"});

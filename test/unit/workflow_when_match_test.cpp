@@ -1,7 +1,7 @@
 // when-matching, the match context, dependency selection and the override events
 // (catalog_platform.md §1.6.1, controllers.md §5.3).
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "workflow/overrides.hpp"
 
 #include <boost/json/parse.hpp>
@@ -13,7 +13,7 @@ namespace api = nvcre::api;
 namespace json = boost::json;
 namespace wf = nvcre::workflow;
 
-api::WhenSpec when_of(const char* yaml) { return api::decode<api::WhenSpec>(api::parse_yaml(yaml)); }
+api::WhenSpec when_of(const char* yaml) { return api::decode<api::WhenSpec>(nvcre::jsonkit::parse_yaml(yaml)); }
 
 wf::MatchContext aws_h100() {
   wf::MatchContext context;
@@ -109,7 +109,7 @@ TEST(WorkflowWhenMatch, ExpressionIsCheckedEvenWhenAnotherConditionFails) {
 }
 
 TEST(WorkflowWhenMatch, SelectDependenciesFiltersByOwnWhenAndNamesTheCulprit) {
-  const auto spec = api::decode<api::WorkflowSpec>(api::parse_yaml(R"(
+  const auto spec = api::decode<api::WorkflowSpec>(nvcre::jsonkit::parse_yaml(R"(
 dependencies:
   - {apiVersion: v1, kind: ConfigMap, metadata: {name: always}}
   - {apiVersion: v1, kind: ConfigMap, metadata: {name: gcp-only}, when: {platform: {equals: gcp}}}
@@ -151,7 +151,7 @@ TEST(WorkflowWhenMatch, EventsPerAppliedOverrideOrNoneMatched) {
 }
 
 TEST(WorkflowWhenMatch, ResolveKeepsOverridesAndLeavesTheInputAlone) {
-  const auto spec = api::decode<api::WorkflowSpec>(api::parse_yaml(R"(
+  const auto spec = api::decode<api::WorkflowSpec>(nvcre::jsonkit::parse_yaml(R"(
 jobTemplate: {spec: {stallMultiplier: 2}}
 orchestration: {}
 overrides:

@@ -5,7 +5,7 @@
 #include <boost/json.hpp>
 
 #include "api/objects.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "platform/detect.hpp"
 #include "workflow/overrides.hpp"
 #include "workflow/when_match.hpp"
@@ -18,7 +18,7 @@ using namespace nvcre;
 namespace {
 
 api::WorkloadRun run_from(const std::string& yaml) {
-  return api::decode_object<api::WorkloadRun>(api::parse_yaml(yaml));
+  return api::decode_object<api::WorkloadRun>(nvcre::jsonkit::parse_yaml(yaml));
 }
 
 const std::string kTorchRun = R"(

@@ -1,15 +1,15 @@
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
 namespace json = boost::json;
-using nvcre::api::ParseError;
-using nvcre::api::parse_yaml;
-using nvcre::api::parse_yaml_documents;
-using nvcre::api::to_pretty_json;
-using nvcre::api::to_yaml;
+using nvcre::jsonkit::ParseError;
+using nvcre::jsonkit::parse_yaml;
+using nvcre::jsonkit::parse_yaml_documents;
+using nvcre::jsonkit::to_pretty_json;
+using nvcre::jsonkit::to_yaml;
 
 TEST(YamlJson, PlainScalarsResolveLikeKubectl) {
   const auto value = parse_yaml(

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nvcre::api {
+namespace nvcre::jsonkit {
 
 // Malformed input; what() names the line and column and what was wrong.
 struct ParseError : std::runtime_error {
@@ -29,4 +29,4 @@ std::string to_yaml(const boost::json::value& value);
 // JSON indented by two spaces, keys in stored order; the format of golden files.
 std::string to_pretty_json(const boost::json::value& value);
 
-}  // namespace nvcre::api
+}  // namespace nvcre::jsonkit

@@ -1,5 +1,5 @@
 #pragma once
-// Building blocks shared by the Certification and WorkloadRun reconcilers: reading cached child
+// Building blocks every kind's reconcile shares: reading cached child
 // objects as JSON, ownership checks, conditional status patches, finalizer patches, events, and
 // the wording of failed actions. Pure helpers over the reconcile-plan contract.
 #include <boost/json/value.hpp>
@@ -15,7 +15,7 @@
 #include "k8s/reconcile_plan.hpp"
 #include "k8s/rfc3339.hpp"
 
-namespace nvcre::certification {
+namespace nvcre::reconcile {
 
 // The value at an object-key path, or nullptr.
 const boost::json::value* json_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
@@ -66,4 +66,4 @@ bool is_already_exists(const k8s::ActionOutcome& outcome);
 // Go's Duration.Round(time.Second).String() of a non-negative duration ("4m30s", "0s").
 std::string format_whole_seconds(std::chrono::nanoseconds duration);
 
-}  // namespace nvcre::certification
+}  // namespace nvcre::reconcile

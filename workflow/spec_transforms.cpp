@@ -1,9 +1,9 @@
-#include "certification/transforms.hpp"
+#include "workflow/spec_transforms.hpp"
 
 #include "platform/gang_scheduling.hpp"
 #include "platform/gang_validation.hpp"
 
-namespace nvcre::certification {
+namespace nvcre::workflow {
 namespace json = boost::json;
 
 namespace {
@@ -111,4 +111,4 @@ void apply_resolved_transforms(api::WorkflowSpec& spec, const api::CategoryOptio
   spec.jobTemplate = std::move(check.jobTemplate);
 }
 
-}  // namespace nvcre::certification
+}  // namespace nvcre::workflow

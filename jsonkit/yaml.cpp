@@ -1,4 +1,4 @@
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-namespace nvcre::api {
+namespace nvcre::jsonkit {
 namespace json = boost::json;
 
 namespace {
@@ -335,4 +335,4 @@ std::string to_pretty_json(const json::value& value) {
   return out.str();
 }
 
-}  // namespace nvcre::api
+}  // namespace nvcre::jsonkit

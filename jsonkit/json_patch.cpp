@@ -1,6 +1,6 @@
-#include "workflow/json_patch.hpp"
+#include "jsonkit/json_patch.hpp"
 
-#include "workflow/json_merge.hpp"
+#include "jsonkit/merge_patch.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -11,7 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
-namespace nvcre::workflow {
+namespace nvcre::jsonkit {
 
 namespace json = boost::json;
 
@@ -223,4 +223,4 @@ json::value apply_json_patch(const json::value& document, const json::value& pat
   return result;
 }
 
-}  // namespace nvcre::workflow
+}  // namespace nvcre::jsonkit

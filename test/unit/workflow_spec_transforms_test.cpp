@@ -1,9 +1,9 @@
-#include "certification/transforms.hpp"
+#include "workflow/spec_transforms.hpp"
 
 #include <gtest/gtest.h>
 
 #include "api/codec.hpp"
-#include "api/yaml_json.hpp"
+#include "jsonkit/yaml.hpp"
 #include "catalog/catalog.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "workflow/overrides.hpp"
@@ -31,8 +31,8 @@ TEST(CertificationTransforms, NoGangSchedulerLeavesEveryEntryUnchanged) {
         for (const std::optional<api::GangSchedulerSpec>& gang :
              {std::optional<api::GangSchedulerSpec>{}, std::optional<api::GangSchedulerSpec>{api::GangSchedulerSpec{}}}) {
           api::WorkflowSpec transformed = resolved;
-          certification::apply_resolved_transforms(transformed, {}, gang);
-          EXPECT_EQ(api::to_pretty_json(api::encode(transformed)), api::to_pretty_json(api::encode(resolved)))
+          workflow::apply_resolved_transforms(transformed, {}, gang);
+          EXPECT_EQ(nvcre::jsonkit::to_pretty_json(api::encode(transformed)), nvcre::jsonkit::to_pretty_json(api::encode(resolved)))
               << key.to_string() << " on " << platform << "/" << arch;
           ++checked;
         }
@@ -43,7 +43,7 @@ TEST(CertificationTransforms, NoGangSchedulerLeavesEveryEntryUnchanged) {
 }
 
 TEST(CertificationTransforms, ImageOverrideReplacesPrimaryAndMatchingInitImages) {
-  auto spec = api::decode<api::WorkflowSpec>(api::parse_yaml(R"(
+  auto spec = api::decode<api::WorkflowSpec>(nvcre::jsonkit::parse_yaml(R"(
 jobTemplate:
   spec:
     workload:
@@ -69,7 +69,7 @@ dependencies:
     metadata: {name: untouched}
     data: {image: old:1}
 )"));
-  certification::apply_image_override(spec, "new:9");
+  workflow::apply_image_override(spec, "new:9");
   const auto encoded = api::encode(spec);
   EXPECT_EQ(encoded.at("jobTemplate").at("spec").at("workload").at("trainJob").at("trainer").at("image"), "new:9");
   const auto& pod = encoded.at("dependencies").at(0).at("spec").at("template").at("spec").at("replicatedJobs").at(0)

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nvcre::workflow {
+namespace nvcre::jsonkit {
 
 // Applies `patch` (an array of operation objects: add, remove, replace, move, copy, test) to a copy
 // of `document` and returns it. Operations run in order; the patch is atomic: on the first failure
@@ -21,4 +21,4 @@ boost::json::value apply_json_patch(const boost::json::value& document, const bo
 // std::invalid_argument for a non-empty pointer without a leading '/' or a bad '~' escape.
 std::vector<std::string> parse_json_pointer(std::string_view pointer);
 
-}  // namespace nvcre::workflow
+}  // namespace nvcre::jsonkit

@@ -1,4 +1,4 @@
-#include "certification/reconcile_common.hpp"
+#include "reconcile/kit.hpp"
 
 #include <boost/json.hpp>
 
@@ -8,7 +8,7 @@
 #include "api/meta.hpp"
 #include "k8s/duration.hpp"
 
-namespace nvcre::certification {
+namespace nvcre::reconcile {
 namespace json = boost::json;
 
 const json::value* json_at(const json::value& root, std::initializer_list<std::string_view> path) {
@@ -188,4 +188,4 @@ std::string format_whole_seconds(std::chrono::nanoseconds duration) {
   return k8s::format_go_duration(seconds);
 }
 
-}  // namespace nvcre::certification
+}  // namespace nvcre::reconcile

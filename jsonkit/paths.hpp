@@ -9,7 +9,7 @@
 #include <initializer_list>
 #include <string_view>
 
-namespace nvcre::platform::json_paths {
+namespace nvcre::jsonkit {
 
 // The object at `path` below `root`, or nullptr when a step is missing or not an object.
 const boost::json::object* find_object(const boost::json::object& root,
@@ -31,4 +31,4 @@ boost::json::object& ensure_object(boost::json::object& parent, std::string_view
 // ensure_object along a path.
 boost::json::object& ensure_path(boost::json::object& root, std::initializer_list<std::string_view> path);
 
-}  // namespace nvcre::platform::json_paths
+}  // namespace nvcre::jsonkit

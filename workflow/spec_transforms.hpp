@@ -11,7 +11,7 @@
 #include "api/certification.hpp"
 #include "api/workflow.hpp"
 
-namespace nvcre::certification {
+namespace nvcre::workflow {
 
 // A transform refused the Workflow; `reason` is the condition reason to report.
 struct TransformError : std::runtime_error {
@@ -36,4 +36,4 @@ void apply_workload_labels(api::WorkflowSpec& spec, const std::map<std::string, 
 void apply_resolved_transforms(api::WorkflowSpec& spec, const api::CategoryOptions& options,
                                const std::optional<api::GangSchedulerSpec>& gang_scheduler);
 
-}  // namespace nvcre::certification
+}  // namespace nvcre::workflow

@@ -1,6 +1,6 @@
-#include "platform/json_paths.hpp"
+#include "jsonkit/paths.hpp"
 
-namespace nvcre::platform::json_paths {
+namespace nvcre::jsonkit {
 namespace json = boost::json;
 
 const json::object* find_object(const json::object& root, std::initializer_list<std::string_view> path) {
@@ -52,4 +52,4 @@ json::object& ensure_path(json::object& root, std::initializer_list<std::string_
   return *current;
 }
 
-}  // namespace nvcre::platform::json_paths
+}  // namespace nvcre::jsonkit

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Checks the include rules that keep the layers apart: each room includes only the rooms below it
+# (its own headers aside), and only actors/ includes CAF. Prints every offending include as
+# file:line and exits 1; prints one line and exits 0 when every rule holds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# room -> the other rooms it may include
+declare -A allowed=(
+  [jsonkit]=""
+  [k8s]="jsonkit"
+  [api]="jsonkit k8s"
+  [platform]="jsonkit k8s api"
+  [workflow]="jsonkit k8s api platform reconcile"
+  [catalog]="jsonkit k8s api platform reconcile workflow"
+  [reconcile]="jsonkit k8s api platform"
+  [certification]="jsonkit k8s api platform workflow catalog reconcile"
+  [workloadrun]="jsonkit k8s api platform workflow catalog reconcile"
+  [sim]="jsonkit k8s api"
+  [manager]="jsonkit k8s api platform workflow catalog reconcile certification workloadrun actors sim"
+  [actors]="jsonkit k8s api platform workflow catalog reconcile certification workloadrun sim"
+  [cli]="jsonkit k8s api platform workflow catalog reconcile certification workloadrun"
+)
+
+status=0
+for room in "${!allowed[@]}"; do
+  [ -d "$room" ] || continue
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    rest=${hit#*:}
+    line=${rest%%:*}
+    target=$(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([a-z_]+)\/.*/\1/p' <<<"${rest#*:}")
+    [ -n "$target" ] && [ "$target" != "$room" ] || continue
+    [ -d "$target" ] || continue  # a generated or third-party path, not a room of ours
+    if [[ " ${allowed[$room]} " != *" $target "* ]]; then
+      echo "$file:$line: $room/ must not include $target/ (allowed: ${allowed[$room]:-none})"
+      status=1
+    fi
+  done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$room" --include='*.cpp' --include='*.hpp' || true)
+done
+
+# CAF belongs to the actor shell alone (and to the tests and benches that drive actors directly).
+while IFS= read -r hit; do
+  echo "$hit: only actors/ includes CAF"
+  status=1
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<caf/' --include='*.cpp' --include='*.hpp' \
+           $(ls -d */ | grep -vE '^(actors|test|bench|build[^/]*)/$') || true)
+
+[ "$status" -eq 0 ] && echo "check-layers: every include follows the layer rules"
+exit "$status"
