@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "api/validation.hpp"
 #include "platform/platform_names.hpp"
@@ -9,6 +11,151 @@
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
+
+namespace {
+
+// Every command's options, filled in by the parser, and the subcommands that select them.
+struct Commands {
+  nvcre::cli::ValidateOptions validate;
+  nvcre::cli::RenderOptions render;
+  std::string categories_output = "table";
+  nvcre::cli::WorkloadRunRenderOptions workloadrun_render;
+  nvcre::cli::WorkflowRenderOptions workflow_render;
+  CLI::App* validate_cmd = nullptr;
+  CLI::App* render_cmd = nullptr;
+  CLI::App* list_cmd = nullptr;
+  CLI::App* workloadrun_render_cmd = nullptr;
+  CLI::App* workflow_render_cmd = nullptr;
+  CLI::App* crds_cmd = nullptr;
+};
+
+void add_validate_command(CLI::App& app, Commands& commands) {
+  auto& validate = commands.validate;
+  auto* validate_cmd = app.add_subcommand(
+      "validate", "Check manifests against the CRD schemas and rules, as the API server would");
+  validate_cmd->add_option("files", validate.files, "YAML or JSON files (several documents each)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  validate_cmd->add_option("--old", validate.old_file,
+                           "Validate an update from the object in this file (immutability rules)");
+  validate_cmd->add_option("-o,--output", validate.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  validate_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl validate examples/certification.yaml\n"
+      "  nvcrectl validate -o json examples/*.yaml\n"
+      "  nvcrectl validate --old job-v1.yaml job-v2.yaml");
+  commands.validate_cmd = validate_cmd;
+}
+
+void add_certification_commands(CLI::App& app, Commands& commands) {
+  auto* certification_cmd = app.add_subcommand("certification", "Work with Certifications");
+  certification_cmd->require_subcommand(1);
+  auto& render = commands.render;
+  auto* render_cmd = certification_cmd->add_subcommand(
+      "render", "Render the Workflows a Certification would produce, offline");
+  render_cmd->add_option("file", render.file, "Certification YAML file");
+  render_cmd->add_option("--platform", render.platform,
+                         "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
+  render_cmd->add_option("--gpu-arch", render.gpu_arch,
+                         "GPU architecture (e.g. h100, gb200); wins over the nodeSelector's product label");
+  render_cmd->add_option("--output", render.output, "yaml (multi-document) or json (one array)");
+  render_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl certification render examples/certification.yaml\n"
+      "  nvcrectl certification render examples/certification.yaml --platform aws --output json\n"
+      "  nvcrectl certification render cert.yaml --platform gcp --gpu-arch gb200");
+  auto* list_cmd = certification_cmd->add_subcommand("list-categories", "List the catalog's categories");
+  list_cmd->add_option("--output", commands.categories_output, "table, yaml or json");
+  list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
+  commands.render_cmd = render_cmd;
+  commands.list_cmd = list_cmd;
+}
+
+void add_workloadrun_commands(CLI::App& app, Commands& commands) {
+  auto* workloadrun_cmd = app.add_subcommand("workloadrun", "Work with WorkloadRuns");
+  workloadrun_cmd->require_subcommand(1);
+  auto& workloadrun_render = commands.workloadrun_render;
+  auto* workloadrun_render_cmd = workloadrun_cmd->add_subcommand(
+      "render", "Render the Workflow a WorkloadRun would produce, offline");
+  workloadrun_render_cmd->add_option("file", workloadrun_render.file, "WorkloadRun YAML or JSON file");
+  workloadrun_render_cmd->add_option(
+      "--platform", workloadrun_render.platform,
+      "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
+  workloadrun_render_cmd->add_option("--gpu-arch", workloadrun_render.gpu_arch,
+                                     "GPU architecture (e.g. h100, gb300); wins over the nodeSelector's product label");
+  workloadrun_render_cmd->add_option("--output", workloadrun_render.output, "yaml or json");
+  workloadrun_render_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch h100\n"
+      "  nvcrectl workloadrun render run.yaml --platform aws --gpu-arch gb300 --output json");
+  commands.workloadrun_render_cmd = workloadrun_render_cmd;
+}
+
+void add_workflow_commands(CLI::App& app, Commands& commands) {
+  auto* workflow_cmd = app.add_subcommand("workflow", "Work with Workflows");
+  workflow_cmd->require_subcommand(1);
+  auto& workflow_render = commands.workflow_render;
+  auto* workflow_render_cmd = workflow_cmd->add_subcommand(
+      "render", "Resolve a Workflow's overrides against mock nodes or nodes from a file, offline");
+  workflow_render_cmd->add_option("file", workflow_render.file, "Workflow YAML file");
+  workflow_render_cmd->add_option("--platform", workflow_render.platform, "Platform of the mock nodes");
+  workflow_render_cmd->add_option("--gpu-arch", workflow_render.gpu_arch, "GPU architecture of the mock nodes");
+  workflow_render_cmd->add_option("--nodes-file", workflow_render.nodes_file, "YAML list of Node objects");
+  workflow_render_cmd->add_option("--output", workflow_render.output, "yaml or json");
+  workflow_render_cmd->footer(
+      "Examples:\n"
+      "  nvcrectl workflow render examples/workflow.yaml --platform aws --gpu-arch gb200\n"
+      "  nvcrectl workflow render my-workflow.yaml --nodes-file nodes.yaml --output json");
+  commands.workflow_render_cmd = workflow_render_cmd;
+}
+
+// A render command given no file: its usage on stderr, and the exit code.
+int missing_file(std::string_view kind, std::string_view command, std::string_view file) {
+  std::cerr << "Error: requires a " << kind << " YAML file as argument\n\n"
+            << "Usage: nvcrectl " << command << " [flags] <" << file << ">\n";
+  return 1;
+}
+
+void print_crds(std::ostream& out) {
+  bool first = true;
+  for (const auto& file : nvcre::api::embedded_crd_files()) {
+    // deploy/crds also holds third-party CRDs that only tests install.
+    if (file.name.find("/nvcre.nvidia.com_") == std::string_view::npos) continue;
+    if (!first) out << "---\n";
+    first = false;
+    out << file.content;
+  }
+}
+
+// Runs the parsed command; returns the exit code.
+int run_command(const Commands& commands) {
+  if (*commands.validate_cmd) return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
+  if (*commands.render_cmd) {
+    if (commands.render.file.empty()) {
+      return missing_file("certification", "certification render", "certification.yaml");
+    }
+    nvcre::cli::render_certification(commands.render, std::cout);
+    return 0;
+  }
+  if (*commands.workloadrun_render_cmd) {
+    if (commands.workloadrun_render.file.empty()) {
+      return missing_file("WorkloadRun", "workloadrun render", "workloadrun.yaml");
+    }
+    nvcre::cli::render_workloadrun(commands.workloadrun_render, std::cout);
+    return 0;
+  }
+  if (*commands.workflow_render_cmd) {
+    if (commands.workflow_render.file.empty()) return missing_file("workflow", "workflow render", "workflow.yaml");
+    nvcre::cli::render_workflow(commands.workflow_render, std::cout);
+    return 0;
+  }
+  if (*commands.list_cmd) nvcre::cli::list_categories(commands.categories_output, std::cout);
+  if (*commands.crds_cmd) print_crds(std::cout);
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"nvcrectl: certify GPU clusters with nvcre (nvcre.nvidia.com/v1alpha1)"};
@@ -25,77 +172,13 @@ int main(int argc, char** argv) {
       "  nvcrectl validate --old before.yaml after.yaml\n"
       "  nvcrectl crds | kubectl apply -f -");
 
-  nvcre::cli::ValidateOptions validate;
-  auto* validate_cmd = app.add_subcommand(
-      "validate", "Check manifests against the CRD schemas and rules, as the API server would");
-  validate_cmd->add_option("files", validate.files, "YAML or JSON files (several documents each)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  validate_cmd->add_option("--old", validate.old_file,
-                           "Validate an update from the object in this file (immutability rules)");
-  validate_cmd->add_option("-o,--output", validate.output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
-  validate_cmd->footer(
-      "Examples:\n"
-      "  nvcrectl validate examples/certification.yaml\n"
-      "  nvcrectl validate -o json examples/*.yaml\n"
-      "  nvcrectl validate --old job-v1.yaml job-v2.yaml");
-
-  auto* certification_cmd = app.add_subcommand("certification", "Work with Certifications");
-  certification_cmd->require_subcommand(1);
-  nvcre::cli::RenderOptions render;
-  auto* render_cmd = certification_cmd->add_subcommand(
-      "render", "Render the Workflows a Certification would produce, offline");
-  render_cmd->add_option("file", render.file, "Certification YAML file");
-  render_cmd->add_option("--platform", render.platform,
-                         "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
-  render_cmd->add_option("--gpu-arch", render.gpu_arch,
-                         "GPU architecture (e.g. h100, gb200); wins over the nodeSelector's product label");
-  render_cmd->add_option("--output", render.output, "yaml (multi-document) or json (one array)");
-  render_cmd->footer(
-      "Examples:\n"
-      "  nvcrectl certification render examples/certification.yaml\n"
-      "  nvcrectl certification render examples/certification.yaml --platform aws --output json\n"
-      "  nvcrectl certification render cert.yaml --platform gcp --gpu-arch gb200");
-  std::string categories_output = "table";
-  auto* list_cmd = certification_cmd->add_subcommand("list-categories", "List the catalog's categories");
-  list_cmd->add_option("--output", categories_output, "table, yaml or json");
-  list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
-
-  auto* workloadrun_cmd = app.add_subcommand("workloadrun", "Work with WorkloadRuns");
-  workloadrun_cmd->require_subcommand(1);
-  nvcre::cli::WorkloadRunRenderOptions workloadrun_render;
-  auto* workloadrun_render_cmd = workloadrun_cmd->add_subcommand(
-      "render", "Render the Workflow a WorkloadRun would produce, offline");
-  workloadrun_render_cmd->add_option("file", workloadrun_render.file, "WorkloadRun YAML or JSON file");
-  workloadrun_render_cmd->add_option(
-      "--platform", workloadrun_render.platform,
-      "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
-  workloadrun_render_cmd->add_option("--gpu-arch", workloadrun_render.gpu_arch,
-                                     "GPU architecture (e.g. h100, gb300); wins over the nodeSelector's product label");
-  workloadrun_render_cmd->add_option("--output", workloadrun_render.output, "yaml or json");
-  workloadrun_render_cmd->footer(
-      "Examples:\n"
-      "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch h100\n"
-      "  nvcrectl workloadrun render run.yaml --platform aws --gpu-arch gb300 --output json");
-
-  auto* workflow_cmd = app.add_subcommand("workflow", "Work with Workflows");
-  workflow_cmd->require_subcommand(1);
-  nvcre::cli::WorkflowRenderOptions workflow_render;
-  auto* workflow_render_cmd = workflow_cmd->add_subcommand(
-      "render", "Resolve a Workflow's overrides against mock nodes or nodes from a file, offline");
-  workflow_render_cmd->add_option("file", workflow_render.file, "Workflow YAML file");
-  workflow_render_cmd->add_option("--platform", workflow_render.platform, "Platform of the mock nodes");
-  workflow_render_cmd->add_option("--gpu-arch", workflow_render.gpu_arch, "GPU architecture of the mock nodes");
-  workflow_render_cmd->add_option("--nodes-file", workflow_render.nodes_file, "YAML list of Node objects");
-  workflow_render_cmd->add_option("--output", workflow_render.output, "yaml or json");
-  workflow_render_cmd->footer(
-      "Examples:\n"
-      "  nvcrectl workflow render examples/workflow.yaml --platform aws --gpu-arch gb200\n"
-      "  nvcrectl workflow render my-workflow.yaml --nodes-file nodes.yaml --output json");
-
-  auto* crds_cmd = app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
-  crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
+  Commands commands;
+  add_validate_command(app, commands);
+  add_certification_commands(app, commands);
+  add_workloadrun_commands(app, commands);
+  add_workflow_commands(app, commands);
+  commands.crds_cmd = app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
+  commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
 
   try {
     app.parse(argc, argv);
@@ -105,52 +188,9 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*validate_cmd) return nvcre::cli::run_validate(validate, std::cout, std::cerr);
-    if (*render_cmd) {
-      if (render.file.empty()) {
-        std::cerr << "Error: requires a certification YAML file as argument\n\n"
-                  << "Usage: nvcrectl certification render [flags] <certification.yaml>\n";
-        return 1;
-      }
-      nvcre::cli::render_certification(render, std::cout);
-      return 0;
-    }
-    if (*workloadrun_render_cmd) {
-      if (workloadrun_render.file.empty()) {
-        std::cerr << "Error: requires a WorkloadRun YAML file as argument\n\n"
-                  << "Usage: nvcrectl workloadrun render [flags] <workloadrun.yaml>\n";
-        return 1;
-      }
-      nvcre::cli::render_workloadrun(workloadrun_render, std::cout);
-      return 0;
-    }
-    if (*workflow_render_cmd) {
-      if (workflow_render.file.empty()) {
-        std::cerr << "Error: requires a workflow YAML file as argument\n\n"
-                  << "Usage: nvcrectl workflow render [flags] <workflow.yaml>\n";
-        return 1;
-      }
-      nvcre::cli::render_workflow(workflow_render, std::cout);
-      return 0;
-    }
-    if (*list_cmd) {
-      nvcre::cli::list_categories(categories_output, std::cout);
-      return 0;
-    }
-    if (*crds_cmd) {
-      bool first = true;
-      for (const auto& file : nvcre::api::embedded_crd_files()) {
-        // deploy/crds also holds third-party CRDs that only tests install.
-        if (file.name.find("/nvcre.nvidia.com_") == std::string_view::npos) continue;
-        if (!first) std::cout << "---\n";
-        first = false;
-        std::cout << file.content;
-      }
-      return 0;
-    }
+    return run_command(commands);
   } catch (const std::exception& error) {
     std::cerr << "Error: " << error.what() << "\n";
     return 1;
   }
-  return 0;
 }

@@ -12,6 +12,7 @@ packages=(
   libjemalloc-dev                              # the manager's allocator (actors/CMakeLists.txt)
   libgtest-dev libgmock-dev libbenchmark-dev
   kubectl python3 python3-yaml                # python3-yaml: deploy/crds generator check
+  universal-ctags                              # scripts/check-sizes.sh measures functions with it
 )
 
 missing=()

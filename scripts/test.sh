@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # One command from a fresh machine to a full test run: installs dependencies, builds, runs every
-# test label (unit, golden, and later integration, chaos) and prints the count per label.
+# test label (unit, golden, and later integration, chaos) and prints the count per label. The size
+# limits of scripts/check-sizes.sh are checked between the build and the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh
+./scripts/check-sizes.sh
 BUILD_DIR=${BUILD_DIR:-build}
 cd "$BUILD_DIR"
 ctest --output-on-failure -j"$(nproc)" "$@"

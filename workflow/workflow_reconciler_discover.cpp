@@ -38,11 +38,13 @@ class Discovery {
     for (auto& e : events_) pass_.event(e.type, e.reason, std::move(e.note));
     events_.clear();
   }
-  // Failed with the exclusion record computed so far; `error` also requeues with backoff.
-  void fail(std::string_view why, std::string message, bool error) {
+  // Failed with the exclusion record computed so far; `error` also requeues with backoff. Always
+  // false, so that a step of discovery ends with `return discovery.fail(...)`.
+  bool fail(std::string_view why, std::string message, bool error) {
     flush();
     pass_.fail(why, message);
     if (error) pass_.set_error(std::move(message));
+    return false;
   }
 
  private:
@@ -92,11 +94,26 @@ std::vector<api::GroupStatus> group_statuses(const std::vector<PartitionGroup>& 
   return out;
 }
 
-}  // namespace
+// The nodes discovery keeps, and the ones it dropped on the way (for the exclusion record).
+struct Survivors {
+  std::vector<std::string> cordoned;
+  platform::ArchitectureSelection selection;
+  std::vector<json::value> nodes;
+  std::vector<CapacityExclusion> capacity_excluded;
+  std::int64_t gpus = 0;  // nvidia.com/gpu the workload requests per node
+};
 
-void discover_and_partition(Pass& pass) {
-  Discovery discovery(pass);
-  const api::WorkflowSpec& stored = pass.doc.workflow.spec;
+void record_exclusions(Pass& pass, const Survivors& survivors) {
+  ExclusionRecord record = exclusion_summary(survivors.cordoned, survivors.selection.excluded,
+                                             survivors.selection.architecture, survivors.capacity_excluded,
+                                             survivors.gpus);
+  pass.orch().excludedNodes = record.nodes;
+  pass.orch().exclusionReason = record.reason;
+}
+
+// The target nodes, all on one platform, of the primary GPU architecture. Returns false when
+// discovery failed (recorded on the pass), as every step below does.
+bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
   auto& orch = pass.orch();
   DiscoveredNodes found = discover_target_nodes(pass.in.cache, pass.spec.orchestration.target);
   if (found.nodes.empty()) {
@@ -111,8 +128,10 @@ void discover_and_partition(Pass& pass) {
                         join(found.cordoned));
   }
 
-  const auto selection = platform::select_primary_architecture(found.nodes);
-  std::vector<json::value> nodes;
+  survivors.cordoned = std::move(found.cordoned);
+  survivors.selection = platform::select_primary_architecture(found.nodes);
+  const auto& selection = survivors.selection;
+  auto& nodes = survivors.nodes;
   for (auto& node : found.nodes) {
     if (std::find(selection.kept.begin(), selection.kept.end(), node_name(node)) != selection.kept.end()) {
       nodes.push_back(std::move(node));
@@ -124,19 +143,21 @@ void discover_and_partition(Pass& pass) {
                         " nodes to primary GPU architecture " + selection.architecture + "; excluded: " +
                         join(selection.excluded));
   }
-  const std::string& arch = selection.architecture;
-  orch.detectedGPUArchitecture = arch;
+  orch.detectedGPUArchitecture = selection.architecture;
   pass.extras.gpu_products = distinct_gpu_products(nodes);
   // Recorded before overrides run, so an override failure still leaves the coverage record.
-  ExclusionRecord record = exclusion_summary(found.cordoned, selection.excluded, arch, {}, 0);
-  orch.excludedNodes = record.nodes;
-  orch.exclusionReason = record.reason;
+  record_exclusions(pass, survivors);
+  return true;
+}
 
-  // The authoritative, tracked resolution against the stored spec (the untracked pass ran without
-  // detection, so its result is not built upon).
+// The authoritative, tracked resolution against the stored spec (the untracked pass ran without
+// detection, so its result is not built upon).
+bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors& survivors) {
+  const api::WorkflowSpec& stored = pass.doc.workflow.spec;
+  auto& orch = pass.orch();
   const std::string topology_key = stored.orchestration.topology ? stored.orchestration.topology->topologyKey : "";
-  MatchContext context = match_context_for(stored, orch.detectedPlatform, arch,
-                                           platform::count_topology_domains(topology_key, nodes));
+  MatchContext context = match_context_for(stored, orch.detectedPlatform, survivors.selection.architecture,
+                                           platform::count_topology_domains(topology_key, survivors.nodes));
   context.config = nullptr;
   try {
     ResolvedOverrides resolved = resolve_overrides(stored, context);
@@ -156,42 +177,46 @@ void discover_and_partition(Pass& pass) {
   } catch (const OverrideError& error) {
     return discovery.fail(kOverrideErrorReason, override_failure_message(error), true);
   }
+  return true;
+}
 
+bool check_placement(Pass& pass, Discovery& discovery) {
   const bool unpinned = is_unpinned(pass.extras.placement);
   pass.extras.status_placement = std::string(unpinned ? kPlacementUnpinned : kPlacementPinned);
   if (auto problem = placement_problem(pass.spec.orchestration, pass.extras.placement); !problem.empty()) {
     return discovery.fail(reason::kPartitionError, problem, true);
   }
+  return true;
+}
 
+// Drops the nodes with fewer allocatable GPUs than the workload requests per node.
+bool drop_nodes_short_of_gpus(Pass& pass, Discovery& discovery, Survivors& survivors) {
   const std::int64_t gpus = workload_gpus_per_node(pass.spec);
-  CapacityFilter capacity = filter_by_gpu_capacity(std::move(nodes), gpus);
-  nodes = std::move(capacity.kept);
-  if (!capacity.excluded.empty()) {
+  CapacityFilter capacity = filter_by_gpu_capacity(std::move(survivors.nodes), gpus);
+  survivors.nodes = std::move(capacity.kept);
+  survivors.capacity_excluded = std::move(capacity.excluded);
+  survivors.gpus = gpus;
+  const auto& excluded = survivors.capacity_excluded;
+  if (!excluded.empty()) {
     discovery.event("Warning", "InsufficientGPUCapacity",
-                    "Excluded " + std::to_string(capacity.excluded.size()) + " node(s) with fewer than " +
-                        std::to_string(gpus) + " allocatable nvidia.com/gpu: " + gpu_shortfall_detail(capacity.excluded));
+                    "Excluded " + std::to_string(excluded.size()) + " node(s) with fewer than " +
+                        std::to_string(gpus) + " allocatable nvidia.com/gpu: " + gpu_shortfall_detail(excluded));
   }
-  record = exclusion_summary(found.cordoned, selection.excluded, arch, capacity.excluded, gpus);
-  orch.excludedNodes = record.nodes;
-  orch.exclusionReason = record.reason;
-  if (nodes.empty()) {
+  record_exclusions(pass, survivors);
+  if (survivors.nodes.empty()) {
     std::int64_t best = 0;
-    for (const auto& e : capacity.excluded) best = std::max(best, e.allocatable);
+    for (const auto& e : excluded) best = std::max(best, e.allocatable);
     return discovery.fail(reason::kPartitionError,
                           "No node can supply the " + std::to_string(gpus) +
                               " nvidia.com/gpu the workload requests per node; best available is " + std::to_string(best),
                           true);
   }
+  return true;
+}
 
-  const auto gang = platform::validate_resolved_job_template(pass.spec.jobTemplate, pass.spec.dependencies, stored.gangScheduler);
-  if (gang.conflict) return discovery.fail(reason::kGangSchedulingConflict, gang.conflict->message, true);
-
-  if (!ensure_workflow_dependencies(pass)) {
-    if (api::is_terminal(pass.status.conditions)) discovery.flush();
-    return;  // one more dependency this pass (or a failure already recorded)
-  }
-
-  std::int64_t nodes_per_job = 0;
+// The nodes each job runs on: the TrainJob's own count, else (pinned) every surviving node.
+bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& survivors, bool unpinned,
+                          std::int64_t& nodes_per_job) {
   if (!pass.spec.jobTemplate.spec.workload.trainJob) {
     return discovery.fail(reason::kPartitionError,
                           "Failed to determine workload adapter: no workload type specified in WorkloadSpec", true);
@@ -201,7 +226,7 @@ void discover_and_partition(Pass& pass) {
   } catch (const trainjob::AdapterError& error) {
     return discovery.fail(reason::kPartitionError, std::string("Failed to detect nodesPerJob: ") + error.what(), true);
   }
-  const auto node_count = static_cast<std::int64_t>(nodes.size());
+  const auto node_count = static_cast<std::int64_t>(survivors.nodes.size());
   if (nodes_per_job < 1) {
     if (unpinned) {
       return discovery.fail(reason::kPartitionError,
@@ -213,32 +238,45 @@ void discover_and_partition(Pass& pass) {
     std::string message = unpinned ? "Not enough schedulable nodes: need " + std::to_string(nodes_per_job) + ", found " +
                                          std::to_string(node_count) + "; make " + std::to_string(nodes_per_job) +
                                          " qualifying nodes available"
-                                   : not_enough_nodes_message(nodes_per_job, node_count, arch, selection.excluded,
-                                                              capacity.excluded, gpus);
+                                   : not_enough_nodes_message(nodes_per_job, node_count,
+                                                              survivors.selection.architecture,
+                                                              survivors.selection.excluded,
+                                                              survivors.capacity_excluded, survivors.gpus);
     return discovery.fail(reason::kPartitionError, message, true);
   }
+  return true;
+}
 
-  std::vector<PartitionGroup> groups;
+// One unpinned group, or the surviving nodes partitioned into groups of `nodes_per_job`.
+bool partition_groups(const Pass& pass, Discovery& discovery, const std::vector<json::value>& nodes,
+                      std::int64_t nodes_per_job, bool unpinned, std::vector<PartitionGroup>& groups) {
   if (unpinned) {
     groups.push_back({"group-0", {}, {}, false});
-  } else if (pass.spec.orchestration.diagnose) {
+    return true;
+  }
+  if (pass.spec.orchestration.diagnose) {
     return discovery.fail(reason::kPartitionError,
                           "Failed to partition nodes: orchestration.diagnose is not supported by this controller", true);
-  } else {
-    PartitionInput input;
-    for (const auto& node : nodes) input.nodes.push_back({node_name(node), k8s::labels_of(node)});
-    input.nodes_per_job = nodes_per_job;
-    if (const auto& topology = pass.spec.orchestration.topology) {
-      input.topology_key = topology->topologyKey;
-      input.strict_domain = topology->strictDomain;
-    }
-    try {
-      groups = partition_nodes(std::move(input));
-    } catch (const std::invalid_argument& error) {
-      return discovery.fail(reason::kPartitionError, std::string("Failed to partition nodes: ") + error.what(), true);
-    }
   }
+  PartitionInput input;
+  for (const auto& node : nodes) input.nodes.push_back({node_name(node), k8s::labels_of(node)});
+  input.nodes_per_job = nodes_per_job;
+  if (const auto& topology = pass.spec.orchestration.topology) {
+    input.topology_key = topology->topologyKey;
+    input.strict_domain = topology->strictDomain;
+  }
+  try {
+    groups = partition_nodes(std::move(input));
+  } catch (const std::invalid_argument& error) {
+    return discovery.fail(reason::kPartitionError, std::string("Failed to partition nodes: ") + error.what(), true);
+  }
+  return true;
+}
 
+void record_partition(Pass& pass, Discovery& discovery, const std::vector<json::value>& nodes,
+                      const std::vector<PartitionGroup>& groups, std::int64_t nodes_per_job, bool unpinned) {
+  auto& orch = pass.orch();
+  const auto node_count = static_cast<std::int64_t>(nodes.size());
   const std::string effective_key = pass.spec.orchestration.topology ? pass.spec.orchestration.topology->topologyKey : "";
   orch.totalNodes = node_count;
   orch.nodesPerJob = nodes_per_job;
@@ -254,6 +292,35 @@ void discover_and_partition(Pass& pass) {
                      " groups (" + std::to_string(nodes_per_job) + " nodes/job)";
   pass.set_condition(api::kConditionInProgress, reason::kGroupsPartitioned, message);
   pass.requeue(k8s::kImmediateRequeue);
+}
+
+}  // namespace
+
+void discover_and_partition(Pass& pass) {
+  Discovery discovery(pass);
+  Survivors survivors;
+  if (!discover_nodes(pass, discovery, survivors)) return;
+  if (!resolve_tracked_overrides(pass, discovery, survivors)) return;
+  if (!check_placement(pass, discovery)) return;
+  if (!drop_nodes_short_of_gpus(pass, discovery, survivors)) return;
+
+  const auto gang = platform::validate_resolved_job_template(pass.spec.jobTemplate, pass.spec.dependencies,
+                                                             pass.doc.workflow.spec.gangScheduler);
+  if (gang.conflict) {
+    discovery.fail(reason::kGangSchedulingConflict, gang.conflict->message, true);
+    return;
+  }
+  if (!ensure_workflow_dependencies(pass)) {
+    if (api::is_terminal(pass.status.conditions)) discovery.flush();
+    return;  // one more dependency this pass (or a failure already recorded)
+  }
+
+  const bool unpinned = is_unpinned(pass.extras.placement);
+  std::int64_t nodes_per_job = 0;
+  if (!settle_nodes_per_job(pass, discovery, survivors, unpinned, nodes_per_job)) return;
+  std::vector<PartitionGroup> groups;
+  if (!partition_groups(pass, discovery, survivors.nodes, nodes_per_job, unpinned, groups)) return;
+  record_partition(pass, discovery, survivors.nodes, groups, nodes_per_job, unpinned);
 }
 
 }  // namespace nvcre::workflow::detail

@@ -1,0 +1,76 @@
+#pragma once
+// What the manager benchmark's phases share: the settings, the objects they create, the clients
+// and cluster they drive, and how they print what they measured (see manager_bench.cpp).
+#include "actors/embedded/embedded_cluster.hpp"
+#include "k8s/rest_client.hpp"
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nvcre::bench {
+
+namespace json = boost::json;
+using Clock = std::chrono::steady_clock;
+
+inline const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+inline const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
+inline const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
+inline const k8s::ResourceRef kTrainJobs{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true};
+inline constexpr const char* kNamespace = "bench";
+
+struct Settings {
+  bool quick = false;
+  std::string phase = "all";
+  int certifications = 200;
+  int concurrency = 4;
+  bool lockstep = false;
+  int in_flight = 1000;
+  std::optional<std::string> cluster;  // per phase when unset (see manager_bench.cpp)
+  int nodes_per_cert = 4;
+  int nodes_per_job = 2;
+  std::optional<int> gpus_per_node;  // the category's gpusPerNode option; per phase when unset
+  // kube-sim's default. Its Trainer passes over every stored TrainJob every step/5 (>= 10 ms): at
+  // 50 ms and a few hundred finished TrainJobs kube-sim, not the manager, set the pace (measured
+  // when the pass still held the API lock). The latency measured starts at TrainJob Complete, so
+  // the step only sets throughput.
+  int trainer_step_ms = 500;
+  std::string manager = NVCRE_MANAGER_BINARY;
+  std::vector<std::string> manager_args;
+};
+
+void run_latency(const Settings& settings);
+void run_rss(const Settings& settings);
+
+double ms(Clock::duration d);
+
+// A Certification of one category (communication/nccl-all-reduce) on `nodes`.
+json::value certification(const std::string& name, const std::vector<std::string>& nodes, int nodes_per_job,
+                          std::optional<int> gpus_per_node = std::nullopt);
+
+// The nodes of slice `slice`: settings.nodes_per_cert consecutive nodes, wrapping around.
+std::vector<std::string> slice_nodes(int slice, const Settings& settings, int node_count);
+
+std::unique_ptr<actors::EmbeddedCluster> start_cluster(const std::string& profile,
+                                                       std::chrono::milliseconds trainer_step);
+
+// The bench's own clients carry their own User-Agent so kube-sim's stats tell the manager apart.
+std::unique_ptr<k8s::RestClient> bench_client(const actors::EmbeddedCluster& cluster);
+
+// The manager's API requests by verb (kube-sim's counters for User-Agent "nvcre").
+std::map<std::string, std::uint64_t> manager_requests(k8s::RestClient& client);
+
+void print_requests(const std::map<std::string, std::uint64_t>& requests, int certifications);
+
+// The nearest-rank percentile `p` (0-100) of `values`; 0 when there are none.
+double percentile(std::vector<double> values, double p);
+
+void print_load();
+
+}  // namespace nvcre::bench

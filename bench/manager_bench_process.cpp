@@ -1,0 +1,132 @@
+#include "bench/manager_bench_process.hpp"
+
+#include "actors/embedded/manager_process.hpp"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace nvcre::bench {
+namespace {
+
+using namespace std::chrono_literals;
+
+// The running manager, so an interrupted bench does not leave it behind.
+std::atomic<pid_t> g_manager_pid{-1};
+
+unsigned short free_loopback_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  socklen_t length = sizeof address;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    throw std::runtime_error("cannot pick a free loopback port");
+  }
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+}  // namespace
+
+void stop_manager_and_exit(int signal) {
+  if (pid_t pid = g_manager_pid.load(); pid > 0) ::kill(pid, SIGTERM);
+  ::_exit(128 + signal);
+}
+
+ManagerProcess::ManagerProcess(const Settings& settings, const std::string& server_url, const std::string& phase,
+                               std::vector<std::string> extra_args) {
+  auto dir = std::filesystem::temp_directory_path();
+  kubeconfig_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".kubeconfig")).string();
+  log_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".log")).string();
+  actors::write_sim_kubeconfig(kubeconfig_, server_url);
+  probe_port_ = free_loopback_port();
+  std::vector<std::string> args{settings.manager, "--kubeconfig", kubeconfig_, "--health-probe-bind-address",
+                                "127.0.0.1:" + std::to_string(probe_port_)};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  args.insert(args.end(), settings.manager_args.begin(), settings.manager_args.end());
+  std::fprintf(stderr, "%s:", phase.c_str());
+  for (const auto& a : args) std::fprintf(stderr, " %s", a.c_str());
+  std::fprintf(stderr, "\n");
+  pid_ = actors::spawn_with_log(args, log_);
+  g_manager_pid = pid_;
+}
+
+ManagerProcess::~ManagerProcess() {
+  g_manager_pid = -1;
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    auto until = Clock::now() + 10s;
+    int status = 0;
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      if (Clock::now() > until) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+  std::filesystem::remove(kubeconfig_);
+}
+
+bool ManagerProcess::alive() const { return ::kill(pid_, 0) == 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+
+void ManagerProcess::wait_ready(std::chrono::seconds timeout) const {
+  k8s::ClientConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(probe_port_);
+  config.rate_limit.qps = -1;
+  k8s::RestClientOptions options;
+  options.max_retries = 0;
+  options.timeout = 1s;
+  auto until = Clock::now() + timeout;
+  while (Clock::now() < until) {
+    if (!alive()) throw std::runtime_error("nvcre-manager exited; see " + log_);
+    try {
+      k8s::RestClient probe(config, options);
+      if (probe.request({"GET", "/readyz", {}, "", ""}).status == 200) return;
+    } catch (const std::exception&) {
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  throw std::runtime_error("nvcre-manager not ready in time; see " + log_);
+}
+
+MemoryKb ManagerProcess::memory() const {
+  MemoryKb m;
+  std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) m.rss = std::stol(line.substr(6));
+    if (line.rfind("VmHWM:", 0) == 0) m.hwm = std::stol(line.substr(6));
+  }
+  return m;
+}
+
+double ManagerProcess::cpu_seconds() const {
+  std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; fields >> field; ++i) {
+    if (i == 14 || i == 15) ticks += std::stod(field);
+    if (i == 15) break;
+  }
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace nvcre::bench

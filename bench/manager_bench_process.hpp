@@ -1,0 +1,48 @@
+#pragma once
+// The nvcre-manager under test, run as its own process and measured from outside.
+#include "bench/manager_bench.hpp"
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace nvcre::bench {
+
+struct MemoryKb {
+  long rss = 0;
+  long hwm = 0;
+};
+
+// Ends the running manager, so an interrupted bench does not leave it behind, then the bench
+// itself; installed for SIGINT and SIGTERM.
+void stop_manager_and_exit(int signal);
+
+class ManagerProcess {
+ public:
+  // Its stderr goes to $TMPDIR/nvcre_manager_bench.<phase>.<pid>.log.
+  ManagerProcess(const Settings& settings, const std::string& server_url, const std::string& phase,
+                 std::vector<std::string> extra_args = {});
+  ~ManagerProcess();
+  ManagerProcess(const ManagerProcess&) = delete;
+  ManagerProcess& operator=(const ManagerProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  const std::string& log() const { return log_; }
+  bool alive() const;
+
+  // /readyz answers 200 once every watched kind is listed (the informer caches are synced).
+  void wait_ready(std::chrono::seconds timeout) const;
+  MemoryKb memory() const;
+  // User + system CPU seconds so far.
+  double cpu_seconds() const;
+
+ private:
+  pid_t pid_ = -1;
+  std::string kubeconfig_;
+  std::string log_;
+  unsigned short probe_port_ = 0;
+};
+
+}  // namespace nvcre::bench
