@@ -1,8 +1,8 @@
 #include "actors/controllers.hpp"
 
 #include "certification/reconciler.hpp"
-#include "workflow/job_reconciler.hpp"
-#include "workflow/job_watches.hpp"
+#include "job/job_reconciler.hpp"
+#include "job/job_watches.hpp"
 #include "workflow/workflow_reconciler.hpp"
 #include "workloadrun/reconciler.hpp"
 
@@ -38,12 +38,12 @@ std::vector<ControllerSpec> nvcre_controllers() {
   specs.push_back({"certification", kNvcre, "Certification", {"Workflow"}, reconcile_certification});
   specs.push_back({"workloadrun", kNvcre, "WorkloadRun", {"Workflow"}, workloadrun::reconcile_workloadrun});
   specs.push_back({"workflow", kNvcre, "Workflow", {"Job"}, workflow::reconcile_workflow});
-  specs.push_back({"job", kNvcre, "Job", {"TrainJob"}, workflow::reconcile_job,
+  specs.push_back({"job", kNvcre, "Job", {"TrainJob"}, job::reconcile_job,
                    // Watches(Node): the Jobs whose pods run on a changed node (health rule).
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
                      std::vector<std::string> keys;
                      if (notice.ref.kind != "Node") return keys;
-                     for (const auto& job : workflow::jobs_on_node(cache, notice.ref.name)) {
+                     for (const auto& job : job::jobs_on_node(cache, notice.ref.name)) {
                        keys.push_back(job.ns + "/" + job.name);
                      }
                      return keys;

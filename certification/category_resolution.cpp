@@ -5,7 +5,7 @@
 #include "certification/options.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "workflow/node_discovery.hpp"
-#include "workflow/overrides.hpp"
+#include "overrides/overrides.hpp"
 
 namespace nvcre::certification {
 namespace json = boost::json;
@@ -111,12 +111,12 @@ void build_and_resolve_overrides(ResolvedCategory& resolved, const catalog::Entr
       spec.orchestration.topology
           ? platform::count_topology_domains(spec.orchestration.topology->topologyKey, facts.nodes)
           : 0;
-  auto context = workflow::match_context_for(spec, resolved.platform, resolved.gpu_architecture, domains);
-  auto outcome = workflow::resolve_overrides(spec, context);
+  auto context = overrides::match_context_for(spec, resolved.platform, resolved.gpu_architecture, domains);
+  auto outcome = overrides::resolve_overrides(spec, context);
   resolved.applied_overrides = std::move(outcome.applied);
   resolved.spec = std::move(outcome.spec);
   resolved.spec.overrides = offline ? std::vector<api::OverrideSpec>{}
-                                    : workflow::pending_overrides(resolved.spec.overrides,
+                                    : overrides::pending_overrides(resolved.spec.overrides,
                                                                   resolved.applied_overrides, context);
 }
 

@@ -1,14 +1,14 @@
 #include "certification/workflow_assembly.hpp"
 
 #include "certification/naming.hpp"
-#include "workflow/spec_transforms.hpp"
+#include "overrides/spec_transforms.hpp"
 
 namespace nvcre::certification {
 
 CategoryBuild assemble_category_workflow(ResolvedCategory resolved, const api::Certification& certification) {
   try {
-    workflow::apply_resolved_transforms(resolved.spec, resolved.options, certification.spec.gangScheduler);
-  } catch (const workflow::TransformError& error) {
+    overrides::apply_resolved_transforms(resolved.spec, resolved.options, certification.spec.gangScheduler);
+  } catch (const overrides::TransformError& error) {
     throw CategoryBuildError(error.reason, resolved.key() + ": " + error.what());
   }
   CategoryBuild result;

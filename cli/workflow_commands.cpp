@@ -12,7 +12,7 @@
 #include "platform/gang_scheduling.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "platform/platform_names.hpp"
-#include "workflow/overrides.hpp"
+#include "overrides/overrides.hpp"
 
 namespace nvcre::cli {
 namespace json = boost::json;
@@ -132,10 +132,10 @@ void render_workflow(const WorkflowRenderOptions& options, std::ostream& out) {
   std::string arch = platform::majority_gpu_architecture(nodes);
   if (arch.empty()) arch = std::string(platform::kUnknownArchitecture);
   const auto& topology = workflow.spec.orchestration.topology;
-  const auto context = workflow::match_context_for(
+  const auto context = overrides::match_context_for(
       workflow.spec, detected_platform, arch,
       topology ? platform::count_topology_domains(topology->topologyKey, nodes) : 0);
-  auto resolved = workflow::resolve_overrides(workflow.spec, context);
+  auto resolved = overrides::resolve_overrides(workflow.spec, context);
   workflow.spec = std::move(resolved.spec);
   workflow.spec.overrides.clear();
   platform::apply_gang_scheduler_to_dependencies(workflow.spec.dependencies, workflow.spec.gangScheduler);

@@ -3,7 +3,7 @@
 #include "k8s/naming.hpp"
 #include "platform/detect.hpp"
 #include "workflow/node_discovery.hpp"
-#include "workflow/trainjob_adapter.hpp"
+#include "job/trainjob_adapter.hpp"
 
 #include <boost/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "workflow/workflow_reconciler.hpp"
 
 #include "api/conditions.hpp"
-#include "workflow/overrides.hpp"
+#include "overrides/overrides.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
 #include <boost/json.hpp>
@@ -43,17 +43,17 @@ std::string resolved_placement(const WorkflowExtras& extras, const std::vector<a
 // Upstream passes no nodes here, so topology.domainCount reads 0 and `when.config` never matches.
 bool apply_untracked_overrides(Pass& pass) {
   const auto& orch = pass.status.orchestration;
-  MatchContext context = match_context_for(pass.doc.workflow.spec, orch ? orch->detectedPlatform : "",
+  overrides::MatchContext context = overrides::match_context_for(pass.doc.workflow.spec, orch ? orch->detectedPlatform : "",
                                            orch ? orch->detectedGPUArchitecture : "", 0);
   context.config = nullptr;
   try {
-    ResolvedOverrides resolved = resolve_overrides(pass.doc.workflow.spec, context);
-    resolved.spec.dependencies = select_dependencies(resolved.spec.dependencies, context);
+    overrides::ResolvedOverrides resolved = overrides::resolve_overrides(pass.doc.workflow.spec, context);
+    resolved.spec.dependencies = overrides::select_dependencies(resolved.spec.dependencies, context);
     pass.spec = std::move(resolved.spec);
     pass.extras.placement = resolved_placement(pass.doc.extras, resolved.applied);
     return true;
-  } catch (const OverrideError& error) {
-    pass.fail(kOverrideErrorReason, override_failure_message(error));
+  } catch (const overrides::OverrideError& error) {
+    pass.fail(overrides::kOverrideErrorReason, overrides::override_failure_message(error));
     pass.set_error(error.what());
     return false;
   }

@@ -4,9 +4,9 @@
 #include "platform/detect.hpp"
 #include "platform/gang_validation.hpp"
 #include "workflow/node_discovery.hpp"
-#include "workflow/overrides.hpp"
+#include "overrides/overrides.hpp"
 #include "workflow/partition.hpp"
-#include "workflow/trainjob_adapter.hpp"
+#include "job/trainjob_adapter.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
 #include <boost/json.hpp>
@@ -156,12 +156,12 @@ bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors
   const api::WorkflowSpec& stored = pass.doc.workflow.spec;
   auto& orch = pass.orch();
   const std::string topology_key = stored.orchestration.topology ? stored.orchestration.topology->topologyKey : "";
-  MatchContext context = match_context_for(stored, orch.detectedPlatform, survivors.selection.architecture,
+  overrides::MatchContext context = overrides::match_context_for(stored, orch.detectedPlatform, survivors.selection.architecture,
                                            platform::count_topology_domains(topology_key, survivors.nodes));
   context.config = nullptr;
   try {
-    ResolvedOverrides resolved = resolve_overrides(stored, context);
-    resolved.spec.dependencies = select_dependencies(resolved.spec.dependencies, context);
+    overrides::ResolvedOverrides resolved = overrides::resolve_overrides(stored, context);
+    resolved.spec.dependencies = overrides::select_dependencies(resolved.spec.dependencies, context);
     pass.spec = std::move(resolved.spec);
     orch.appliedOverrides = resolved.applied;
     pass.extras.placement = pass.doc.extras.placement;
@@ -171,11 +171,11 @@ bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors
         pass.extras.placement = it->second;
       }
     }
-    for (const auto& e : override_events(resolved.applied, stored.overrides.size(), context)) {
+    for (const auto& e : overrides::override_events(resolved.applied, stored.overrides.size(), context)) {
       discovery.event(e.type, e.reason, e.message);
     }
-  } catch (const OverrideError& error) {
-    return discovery.fail(kOverrideErrorReason, override_failure_message(error), true);
+  } catch (const overrides::OverrideError& error) {
+    return discovery.fail(overrides::kOverrideErrorReason, overrides::override_failure_message(error), true);
   }
   return true;
 }

@@ -3,7 +3,7 @@
 #include "platform/gang_validation.hpp"
 #include "workflow/dependency_plan.hpp"
 #include "workflow/group_launch.hpp"
-#include "workflow/trainjob_adapter.hpp"
+#include "job/trainjob_adapter.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
 #include <boost/json.hpp>

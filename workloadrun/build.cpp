@@ -9,13 +9,13 @@
 #include <set>
 
 #include "api/codec.hpp"
-#include "workflow/spec_transforms.hpp"
+#include "overrides/spec_transforms.hpp"
 #include "k8s/duration.hpp"
 #include "platform/detect.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "platform/nccl_env.hpp"
 #include "platform/runtime_builders.hpp"
-#include "workflow/overrides.hpp"
+#include "overrides/overrides.hpp"
 #include "workloadrun/platform_overrides.hpp"
 
 namespace nvcre::workloadrun {
@@ -314,12 +314,12 @@ struct FoldedOverrides {
 // Each later match's mpiArgs are prepended.
 FoldedOverrides fold_matching_overrides(const api::FrameworkSpec& framework_spec, Framework framework,
                                         const std::vector<WorkloadRunOverride>& platform_overrides,
-                                        const workflow::MatchContext& platform_context) {
+                                        const overrides::MatchContext& platform_context) {
   FoldedOverrides out{framework_spec, {}};
   for (const auto& override_item : platform_overrides) {
     bool matches = false;
     try {
-      matches = workflow::when_matches(override_item.spec.when, platform_context);
+      matches = overrides::when_matches(override_item.spec.when, platform_context);
     } catch (const std::exception&) {
       matches = false;  // the reference treats an evaluation error as "no match" here
     }
@@ -375,12 +375,12 @@ void add_overrides_and_validation(const api::WorkloadRunSpec& spec,
 // the detected platform/GPU. The controller instead hands them all, unfiltered, to the Workflow
 // controller, which applies them against the nodes it discovers, with tracking and events.
 void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workflow_spec, WorkloadRunBuild& result) {
-  const auto context = workflow::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
+  const auto context = overrides::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
                                                    workflow_spec.orchestration.topology
                                                        ? platform::count_topology_domains(
                                                              workflow_spec.orchestration.topology->topologyKey, input.nodes)
                                                        : 0);
-  auto resolved = workflow::resolve_overrides(workflow_spec, context);
+  auto resolved = overrides::resolve_overrides(workflow_spec, context);
   result.applied_overrides = std::move(resolved.applied);
   workflow_spec = std::move(resolved.spec);
   workflow_spec.overrides.clear();
@@ -409,7 +409,7 @@ api::WorkflowSpec build_workflow_spec(const std::string& name, const api::Worklo
                                  settled.mnnvl, std::string(framework_name(settled.framework)), settled.test_scale,
                                  spec.env};
   const auto platform_overrides = build_platform_overrides(override_config);
-  const workflow::MatchContext platform_context{result.platform, result.gpu_architecture, {}, {}, {}};
+  const overrides::MatchContext platform_context{result.platform, result.gpu_architecture, {}, {}, {}};
 
   const FoldedOverrides folded =
       fold_matching_overrides(spec.framework, settled.framework, platform_overrides, platform_context);
@@ -483,8 +483,8 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
   try {
     api::CategoryOptions options;
     options.workloadMetadata = spec.workloadMetadata;
-    workflow::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
-  } catch (const workflow::TransformError& error) {
+    overrides::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
+  } catch (const overrides::TransformError& error) {
     throw BuildError(error.reason, prefix + error.what());
   }
 

@@ -10,7 +10,7 @@
 #include "jsonkit/merge_patch.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/reconcile_case.hpp"
-#include "workflow/job_reconciler.hpp"
+#include "job/job_reconciler.hpp"
 #include "jsonkit/named_merge.hpp"
 
 #include <boost/json.hpp>
@@ -22,7 +22,6 @@ namespace {
 
 namespace json = boost::json;
 namespace k8s = nvcre::k8s;
-namespace wf = nvcre::workflow;
 using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
 
@@ -38,7 +37,7 @@ std::map<std::string, std::string> log_tails(const json::value& extra) {
 nvcre::reconcile::Result run(const json::value* object, const ReconcileCase& c,
                              const std::optional<k8s::ActionOutcome>& outcome,
                              const std::map<std::string, std::string>& tails) {
-  return wf::reconcile_job({object, c.cache, c.live, outcome, c.now, tails, c.no_builds});
+  return nvcre::job::reconcile_job({object, c.cache, c.live, outcome, c.now, tails, c.no_builds});
 }
 
 json::value render(const nvcre::reconcile::Result& result) {

@@ -7,8 +7,8 @@
 #include "api/objects.hpp"
 #include "jsonkit/yaml.hpp"
 #include "platform/detect.hpp"
-#include "workflow/overrides.hpp"
-#include "workflow/when_match.hpp"
+#include "overrides/overrides.hpp"
+#include "overrides/when_match.hpp"
 #include "workloadrun/build.hpp"
 #include "workloadrun/platform_overrides.hpp"
 
@@ -75,7 +75,7 @@ TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndEveryOverrideForTheWorkflowCon
   EXPECT_EQ(workflow.spec.orchestration.iterations, 1);
   EXPECT_TRUE(build.applied_overrides.empty());
   // What the Workflow controller makes of them on aws/gb200 is what the offline render prints.
-  auto resolved = workflow::resolve_overrides(workflow.spec, workflow::match_context_for(workflow.spec, "aws", "gb200", 0));
+  auto resolved = nvcre::overrides::resolve_overrides(workflow.spec, nvcre::overrides::match_context_for(workflow.spec, "aws", "gb200", 0));
   EXPECT_EQ(resolved.spec.orchestration.iterations, 5);
   // intra-rack: strict domains survive the platform topology override that sets the key.
   ASSERT_TRUE(resolved.spec.orchestration.topology);

@@ -1,0 +1,59 @@
+#pragma once
+// Internal to the Job reconcile (namespace job::detail, as every job_* header but job_reconciler.hpp
+// and job_watches.hpp): what the steps of one pass share (the decoded Job, its pods, the result
+// being built) and the cache-miss discipline (§2.4) every step uses to read a child.
+#include "api/labels.hpp"
+#include "api/job.hpp"
+#include "k8s/reconcile_plan.hpp"
+#include "job/job_reconciler.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nvcre::job::detail {
+
+using api::kGroupNodesAnnotation;
+using api::kGroupLabel;
+// Default of spec.schedulingStallGraceSeconds (§6.1) and the pod-drain grace of deletion (§5.11).
+inline constexpr std::chrono::seconds kDefaultSchedulingStallGrace{300};
+inline constexpr std::chrono::minutes kPodDrainGrace{5};
+
+// What a read of one object found.
+struct ObjectLookup {
+  enum class State {
+    Present,  // `object` is set: cached, or read live when `live` is true
+    Absent,   // a live read said NotFound: the only proof of absence
+    Unknown,  // not cached and not read live yet: a LiveGet is planned, the pass must stop
+  } state = State::Unknown;
+  const boost::json::value* object = nullptr;
+  bool live = false;
+};
+
+struct JobPass {
+  JobPass(const reconcile::Context& input, const api::Job& job);
+
+  const reconcile::Context& in;
+  const api::Job& job;
+  std::vector<const boost::json::value*> pods;  // pods labelled nvcre.nvidia.com/job=<job>, by name
+  reconcile::Result result;
+
+  // Cache, else the live answer, else plan a LiveGet (State::Unknown).
+  ObjectLookup read(const k8s::ObjectRef& ref);
+  // A LiveGet or a pod log is pending: the pass ends with only the LiveGets in its plan.
+  bool stopped() const;
+  // Strips everything but the LiveGets from the plan when stopped().
+  reconcile::Result take_result();
+};
+
+// Small readers of raw objects shared by the steps (missing fields read as empty / false).
+std::string string_at(const boost::json::value& object, std::initializer_list<std::string_view> path);
+const boost::json::value* value_at(const boost::json::value& object, std::initializer_list<std::string_view> path);
+// An ownerReference with this uid and controller: true.
+bool controlled_by(const boost::json::value& object, std::string_view owner_uid);
+
+}  // namespace nvcre::job::detail
