@@ -15,12 +15,8 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr auto kReapEvery = std::chrono::seconds(10);
 
-std::string key_of(const k8s::ObjectRef& ref) { return ref.ns.empty() ? ref.name : ref.ns + "/" + ref.name; }
-
 k8s::ObjectRef ref_of_key(const ControllerConfig& config, const std::string& key) {
-  auto slash = key.find('/');
-  if (slash == std::string::npos) return k8s::ObjectRef{config.api_version, config.kind, "", key};
-  return k8s::ObjectRef{config.api_version, config.kind, key.substr(0, slash), key.substr(slash + 1)};
+  return k8s::ref_from_key(config.api_version, config.kind, key);
 }
 
 // What the exception handler stored as the reconciler's exit reason, as plain text.
@@ -177,10 +173,10 @@ std::function<std::vector<std::string>(const ChangeNotice&)> for_and_owns(std::s
                                                                           std::vector<std::string> owned_kinds) {
   return [kind = std::move(kind), owned = std::move(owned_kinds)](const ChangeNotice& notice) {
     std::vector<std::string> keys;
-    if (notice.ref.kind == kind) keys.push_back(key_of(notice.ref));
+    if (notice.ref.kind == kind) keys.push_back(k8s::object_key(notice.ref));
     if (std::find(owned.begin(), owned.end(), notice.ref.kind) != owned.end()) {
       for (const auto& owner : notice.owners) {
-        if (owner.controller && owner.kind == kind) keys.push_back(key_of({"", kind, notice.ref.ns, owner.name}));
+        if (owner.controller && owner.kind == kind) keys.push_back(k8s::object_key(notice.ref.ns, owner.name));
       }
     }
     return keys;

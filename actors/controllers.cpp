@@ -44,7 +44,7 @@ std::vector<ControllerSpec> nvcre_controllers() {
                      std::vector<std::string> keys;
                      if (notice.ref.kind != "Node") return keys;
                      for (const auto& job : job::jobs_on_node(cache, notice.ref.name)) {
-                       keys.push_back(job.ns + "/" + job.name);
+                       keys.push_back(k8s::object_key(job.ns, job.name));
                      }
                      return keys;
                    }});

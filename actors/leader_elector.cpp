@@ -12,58 +12,58 @@ namespace {
 // exit this much, after which a standby waits out the lease duration instead.
 constexpr std::chrono::milliseconds kLeaseReleaseTimeout{3000};
 
-struct LeaderElectorState {
-  std::shared_ptr<k8s::LeaderElector> elector;
-  static inline const char* name = "leader_elector";
-};
+// The election's callbacks: log, tell every controller whether it leads, and on a lost lease after
+// leading call `on_lost`.
+k8s::LeaderElectorOptions election_options(const LeaderElectorActorConfig& config) {
+  auto announce = [controllers = config.controllers](bool leading) {
+    for (const auto& controller : controllers) caf::anon_send(controller, leading_atom::value, leading);
+  };
+  k8s::LeaderElectorOptions options;
+  options.election = config.election;
+  options.callbacks.on_started_leading = [announce, identity = config.election.identity] {
+    spdlog::info("leader election: {} is now the leader", identity);
+    announce(true);
+  };
+  options.callbacks.on_stopped_leading = [announce, on_lost = config.on_lost, identity = config.election.identity] {
+    spdlog::warn("leader election: {} stopped leading", identity);
+    announce(false);
+    if (on_lost) on_lost();
+  };
+  options.callbacks.on_new_leader = [](const std::string& leader) {
+    spdlog::info("leader election: current leader is {}", leader);
+  };
+  options.callbacks.on_error = [](const std::string& message) { spdlog::warn("leader election: {}", message); };
+  return options;
+}
 
 }  // namespace
 
-leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config) {
-  return system.spawn([config = std::move(config)](leader_elector_actor::stateful_pointer<LeaderElectorState> self)
-                          -> leader_elector_actor::behavior_type {
-    auto controllers = config.controllers;
-    auto identity = config.election.identity;
-    auto announce = [controllers](bool leading) {
-      for (const auto& controller : controllers) caf::anon_send(controller, leading_atom::value, leading);
-    };
-    k8s::LeaderElectorOptions options;
-    options.election = config.election;
-    options.callbacks.on_started_leading = [announce, identity] {
-      spdlog::info("leader election: {} is now the leader", identity);
-      announce(true);
-    };
-    options.callbacks.on_stopped_leading = [announce, on_lost = config.on_lost, identity] {
-      spdlog::warn("leader election: {} stopped leading", identity);
-      announce(false);
-      if (on_lost) on_lost();
-    };
-    options.callbacks.on_new_leader = [](const std::string& leader) {
-      spdlog::info("leader election: current leader is {}", leader);
-    };
-    options.callbacks.on_error = [](const std::string& message) { spdlog::warn("leader election: {}", message); };
-    auto elector = std::make_shared<k8s::LeaderElector>(*config.client, std::move(options));
-    self->state.elector = elector;
-    config.threads->start([elector, client = config.client] {
-      try {
-        elector->run();
-      } catch (const std::exception& error) {
-        spdlog::error("leader election stopped: {}", error.what());
-      }
-    });
-    auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;
-    // The client ends the election's request in flight (a renewal to an unreachable server must
-    // not hold up the exit by its timeout); the releasing write that follows gets a short bound.
-    const auto release_timeout =
-        mode == k8s::StopMode::Release ? kLeaseReleaseTimeout : std::chrono::milliseconds::zero();
-    self->attach_functor([elector, mode, client = config.client, release_timeout] {
-      elector->stop(mode);
-      client->shutdown(release_timeout);
-    });
-    return {
-        [=](stats_atom) { return self->state.elector->is_leader(); },
-    };
+leader_elector_actor::behavior_type leader_elector(leader_elector_actor::stateful_pointer<LeaderElectorState> self,
+                                                   LeaderElectorActorConfig config) {
+  auto elector = std::make_shared<k8s::LeaderElector>(*config.client, election_options(config));
+  self->state.elector = elector;
+  config.threads->start([elector, client = config.client] {
+    try {
+      elector->run();
+    } catch (const std::exception& error) {
+      spdlog::error("leader election stopped: {}", error.what());
+    }
   });
+  auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;
+  // The client ends the election's request in flight (a renewal to an unreachable server must
+  // not hold up the exit by its timeout); the releasing write that follows gets a short bound.
+  const auto release_timeout = mode == k8s::StopMode::Release ? kLeaseReleaseTimeout : std::chrono::milliseconds::zero();
+  self->attach_functor([elector, mode, client = config.client, release_timeout] {
+    elector->stop(mode);
+    client->shutdown(release_timeout);
+  });
+  return {
+      [=](is_leader_atom) { return self->state.elector->is_leader(); },
+  };
+}
+
+leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config) {
+  return system.spawn(leader_elector, std::move(config));
 }
 
 }  // namespace nvcre::actors

@@ -15,7 +15,7 @@
 
 namespace nvcre::actors {
 
-using leader_elector_actor = caf::typed_actor<caf::replies_to<stats_atom>::with<bool>>;  // is leader?
+using leader_elector_actor = caf::typed_actor<caf::replies_to<is_leader_atom>::with<bool>>;
 
 struct LeaderElectorActorConfig {
   std::shared_ptr<k8s::RestClient> client;
@@ -25,6 +25,14 @@ struct LeaderElectorActorConfig {
   bool abandon_on_exit = false;
   std::shared_ptr<OwnedThreads> threads;  // runs the election loop; joined by the owner
 };
+
+struct LeaderElectorState {
+  std::shared_ptr<k8s::LeaderElector> elector;
+  static inline const char* name = "leader_elector";
+};
+
+leader_elector_actor::behavior_type leader_elector(leader_elector_actor::stateful_pointer<LeaderElectorState> self,
+                                                   LeaderElectorActorConfig config);
 
 leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config);
 

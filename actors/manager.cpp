@@ -164,7 +164,7 @@ bool Manager::leading() const {
   if (!impl_->elector || !impl_->system) return false;
   caf::scoped_actor self{*impl_->system};
   bool leader = false;
-  self->request(*impl_->elector, std::chrono::seconds(5), stats_atom::value)
+  self->request(*impl_->elector, std::chrono::seconds(5), is_leader_atom::value)
       .receive([&](bool answer) { leader = answer; }, [&](caf::error&) { leader = false; });
   return leader;
 }

@@ -31,6 +31,7 @@ using tick_atom = caf::atom_constant<caf::atom("tick")>;
 using reap_atom = caf::atom_constant<caf::atom("reap")>;
 using record_atom = caf::atom_constant<caf::atom("record")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
+using is_leader_atom = caf::atom_constant<caf::atom("isleader")>;
 using enqueue_atom = caf::atom_constant<caf::atom("enqueue")>;
 using detect_atom = caf::atom_constant<caf::atom("detect")>;
 using resolve_atom = caf::atom_constant<caf::atom("resolve")>;

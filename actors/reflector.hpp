@@ -7,6 +7,7 @@
 #include "actors/owned_threads.hpp"
 #include "k8s/reflector_runner.hpp"
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -27,6 +28,15 @@ struct ReflectorActorConfig {
   std::shared_ptr<manager::Metrics> metrics;  // optional
   std::shared_ptr<OwnedThreads> threads;      // runs the blocking loop; joined by the owner
 };
+
+struct ReflectorState {
+  std::shared_ptr<k8s::ReflectorRunner> runner;
+  std::shared_ptr<std::atomic<std::uint64_t>> relists;  // full lists so far (counted on the loop's thread)
+  static inline const char* name = "reflector";
+};
+
+reflector_actor::behavior_type reflector(reflector_actor::stateful_pointer<ReflectorState> self,
+                                         ReflectorActorConfig config);
 
 reflector_actor spawn_reflector(caf::actor_system& system, ReflectorActorConfig config);
 

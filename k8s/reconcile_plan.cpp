@@ -5,8 +5,17 @@
 namespace nvcre::k8s {
 namespace json = boost::json;
 
-std::string to_string(const ObjectRef& ref) {
-  return ref.kind + " " + (ref.ns.empty() ? ref.name : ref.ns + "/" + ref.name);
+std::string to_string(const ObjectRef& ref) { return ref.kind + " " + object_key(ref); }
+
+std::string object_key(std::string_view ns, std::string_view name) {
+  return ns.empty() ? std::string(name) : std::string(ns) + "/" + std::string(name);
+}
+
+ObjectRef ref_from_key(std::string api_version, std::string kind, std::string_view key) {
+  const auto slash = key.find('/');
+  if (slash == std::string_view::npos) return ObjectRef{std::move(api_version), std::move(kind), "", std::string(key)};
+  return ObjectRef{std::move(api_version), std::move(kind), std::string(key.substr(0, slash)),
+                   std::string(key.substr(slash + 1))};
 }
 
 std::string_view to_string(ActionVerb verb) {

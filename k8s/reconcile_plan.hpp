@@ -34,6 +34,12 @@ struct ObjectRef {
 
 std::string to_string(const ObjectRef& ref);  // "kind ns/name"
 
+// The work-queue and informer key of an object: "ns/name", or "name" when cluster-scoped.
+std::string object_key(std::string_view ns, std::string_view name);
+inline std::string object_key(const ObjectRef& ref) { return object_key(ref.ns, ref.name); }
+// The object of `api_version` and `kind` with this key.
+ObjectRef ref_from_key(std::string api_version, std::string kind, std::string_view key);
+
 enum class ActionVerb {
   Create,            // body: the whole object
   MergePatch,        // body: RFC 7386 patch (metadata.finalizers, labels, spec ...)

@@ -1,5 +1,7 @@
 #include "k8s/reflector_runner.hpp"
 
+#include "k8s/reconcile_plan.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -32,7 +34,7 @@ ReflectedObject to_reflected_object(json::value object) {
   const std::string ns = string_field(meta, "namespace");
   const std::string name = string_field(meta, "name");
   ReflectedObject out;
-  out.key = ns.empty() ? name : ns + "/" + name;
+  out.key = object_key(ns, name);
   out.resource_version = string_field(meta, "resourceVersion");
   out.object = std::move(object);
   return out;
