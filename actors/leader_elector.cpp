@@ -1,5 +1,7 @@
 #include "actors/leader_elector.hpp"
 
+#include "actors/supervisor.hpp"
+
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
 
@@ -44,11 +46,12 @@ leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElect
     options.callbacks.on_error = [](const std::string& message) { spdlog::warn("leader election: {}", message); };
     auto elector = std::make_shared<k8s::LeaderElector>(*config.client, std::move(options));
     self->state.elector = elector;
-    config.threads->start([elector, client = config.client] {
+    config.threads->start([elector, client = config.client, actor = self->address()] {
       try {
         elector->run();
       } catch (const std::exception& error) {
         spdlog::error("leader election stopped: {}", error.what());
+        fail_actor(actor, std::string("election loop stopped: ") + error.what());
       }
     });
     auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;

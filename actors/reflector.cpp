@@ -1,5 +1,6 @@
 #include "actors/reflector.hpp"
 
+#include "actors/supervisor.hpp"
 #include "manager/metrics.hpp"
 
 #include <caf/all.hpp>
@@ -66,11 +67,12 @@ reflector_actor spawn_reflector(caf::actor_system& system, ReflectorActorConfig 
     };
     auto runner = std::make_shared<k8s::ReflectorRunner>(*config.client, config.options, std::move(sink));
     self->state.runner = runner;
-    config.threads->start([runner, client = config.client, kind] {
+    config.threads->start([runner, client = config.client, kind, actor = self->address()] {
       try {
         runner->run();
       } catch (const std::exception& error) {
         spdlog::error("reflector for {} stopped: {}", kind, error.what());
+        fail_actor(actor, std::string("list/watch loop stopped: ") + error.what());
       }
     });
     self->attach_functor([runner] { runner->stop(); });
