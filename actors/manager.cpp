@@ -191,7 +191,6 @@ void Manager::stop() {
   for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
     caf::anon_send_exit(it->handle, caf::exit_reason::user_shutdown);
   }
-  caf::anon_send_exit(*impl_->supervisor, caf::exit_reason::user_shutdown);
   impl_->actors.clear();
   impl_->elector.reset();
   impl_->supervisor.reset();

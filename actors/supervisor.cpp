@@ -23,8 +23,11 @@ supervisor_actor::behavior_type supervisor(supervisor_actor::stateful_pointer<Su
     if (found == state.names.end()) return;
     std::string name = std::move(found->second);
     state.names.erase(found);
-    if (state.stopping || !state.config.on_down) return;
-    state.config.on_down(name, exit_reason_text(self->system(), down.reason));
+    if (state.stopping) {
+      if (state.names.empty()) self->quit();
+      return;
+    }
+    if (state.config.on_down) state.config.on_down(name, exit_reason_text(self->system(), down.reason));
   });
   return {
       [=](supervise_atom, std::string& name, const caf::actor& actor) {
@@ -33,7 +36,9 @@ supervisor_actor::behavior_type supervisor(supervisor_actor::stateful_pointer<Su
         self->state.names.emplace(actor.address(), std::move(name));
       },
       [=](stopping_atom) {
+        // Ends once every supervised actor has: each DOWN of the stop passes through here first.
         self->state.stopping = true;
+        if (self->state.names.empty()) self->quit();
         return true;
       },
   };

@@ -23,7 +23,8 @@ namespace nvcre::actors {
 
 using supervisor_actor = caf::typed_actor<
     caf::reacts_to<supervise_atom, std::string, caf::actor>,  // monitor this actor under this name
-    // The manager stops its actors: DOWNs from now on are expected. Answers once it holds.
+    // The manager stops its actors: DOWNs from now on are expected, and the supervisor ends
+    // after the last of them. Answers once it holds.
     caf::replies_to<stopping_atom>::with<bool>>;
 
 struct SupervisorConfig {
