@@ -177,26 +177,31 @@ void Manager::stop() {
   if (!impl_ || !impl_->system || impl_->stopped) return;
   impl_->stopped = true;
   {
-    // The supervisor learns first that the DOWNs to come are this stop, not failures (one that
-    // arrived before is still reported). Scoped: the system's end waits for this actor too.
+    // Scoped: the system's end waits for this actor too.
     caf::scoped_actor self{*impl_->system};
+    // The supervisor learns first that the DOWNs to come are this stop, not failures (one that
+    // arrived before is still reported).
     self->request(*impl_->supervisor, std::chrono::seconds(5), stopping_atom::value)
         .receive([](bool) {}, [](caf::error&) {});
+    // Every API call ends first, whatever the server does: one to an unreachable server would hold
+    // its API worker, and the requests queued behind it, each up to its timeout, and with them the
+    // exit. No write of ours starts after this, so none follows the Lease release. The elector's
+    // own client ends its calls when the elector exits, after one bounded try at the release.
+    for (auto& client : impl_->clients) client->shutdown();
+    for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
+      caf::anon_send_exit(it->handle, caf::exit_reason::user_shutdown);
+    }
+    impl_->actors.clear();
+    impl_->elector.reset();
+    // The supervisor ends after the last DOWN of the stop; held until then (an actor nobody
+    // holds ends at once, and with it the account of the stop). Once it has, every actor has run
+    // its start, so no loop thread is started after the join below.
+    self->wait_for(*impl_->supervisor);
+    impl_->supervisor.reset();
+    // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
+    // releases (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
+    impl_->threads->join_all();
   }
-  // Every API call ends first, whatever the server does: one to an unreachable server would hold
-  // its API worker, and the requests queued behind it, each up to its timeout, and with them the
-  // exit. No write of ours starts after this, so none follows the Lease release. The elector's
-  // own client ends its calls when the elector exits, after one bounded try at the release.
-  for (auto& client : impl_->clients) client->shutdown();
-  for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
-    caf::anon_send_exit(it->handle, caf::exit_reason::user_shutdown);
-  }
-  impl_->actors.clear();
-  impl_->elector.reset();
-  impl_->supervisor.reset();
-  // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
-  // releases (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
-  impl_->threads->join_all();
   impl_->system.reset();  // waits for every actor to finish
   impl_->config.reset();
 }
