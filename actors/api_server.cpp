@@ -4,7 +4,7 @@
 
 #include "k8s/resource_mapper.hpp"
 #include "k8s/rest_client.hpp"
-#include "manager/metrics.hpp"
+#include "k8s/metrics.hpp"
 
 #include <caf/all.hpp>
 
@@ -21,7 +21,7 @@ namespace {
 struct ApiContext {
   std::shared_ptr<k8s::RestClient> client;
   std::unique_ptr<k8s::ResourceMapper> mapper;
-  std::shared_ptr<manager::Metrics> metrics;
+  std::shared_ptr<k8s::Metrics> metrics;
   std::optional<store_actor> store;
 };
 

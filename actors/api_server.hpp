@@ -11,7 +11,7 @@
 namespace nvcre::k8s {
 class RestClient;
 }
-namespace nvcre::manager {
+namespace nvcre::k8s {
 class Metrics;
 }
 
@@ -19,7 +19,7 @@ namespace nvcre::actors {
 
 struct ApiServerConfig {
   std::shared_ptr<k8s::RestClient> client;
-  std::shared_ptr<manager::Metrics> metrics;  // optional
+  std::shared_ptr<k8s::Metrics> metrics;  // optional
   std::size_t workers = 8;
   // When set, every successful write's answer is put into the cache before the writer hears back
   // (read-your-writes: its next reconcile sees what it wrote).

@@ -1,7 +1,7 @@
 #include "actors/controller.hpp"
 
 #include "actors/reconciler.hpp"
-#include "manager/metrics.hpp"
+#include "k8s/metrics.hpp"
 
 #include <caf/all.hpp>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace nvcre::manager {
+namespace nvcre::k8s {
 class Metrics;
 }
 
@@ -39,7 +39,7 @@ struct ControllerConfig {
   bool leading = true;  // false until the leader elector says so (when election is on)
   std::chrono::seconds idle_reap{60};
   std::function<k8s::Clock::time_point()> clock = [] { return k8s::Clock::now(); };
-  std::shared_ptr<manager::Metrics> metrics;  // optional
+  std::shared_ptr<k8s::Metrics> metrics;  // optional
 };
 
 // For(kind) + Owns(each owned kind through its controller owner reference).

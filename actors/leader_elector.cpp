@@ -1,5 +1,7 @@
 #include "actors/leader_elector.hpp"
 
+#include "actors/supervisor.hpp"
+
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
 
@@ -42,11 +44,12 @@ leader_elector_actor::behavior_type leader_elector(leader_elector_actor::statefu
                                                    LeaderElectorActorConfig config) {
   auto elector = std::make_shared<k8s::LeaderElector>(*config.client, election_options(config));
   self->state.elector = elector;
-  config.threads->start([elector, client = config.client] {
+  config.threads->start([elector, client = config.client, actor = self->address()] {
     try {
       elector->run();
     } catch (const std::exception& error) {
       spdlog::error("leader election stopped: {}", error.what());
+      fail_actor(actor, std::string("election loop stopped: ") + error.what());
     }
   });
   auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;

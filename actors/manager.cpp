@@ -9,22 +9,97 @@
 #include "actors/platform_detector.hpp"
 #include "actors/reflector.hpp"
 #include "actors/store.hpp"
+#include "actors/supervisor.hpp"
 
 #include <caf/all.hpp>
 
+#include <mutex>
+
 namespace nvcre::actors {
+
+// A top-level actor under the name supervision reports it by.
+struct TopLevelActor {
+  std::string name;
+  caf::actor handle;
+};
+
+// The first death outside stop(), written by the supervisor's callback, read by /readyz.
+struct FailureRecord {
+  mutable std::mutex mutex;
+  std::optional<std::string> first;
+};
 
 struct Manager::Impl {
   ManagerOptions options;
   std::unique_ptr<caf::actor_system_config> config;
   std::unique_ptr<caf::actor_system> system;
   std::shared_ptr<std::atomic<bool>> synced = std::make_shared<std::atomic<bool>>(false);
-  std::vector<caf::actor> actors;  // every top-level actor, stopped in reverse order
+  std::vector<TopLevelActor> actors;  // every top-level actor, stopped in reverse order
+  std::optional<supervisor_actor> supervisor;
+  std::shared_ptr<FailureRecord> failure = std::make_shared<FailureRecord>();
   std::optional<leader_elector_actor> elector;
   std::shared_ptr<OwnedThreads> threads = std::make_shared<OwnedThreads>();
   std::vector<std::shared_ptr<k8s::RestClient>> clients;  // shut down first on stop (not the elector's)
   bool stopped = false;
+
+  // Names and monitors a top-level actor; the stop order is the order of these calls, reversed.
+  template <class Handle>
+  void supervise(std::string name, const Handle& handle) {
+    auto actor = caf::actor_cast<caf::actor>(handle);
+    caf::anon_send(*supervisor, supervise_atom::value, name, actor);
+    actors.push_back(TopLevelActor{std::move(name), std::move(actor)});
+  }
 };
+
+namespace {
+
+// One controller per reconciled kind, each subscribed to the store's changes.
+std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const ManagerOptions& o,
+                                                std::shared_ptr<SharedCache> cache, store_actor the_store,
+                                                api_server_actor api, event_recorder_actor recorder,
+                                                const ServiceActors& services) {
+  std::vector<controller_actor> controllers;
+  for (const auto& spec : o.controllers) {
+    ControllerConfig cc;
+    cc.name = spec.name;
+    cc.api_version = spec.api_version;
+    cc.kind = spec.kind;
+    cc.reconcile = spec.reconcile;
+    cc.keys_for = for_and_owns(spec.kind, spec.owned_kinds);
+    cc.extra_keys_for = spec.extra_keys_for;
+    cc.cache = cache;
+    cc.api = api;
+    cc.recorder = recorder;
+    cc.services = services;
+    cc.max_concurrent = o.max_concurrent_reconciles;
+    cc.leading = !o.leader_elect;
+    cc.metrics = o.metrics;
+    auto c = system.spawn(controller, std::move(cc));
+    caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{c});
+    controllers.push_back(c);
+  }
+  return controllers;
+}
+
+// The reflector that lists and watches one kind into the store, on its own client.
+caf::actor spawn_watch(caf::actor_system& system, const ManagerOptions& o, const WatchSpec& watch,
+                       std::shared_ptr<k8s::RestClient> client, store_actor the_store,
+                       std::shared_ptr<OwnedThreads> threads) {
+  ReflectorActorConfig rc;
+  rc.client = std::move(client);
+  rc.options.resource = watch.resource;
+  rc.options.ns = watch.resource.namespace_scoped ? o.watch_namespace : "";
+  rc.options.label_selector = watch.label_selector;
+  rc.options.max_watch_timeout = o.max_watch_timeout;
+  rc.api_version = watch.api_version;
+  rc.kind = watch.kind;
+  rc.store = the_store;
+  rc.metrics = o.metrics;
+  rc.threads = std::move(threads);
+  return caf::actor_cast<caf::actor>(spawn_reflector(system, std::move(rc)));
+}
+
+}  // namespace
 
 Manager::Manager(ManagerOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
 
@@ -39,6 +114,15 @@ void Manager::start() {
   impl_->config->set("scheduler.policy", caf::atom("sharing"));
   impl_->system = std::make_unique<caf::actor_system>(*impl_->config);
   auto& system = *impl_->system;
+  impl_->supervisor = spawn_supervisor(
+      system, SupervisorConfig{[failure = impl_->failure, on_down = o.on_actor_down](const std::string& name,
+                                                                                    const std::string& reason) {
+        {
+          std::lock_guard lock(failure->mutex);
+          if (!failure->first) failure->first = name + " exited: " + reason;
+        }
+        if (on_down) on_down(name, reason);
+      }});
 
   k8s::RestClientOptions client_options;
   client_options.user_agent = o.user_agent;
@@ -74,43 +158,12 @@ void Manager::start() {
   }
   caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{services.detector});
 
-  std::vector<controller_actor> controllers;
-  for (const auto& spec : o.controllers) {
-    ControllerConfig cc;
-    cc.name = spec.name;
-    cc.api_version = spec.api_version;
-    cc.kind = spec.kind;
-    cc.reconcile = spec.reconcile;
-    cc.keys_for = for_and_owns(spec.kind, spec.owned_kinds);
-    cc.extra_keys_for = spec.extra_keys_for;
-    cc.cache = cache;
-    cc.api = api;
-    cc.recorder = recorder;
-    cc.services = services;
-    cc.max_concurrent = o.max_concurrent_reconciles;
-    cc.leading = !o.leader_elect;
-    cc.metrics = o.metrics;
-    auto c = system.spawn(controller, std::move(cc));
-    caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{c});
-    controllers.push_back(c);
-  }
-
+  auto controllers = spawn_controllers(system, o, cache, the_store, api, recorder, services);
   std::vector<caf::actor> reflectors;
   for (const auto& watch : o.watches) {
     auto watch_client = std::make_shared<k8s::RestClient>(o.client, watch_client_options);
     impl_->clients.push_back(watch_client);
-    ReflectorActorConfig rc;
-    rc.client = watch_client;
-    rc.options.resource = watch.resource;
-    rc.options.ns = watch.resource.namespace_scoped ? o.watch_namespace : "";
-    rc.options.label_selector = watch.label_selector;
-    rc.options.max_watch_timeout = o.max_watch_timeout;
-    rc.api_version = watch.api_version;
-    rc.kind = watch.kind;
-    rc.store = the_store;
-    rc.metrics = o.metrics;
-    rc.threads = impl_->threads;
-    reflectors.push_back(caf::actor_cast<caf::actor>(spawn_reflector(system, std::move(rc))));
+    reflectors.push_back(spawn_watch(system, o, watch, watch_client, the_store, impl_->threads));
   }
 
   if (o.leader_elect) {
@@ -125,39 +178,82 @@ void Manager::start() {
   }
 
   // Stop order (reverse): elector first (stop writing), then controllers, reflectors, store, rest.
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(api));
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(event_api));
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(recorder));
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(the_store));
-  impl_->actors.push_back(caf::actor_cast<caf::actor>(services.detector));
-  for (auto& resolver : services.resolvers) impl_->actors.push_back(caf::actor_cast<caf::actor>(resolver));
-  for (auto& gang : services.gangs) impl_->actors.push_back(caf::actor_cast<caf::actor>(gang));
-  for (auto& r : reflectors) impl_->actors.push_back(r);
-  for (auto& c : controllers) impl_->actors.push_back(caf::actor_cast<caf::actor>(c));
-  if (impl_->elector) impl_->actors.push_back(caf::actor_cast<caf::actor>(*impl_->elector));
+  impl_->supervise("api_server", api);
+  impl_->supervise("api_server/events", event_api);
+  impl_->supervise("event_recorder", recorder);
+  impl_->supervise("store", the_store);
+  impl_->supervise("platform_detector", services.detector);
+  for (std::size_t i = 0; i < services.resolvers.size(); ++i) {
+    impl_->supervise("catalog_resolver/" + std::to_string(i), services.resolvers[i]);
+    impl_->supervise("gang_scheduler/" + std::to_string(i), services.gangs[i]);
+  }
+  for (std::size_t i = 0; i < reflectors.size(); ++i) {
+    impl_->supervise("reflector/" + o.watches[i].api_version + "/" + o.watches[i].kind, reflectors[i]);
+  }
+  for (std::size_t i = 0; i < controllers.size(); ++i) {
+    impl_->supervise("controller/" + o.controllers[i].name, controllers[i]);
+  }
+  if (impl_->elector) impl_->supervise("leader_elector", *impl_->elector);
 }
 
 void Manager::stop() {
   if (!impl_ || !impl_->system || impl_->stopped) return;
   impl_->stopped = true;
-  // Every API call ends first, whatever the server does: one to an unreachable server would hold
-  // its API worker, and the requests queued behind it, each up to its timeout, and with them the
-  // exit. No write of ours starts after this, so none follows the Lease release. The elector's
-  // own client ends its calls when the elector exits, after one bounded try at the release.
-  for (auto& client : impl_->clients) client->shutdown();
-  for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
-    caf::anon_send_exit(*it, caf::exit_reason::user_shutdown);
+  {
+    // Scoped: the system's end waits for this actor too.
+    caf::scoped_actor self{*impl_->system};
+    // The supervisor learns first that the DOWNs to come are this stop, not failures (one that
+    // arrived before is still reported).
+    self->request(*impl_->supervisor, std::chrono::seconds(5), stopping_atom::value)
+        .receive([](bool) {}, [](caf::error&) {});
+    // Every API call ends first, whatever the server does: one to an unreachable server would hold
+    // its API worker, and the requests queued behind it, each up to its timeout, and with them the
+    // exit. No write of ours starts after this, so none follows the Lease release. The elector's
+    // own client ends its calls when the elector exits, after one bounded try at the release.
+    for (auto& client : impl_->clients) client->shutdown();
+    for (auto it = impl_->actors.rbegin(); it != impl_->actors.rend(); ++it) {
+      caf::anon_send_exit(it->handle, caf::exit_reason::user_shutdown);
+    }
+    impl_->actors.clear();
+    impl_->elector.reset();
+    // The supervisor ends after the last DOWN of the stop; held until then (an actor nobody
+    // holds ends at once, and with it the account of the stop). Once it has, every actor has run
+    // its start, so no loop thread is started after the join below.
+    self->wait_for(*impl_->supervisor);
+    impl_->supervisor.reset();
+    // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
+    // releases (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
+    impl_->threads->join_all();
   }
-  impl_->actors.clear();
-  impl_->elector.reset();
-  // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
-  // releases (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
-  impl_->threads->join_all();
   impl_->system.reset();  // waits for every actor to finish
   impl_->config.reset();
 }
 
 bool Manager::synced() const { return impl_->synced->load(); }
+
+std::optional<std::string> Manager::failure() const {
+  std::lock_guard lock(impl_->failure->mutex);
+  return impl_->failure->first;
+}
+
+bool Manager::kill_actor(std::string_view name, std::string reason) {
+  if (!impl_->system || impl_->stopped) return false;
+  for (const auto& actor : impl_->actors) {
+    if (actor.name != name) continue;
+    // kill, unlike other reasons, skips the actor's exit handler: it ends as a crash would.
+    const auto kill = caf::make_error(caf::exit_reason::kill);
+    caf::scoped_actor self{*impl_->system};
+    self->send_exit(actor.handle, caf::error(kill.code(), kill.category(), caf::make_message(std::move(reason))));
+    return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Manager::actor_names() const {
+  std::vector<std::string> names;
+  for (const auto& actor : impl_->actors) names.push_back(actor.name);
+  return names;
+}
 
 bool Manager::leading() const {
   if (!impl_->options.leader_elect) return true;

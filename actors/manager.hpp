@@ -12,13 +12,15 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace caf {
 class actor_system;
 }
-namespace nvcre::manager {
+namespace nvcre::k8s {
 class Metrics;
 }
 
@@ -55,9 +57,13 @@ struct ManagerOptions {
   k8s::LeaderElectionConfig election;  // lease namespace/name/identity/durations
   bool abandon_lease_on_stop = false;  // tests: a crash leaves the lease for the standby to expire
   std::function<void()> on_leadership_lost;
-  std::shared_ptr<manager::Metrics> metrics;
+  std::shared_ptr<k8s::Metrics> metrics;
   std::string instance;  // reportingInstance of events
   std::optional<std::chrono::seconds> max_watch_timeout;  // bound on a silent watch (prompt stop)
+  // A top-level actor ended outside stop(): (its name, e.g. "store" or "controller/job", and its
+  // exit reason as text), once per actor. Runs on an actor thread: record or signal, but never
+  // call stop() from it (stop waits for that thread).
+  std::function<void(const std::string& name, const std::string& reason)> on_actor_down = {};
 };
 
 class Manager {
@@ -71,7 +77,17 @@ class Manager {
   void stop();   // stops every actor (releases the lease unless abandoning); idempotent
   bool synced() const;
   bool leading() const;  // true when election is off
-  bool ready() const { return synced(); }
+  // Caches synced and no top-level actor has died: what /readyz reports.
+  bool ready() const { return synced() && !failure(); }
+  // The first top-level actor that died outside stop(), e.g. "store exited: <reason>".
+  std::optional<std::string> failure() const;
+
+  // Fault injection (tests, chaos runs): ends the top-level actor `name` (e.g. "store",
+  // "controller/certification", "reflector/v1/Node", "api_server", "leader_elector") as a crash
+  // would, with exit_reason::kill carrying `reason`; the supervision then reports it like any
+  // other death. False when no running top-level actor has that name.
+  bool kill_actor(std::string_view name, std::string reason);
+  std::vector<std::string> actor_names() const;  // every supervised top-level actor, in spawn order
 
  private:
   struct Impl;

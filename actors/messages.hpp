@@ -37,6 +37,8 @@ using detect_atom = caf::atom_constant<caf::atom("detect")>;
 using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
 using gang_atom = caf::atom_constant<caf::atom("gang")>;
 using own_write_atom = caf::atom_constant<caf::atom("ownwrite")>;
+using supervise_atom = caf::atom_constant<caf::atom("supervise")>;
+using stopping_atom = caf::atom_constant<caf::atom("stopping")>;
 
 // An owner reference as controllers map it to keys (For / Owns).
 struct OwnerLink {

@@ -1,6 +1,7 @@
 #include "actors/reflector.hpp"
 
-#include "manager/metrics.hpp"
+#include "actors/supervisor.hpp"
+#include "k8s/metrics.hpp"
 
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
@@ -58,11 +59,12 @@ reflector_actor::behavior_type reflector(reflector_actor::stateful_pointer<Refle
   auto runner = std::make_shared<k8s::ReflectorRunner>(*config.client, config.options, store_sink(config, relists));
   self->state.runner = runner;
   self->state.relists = relists;
-  config.threads->start([runner, client = config.client, kind = config.kind] {
+  config.threads->start([runner, client = config.client, kind = config.kind, actor = self->address()] {
     try {
       runner->run();
     } catch (const std::exception& error) {
       spdlog::error("reflector for {} stopped: {}", kind, error.what());
+      fail_actor(actor, std::string("list/watch loop stopped: ") + error.what());
     }
   });
   self->attach_functor([runner] { runner->stop(); });

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-namespace nvcre::manager {
+namespace nvcre::k8s {
 class Metrics;
 }
 
@@ -25,7 +25,7 @@ struct ReflectorActorConfig {
   std::string api_version;
   std::string kind;
   store_actor store;
-  std::shared_ptr<manager::Metrics> metrics;  // optional
+  std::shared_ptr<k8s::Metrics> metrics;  // optional
   std::shared_ptr<OwnedThreads> threads;      // runs the blocking loop; joined by the owner
 };
 

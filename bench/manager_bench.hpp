@@ -1,7 +1,7 @@
 #pragma once
 // What the manager benchmark's phases share: the settings, the objects they create, the clients
 // and cluster they drive, and how they print what they measured (see manager_bench.cpp).
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "k8s/rest_client.hpp"
 
 #include <boost/json.hpp>
@@ -57,11 +57,11 @@ json::value certification(const std::string& name, const std::vector<std::string
 // The nodes of slice `slice`: settings.nodes_per_cert consecutive nodes, wrapping around.
 std::vector<std::string> slice_nodes(int slice, const Settings& settings, int node_count);
 
-std::unique_ptr<actors::EmbeddedCluster> start_cluster(const std::string& profile,
+std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(const std::string& profile,
                                                        std::chrono::milliseconds trainer_step);
 
 // The bench's own clients carry their own User-Agent so kube-sim's stats tell the manager apart.
-std::unique_ptr<k8s::RestClient> bench_client(const actors::EmbeddedCluster& cluster);
+std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedCluster& cluster);
 
 // The manager's API requests by verb (kube-sim's counters for User-Agent "nvcre").
 std::map<std::string, std::uint64_t> manager_requests(k8s::RestClient& client);

@@ -1,6 +1,6 @@
 #include "bench/manager_bench_process.hpp"
 
-#include "actors/embedded/manager_process.hpp"
+#include "test/support/child_process.hpp"
 
 #include <netinet/in.h>
 #include <signal.h>
@@ -52,7 +52,7 @@ ManagerProcess::ManagerProcess(const Settings& settings, const std::string& serv
   auto dir = std::filesystem::temp_directory_path();
   kubeconfig_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".kubeconfig")).string();
   log_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".log")).string();
-  actors::write_sim_kubeconfig(kubeconfig_, server_url);
+  nvcre::testing::write_sim_kubeconfig(kubeconfig_, server_url);
   probe_port_ = free_loopback_port();
   std::vector<std::string> args{settings.manager, "--kubeconfig", kubeconfig_, "--health-probe-bind-address",
                                 "127.0.0.1:" + std::to_string(probe_port_)};
@@ -61,7 +61,7 @@ ManagerProcess::ManagerProcess(const Settings& settings, const std::string& serv
   std::fprintf(stderr, "%s:", phase.c_str());
   for (const auto& a : args) std::fprintf(stderr, " %s", a.c_str());
   std::fprintf(stderr, "\n");
-  pid_ = actors::spawn_with_log(args, log_);
+  pid_ = nvcre::testing::spawn_with_log(args, log_);
   g_manager_pid = pid_;
 }
 

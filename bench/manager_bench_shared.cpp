@@ -42,19 +42,19 @@ std::vector<std::string> slice_nodes(int slice, const Settings& settings, int no
 // ---------------------------------------------------------------------------------------------
 // The cluster and the bench's clients
 
-std::unique_ptr<actors::EmbeddedCluster> start_cluster(const std::string& profile,
+std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(const std::string& profile,
                                                        std::chrono::milliseconds trainer_step) {
-  actors::EmbeddedClusterOptions options;
+  nvcre::manager::EmbeddedClusterOptions options;
   options.profile = profile;
   options.trainer_step = trainer_step;
   options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
   options.namespaces = {kNamespace};
-  auto cluster = std::make_unique<actors::EmbeddedCluster>(options);
+  auto cluster = std::make_unique<nvcre::manager::EmbeddedCluster>(options);
   cluster->start();
   return cluster;
 }
 
-std::unique_ptr<k8s::RestClient> bench_client(const actors::EmbeddedCluster& cluster) {
+std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedCluster& cluster) {
   k8s::RestClientOptions options;
   options.user_agent = "nvcre-bench";
   return std::make_unique<k8s::RestClient>(cluster.client_config(), options);

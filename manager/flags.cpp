@@ -1,5 +1,7 @@
 #include "manager/flags.hpp"
 
+#include "k8s/duration.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -41,6 +43,14 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
   app.add_option("--log-level", flags.log_level, "Log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
+  app.add_option("--fault-kill-actor", flags.fault_kill_actor,
+                 "Fault injection: kill this top-level actor (e.g. store, controller/certification, "
+                 "reflector/v1/Node) to rehearse a crash; the manager then fails /readyz and exits 1")
+      ->group("Fault injection");
+  app.add_option("--fault-kill-after", flags.fault_kill_after,
+                 "Fault injection: how long after the start --fault-kill-actor strikes (Go duration)")
+      ->group("Fault injection")
+      ->capture_default_str();
   app.footer(
       "Examples:\n"
       "  nvcre-manager --kubeconfig ~/.kube/config\n"
@@ -53,6 +63,9 @@ std::string validate_manager_flags(const ManagerFlags& flags) {
     return "--max-concurrent-reconciles must be greater than 0, got " + std::to_string(flags.max_concurrent_reconciles);
   }
   if (flags.burst <= 0 && flags.qps > 0) return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);
+  if (auto after = k8s::parse_go_duration(flags.fault_kill_after); !after || after->count() < 0) {
+    return "--fault-kill-after must be a duration such as 500ms or 2s, got \"" + flags.fault_kill_after + "\"";
+  }
   return {};
 }
 

@@ -24,6 +24,10 @@ struct ManagerFlags {
   int burst = 30;
   std::string log_format = "text";  // text | json
   std::string log_level = "info";   // trace | debug | info | warn | error
+  // Fault injection (chaos tests, operators rehearsing a crash): kill this top-level actor
+  // (Manager::actor_names()) once this long (Go duration) after the start.
+  std::string fault_kill_actor;  // "" = none
+  std::string fault_kill_after = "0s";
 };
 
 // CLI11 parse with the project's process contract: --help prints to stdout (0), a bad flag prints

@@ -1,6 +1,6 @@
 #include "manager/probe_server.hpp"
 
-#include "manager/metrics.hpp"
+#include "k8s/metrics.hpp"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -31,7 +31,7 @@ std::pair<std::string, unsigned short> parse_bind_address(const std::string& add
 struct ProbeServer::Impl {
   std::string bind_address;
   std::function<bool()> ready;
-  std::shared_ptr<Metrics> metrics;
+  std::shared_ptr<k8s::Metrics> metrics;
   asio::io_context io;
   tcp::acceptor acceptor{io};
   std::thread thread;
@@ -76,7 +76,7 @@ struct ProbeServer::Impl {
   }
 };
 
-ProbeServer::ProbeServer(const std::string& bind_address, std::function<bool()> ready, std::shared_ptr<Metrics> metrics)
+ProbeServer::ProbeServer(const std::string& bind_address, std::function<bool()> ready, std::shared_ptr<k8s::Metrics> metrics)
     : impl_(std::make_unique<Impl>()) {
   impl_->bind_address = bind_address;
   impl_->ready = std::move(ready);

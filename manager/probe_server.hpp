@@ -7,9 +7,11 @@
 #include <memory>
 #include <string>
 
-namespace nvcre::manager {
-
+namespace nvcre::k8s {
 class Metrics;
+}
+
+namespace nvcre::manager {
 
 // ":8081" -> ("0.0.0.0", 8081); "127.0.0.1:0" -> ephemeral. Throws std::invalid_argument.
 std::pair<std::string, unsigned short> parse_bind_address(const std::string& address);
@@ -17,7 +19,7 @@ std::pair<std::string, unsigned short> parse_bind_address(const std::string& add
 class ProbeServer {
  public:
   ProbeServer(const std::string& bind_address, std::function<bool()> ready,
-              std::shared_ptr<Metrics> metrics = nullptr);
+              std::shared_ptr<k8s::Metrics> metrics = nullptr);
   ~ProbeServer();
   ProbeServer(const ProbeServer&) = delete;
   ProbeServer& operator=(const ProbeServer&) = delete;

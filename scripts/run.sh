@@ -11,4 +11,4 @@ BUILD_DIR=${BUILD_DIR:-build}
 if [ $# -gt 0 ]; then
   exec "$BUILD_DIR/cli/nvcrectl" "$@"
 fi
-exec "$BUILD_DIR/actors/nvcre-demo"
+exec "$BUILD_DIR/manager/nvcre-demo"

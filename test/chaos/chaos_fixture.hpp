@@ -1,8 +1,8 @@
 #pragma once
-// What the chaos tests share: an in-process kube-sim with the CRDs (EmbeddedCluster), Certifications
+// What the chaos tests share: an in-process kube-sim with the CRDs (manager::EmbeddedCluster), Certifications
 // built and read through the API as a user would, and kube-sim's create counters read back as
 // "which child was created how often". The tests drive the real manager (actors/manager.hpp).
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
 #include "test/support/eventually.hpp"
@@ -34,9 +34,9 @@ using Clock = std::chrono::steady_clock;
 
 inline const std::string kNamespace = "chaos";
 
-inline actors::EmbeddedClusterOptions cluster_options(const std::string& profile, std::chrono::milliseconds trainer_step,
+inline nvcre::manager::EmbeddedClusterOptions cluster_options(const std::string& profile, std::chrono::milliseconds trainer_step,
                                                       std::vector<std::string> faulty_nodes = {}) {
-  actors::EmbeddedClusterOptions options;
+  nvcre::manager::EmbeddedClusterOptions options;
   options.profile = profile;
   options.faulty_nodes = std::move(faulty_nodes);
   options.trainer_step = trainer_step;
@@ -108,7 +108,7 @@ inline double seconds_since(Clock::time_point start) {
 
 // Every mutating request (create, update, patch, delete) kube-sim received from one client,
 // told apart by its User-Agent (ManagerOptions::user_agent), whatever the answer.
-inline std::uint64_t writes_by(actors::EmbeddedCluster& cluster, const std::string& user_agent) {
+inline std::uint64_t writes_by(nvcre::manager::EmbeddedCluster& cluster, const std::string& user_agent) {
   const auto& log = cluster.sim().api().request_log();
   std::uint64_t n = 0;
   for (const char* verb : {"create", "update", "patch", "delete"}) n += log.requests_by(user_agent, verb);
@@ -149,7 +149,7 @@ inline bool is_child_resource(const std::string& resource) {
   return !not_children.contains(resource);
 }
 
-inline std::vector<CreateCount> create_counts(actors::EmbeddedCluster& cluster) {
+inline std::vector<CreateCount> create_counts(nvcre::manager::EmbeddedCluster& cluster) {
   const json::value stats = cluster.sim().api().request_log().stats(0);
   std::vector<CreateCount> out;
   for (const auto& entry : stats.at("creates").as_array()) {
@@ -180,7 +180,7 @@ struct ChildCreates {
   }
 };
 
-inline ChildCreates child_creates(actors::EmbeddedCluster& cluster) {
+inline ChildCreates child_creates(nvcre::manager::EmbeddedCluster& cluster) {
   ChildCreates out;
   for (const auto& c : create_counts(cluster)) {
     if (!is_child_resource(c.resource)) continue;
@@ -213,7 +213,7 @@ inline std::string describe(const ChildCreates& creates) {
 // After a run of `certifications` Certifications of one single-node Job per node on `nodes` nodes:
 // every child was created exactly once (one Workflow per Certification, one Job and one TrainJob
 // per Certification and node), and every extra create request was a handled 409 AlreadyExists.
-inline void expect_every_child_created_once(actors::EmbeddedCluster& cluster, const std::string& label,
+inline void expect_every_child_created_once(nvcre::manager::EmbeddedCluster& cluster, const std::string& label,
                                             std::size_t certifications, std::size_t nodes) {
   const ChildCreates creates = child_creates(cluster);
   std::cout << "[chaos] " << label << ": " << describe(creates);

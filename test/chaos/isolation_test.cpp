@@ -28,7 +28,7 @@ std::string name_of(const reconcile::Context& context) {
 }
 
 TEST(ChaosIsolation, OneCrashingReconcilerDoesNotStopTheOther199) {
-  actors::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), kTrainerStep,
+  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), kTrainerStep,
                                                   {node_name(kFaultyNode) + "=XID 79: GPU has fallen off the bus"}));
   cluster.start();
   auto& client = cluster.client();

@@ -33,7 +33,7 @@ k8s::LeaderElectionConfig election(const std::string& identity) {
 
 std::string user_agent_of(const std::string& identity) { return "nvcre-chaos/" + identity; }
 
-std::unique_ptr<actors::Manager> start_candidate(actors::EmbeddedCluster& cluster, const std::string& identity) {
+std::unique_ptr<actors::Manager> start_candidate(nvcre::manager::EmbeddedCluster& cluster, const std::string& identity) {
   auto options = cluster.manager_options(identity);
   options.user_agent = user_agent_of(identity);
   options.leader_elect = true;
@@ -45,7 +45,7 @@ std::unique_ptr<actors::Manager> start_candidate(actors::EmbeddedCluster& cluste
 }
 
 TEST(ChaosLeaderElection, OnlyTheLeaderWritesAndTheStandbyTakesOverAfterTheLeaderIsKilled) {
-  actors::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), milliseconds(100)));
+  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), milliseconds(100)));
   cluster.start();
   auto& client = cluster.client();
 

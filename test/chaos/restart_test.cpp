@@ -25,7 +25,7 @@ struct KillPoint {
 };
 
 TEST(ChaosRestart, AbruptlyStoppedManagerIsReplacedAndNoChildIsCreatedTwice) {
-  actors::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::milliseconds(100)));
+  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::milliseconds(100)));
   cluster.start();
   auto& client = cluster.client();
 

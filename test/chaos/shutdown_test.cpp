@@ -5,7 +5,7 @@
 // the Lease one short try and exit 0 on its own, well inside Kubernetes' 30 s grace period.
 #include "chaos_fixture.hpp"
 
-#include "actors/embedded/manager_process.hpp"
+#include "test/support/child_process.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -36,11 +36,11 @@ class ManagerProcess {
     std::filesystem::create_directories(dir_);
     const auto kubeconfig = (dir_ / "kubeconfig").string();
     log_ = (dir_ / "manager.log").string();
-    actors::write_sim_kubeconfig(kubeconfig, server_url);
+    nvcre::testing::write_sim_kubeconfig(kubeconfig, server_url);
     std::vector<std::string> args{NVCRE_MANAGER_BINARY, "--kubeconfig", kubeconfig, "--health-probe-bind-address",
                                   "127.0.0.1:0", "--metrics-bind-address", "0"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
-    pid_ = actors::spawn_with_log(args, log_);
+    pid_ = nvcre::testing::spawn_with_log(args, log_);
   }
 
   ~ManagerProcess() {
@@ -86,7 +86,7 @@ std::string describe_status(int status) {
 
 void expect_prompt_exit_after_api_server_stops(const std::vector<std::string>& manager_args) {
   // The TrainJobs never finish: every Certification stays in flight.
-  actors::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::hours(1)));
+  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::hours(1)));
   cluster.start();
   auto& client = cluster.client();
   ManagerProcess manager(cluster.sim().url(), manager_args);

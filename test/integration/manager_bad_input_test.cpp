@@ -5,7 +5,7 @@
 // the way is neither adopted nor deleted). WorkloadRun build failures are not here: every one
 // of them (no framework member, torch script and module both or neither, diagnose scale, two
 // config sources) is already refused by the CRD schema, so none reaches the controller.
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
 #include "jsonkit/yaml.hpp"
@@ -80,10 +80,10 @@ class ManagerBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
   const BadInput& input = GetParam();
-  EmbeddedClusterOptions options;
+  manager::EmbeddedClusterOptions options;
   options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
   options.namespaces = {input.name};
-  EmbeddedCluster cluster(options);
+  manager::EmbeddedCluster cluster(options);
   cluster.start();
   k8s::RestClient& client = cluster.client();
 

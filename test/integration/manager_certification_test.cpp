@@ -2,7 +2,7 @@
 // simulated GPU cluster and Trainer, driven through the API as a user would: a Certification on a
 // healthy cluster succeeds, and one on a cluster with a faulty node fails and names that node with
 // the fault. Input the controller must refuse is in manager_bad_input_test.cpp.
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
 
@@ -34,11 +34,11 @@ json::value certification(const std::string& name, const std::string& domain, co
 class ManagerCertification : public ::testing::Test {
  protected:
   void start(std::vector<std::string> faulty) {
-    EmbeddedClusterOptions options;
+    manager::EmbeddedClusterOptions options;
     options.faulty_nodes = std::move(faulty);
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
     options.namespaces = {"it"};
-    cluster_ = std::make_unique<EmbeddedCluster>(options);
+    cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
     cluster_->start();
     client_ = &cluster_->client();
     manager_ = std::make_unique<Manager>(cluster_->manager_options("it"));
@@ -59,7 +59,7 @@ class ManagerCertification : public ::testing::Test {
     return {};
   }
 
-  std::unique_ptr<EmbeddedCluster> cluster_;
+  std::unique_ptr<manager::EmbeddedCluster> cluster_;
   k8s::RestClient* client_ = nullptr;
   std::unique_ptr<Manager> manager_;
 };

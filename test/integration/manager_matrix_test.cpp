@@ -13,13 +13,13 @@
 // updated into a state the CLI would also print.
 //
 // case.yaml:
-//   cluster: PLATFORM:GPU:NODES        the simulated cluster (EmbeddedClusterOptions.profile)
+//   cluster: PLATFORM:GPU:NODES        the simulated cluster (manager::EmbeddedClusterOptions.profile)
 //   certification: {...}               created as is in namespace "it"
 //   nodeAllocatable: {...}             optional: extra allocatable resources on every node, set
 //                                      before the manager starts (device plugins the profile lacks)
 //   offlineOptions: {...}              optional: category options the offline render needs to see what
 //                                      the controller learns from the nodes (say why next to it)
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "api/objects.hpp"
 #include "jsonkit/yaml.hpp"
 #include "certification/build.hpp"
@@ -105,14 +105,14 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
   }
 
   void start(const std::string& profile, const json::value* extra_allocatable) {
-    EmbeddedClusterOptions options;
+    manager::EmbeddedClusterOptions options;
     options.profile = profile;
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
     options.namespaces = {kNamespace};
     // The Trainer binds the TrainJob's pods at once and then waits this long before running them, so
     // every object is collected in the same, settled state.
     options.trainer_step = std::chrono::minutes(10);
-    cluster_ = std::make_unique<EmbeddedCluster>(options);
+    cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
     cluster_->start();
     if (extra_allocatable != nullptr) {
       const json::value nodes = cluster_->client().list(kNodes, "");
@@ -220,7 +220,7 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
     return cluster_->client().create(kWorkflows, kNamespace, rendered, dry_run);
   }
 
-  std::unique_ptr<EmbeddedCluster> cluster_;
+  std::unique_ptr<manager::EmbeddedCluster> cluster_;
   std::unique_ptr<Manager> manager_;
 };
 

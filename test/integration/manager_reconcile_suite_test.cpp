@@ -45,7 +45,7 @@
 // become "succeeded-nodes-<uid8>" / "failed-nodes-<uid8>", as the reference's sanitiser does. A
 // Job's status.workloadStartTime is dropped: it exists only if a reconcile happened to see the
 // TrainJob Running, and the simulated Trainer can finish one between two reconciles.
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "jsonkit/yaml.hpp"
 #include "k8s/api_error.hpp"
 #include "k8s/resource_mapper.hpp"
@@ -213,14 +213,14 @@ class CaseRun {
       : config_(golden_case.has_input("config.yaml") ? jsonkit::parse_yaml(golden_case.input("config.yaml"))
                                                       : json::value(json::object{})),
         namespace_(string_at(config_, "namespace", "it")) {
-    actors::EmbeddedClusterOptions options;
+    nvcre::manager::EmbeddedClusterOptions options;
     options.profile = string_at(config_, "cluster", "aws:h100:4");
     for (const auto& faulty : array_at(config_, "faultyNodes")) options.faulty_nodes.emplace_back(faulty.as_string());
     const auto* step = member(config_, "trainerStepMs");
     options.trainer_step = std::chrono::milliseconds(step ? step->to_number<std::int64_t>() : 30);
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
     options.namespaces = {namespace_};
-    cluster_ = std::make_unique<actors::EmbeddedCluster>(options);
+    cluster_ = std::make_unique<nvcre::manager::EmbeddedCluster>(options);
     cluster_->start();
     client_ = &cluster_->client();
     mapper_ = std::make_unique<k8s::ResourceMapper>(*client_);
@@ -528,7 +528,7 @@ class CaseRun {
   json::value config_;
   std::string namespace_;
   std::vector<json::value> inputs_;
-  std::unique_ptr<actors::EmbeddedCluster> cluster_;
+  std::unique_ptr<nvcre::manager::EmbeddedCluster> cluster_;
   k8s::RestClient* client_ = nullptr;
   std::unique_ptr<k8s::ResourceMapper> mapper_;
   std::unique_ptr<actors::Manager> manager_;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace nvcre::actors {
+namespace nvcre::testing {
 
 // A kubeconfig at `path` for `server_url` without credentials (kube-sim asks for none).
 void write_sim_kubeconfig(const std::string& path, const std::string& server_url);
@@ -15,4 +15,4 @@ void write_sim_kubeconfig(const std::string& path, const std::string& server_url
 // stdout discarded; throws std::runtime_error when it cannot be started.
 pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path);
 
-}  // namespace nvcre::actors
+}  // namespace nvcre::testing

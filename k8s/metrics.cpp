@@ -1,4 +1,4 @@
-#include "manager/metrics.hpp"
+#include "k8s/metrics.hpp"
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
@@ -9,7 +9,7 @@
 
 #include <sstream>
 
-namespace nvcre::manager {
+namespace nvcre::k8s {
 
 struct Metrics::Impl {
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
@@ -70,4 +70,4 @@ std::string Metrics::render() const {
   return out.str();
 }
 
-}  // namespace nvcre::manager
+}  // namespace nvcre::k8s

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace nvcre::actors {
+namespace nvcre::manager {
 
 struct EmbeddedClusterOptions {
   std::string profile = "aws:h100:8";      // PLATFORM:GPU:NODES (sim/cluster_profile.hpp)
@@ -42,11 +42,11 @@ class EmbeddedCluster {
   k8s::RestClient& client();                // for the driver (tests, demo): not the manager's
 
   // Every nvcre watch and controller, the sim's URL; `instance` names the events' reporter.
-  ManagerOptions manager_options(const std::string& instance) const;
+  actors::ManagerOptions manager_options(const std::string& instance) const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace nvcre::actors
+}  // namespace nvcre::manager

@@ -1,4 +1,4 @@
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 
 #include "actors/controllers.hpp"
 #include "sim/cluster_profile.hpp"
@@ -6,7 +6,7 @@
 
 #include <boost/json.hpp>
 
-namespace nvcre::actors {
+namespace nvcre::manager {
 
 struct EmbeddedCluster::Impl {
   EmbeddedClusterOptions options;
@@ -61,15 +61,15 @@ k8s::ClientConfig EmbeddedCluster::client_config() const {
 
 k8s::RestClient& EmbeddedCluster::client() { return *impl_->client; }
 
-ManagerOptions EmbeddedCluster::manager_options(const std::string& instance) const {
-  ManagerOptions options;
+actors::ManagerOptions EmbeddedCluster::manager_options(const std::string& instance) const {
+  actors::ManagerOptions options;
   options.client = client_config();
-  options.watches = nvcre_watches();
-  options.controllers = nvcre_controllers();
+  options.watches = actors::nvcre_watches();
+  options.controllers = actors::nvcre_controllers();
   options.instance = instance;
   // A silent watch still ends this often, so stopping a manager never waits long.
   options.max_watch_timeout = std::chrono::seconds(5);
   return options;
 }
 
-}  // namespace nvcre::actors
+}  // namespace nvcre::manager

@@ -10,7 +10,7 @@ namespace prometheus {
 class Registry;
 }
 
-namespace nvcre::manager {
+namespace nvcre::k8s {
 
 class Metrics {
  public:
@@ -35,4 +35,4 @@ class Metrics {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace nvcre::manager
+}  // namespace nvcre::k8s

@@ -1,11 +1,14 @@
 // nvcre-manager: reconciles Certifications, WorkloadRuns, Workflows and Jobs against a cluster
 // (kubeconfig or in-cluster). Graceful shutdown on SIGTERM/SIGINT: stop the controllers, release
-// the lease, exit 0. A lost lease exits non-zero, as controller-runtime does.
+// the lease, exit 0. A lost lease exits non-zero, as controller-runtime does, and so does the
+// death of any top-level actor (/readyz fails at once; a clean stop, then exit 1, so Kubernetes
+// restarts the pod instead of leaving a manager that no longer reconciles).
 #include "actors/controllers.hpp"
 #include "actors/manager.hpp"
+#include "k8s/duration.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "manager/flags.hpp"
-#include "manager/metrics.hpp"
+#include "k8s/metrics.hpp"
 #include "manager/probe_server.hpp"
 
 #include <prometheus/exposer.h>
@@ -34,6 +37,7 @@ namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
 std::atomic<bool> g_lost_lease{false};
+std::atomic<bool> g_actor_down{false};
 
 nvcre::k8s::ClientConfig load_client_config(const nvcre::manager::ManagerFlags& flags) {
   using namespace nvcre::k8s;
@@ -59,6 +63,17 @@ std::string identity() {
   return std::string(host) + "_" + std::to_string(random() % 100000);
 }
 
+// "" when `name` is empty or a top-level actor of the manager, else why --fault-kill-actor is wrong.
+std::string fault_target_problem(const nvcre::actors::Manager& manager, const std::string& name) {
+  if (name.empty()) return {};
+  std::string known;
+  for (const auto& actor : manager.actor_names()) {
+    if (actor == name) return {};
+    known += (known.empty() ? "" : ", ") + actor;
+  }
+  return "--fault-kill-actor: no top-level actor named \"" + name + "\" (known: " + known + ")";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,7 +89,7 @@ int main(int argc, char** argv) {
     client.rate_limit.qps = flags.qps;
     client.rate_limit.burst = flags.burst;
     spdlog::info("connecting to {}", client.describe());
-    auto metrics = std::make_shared<nvcre::manager::Metrics>();
+    auto metrics = std::make_shared<nvcre::k8s::Metrics>();
 
     nvcre::actors::ManagerOptions options;
     options.client = client;
@@ -90,6 +105,10 @@ int main(int argc, char** argv) {
     options.election.lease_namespace =
         flags.leader_election_namespace.empty() ? client.ns : flags.leader_election_namespace;
     options.on_leadership_lost = [] { g_lost_lease = true; };
+    options.on_actor_down = [](const std::string& name, const std::string& reason) {
+      spdlog::error("actor {} exited: {}; stopping the manager (exit 1)", name, reason);
+      g_actor_down = true;
+    };
 
     std::unique_ptr<prometheus::Exposer> exposer;
     if (flags.metrics_bind_address != "0") {
@@ -101,19 +120,39 @@ int main(int argc, char** argv) {
     nvcre::actors::Manager manager(options);
     nvcre::manager::ProbeServer probes(flags.health_probe_bind_address, [&manager] { return manager.ready(); });
     probes.start();
+    spdlog::info("health probes on port {}", probes.port());
     manager.start();
     spdlog::info("nvcre-manager started (leader election {})", flags.leader_elect ? "on" : "off");
+    if (auto problem = fault_target_problem(manager, flags.fault_kill_actor); !problem.empty()) {
+      std::cerr << "Error: " << problem << "\n";
+      manager.stop();
+      probes.stop();
+      return 1;
+    }
+    const auto fault_kill_at = std::chrono::steady_clock::now() + *nvcre::k8s::parse_go_duration(flags.fault_kill_after);
+    bool fault_pending = !flags.fault_kill_actor.empty();
+    if (fault_pending) spdlog::warn("fault injection: {} will be killed after {}", flags.fault_kill_actor, flags.fault_kill_after);
 
     std::signal(SIGTERM, [](int s) { g_signal = s; });
     std::signal(SIGINT, [](int s) { g_signal = s; });
-    while (g_signal == 0 && !g_lost_lease) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    while (g_signal == 0 && !g_lost_lease && !g_actor_down) {
+      if (fault_pending && std::chrono::steady_clock::now() >= fault_kill_at) {
+        fault_pending = false;
+        manager.kill_actor(flags.fault_kill_actor, "fault injection (--fault-kill-actor)");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     // Read before stop(): releasing the Lease on a signal also reports "stopped leading".
     const bool lost_lease = g_lost_lease;
-    spdlog::info("shutting down ({})", lost_lease ? "leadership lost" : "signal");
+    const bool actor_down = g_actor_down;
+    const auto failure = manager.failure();
+    spdlog::info("shutting down ({})", lost_lease ? "leadership lost"
+                                       : actor_down ? "actor failed: " + failure.value_or("unknown actor")
+                                                    : std::string("signal"));
     manager.stop();
     probes.stop();
     spdlog::info("shutdown complete");
-    return lost_lease ? 1 : 0;
+    return lost_lease || actor_down ? 1 : 0;
   } catch (const std::exception& error) {
     std::cerr << "Error: " << error.what() << "\n";
     return 1;

@@ -3,7 +3,7 @@
 // runs the real manager against it, submits a Certification, shows its progress and ends with
 // the result per category, including every failed node and its reason.
 // Exit 0 when the Certification reached a verdict (Succeeded or Failed), 1 on timeout or error.
-#include "actors/embedded/embedded_cluster.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
 #include "jsonkit/yaml.hpp"
 #include "manager/demo_report.hpp"
 #include "manager/flags.hpp"
@@ -53,14 +53,14 @@ int main(int argc, char** argv) {
     json::value certification = nvcre::jsonkit::parse_yaml(read_file(certification_file));
     std::string ns(certification.at("metadata").at("namespace").as_string());
     std::string name(certification.at("metadata").at("name").as_string());
-    nvcre::actors::EmbeddedClusterOptions cluster_options;
+    nvcre::manager::EmbeddedClusterOptions cluster_options;
     cluster_options.profile = cluster;
     cluster_options.faulty_nodes = faulty;
     cluster_options.trainer_step = std::chrono::milliseconds(step_ms);
     cluster_options.bookmark_interval = std::chrono::milliseconds(1000);
     cluster_options.crds_dir = crds;
     cluster_options.namespaces = {ns};
-    nvcre::actors::EmbeddedCluster embedded(cluster_options);
+    nvcre::manager::EmbeddedCluster embedded(cluster_options);
     embedded.start();
     const auto& profile = embedded.profile();
     std::cout << "kube-sim on " << embedded.sim().url() << ": " << profile.node_count << " " << profile.platform << " "

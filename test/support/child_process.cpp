@@ -1,4 +1,4 @@
-#include "actors/embedded/manager_process.hpp"
+#include "test/support/child_process.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -10,7 +10,7 @@
 
 extern char** environ;
 
-namespace nvcre::actors {
+namespace nvcre::testing {
 
 void write_sim_kubeconfig(const std::string& path, const std::string& server_url) {
   std::ofstream(path) << "apiVersion: v1\nkind: Config\n"
@@ -39,4 +39,4 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
   return pid;
 }
 
-}  // namespace nvcre::actors
+}  // namespace nvcre::testing
