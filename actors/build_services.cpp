@@ -26,13 +26,13 @@ const Actor& pick(const std::vector<Actor>& pool, std::size_t hash) {
 void ask_category_build(reconciler_actor::pointer self, const ServiceActors& services,
                         reconcile::CategoryBuildRequest request, std::chrono::milliseconds timeout,
                         std::function<void(BuildReply)> reply) {
-  if (services.resolvers.empty() || services.gangs.empty()) {
+  if (services.resolvers.empty() || services.assemblers.empty()) {
     reply(BuildReply{std::nullopt, "no build services are running"});
     return;
   }
   const std::size_t hash = std::hash<std::string>{}(reconcile::build_request_key(request));
   auto resolver = pick(services.resolvers, hash);
-  auto gang = pick(services.gangs, hash);
+  auto gang = pick(services.assemblers, hash);
   auto shared = std::make_shared<const reconcile::CategoryBuildRequest>(std::move(request));
   self->request(services.detector, timeout, detect_atom::value, shared->nodes)
       .then(
@@ -44,7 +44,7 @@ void ask_category_build(reconciler_actor::pointer self, const ServiceActors& ser
                         reply(BuildReply{reconcile::CategoryBuildAnswer{std::move(*refused)}, {}});
                         return;
                       }
-                      self->request(gang, timeout, gang_atom::value, shared->certification,
+                      self->request(gang, timeout, assemble_atom::value, shared->certification,
                                     std::get<certification::ResolvedCategory>(std::move(resolved)))
                           .then([=](reconcile::CategoryBuildAnswer& answer) { reply(BuildReply{std::move(answer), {}}); },
                                 fail_with(reply));

@@ -1,6 +1,6 @@
 #pragma once
 // A category build the controller's way: platform_detector (facts over the target's nodes) ->
-// catalog_resolver (category -> WorkflowSpec) -> gang_scheduler (gang rewrite + validation, the
+// catalog_resolver (category -> WorkflowSpec) -> workflow_assembler (gang rewrite + validation, the
 // Workflow), the same pure stages certification::build_category_workflow composes offline.
 #include "actors/interfaces.hpp"
 

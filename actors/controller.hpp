@@ -32,7 +32,7 @@ struct ControllerConfig {
   // Further keys found through the cache (e.g. Node -> Jobs of the pods bound to it).
   std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)> extra_keys_for;
   std::shared_ptr<const SharedCache> cache;
-  api_server_actor api;
+  api_client_actor api;
   event_recorder_actor recorder;
   ServiceActors services;
   int max_concurrent = 10;

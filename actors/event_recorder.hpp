@@ -9,7 +9,7 @@
 namespace nvcre::actors {
 
 struct EventRecorderConfig {
-  api_server_actor api;
+  api_client_actor api;
   k8s::EventSource source;
   std::function<k8s::Clock::time_point()> clock = [] { return k8s::Clock::now(); };
 };

@@ -10,7 +10,7 @@
 namespace nvcre::actors {
 
 // Owns the REST client and its connection pool; every API call of the manager goes through it.
-using api_server_actor = caf::typed_actor<
+using api_client_actor = caf::typed_actor<
     caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
     // what to read -> the log's tail ("" when unavailable)
     caf::replies_to<pod_log_atom, reconcile::PodLogWant>::with<std::string>>;
@@ -59,8 +59,8 @@ using catalog_resolver_actor = caf::typed_actor<
         certification::ResolveAnswer>>;
 
 // The gang-scheduling rewrite and validation, and the Workflow object.
-using gang_scheduler_actor = caf::typed_actor<
-    caf::replies_to<gang_atom, api::Certification, certification::ResolvedCategory>::with<
+using workflow_assembler_actor = caf::typed_actor<
+    caf::replies_to<assemble_atom, api::Certification, certification::ResolvedCategory>::with<
         certification::CategoryBuildAnswer>>;
 
 // The build services. The detector owns the Node view, so there is one; the resolver and the
@@ -69,7 +69,7 @@ using gang_scheduler_actor = caf::typed_actor<
 struct ServiceActors {
   platform_detector_actor detector;
   std::vector<catalog_resolver_actor> resolvers;
-  std::vector<gang_scheduler_actor> gangs;
+  std::vector<workflow_assembler_actor> assemblers;
 };
 
 }  // namespace nvcre::actors

@@ -1,10 +1,10 @@
 #include "actors/manager.hpp"
 
-#include "actors/api_server.hpp"
+#include "actors/api_client.hpp"
 #include "actors/catalog_resolver.hpp"
 #include "actors/controller.hpp"
 #include "actors/event_recorder.hpp"
-#include "actors/gang_scheduler.hpp"
+#include "actors/workflow_assembler.hpp"
 #include "actors/leader_elector.hpp"
 #include "actors/platform_detector.hpp"
 #include "actors/reflector.hpp"
@@ -56,7 +56,7 @@ namespace {
 // One controller per reconciled kind, each subscribed to the store's changes.
 std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const ManagerOptions& o,
                                                 std::shared_ptr<SharedCache> cache, store_actor the_store,
-                                                api_server_actor api, event_recorder_actor recorder,
+                                                api_client_actor api, event_recorder_actor recorder,
                                                 const ServiceActors& services) {
   std::vector<controller_actor> controllers;
   for (const auto& spec : o.controllers) {
@@ -140,11 +140,11 @@ void Manager::start() {
   }
   auto the_store = system.spawn(store, std::move(store_config));
 
-  auto api = spawn_api_server(system, ApiServerConfig{api_client, o.metrics, o.api_workers, the_store});
+  auto api = spawn_api_client(system, ApiClientConfig{api_client, o.metrics, o.api_workers, the_store});
   // Events get their own client, hence their own client-side rate limit, as controller-runtime's
   // recorder does: lifecycle events must not queue ahead of the status writes they describe.
   auto event_client = std::make_shared<k8s::RestClient>(o.client, client_options);
-  auto event_api = spawn_api_server(system, ApiServerConfig{event_client, o.metrics, 1, std::nullopt});
+  auto event_api = spawn_api_client(system, ApiClientConfig{event_client, o.metrics, 1, std::nullopt});
   impl_->clients = {api_client, event_client};
   auto recorder = spawn_event_recorder(system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
 
@@ -154,7 +154,7 @@ void Manager::start() {
   ServiceActors services{spawn_platform_detector(system, PlatformDetectorConfig{cache}), {}, {}};
   for (std::size_t i = 0; i < o.build_service_pool; ++i) {
     services.resolvers.push_back(spawn_catalog_resolver(system));
-    services.gangs.push_back(spawn_gang_scheduler(system));
+    services.assemblers.push_back(spawn_workflow_assembler(system));
   }
   caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{services.detector});
 
@@ -178,14 +178,14 @@ void Manager::start() {
   }
 
   // Stop order (reverse): elector first (stop writing), then controllers, reflectors, store, rest.
-  impl_->supervise("api_server", api);
-  impl_->supervise("api_server/events", event_api);
+  impl_->supervise("api_client", api);
+  impl_->supervise("api_client/events", event_api);
   impl_->supervise("event_recorder", recorder);
   impl_->supervise("store", the_store);
   impl_->supervise("platform_detector", services.detector);
   for (std::size_t i = 0; i < services.resolvers.size(); ++i) {
     impl_->supervise("catalog_resolver/" + std::to_string(i), services.resolvers[i]);
-    impl_->supervise("gang_scheduler/" + std::to_string(i), services.gangs[i]);
+    impl_->supervise("workflow_assembler/" + std::to_string(i), services.assemblers[i]);
   }
   for (std::size_t i = 0; i < reflectors.size(); ++i) {
     impl_->supervise("reflector/" + o.watches[i].api_version + "/" + o.watches[i].kind, reflectors[i]);

@@ -1,6 +1,6 @@
 #pragma once
 // The manager's actor system wiring: API server, event recorder, store, one reflector per watched
-// kind, the build services (platform_detector, catalog_resolver, gang_scheduler), one controller
+// kind, the build services (platform_detector, catalog_resolver, workflow_assembler), one controller
 // per reconciled kind, and optionally the leader elector. Owned by the
 // nvcre-manager binary and by the embedded demo / integration tests (kube-sim in-process).
 #include "actors/messages.hpp"
@@ -83,7 +83,7 @@ class Manager {
   std::optional<std::string> failure() const;
 
   // Fault injection (tests, chaos runs): ends the top-level actor `name` (e.g. "store",
-  // "controller/certification", "reflector/v1/Node", "api_server", "leader_elector") as a crash
+  // "controller/certification", "reflector/v1/Node", "api_client", "leader_elector") as a crash
   // would, with exit_reason::kill carrying `reason`; the supervision then reports it like any
   // other death. False when no running top-level actor has that name.
   bool kill_actor(std::string_view name, std::string reason);

@@ -21,7 +21,7 @@ struct ReconcilerConfig {
   k8s::ObjectRef primary;
   reconcile::Function reconcile;
   std::shared_ptr<const SharedCache> cache;
-  api_server_actor api;
+  api_client_actor api;
   event_recorder_actor recorder;
   ServiceActors services;
   std::function<k8s::Clock::time_point()> clock;

@@ -1,4 +1,5 @@
 #include "certification/reconcile_create.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <algorithm>
 
@@ -96,7 +97,7 @@ CategoryCreate create_category_workflow(const Pass& pass, const api::Certificate
   std::vector<platform::NodeRef> nodes;
   nodes.reserve(discovered.nodes.size());
   for (const auto& node : discovered.nodes) {
-    nodes.push_back({workflow::node_name(node), reconcile::json_string_at(node, {"metadata", "resourceVersion"})});
+    nodes.push_back({workflow::node_name(node), jsonkit::string_at(node, {"metadata", "resourceVersion"})});
   }
   CategoryBuildRequest request{certification, category, std::move(nodes)};
   const auto answered = pass.in.build_answers.find(build_request_key(request));

@@ -1,4 +1,5 @@
 #include "certification/reconciler.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <map>
 #include <set>
@@ -54,7 +55,7 @@ void handle_deletion(Pass& pass) {
     }
     // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
     if (live->second.is_null() || !reconcile::is_controlled_by(live->second, pass.certification.metadata.uid)) continue;
-    deletes.push_back(k8s::delete_owned(ref, reconcile::json_string_at(live->second, {"metadata", "uid"})));
+    deletes.push_back(k8s::delete_owned(ref, jsonkit::string_at(live->second, {"metadata", "uid"})));
   }
   if (!reads.empty()) {
     pass.plan.actions = std::move(reads);

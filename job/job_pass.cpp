@@ -53,21 +53,6 @@ reconcile::Result JobPass::take_result() {
   return std::move(result);
 }
 
-const json::value* value_at(const json::value& object, std::initializer_list<std::string_view> path) {
-  const json::value* current = &object;
-  for (std::string_view key : path) {
-    const json::object* o = current->if_object();
-    current = o == nullptr ? nullptr : o->if_contains(key);
-    if (current == nullptr) return nullptr;
-  }
-  return current;
-}
-
-std::string string_at(const json::value& object, std::initializer_list<std::string_view> path) {
-  const json::value* value = value_at(object, path);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 bool controlled_by(const json::value& object, std::string_view owner_uid) {
   const json::value* refs = value_at(object, {"metadata", "ownerReferences"});
   if (refs == nullptr || !refs->is_array() || owner_uid.empty()) return false;

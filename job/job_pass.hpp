@@ -6,6 +6,7 @@
 #include "api/job.hpp"
 #include "k8s/reconcile_plan.hpp"
 #include "job/job_reconciler.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -50,9 +51,8 @@ struct JobPass {
   reconcile::Result take_result();
 };
 
-// Small readers of raw objects shared by the steps (missing fields read as empty / false).
-std::string string_at(const boost::json::value& object, std::initializer_list<std::string_view> path);
-const boost::json::value* value_at(const boost::json::value& object, std::initializer_list<std::string_view> path);
+using jsonkit::string_at;
+using jsonkit::value_at;
 // An ownerReference with this uid and controller: true.
 bool controlled_by(const boost::json::value& object, std::string_view owner_uid);
 

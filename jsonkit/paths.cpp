@@ -3,6 +3,21 @@
 namespace nvcre::jsonkit {
 namespace json = boost::json;
 
+const json::value* value_at(const json::value& root, std::initializer_list<std::string_view> path) {
+  const json::value* node = &root;
+  for (auto key : path) {
+    const auto* object = node->if_object();
+    node = object != nullptr ? object->if_contains(key) : nullptr;
+    if (node == nullptr) return nullptr;
+  }
+  return node;
+}
+
+std::string string_at(const json::value& root, std::initializer_list<std::string_view> path) {
+  const auto* value = value_at(root, path);
+  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
+}
+
 const json::object* find_object(const json::object& root, std::initializer_list<std::string_view> path) {
   const json::object* current = &root;
   for (std::string_view key : path) {

@@ -7,9 +7,16 @@
 #include <boost/json/value.hpp>
 
 #include <initializer_list>
+#include <string>
 #include <string_view>
 
 namespace nvcre::jsonkit {
+
+// The value at an object-key path below `root` ({} is `root` itself), or nullptr when a step is
+// missing or not an object.
+const boost::json::value* value_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
+// The string at `path`, or "" when it is missing or not a string.
+std::string string_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
 
 // The object at `path` below `root`, or nullptr when a step is missing or not an object.
 const boost::json::object* find_object(const boost::json::object& root,

@@ -1,5 +1,7 @@
 #include "k8s/leader_election.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/rfc3339.hpp"
 
 #include <boost/json.hpp>
@@ -15,10 +17,6 @@ using std::chrono::steady_clock;
 
 namespace {
 
-std::string string_field(const json::object& obj, const char* key) {
-  const auto* v = obj.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
 
 std::int64_t int_field(const json::object& obj, const char* key) {
   const auto* v = obj.if_contains(key);
@@ -64,10 +62,10 @@ LeaseRecord lease_record_of(const json::value& lease) {
   const auto* spec_value = obj ? obj->if_contains("spec") : nullptr;
   if (!spec_value || !spec_value->is_object()) return record;
   const auto& spec = spec_value->as_object();
-  record.holder_identity = string_field(spec, "holderIdentity");
+  record.holder_identity = jsonkit::string_at(lease, {"spec", "holderIdentity"});
   record.lease_duration_seconds = int_field(spec, "leaseDurationSeconds");
-  record.acquire_time = string_field(spec, "acquireTime");
-  record.renew_time = string_field(spec, "renewTime");
+  record.acquire_time = jsonkit::string_at(lease, {"spec", "acquireTime"});
+  record.renew_time = jsonkit::string_at(lease, {"spec", "renewTime"});
   record.lease_transitions = int_field(spec, "leaseTransitions");
   return record;
 }

@@ -1,5 +1,7 @@
 #include "k8s/object_cache.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/cache_reader.hpp"
 
 #include <boost/json.hpp>
@@ -7,34 +9,16 @@
 #include <stdexcept>
 
 namespace nvcre::k8s {
-namespace {
-
 namespace json = boost::json;
 
-std::string string_at(const json::value& object, std::string_view a, std::string_view b = {}) {
-  const auto* o = object.if_object();
-  if (o == nullptr) return {};
-  const json::value* v = o->if_contains(a);
-  if (v != nullptr && !b.empty()) {
-    const auto* inner = v->if_object();
-    v = inner == nullptr ? nullptr : inner->if_contains(b);
-  }
-  const auto* s = v == nullptr ? nullptr : v->if_string();
-  return s == nullptr ? std::string{} : std::string(*s);
-}
-
-}  // namespace
-
 ObjectRef object_ref_of(const json::value& object) {
-  return ObjectRef{string_at(object, "apiVersion"), string_at(object, "kind"), string_at(object, "metadata", "namespace"),
-                   string_at(object, "metadata", "name")};
+  return ObjectRef{jsonkit::string_at(object, {"apiVersion"}), jsonkit::string_at(object, {"kind"}),
+                   jsonkit::string_at(object, {"metadata", "namespace"}), jsonkit::string_at(object, {"metadata", "name"})};
 }
 
 Labels labels_of(const json::value& object) {
   Labels labels;
-  const auto* o = object.if_object();
-  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
-  const auto* l = meta == nullptr || !meta->is_object() ? nullptr : meta->as_object().if_contains("labels");
+  const auto* l = jsonkit::value_at(object, {"metadata", "labels"});
   if (l == nullptr || !l->is_object()) return labels;
   for (const auto& [k, v] : l->as_object()) {
     if (v.is_string()) labels.emplace(k, v.as_string());
@@ -42,10 +26,10 @@ Labels labels_of(const json::value& object) {
   return labels;
 }
 
-std::string uid_of(const json::value& object) { return string_at(object, "metadata", "uid"); }
+std::string uid_of(const json::value& object) { return jsonkit::string_at(object, {"metadata", "uid"}); }
 
 std::optional<std::uint64_t> integer_resource_version(const json::value& object) {
-  const std::string text = string_at(object, "metadata", "resourceVersion");
+  const std::string text = jsonkit::string_at(object, {"metadata", "resourceVersion"});
   if (text.empty() || text.size() > 19) return std::nullopt;
   std::uint64_t value = 0;
   for (char c : text) {

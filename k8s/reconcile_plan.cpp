@@ -1,5 +1,7 @@
 #include "k8s/reconcile_plan.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 namespace nvcre::k8s {
@@ -43,11 +45,6 @@ std::string_view to_string(Propagation propagation) {
   return "";
 }
 
-std::string string_field(const json::value& object, std::string_view key) {
-  const auto* o = object.if_object();
-  const auto* v = o == nullptr ? nullptr : o->if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string{};
-}
 
 }  // namespace
 
@@ -59,8 +56,8 @@ json::value object_ref_to_json(const ObjectRef& ref) {
 }
 
 ObjectRef object_ref_from_json(const json::value& ref) {
-  return ObjectRef{string_field(ref, "apiVersion"), string_field(ref, "kind"), string_field(ref, "namespace"),
-                   string_field(ref, "name")};
+  return ObjectRef{jsonkit::string_at(ref, {"apiVersion"}), jsonkit::string_at(ref, {"kind"}),
+                   jsonkit::string_at(ref, {"namespace"}), jsonkit::string_at(ref, {"name"})};
 }
 
 json::value plan_to_json(const ReconcilePlan& plan) {

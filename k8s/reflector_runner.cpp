@@ -1,5 +1,7 @@
 #include "k8s/reflector_runner.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/reconcile_plan.hpp"
 
 #include <boost/json.hpp>
@@ -13,38 +15,20 @@ namespace nvcre::k8s {
 
 namespace json = boost::json;
 
-namespace {
-
-const json::object* metadata_of(const json::value& object) {
-  if (const auto* o = object.if_object())
-    if (const auto* m = o->if_contains("metadata")) return m->if_object();
-  return nullptr;
-}
-
-std::string string_field(const json::object* object, const char* key) {
-  if (object)
-    if (const auto* v = object->if_contains(key); v && v->is_string()) return std::string(v->as_string());
-  return {};
-}
-
-}  // namespace
-
 ReflectedObject to_reflected_object(json::value object) {
-  const json::object* meta = metadata_of(object);
-  const std::string ns = string_field(meta, "namespace");
-  const std::string name = string_field(meta, "name");
+  const std::string ns = jsonkit::string_at(object, {"metadata", "namespace"});
+  const std::string name = jsonkit::string_at(object, {"metadata", "name"});
   ReflectedObject out;
   out.key = object_key(ns, name);
-  out.resource_version = string_field(meta, "resourceVersion");
+  out.resource_version = jsonkit::string_at(object, {"metadata", "resourceVersion"});
   out.object = std::move(object);
   return out;
 }
 
 ListPage to_list_page(json::value list) {
   ListPage page;
-  const json::object* meta = metadata_of(list);
-  page.resource_version = string_field(meta, "resourceVersion");
-  page.continue_token = string_field(meta, "continue");
+  page.resource_version = jsonkit::string_at(list, {"metadata", "resourceVersion"});
+  page.continue_token = jsonkit::string_at(list, {"metadata", "continue"});
   if (auto* o = list.if_object())
     if (auto* items = o->if_contains("items"); items && items->is_array()) {
       page.items.reserve(items->as_array().size());

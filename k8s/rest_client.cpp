@@ -1,5 +1,7 @@
 #include "k8s/rest_client.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/http_transport.hpp"
 
 #include <boost/json.hpp>
@@ -211,12 +213,6 @@ void require_name(const ResourceRef& ref, const std::string& ns, const std::stri
     throw std::invalid_argument(std::string(verb) + " " + ref.resource + "/" + name + ": namespace is empty");
 }
 
-std::string meta_field(const json::value& object, const char* key) {
-  if (const auto* o = object.if_object())
-    if (const auto* m = o->if_contains("metadata"); m && m->is_object())
-      if (const auto* v = m->as_object().if_contains(key); v && v->is_string()) return std::string(v->as_string());
-  return {};
-}
 
 void add_write_options(RestRequest& r, const WriteOptions& o) {
   if (o.dry_run) r.query.emplace_back("dryRun", "All");
@@ -272,14 +268,14 @@ json::value patch(RestClient& c, const std::string& path, const char* type, cons
 
 json::value RestClient::update(const ResourceRef& ref, const std::string& ns, const json::value& object,
                                const WriteOptions& o) {
-  const auto name = meta_field(object, "name");
+  const auto name = jsonkit::string_at(object, {"metadata", "name"});
   require_name(ref, ns, name, "update");
   return put(*this, path_for(ref, ns, name), object, o);
 }
 
 json::value RestClient::update_status(const ResourceRef& ref, const std::string& ns, const json::value& object,
                                       const WriteOptions& o) {
-  const auto name = meta_field(object, "name");
+  const auto name = jsonkit::string_at(object, {"metadata", "name"});
   require_name(ref, ns, name, "update status of");
   return put(*this, path_for(ref, ns, name, "status"), object, o);
 }

@@ -1,4 +1,6 @@
 #include "overrides/overrides.hpp"
+
+#include "jsonkit/paths.hpp"
 #include "jsonkit/json_patch.hpp"
 #include "jsonkit/merge_patch.hpp"
 
@@ -15,10 +17,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string string_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
-}
 
 // (apiVersion, kind, metadata.name): the identity an override dependency is merged by.
 struct DependencyKey {
@@ -29,9 +27,9 @@ struct DependencyKey {
 };
 
 DependencyKey key_of(const json::object& resource) {
-  const json::value* metadata = resource.if_contains("metadata");
-  return {string_at(resource, "apiVersion"), string_at(resource, "kind"),
-          metadata != nullptr && metadata->is_object() ? string_at(metadata->get_object(), "name") : std::string()};
+  auto text = [](const json::string* value) { return value != nullptr ? std::string(*value) : std::string(); };
+  return {text(jsonkit::find_string(&resource, "apiVersion")), text(jsonkit::find_string(&resource, "kind")),
+          text(jsonkit::find_string(jsonkit::find_object(resource, {"metadata"}), "name"))};
 }
 
 std::string describe(const DependencyKey& key) { return key.kind + "/" + key.name; }

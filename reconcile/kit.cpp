@@ -1,5 +1,7 @@
 #include "reconcile/kit.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -10,25 +12,12 @@
 
 namespace nvcre::reconcile {
 namespace json = boost::json;
-
-const json::value* json_at(const json::value& root, std::initializer_list<std::string_view> path) {
-  const json::value* node = &root;
-  for (auto key : path) {
-    const auto* object = node->if_object();
-    node = object != nullptr ? object->if_contains(key) : nullptr;
-    if (node == nullptr) return nullptr;
-  }
-  return node;
-}
-
-std::string json_string_at(const json::value& root, std::initializer_list<std::string_view> path) {
-  const auto* value = json_at(root, path);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
-}
+using jsonkit::string_at;
+using jsonkit::value_at;
 
 std::vector<api::Condition> status_conditions(const json::value& object) {
   std::vector<api::Condition> out;
-  const auto* conditions = json_at(object, {"status", "conditions"});
+  const auto* conditions = value_at(object, {"status", "conditions"});
   if (conditions == nullptr || !conditions->is_array()) return out;
   for (const auto& item : conditions->as_array()) {
     try {
@@ -58,7 +47,7 @@ std::string condition_reason(const std::vector<api::Condition>& conditions, std:
 }
 
 std::optional<api::TypedLocalObjectReference> status_node_ref(const json::value& object, std::string_view field) {
-  const auto* status = json_at(object, {"status"});
+  const auto* status = value_at(object, {"status"});
   const auto* ref = status != nullptr && status->is_object() ? status->as_object().if_contains(field) : nullptr;
   if (ref == nullptr || ref->is_null()) return std::nullopt;
   try {
@@ -69,10 +58,10 @@ std::optional<api::TypedLocalObjectReference> status_node_ref(const json::value&
 }
 
 const json::value* controller_reference(const json::value& object) {
-  const auto* owners = json_at(object, {"metadata", "ownerReferences"});
+  const auto* owners = value_at(object, {"metadata", "ownerReferences"});
   if (owners == nullptr || !owners->is_array()) return nullptr;
   for (const auto& owner : owners->as_array()) {
-    const auto* controller = json_at(owner, {"controller"});
+    const auto* controller = value_at(owner, {"controller"});
     if (controller != nullptr && controller->is_bool() && controller->as_bool()) return &owner;
   }
   return nullptr;
@@ -80,11 +69,11 @@ const json::value* controller_reference(const json::value& object) {
 
 bool is_controlled_by(const json::value& object, std::string_view owner_uid) {
   const auto* controller = controller_reference(object);
-  return controller != nullptr && !owner_uid.empty() && json_string_at(*controller, {"uid"}) == owner_uid;
+  return controller != nullptr && !owner_uid.empty() && string_at(*controller, {"uid"}) == owner_uid;
 }
 
 bool is_being_deleted(const json::value& object) {
-  return !json_string_at(object, {"metadata", "deletionTimestamp"}).empty();
+  return !string_at(object, {"metadata", "deletionTimestamp"}).empty();
 }
 
 k8s::ObjectRef workflow_object_ref(std::string ns, std::string name) {
@@ -98,7 +87,7 @@ k8s::ReconcilePlan error_plan(std::string error) {
 }
 
 k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object, json::value new_status) {
-  if (const auto* old_status = json_at(object, {"status"}); old_status != nullptr && old_status->is_object()) {
+  if (const auto* old_status = value_at(object, {"status"}); old_status != nullptr && old_status->is_object()) {
     auto& fresh = new_status.as_object();
     for (const auto& entry : old_status->as_object()) {
       if (!fresh.contains(entry.key())) fresh[entry.key()] = nullptr;
@@ -108,7 +97,7 @@ k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object, 
   action.verb = k8s::ActionVerb::MergePatchStatus;
   action.target = self;
   action.body = json::object{
-      {"metadata", json::object{{"resourceVersion", json_string_at(object, {"metadata", "resourceVersion"})}}},
+      {"metadata", json::object{{"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}},
       {"status", std::move(new_status)}};
   return action;
 }
@@ -116,7 +105,7 @@ k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object, 
 namespace {
 std::vector<std::string> finalizers_of(const json::value& object) {
   std::vector<std::string> out;
-  const auto* list = json_at(object, {"metadata", "finalizers"});
+  const auto* list = value_at(object, {"metadata", "finalizers"});
   if (list == nullptr || !list->is_array()) return out;
   for (const auto& item : list->as_array()) {
     if (item.is_string()) out.emplace_back(item.as_string());
@@ -139,7 +128,7 @@ k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const json::value& o
   action.target = self;
   action.body = json::object{
       {"metadata", json::object{{"finalizers", std::move(list)},
-                                {"resourceVersion", json_string_at(object, {"metadata", "resourceVersion"})}}}};
+                                {"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}}};
   return action;
 }
 
@@ -159,7 +148,7 @@ k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const json::valu
 
 k8s::EventRecord make_event(const k8s::ObjectRef& self, const json::value& object, std::string_view type,
                             std::string_view reason, std::string note) {
-  return k8s::EventRecord{self, json_string_at(object, {"metadata", "uid"}), std::string(type), std::string(reason),
+  return k8s::EventRecord{self, string_at(object, {"metadata", "uid"}), std::string(type), std::string(reason),
                           std::move(note)};
 }
 

@@ -17,9 +17,6 @@
 
 namespace nvcre::reconcile {
 
-// The value at an object-key path, or nullptr.
-const boost::json::value* json_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
-std::string json_string_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
 
 // status.conditions of a cached object, decoded leniently (malformed entries are skipped).
 std::vector<api::Condition> status_conditions(const boost::json::value& object);

@@ -1,13 +1,14 @@
 // §7.4: mirroring a WorkloadRun's Workflow into the run's status.
 #include "api/conditions.hpp"
+#include "jsonkit/paths.hpp"
 #include "reconcile/kit.hpp"
 #include "workloadrun/reconcile_pass.hpp"
 
 namespace nvcre::workloadrun::detail {
 
 namespace reason = api::workloadrun_reason;
-using reconcile::json_at;
-using reconcile::json_string_at;
+using jsonkit::value_at;
+using jsonkit::string_at;
 
 namespace {
 
@@ -37,9 +38,9 @@ void mirror_workflow(Pass& pass) {
 
   StatusUpdate update(pass);
   auto& status = update.status();
-  if (const auto* orchestration = reconcile::json_at(*workflow, {"status", "orchestration"}); orchestration && orchestration->is_object()) {
-    status.detectedPlatform = reconcile::json_string_at(*orchestration, {"detectedPlatform"});
-    status.detectedGPUArchitecture = reconcile::json_string_at(*orchestration, {"detectedGPUArchitecture"});
+  if (const auto* orchestration = jsonkit::value_at(*workflow, {"status", "orchestration"}); orchestration && orchestration->is_object()) {
+    status.detectedPlatform = jsonkit::string_at(*orchestration, {"detectedPlatform"});
+    status.detectedGPUArchitecture = jsonkit::string_at(*orchestration, {"detectedGPUArchitecture"});
   }
   status.succeededNodesRef = reconcile::status_node_ref(*workflow, "succeededNodesRef");
   status.failedNodesRef = reconcile::status_node_ref(*workflow, "failedNodesRef");

@@ -1,4 +1,5 @@
 #include "workloadrun/reconciler.hpp"
+#include "jsonkit/paths.hpp"
 
 #include "api/conditions.hpp"
 #include "api/objects.hpp"
@@ -12,7 +13,7 @@ namespace nvcre::workloadrun {
 namespace {
 
 namespace reason = api::workloadrun_reason;
-using reconcile::json_string_at;
+using jsonkit::string_at;
 using detail::Pass;
 using detail::StatusUpdate;
 
@@ -22,9 +23,9 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 // name, other UID). That owner is gone by definition, so the garbage collector frees the name.
 bool owned_by_predecessor(const boost::json::value& holder, const api::WorkloadRun& run) {
   const auto* owner = reconcile::controller_reference(holder);
-  return owner != nullptr && reconcile::json_string_at(*owner, {"apiVersion"}) == api::kApiVersion &&
-         reconcile::json_string_at(*owner, {"kind"}) == api::WorkloadRun::kKind &&
-         reconcile::json_string_at(*owner, {"name"}) == run.metadata.name && reconcile::json_string_at(*owner, {"uid"}) != run.metadata.uid;
+  return owner != nullptr && jsonkit::string_at(*owner, {"apiVersion"}) == api::kApiVersion &&
+         jsonkit::string_at(*owner, {"kind"}) == api::WorkloadRun::kKind &&
+         jsonkit::string_at(*owner, {"name"}) == run.metadata.name && jsonkit::string_at(*owner, {"uid"}) != run.metadata.uid;
 }
 
 enum class CreateDecision { Adopt, Wait, Done };

@@ -143,8 +143,8 @@ class ManagerSupervision : public ::testing::Test {
 TEST_F(ManagerSupervision, EveryTopLevelActorIsSupervisedUnderItsName) {
   start_ready_manager();
   const auto names = manager_->actor_names();
-  for (const char* expected : {"api_server", "api_server/events", "event_recorder", "store", "platform_detector",
-                               "catalog_resolver/0", "catalog_resolver/1", "gang_scheduler/0", "gang_scheduler/1", "reflector/v1/Node",
+  for (const char* expected : {"api_client", "api_client/events", "event_recorder", "store", "platform_detector",
+                               "catalog_resolver/0", "catalog_resolver/1", "workflow_assembler/0", "workflow_assembler/1", "reflector/v1/Node",
                                "reflector/nvcre.nvidia.com/v1alpha1/Certification", "controller/certification",
                                "controller/workloadrun", "controller/workflow", "controller/job", "leader_elector"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
@@ -277,7 +277,7 @@ TEST_F(ManagerSupervision, TheBinaryRefusesAnUnknownFaultTarget) {
   ManagerBinary manager(cluster_->sim().url(), {"--fault-kill-actor", "stroe"});
   ASSERT_TRUE(eventually([&] { return manager.exited().has_value(); }, seconds(20))) << manager.log();
   EXPECT_TRUE(exited_with(manager.exited(), 1)) << manager.log();
-  EXPECT_NE(manager.log().find("no top-level actor named \"stroe\" (known: api_server, "), std::string::npos)
+  EXPECT_NE(manager.log().find("no top-level actor named \"stroe\" (known: api_client, "), std::string::npos)
       << manager.log();
 }
 

@@ -1,11 +1,11 @@
-// The build services as actors (actors/platform_detector, catalog_resolver, gang_scheduler,
+// The build services as actors (actors/platform_detector, catalog_resolver, workflow_assembler,
 // build_services): typed requests and answers, refusals as answers and failures as errors, the
 // detector's Node view following the store's Node changes, a failing service staying up, and a
 // reconciler whose service fails ending its pass in an error (the controller's retry) and
 // succeeding on the next one.
 #include "actors/build_services.hpp"
 #include "actors/catalog_resolver.hpp"
-#include "actors/gang_scheduler.hpp"
+#include "actors/workflow_assembler.hpp"
 #include "actors/platform_detector.hpp"
 #include "actors/reconciler.hpp"
 #include "actors/store.hpp"
@@ -156,14 +156,14 @@ TEST_F(BuildServices, DetectorFollowsTheStoresNodeChanges) {
 
 TEST_F(BuildServices, ResolverAndGangSchedulerAnswerWhatTheOfflineCompositionBuilds) {
   auto resolver = spawn_catalog_resolver(system_);
-  auto gang = spawn_gang_scheduler(system_);
+  auto gang = spawn_workflow_assembler(system_);
   const auto cert = certification_for("communication", "nccl-all-reduce");
   const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs_of(nodes_)};
   auto [resolved, error] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request, platform::detect_nodes(nodes_));
   ASSERT_TRUE(resolved) << error;
   ASSERT_TRUE(std::holds_alternative<certification::ResolvedCategory>(*resolved));
   auto [built, error2] =
-      ask<certification::CategoryBuildAnswer>(gang, gang_atom::value, cert, std::get<certification::ResolvedCategory>(std::move(*resolved)));
+      ask<certification::CategoryBuildAnswer>(gang, assemble_atom::value, cert, std::get<certification::ResolvedCategory>(std::move(*resolved)));
   ASSERT_TRUE(built) << error2;
   ASSERT_TRUE(std::holds_alternative<certification::CategoryBuild>(*built));
   const auto offline = certification::build_category_workflow(cert, cert.spec.categories.front(), {nodes_, "h100", false});
@@ -201,17 +201,17 @@ TEST_F(BuildServices, AThrowingServiceRepliesWithAnErrorAndStaysUp) {
   self_->send_exit(resolver, caf::exit_reason::user_shutdown);
 }
 
-// A reconcile that asks for a build: the pass fails while the gang_scheduler throws, and the
+// A reconcile that asks for a build: the pass fails while the workflow_assembler throws, and the
 // next pass (the controller's retry) gets the build.
 TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   auto gang_calls = std::make_shared<std::atomic<int>>(0);
-  GangSchedulerConfig gang_config;
+  WorkflowAssemblerConfig gang_config;
   gang_config.assemble = [gang_calls](const api::Certification& cert, certification::ResolvedCategory resolved) {
     if (++*gang_calls == 1) throw std::runtime_error("injected gang crash");
     return certification::assemble_for_request(cert, std::move(resolved));
   };
   ServiceActors services{spawn_platform_detector(system_, {cache_}), {spawn_catalog_resolver(system_)},
-                         {spawn_gang_scheduler(system_, gang_config)}};
+                         {spawn_workflow_assembler(system_, gang_config)}};
   const auto cert = certification_for("communication", "nccl-all-reduce");
   const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs_of(nodes_)};
   auto seen = std::make_shared<std::optional<certification::CategoryBuildAnswer>>();
@@ -235,7 +235,7 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   auto reconciler_actor_handle = self_->spawn(reconciler, std::move(config));
   auto [failed, e1] = ask<PassResult>(reconciler_actor_handle, reconcile_atom::value);
   ASSERT_TRUE(failed) << e1;
-  EXPECT_NE(failed->error.find("asking services: gang_scheduler: injected gang crash"), std::string::npos)
+  EXPECT_NE(failed->error.find("asking services: workflow_assembler: injected gang crash"), std::string::npos)
       << failed->error;
   EXPECT_FALSE(seen->has_value());
 
@@ -247,7 +247,7 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   self_->send_exit(reconciler_actor_handle, caf::exit_reason::user_shutdown);
   self_->send_exit(services.detector, caf::exit_reason::user_shutdown);
   self_->send_exit(services.resolvers.front(), caf::exit_reason::user_shutdown);
-  self_->send_exit(services.gangs.front(), caf::exit_reason::user_shutdown);
+  self_->send_exit(services.assemblers.front(), caf::exit_reason::user_shutdown);
 }
 
 }  // namespace

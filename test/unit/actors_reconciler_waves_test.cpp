@@ -34,7 +34,7 @@ struct FakeApi {
   }
 };
 
-api_server_actor::behavior_type fake_api(api_server_actor::pointer self, std::shared_ptr<FakeApi> api) {
+api_client_actor::behavior_type fake_api(api_client_actor::pointer self, std::shared_ptr<FakeApi> api) {
   return {
       [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
         std::lock_guard lock(api->mutex);

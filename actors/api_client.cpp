@@ -1,4 +1,4 @@
-#include "actors/api_server.hpp"
+#include "actors/api_client.hpp"
 
 #include "actors/own_writes.hpp"
 
@@ -39,7 +39,7 @@ std::string pod_log_tail(k8s::RestClient& client, const reconcile::PodLogWant& w
   }
 }
 
-api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::shared_ptr<ApiContext> context) {
+api_client_actor::behavior_type api_worker(api_client_actor::pointer self, std::shared_ptr<ApiContext> context) {
   return {
       [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
         const auto started = std::chrono::steady_clock::now();
@@ -68,14 +68,14 @@ api_server_actor::behavior_type api_worker(api_server_actor::pointer self, std::
 // Requests go to an idle worker, or wait here in arrival order until one is free: handed out
 // round-robin, a request queued behind a slow call on a busy worker while others sat idle.
 struct ApiServerState {
-  std::vector<api_server_actor> idle;
-  std::deque<std::function<void(const api_server_actor&)>> waiting;
-  static inline const char* name = "api_server";
+  std::vector<api_client_actor> idle;
+  std::deque<std::function<void(const api_client_actor&)>> waiting;
+  static inline const char* name = "api_client";
 };
 
-using api_server_pointer = api_server_actor::stateful_pointer<ApiServerState>;
+using api_client_pointer = api_client_actor::stateful_pointer<ApiServerState>;
 
-void release(api_server_pointer self, const api_server_actor& worker) {
+void release(api_client_pointer self, const api_client_actor& worker) {
   auto& state = self->state;
   if (state.waiting.empty()) {
     state.idle.push_back(worker);
@@ -88,10 +88,10 @@ void release(api_server_pointer self, const api_server_actor& worker) {
 
 // Runs `message` on a free worker and delivers its answer (or error) to the original requester.
 template <class Answer, class... Ts>
-caf::result<Answer> run_on_worker(api_server_pointer self, Ts... message) {
+caf::result<Answer> run_on_worker(api_client_pointer self, Ts... message) {
   auto promise = self->make_response_promise<Answer>();
   // Runs once: the message is moved into the request, not copied.
-  auto job = [=, ... message = std::move(message)](const api_server_actor& worker) mutable {
+  auto job = [=, ... message = std::move(message)](const api_client_actor& worker) mutable {
     self->request(worker, caf::infinite, std::move(message)...)
         .then(
             [=](Answer& answer) mutable {
@@ -114,7 +114,7 @@ caf::result<Answer> run_on_worker(api_server_pointer self, Ts... message) {
   return promise;
 }
 
-api_server_actor::behavior_type api_server(api_server_pointer self, std::vector<api_server_actor> workers) {
+api_client_actor::behavior_type api_client(api_client_pointer self, std::vector<api_client_actor> workers) {
   for (auto& worker : workers) self->link_to(worker);
   self->state.idle = std::move(workers);
   return {
@@ -129,17 +129,17 @@ api_server_actor::behavior_type api_server(api_server_pointer self, std::vector<
 
 }  // namespace
 
-api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig config) {
+api_client_actor spawn_api_client(caf::actor_system& system, ApiClientConfig config) {
   auto context = std::make_shared<ApiContext>();
   context->client = config.client;
   context->mapper = std::make_unique<k8s::ResourceMapper>(*config.client);
   context->metrics = config.metrics;
   context->store = config.store;
-  std::vector<api_server_actor> workers;
+  std::vector<api_client_actor> workers;
   for (std::size_t i = 0; i < std::max<std::size_t>(1, config.workers); ++i) {
     workers.push_back(system.spawn<caf::detached>(api_worker, context));
   }
-  return system.spawn(api_server, std::move(workers));
+  return system.spawn(api_client, std::move(workers));
 }
 
 }  // namespace nvcre::actors

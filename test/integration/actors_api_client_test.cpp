@@ -1,6 +1,6 @@
 // The API-server actor's worker pool against an in-process kube-sim: a request goes to an idle
 // worker, so fast calls are not held behind a slow one while another worker is free.
-#include "actors/api_server.hpp"
+#include "actors/api_client.hpp"
 
 #include "k8s/rest_client.hpp"
 #include "sim/fault_plan.hpp"
@@ -31,7 +31,7 @@ TEST(ApiServerPool, FastCallsAreNotHeldBehindASlowOneWhileAWorkerIsIdle) {
 
   caf::actor_system_config config;
   caf::actor_system system(config);
-  auto api = spawn_api_server(system, ApiServerConfig{client, nullptr, 2, std::nullopt});
+  auto api = spawn_api_client(system, ApiClientConfig{client, nullptr, 2, std::nullopt});
 
   std::vector<std::pair<std::string, k8s::Action>> calls;
   calls.push_back({"create", k8s::make_action(k8s::ActionVerb::Create, k8s::ObjectRef{"v1", "Namespace", "", "slow"},

@@ -1,5 +1,5 @@
 #pragma once
-// The API-server actor: owns the REST client (connection pool, rate limiter) and the
+// The API client: a pool actor that owns the REST client (connection pool, rate limiter) and the
 // discovery-backed resource mapper, and serves typed requests. The client blocks, so the calls run
 // on a small pool of detached worker actors (each its own thread); this actor hands each request
 // to an idle worker, or holds it in arrival order until one is free. Errors come back as values (k8s::ActionResult), never as actor failures.
@@ -17,7 +17,7 @@ class Metrics;
 
 namespace nvcre::actors {
 
-struct ApiServerConfig {
+struct ApiClientConfig {
   std::shared_ptr<k8s::RestClient> client;
   std::shared_ptr<k8s::Metrics> metrics;  // optional
   std::size_t workers = 8;
@@ -26,6 +26,6 @@ struct ApiServerConfig {
   std::optional<store_actor> store;
 };
 
-api_server_actor spawn_api_server(caf::actor_system& system, ApiServerConfig config);
+api_client_actor spawn_api_client(caf::actor_system& system, ApiClientConfig config);
 
 }  // namespace nvcre::actors
