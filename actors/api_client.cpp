@@ -26,8 +26,11 @@ struct ApiContext {
 };
 
 std::string pod_log_tail(k8s::RestClient& client, const reconcile::PodLogWant& want) {
-  k8s::RestRequest request{"GET", "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log",
-                           {{"tailLines", std::to_string(want.tail_lines)}}, {}, {}};
+  k8s::RestRequest request{"GET",
+                           "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log",
+                           {{"tailLines", std::to_string(want.tail_lines)}},
+                           {},
+                           {}};
   if (!want.container.empty()) request.query.emplace_back("container", want.container);
   if (want.previous) request.query.emplace_back("previous", "true");
   try {
@@ -39,19 +42,25 @@ std::string pod_log_tail(k8s::RestClient& client, const reconcile::PodLogWant& w
   }
 }
 
-api_client_actor::behavior_type api_worker(api_client_actor::pointer self, std::shared_ptr<ApiContext> context) {
+api_client_actor::behavior_type api_worker(api_client_actor::pointer self,
+                                           std::shared_ptr<ApiContext> context) {
   return {
       [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
         const auto started = std::chrono::steady_clock::now();
         k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
-        if (context->metrics) context->metrics->api_request(k8s::to_string(action.verb), result.code);
+        if (context->metrics)
+          context->metrics->api_request(k8s::to_string(action.verb), result.code);
         // Verb, object and answer only: bodies may carry secrets. Formatted only when it is logged.
         if (spdlog::should_log(spdlog::level::debug)) {
-          spdlog::debug("api {} {} -> {} {} ({:.1f} ms)", k8s::to_string(action.verb), k8s::to_string(action.target),
-                        result.code, result.reason,
-                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+          spdlog::debug(
+              "api {} {} -> {} {} ({:.1f} ms)", k8s::to_string(action.verb),
+              k8s::to_string(action.target), result.code, result.reason,
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                  .count());
         }
-        if (!context->store || !result.ok() || !answer_is_current_object(action.verb, result.object)) return result;
+        if (!context->store || !result.ok() ||
+            !answer_is_current_object(action.verb, result.object))
+          return result;
         auto promise = self->make_response_promise<k8s::ActionResult>();
         auto written = result.object;
         // Shared, not captured by value: each of the two handlers would otherwise copy the answer.
@@ -61,7 +70,9 @@ api_client_actor::behavior_type api_worker(api_client_actor::pointer self, std::
                   [=](caf::error&) mutable { promise.deliver(std::move(*answer)); });
         return promise;
       },
-      [=](pod_log_atom, const reconcile::PodLogWant& want) { return pod_log_tail(*context->client, want); },
+      [=](pod_log_atom, const reconcile::PodLogWant& want) {
+        return pod_log_tail(*context->client, want);
+      },
   };
 }
 
@@ -114,7 +125,8 @@ caf::result<Answer> run_on_worker(api_client_pointer self, Ts... message) {
   return promise;
 }
 
-api_client_actor::behavior_type api_client(api_client_pointer self, std::vector<api_client_actor> workers) {
+api_client_actor::behavior_type api_client(api_client_pointer self,
+                                           std::vector<api_client_actor> workers) {
   for (auto& worker : workers) self->link_to(worker);
   self->state.idle = std::move(workers);
   return {

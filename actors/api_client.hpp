@@ -2,7 +2,8 @@
 // The API client: a pool actor that owns the REST client (connection pool, rate limiter) and the
 // discovery-backed resource mapper, and serves typed requests. The client blocks, so the calls run
 // on a small pool of detached worker actors (each its own thread); this actor hands each request
-// to an idle worker, or holds it in arrival order until one is free. Errors come back as values (k8s::ActionResult), never as actor failures.
+// to an idle worker, or holds it in arrival order until one is free. Errors come back as values
+// (k8s::ActionResult), never as actor failures.
 #include "actors/interfaces.hpp"
 
 #include <memory>

@@ -10,9 +10,11 @@ namespace {
 std::function<void(caf::error&)> fail_with(std::function<void(BuildReply)> reply) {
   return [reply = std::move(reply)](caf::error& error) {
     const auto& context = error.context();
-    // A service's own error reply carries its text; anything else (a dead or silent service) is CAF's.
-    reply(BuildReply{std::nullopt,
-                     context.match_elements<std::string>() ? context.get_as<std::string>(0) : to_string(error)});
+    // A service's own error reply carries its text; anything else (a dead or silent service) is
+    // CAF's.
+    reply(BuildReply{std::nullopt, context.match_elements<std::string>()
+                                       ? context.get_as<std::string>(0)
+                                       : to_string(error)});
   };
 }
 
@@ -46,8 +48,11 @@ void ask_category_build(reconciler_actor::pointer self, const ServiceActors& ser
                       }
                       self->request(gang, timeout, assemble_atom::value, shared->certification,
                                     std::get<certification::ResolvedCategory>(std::move(resolved)))
-                          .then([=](reconcile::CategoryBuildAnswer& answer) { reply(BuildReply{std::move(answer), {}}); },
-                                fail_with(reply));
+                          .then(
+                              [=](reconcile::CategoryBuildAnswer& answer) {
+                                reply(BuildReply{std::move(answer), {}});
+                              },
+                              fail_with(reply));
                     },
                     fail_with(reply));
           },

@@ -12,7 +12,8 @@ struct CatalogResolverConfig {
   const catalog::Catalog* catalog = &catalog::Catalog::builtin();
   // The pure stage it runs (tests substitute a failing one).
   std::function<certification::ResolveAnswer(const certification::CategoryBuildRequest&,
-                                             const platform::DetectionFacts&, const catalog::Catalog&)>
+                                             const platform::DetectionFacts&,
+                                             const catalog::Catalog&)>
       resolve = certification::resolve_for_request;
 };
 
@@ -22,8 +23,10 @@ struct CatalogResolverState {
 };
 
 catalog_resolver_actor::behavior_type catalog_resolver(
-    catalog_resolver_actor::stateful_pointer<CatalogResolverState> self, CatalogResolverConfig config);
+    catalog_resolver_actor::stateful_pointer<CatalogResolverState> self,
+    CatalogResolverConfig config);
 
-catalog_resolver_actor spawn_catalog_resolver(caf::actor_system& system, CatalogResolverConfig config = {});
+catalog_resolver_actor spawn_catalog_resolver(caf::actor_system& system,
+                                              CatalogResolverConfig config = {});
 
 }  // namespace nvcre::actors

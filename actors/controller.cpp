@@ -38,7 +38,8 @@ void arm_timer(self_pointer self) {
 
 void pump(self_pointer self);
 
-void finish_pass(self_pointer self, const std::string& key, const PassResult& result, bool crashed) {
+void finish_pass(self_pointer self, const std::string& key, const PassResult& result,
+                 bool crashed) {
   auto& state = self->state;
   auto now = SteadyClock::now();
   if (auto it = state.reconcilers.find(key); it != state.reconcilers.end()) {
@@ -56,7 +57,9 @@ void finish_pass(self_pointer self, const std::string& key, const PassResult& re
     if (result.requeue_after) state.queue.add_after(key, *result.requeue_after, now);
   }
   if (state.config.metrics) {
-    state.config.metrics->reconcile_finished(state.config.name, crashed ? "crash" : result.error.empty() ? "success" : "error");
+    state.config.metrics->reconcile_finished(state.config.name, crashed                ? "crash"
+                                                                : result.error.empty() ? "success"
+                                                                                       : "error");
   }
   pump(self);
 }
@@ -97,11 +100,15 @@ void dispatch(self_pointer self, const std::string& key) {
       .then(
           [=](PassResult& result) {
             if (!still_open()) return;
-            if (spdlog::should_log(spdlog::level::debug)) {  // its arguments are built only when logged
-              spdlog::debug("reconcile {} {}: {:.1f} ms{}{}", name, key,
-                            std::chrono::duration<double, std::milli>(SteadyClock::now() - started).count(),
-                            result.requeue_after ? ", requeue in " + std::to_string(result.requeue_after->count()) + " ms" : "",
-                            result.error.empty() ? "" : ", error: " + result.error);
+            if (spdlog::should_log(
+                    spdlog::level::debug)) {  // its arguments are built only when logged
+              spdlog::debug(
+                  "reconcile {} {}: {:.1f} ms{}{}", name, key,
+                  std::chrono::duration<double, std::milli>(SteadyClock::now() - started).count(),
+                  result.requeue_after
+                      ? ", requeue in " + std::to_string(result.requeue_after->count()) + " ms"
+                      : "",
+                  result.error.empty() ? "" : ", error: " + result.error);
             }
             if (self->state.config.metrics) {
               self->state.config.metrics->observe_reconcile_seconds(
@@ -128,7 +135,8 @@ void pump(self_pointer self) {
       dispatch(self, *key);
     }
   }
-  if (state.config.metrics) state.config.metrics->set_queue_depth(state.config.name, state.queue.len());
+  if (state.config.metrics)
+    state.config.metrics->set_queue_depth(state.config.name, state.queue.len());
   arm_timer(self);
 }
 
@@ -162,21 +170,23 @@ void on_reconciler_down(self_pointer self, const caf::down_msg& down) {
   event.regarding = ref_of_key(state.config, key);
   event.type = "Warning";
   event.reason = "ReconcileError";
-  event.note = "reconcile crashed: " + crash_text(down.reason) + "; retrying with backoff (attempt " +
-               std::to_string(state.queue.num_requeues(key)) + ")";
+  event.note = "reconcile crashed: " + crash_text(down.reason) +
+               "; retrying with backoff (attempt " + std::to_string(state.queue.num_requeues(key)) +
+               ")";
   self->send(state.config.recorder, record_atom::value, std::move(event));
 }
 
 }  // namespace
 
-std::function<std::vector<std::string>(const ChangeNotice&)> for_and_owns(std::string kind,
-                                                                          std::vector<std::string> owned_kinds) {
+std::function<std::vector<std::string>(const ChangeNotice&)> for_and_owns(
+    std::string kind, std::vector<std::string> owned_kinds) {
   return [kind = std::move(kind), owned = std::move(owned_kinds)](const ChangeNotice& notice) {
     std::vector<std::string> keys;
     if (notice.ref.kind == kind) keys.push_back(k8s::object_key(notice.ref));
     if (std::find(owned.begin(), owned.end(), notice.ref.kind) != owned.end()) {
       for (const auto& owner : notice.owners) {
-        if (owner.controller && owner.kind == kind) keys.push_back(k8s::object_key(notice.ref.ns, owner.name));
+        if (owner.controller && owner.kind == kind)
+          keys.push_back(k8s::object_key(notice.ref.ns, owner.name));
       }
     }
     return keys;
@@ -187,7 +197,8 @@ controller_actor::behavior_type controller(controller_actor::stateful_pointer<Co
                                            ControllerConfig config) {
   self->state.config = std::move(config);
   self->state.stats.name = self->state.config.name;
-  if (!self->state.config.keys_for) self->state.config.keys_for = for_and_owns(self->state.config.kind, {});
+  if (!self->state.config.keys_for)
+    self->state.config.keys_for = for_and_owns(self->state.config.kind, {});
   self->set_down_handler([=](caf::down_msg& down) { on_reconciler_down(self, down); });
   // Reconcilers are monitored, not linked (a crash must not take the controller down), so the
   // controller ends them itself when it is told to stop.
@@ -203,7 +214,8 @@ controller_actor::behavior_type controller(controller_actor::stateful_pointer<Co
         auto& config = self->state.config;
         for (const auto& key : config.keys_for(notice)) self->state.queue.add(key);
         if (config.extra_keys_for) {
-          auto extra = config.cache->read([&](const k8s::CacheView& cache) { return config.extra_keys_for(notice, cache); });
+          auto extra = config.cache->read(
+              [&](const k8s::CacheView& cache) { return config.extra_keys_for(notice, cache); });
           for (const auto& key : extra) self->state.queue.add(key);
         }
         pump(self);

@@ -30,7 +30,8 @@ struct ControllerConfig {
   // Keys ("namespace/name") a change should queue; default: For(kind) + Owns(owned_kinds).
   std::function<std::vector<std::string>(const ChangeNotice&)> keys_for;
   // Further keys found through the cache (e.g. Node -> Jobs of the pods bound to it).
-  std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)> extra_keys_for;
+  std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)>
+      extra_keys_for;
   std::shared_ptr<const SharedCache> cache;
   api_client_actor api;
   event_recorder_actor recorder;
@@ -43,8 +44,8 @@ struct ControllerConfig {
 };
 
 // For(kind) + Owns(each owned kind through its controller owner reference).
-std::function<std::vector<std::string>(const ChangeNotice&)> for_and_owns(std::string kind,
-                                                                          std::vector<std::string> owned_kinds);
+std::function<std::vector<std::string>(const ChangeNotice&)> for_and_owns(
+    std::string kind, std::vector<std::string> owned_kinds);
 
 struct ControllerState {
   ControllerConfig config;

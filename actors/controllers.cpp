@@ -35,10 +35,16 @@ std::vector<WatchSpec> nvcre_watches() {
 std::vector<ControllerSpec> nvcre_controllers() {
   std::vector<ControllerSpec> specs;
   // A Certification's category builds are answered by the build services (wanted_builds).
-  specs.push_back({"certification", kNvcre, "Certification", {"Workflow"}, reconcile_certification});
-  specs.push_back({"workloadrun", kNvcre, "WorkloadRun", {"Workflow"}, workloadrun::reconcile_workloadrun});
+  specs.push_back(
+      {"certification", kNvcre, "Certification", {"Workflow"}, reconcile_certification});
+  specs.push_back(
+      {"workloadrun", kNvcre, "WorkloadRun", {"Workflow"}, workloadrun::reconcile_workloadrun});
   specs.push_back({"workflow", kNvcre, "Workflow", {"Job"}, workflow::reconcile_workflow});
-  specs.push_back({"job", kNvcre, "Job", {"TrainJob"}, job::reconcile_job,
+  specs.push_back({"job",
+                   kNvcre,
+                   "Job",
+                   {"TrainJob"},
+                   job::reconcile_job,
                    // Watches(Node): the Jobs whose pods run on a changed node (health rule).
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
                      std::vector<std::string> keys;

@@ -13,24 +13,27 @@ struct EventRecorderState {
   static inline const char* name = "event_recorder";
 };
 
-event_recorder_actor::behavior_type event_recorder(event_recorder_actor::stateful_pointer<EventRecorderState> self,
-                                                   EventRecorderConfig config) {
+event_recorder_actor::behavior_type event_recorder(
+    event_recorder_actor::stateful_pointer<EventRecorderState> self, EventRecorderConfig config) {
   self->state.config = std::move(config);
   return {
       [=](record_atom, const k8s::EventRecord& record) {
         auto& state = self->state;
-        auto event = k8s::build_event(record, state.config.clock(), state.config.source, ++state.sequence);
-        k8s::ObjectRef target{"events.k8s.io/v1", "Event", std::string(event.at("metadata").at("namespace").as_string()),
+        auto event =
+            k8s::build_event(record, state.config.clock(), state.config.source, ++state.sequence);
+        k8s::ObjectRef target{"events.k8s.io/v1", "Event",
+                              std::string(event.at("metadata").at("namespace").as_string()),
                               std::string(event.at("metadata").at("name").as_string())};
-        spdlog::info("event {} {} {}: {}", record.type, k8s::to_string(record.regarding), record.reason,
-                     k8s::sanitize_event_note(record.note));
+        spdlog::info("event {} {} {}: {}", record.type, k8s::to_string(record.regarding),
+                     record.reason, k8s::sanitize_event_note(record.note));
         self->request(state.config.api, std::chrono::seconds(30), execute_atom::value,
                       k8s::make_action(k8s::ActionVerb::Create, target, std::move(event)))
             .then(
                 [=](k8s::ActionResult& result) {
                   if (!result.ok()) {
                     ++self->state.failed;
-                    spdlog::warn("recording event on {} failed: {}", k8s::to_string(record.regarding), result.message);
+                    spdlog::warn("recording event on {} failed: {}",
+                                 k8s::to_string(record.regarding), result.message);
                   }
                 },
                 [=](caf::error&) { ++self->state.failed; });

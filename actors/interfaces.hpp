@@ -10,34 +10,36 @@
 namespace nvcre::actors {
 
 // Owns the REST client and its connection pool; every API call of the manager goes through it.
-using api_client_actor = caf::typed_actor<
-    caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
-    // what to read -> the log's tail ("" when unavailable)
-    caf::replies_to<pod_log_atom, reconcile::PodLogWant>::with<std::string>>;
+using api_client_actor =
+    caf::typed_actor<caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
+                     // what to read -> the log's tail ("" when unavailable)
+                     caf::replies_to<pod_log_atom, reconcile::PodLogWant>::with<std::string>>;
 
 // Records events.k8s.io Events, fire-and-forget.
 using event_recorder_actor = caf::typed_actor<caf::reacts_to<record_atom, k8s::EventRecord>>;
 
 // Whatever follows the store's changes: the controllers and the platform_detector.
-using change_subscriber_actor = caf::typed_actor<caf::reacts_to<changed_atom, ChangeNotice>,  // an object changed
-                                                 caf::reacts_to<synced_atom>>;  // every kind listed in full
+using change_subscriber_actor =
+    caf::typed_actor<caf::reacts_to<changed_atom, ChangeNotice>,  // an object changed
+                     caf::reacts_to<synced_atom>>;                // every kind listed in full
 
 // One per controller: the work queue plus the supervisor of its per-key reconcilers.
-using controller_actor = caf::typed_actor<
-    caf::reacts_to<changed_atom, ChangeNotice>,
-    caf::reacts_to<enqueue_atom, std::string>,   // a key, e.g. after a crash report
-    caf::reacts_to<synced_atom>,                 // the store holds a full list of every kind
-    caf::reacts_to<leading_atom, bool>,          // leader election result
-    caf::reacts_to<tick_atom>,                   // a parked key may be ready
-    caf::reacts_to<reap_atom>,                   // stop idle reconcilers
-    caf::replies_to<stats_atom>::with<ControllerStats>>;
+using controller_actor =
+    caf::typed_actor<caf::reacts_to<changed_atom, ChangeNotice>,
+                     caf::reacts_to<enqueue_atom, std::string>,  // a key, e.g. after a crash report
+                     caf::reacts_to<synced_atom>,  // the store holds a full list of every kind
+                     caf::reacts_to<leading_atom, bool>,  // leader election result
+                     caf::reacts_to<tick_atom>,           // a parked key may be ready
+                     caf::reacts_to<reap_atom>,           // stop idle reconcilers
+                     caf::replies_to<stats_atom>::with<ControllerStats>>;
 
 // Owns the shared cache's write side; fans changes out to the controllers.
-using store_actor = caf::typed_actor<
-    caf::reacts_to<apply_atom, std::vector<StoreDelta>>,
-    // The API server's answer to one of our own writes -> whether it was cached (read-your-writes).
-    caf::replies_to<own_write_atom, boost::json::value>::with<bool>,
-    caf::reacts_to<subscribe_atom, change_subscriber_actor>>;
+using store_actor =
+    caf::typed_actor<caf::reacts_to<apply_atom, std::vector<StoreDelta>>,
+                     // The API server's answer to one of our own writes -> whether it was cached
+                     // (read-your-writes).
+                     caf::replies_to<own_write_atom, boost::json::value>::with<bool>,
+                     caf::reacts_to<subscribe_atom, change_subscriber_actor>>;
 
 // One per object key, spawned on demand by its controller.
 using reconciler_actor = caf::typed_actor<caf::replies_to<reconcile_atom>::with<PassResult>>;
@@ -54,14 +56,14 @@ using platform_detector_actor = change_subscriber_actor::extend<
 
 // Category -> WorkflowSpec against the detection facts (catalog, options, GPU defaults, node
 // count, overrides).
-using catalog_resolver_actor = caf::typed_actor<
-    caf::replies_to<resolve_atom, certification::CategoryBuildRequest, platform::DetectionFacts>::with<
-        certification::ResolveAnswer>>;
+using catalog_resolver_actor =
+    caf::typed_actor<caf::replies_to<resolve_atom, certification::CategoryBuildRequest,
+                                     platform::DetectionFacts>::with<certification::ResolveAnswer>>;
 
 // The gang-scheduling rewrite and validation, and the Workflow object.
 using workflow_assembler_actor = caf::typed_actor<
-    caf::replies_to<assemble_atom, api::Certification, certification::ResolvedCategory>::with<
-        certification::CategoryBuildAnswer>>;
+    caf::replies_to<assemble_atom, api::Certification,
+                    certification::ResolvedCategory>::with<certification::CategoryBuildAnswer>>;
 
 // The build services. The detector owns the Node view, so there is one; the resolver and the
 // gang scheduler are stateless, so each is a pool and a request goes to the member its key picks:

@@ -18,7 +18,8 @@ constexpr std::chrono::milliseconds kLeaseReleaseTimeout{3000};
 // leading call `on_lost`.
 k8s::LeaderElectorOptions election_options(const LeaderElectorActorConfig& config) {
   auto announce = [controllers = config.controllers](bool leading) {
-    for (const auto& controller : controllers) caf::anon_send(controller, leading_atom::value, leading);
+    for (const auto& controller : controllers)
+      caf::anon_send(controller, leading_atom::value, leading);
   };
   k8s::LeaderElectorOptions options;
   options.election = config.election;
@@ -26,7 +27,8 @@ k8s::LeaderElectorOptions election_options(const LeaderElectorActorConfig& confi
     spdlog::info("leader election: {} is now the leader", identity);
     announce(true);
   };
-  options.callbacks.on_stopped_leading = [announce, on_lost = config.on_lost, identity = config.election.identity] {
+  options.callbacks.on_stopped_leading = [announce, on_lost = config.on_lost,
+                                          identity = config.election.identity] {
     spdlog::warn("leader election: {} stopped leading", identity);
     announce(false);
     if (on_lost) on_lost();
@@ -34,14 +36,17 @@ k8s::LeaderElectorOptions election_options(const LeaderElectorActorConfig& confi
   options.callbacks.on_new_leader = [](const std::string& leader) {
     spdlog::info("leader election: current leader is {}", leader);
   };
-  options.callbacks.on_error = [](const std::string& message) { spdlog::warn("leader election: {}", message); };
+  options.callbacks.on_error = [](const std::string& message) {
+    spdlog::warn("leader election: {}", message);
+  };
   return options;
 }
 
 }  // namespace
 
-leader_elector_actor::behavior_type leader_elector(leader_elector_actor::stateful_pointer<LeaderElectorState> self,
-                                                   LeaderElectorActorConfig config) {
+leader_elector_actor::behavior_type leader_elector(
+    leader_elector_actor::stateful_pointer<LeaderElectorState> self,
+    LeaderElectorActorConfig config) {
   auto elector = std::make_shared<k8s::LeaderElector>(*config.client, election_options(config));
   self->state.elector = elector;
   config.threads->start([elector, client = config.client, actor = self->address()] {
@@ -55,7 +60,8 @@ leader_elector_actor::behavior_type leader_elector(leader_elector_actor::statefu
   auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;
   // The client ends the election's request in flight (a renewal to an unreachable server must
   // not hold up the exit by its timeout); the releasing write that follows gets a short bound.
-  const auto release_timeout = mode == k8s::StopMode::Release ? kLeaseReleaseTimeout : std::chrono::milliseconds::zero();
+  const auto release_timeout =
+      mode == k8s::StopMode::Release ? kLeaseReleaseTimeout : std::chrono::milliseconds::zero();
   self->attach_functor([elector, mode, client = config.client, release_timeout] {
     elector->stop(mode);
     client->shutdown(release_timeout);
@@ -65,7 +71,8 @@ leader_elector_actor::behavior_type leader_elector(leader_elector_actor::statefu
   };
 }
 
-leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config) {
+leader_elector_actor spawn_leader_elector(caf::actor_system& system,
+                                          LeaderElectorActorConfig config) {
   return system.spawn(leader_elector, std::move(config));
 }
 

@@ -31,9 +31,11 @@ struct LeaderElectorState {
   static inline const char* name = "leader_elector";
 };
 
-leader_elector_actor::behavior_type leader_elector(leader_elector_actor::stateful_pointer<LeaderElectorState> self,
-                                                   LeaderElectorActorConfig config);
+leader_elector_actor::behavior_type leader_elector(
+    leader_elector_actor::stateful_pointer<LeaderElectorState> self,
+    LeaderElectorActorConfig config);
 
-leader_elector_actor spawn_leader_elector(caf::actor_system& system, LeaderElectorActorConfig config);
+leader_elector_actor spawn_leader_elector(caf::actor_system& system,
+                                          LeaderElectorActorConfig config);
 
 }  // namespace nvcre::actors

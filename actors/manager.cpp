@@ -39,7 +39,8 @@ struct Manager::Impl {
   std::shared_ptr<FailureRecord> failure = std::make_shared<FailureRecord>();
   std::optional<leader_elector_actor> elector;
   std::shared_ptr<OwnedThreads> threads = std::make_shared<OwnedThreads>();
-  std::vector<std::shared_ptr<k8s::RestClient>> clients;  // shut down first on stop (not the elector's)
+  std::vector<std::shared_ptr<k8s::RestClient>>
+      clients;  // shut down first on stop (not the elector's)
   bool stopped = false;
 
   // Names and monitors a top-level actor; the stop order is the order of these calls, reversed.
@@ -55,8 +56,9 @@ namespace {
 
 // One controller per reconciled kind, each subscribed to the store's changes.
 std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const ManagerOptions& o,
-                                                std::shared_ptr<SharedCache> cache, store_actor the_store,
-                                                api_client_actor api, event_recorder_actor recorder,
+                                                std::shared_ptr<SharedCache> cache,
+                                                store_actor the_store, api_client_actor api,
+                                                event_recorder_actor recorder,
                                                 const ServiceActors& services) {
   std::vector<controller_actor> controllers;
   for (const auto& spec : o.controllers) {
@@ -101,7 +103,9 @@ caf::actor spawn_watch(caf::actor_system& system, const ManagerOptions& o, const
 
 }  // namespace
 
-Manager::Manager(ManagerOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
+Manager::Manager(ManagerOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+}
 
 Manager::~Manager() { stop(); }
 
@@ -115,8 +119,8 @@ void Manager::start() {
   impl_->system = std::make_unique<caf::actor_system>(*impl_->config);
   auto& system = *impl_->system;
   impl_->supervisor = spawn_supervisor(
-      system, SupervisorConfig{[failure = impl_->failure, on_down = o.on_actor_down](const std::string& name,
-                                                                                    const std::string& reason) {
+      system, SupervisorConfig{[failure = impl_->failure, on_down = o.on_actor_down](
+                                   const std::string& name, const std::string& reason) {
         {
           std::lock_guard lock(failure->mutex);
           if (!failure->first) failure->first = name + " exited: " + reason;
@@ -129,24 +133,29 @@ void Manager::start() {
   auto api_client = std::make_shared<k8s::RestClient>(o.client, client_options);
   k8s::RestClientOptions watch_client_options = client_options;
   watch_client_options.max_retries = 0;  // the reflectors back off themselves, interruptibly
-  watch_client_options.timeout = std::chrono::minutes(11);  // longer than any watch timeout we ask for
+  watch_client_options.timeout =
+      std::chrono::minutes(11);  // longer than any watch timeout we ask for
 
   auto cache = std::make_shared<SharedCache>();
   StoreConfig store_config{cache, {}, impl_->synced, {}};
   for (const auto& watch : o.watches) {
     store_config.expected_kinds.emplace(watch.api_version, watch.kind);
-    store_config.scopes.push_back({watch.api_version, watch.kind, watch.resource.namespace_scoped ? o.watch_namespace : "",
+    store_config.scopes.push_back({watch.api_version, watch.kind,
+                                   watch.resource.namespace_scoped ? o.watch_namespace : "",
                                    k8s::LabelSelector::parse(watch.label_selector)});
   }
   auto the_store = system.spawn(store, std::move(store_config));
 
-  auto api = spawn_api_client(system, ApiClientConfig{api_client, o.metrics, o.api_workers, the_store});
+  auto api =
+      spawn_api_client(system, ApiClientConfig{api_client, o.metrics, o.api_workers, the_store});
   // Events get their own client, hence their own client-side rate limit, as controller-runtime's
   // recorder does: lifecycle events must not queue ahead of the status writes they describe.
   auto event_client = std::make_shared<k8s::RestClient>(o.client, client_options);
-  auto event_api = spawn_api_client(system, ApiClientConfig{event_client, o.metrics, 1, std::nullopt});
+  auto event_api =
+      spawn_api_client(system, ApiClientConfig{event_client, o.metrics, 1, std::nullopt});
   impl_->clients = {api_client, event_client};
-  auto recorder = spawn_event_recorder(system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
+  auto recorder = spawn_event_recorder(
+      system, EventRecorderConfig{event_api, k8s::EventSource{"nvcre", o.instance}});
 
   // The build services. Subscribed before any reflector runs, the detector sees every Node.
   // They answer refusals as values and map their own exceptions to error replies, so a failure
@@ -188,7 +197,8 @@ void Manager::start() {
     impl_->supervise("workflow_assembler/" + std::to_string(i), services.assemblers[i]);
   }
   for (std::size_t i = 0; i < reflectors.size(); ++i) {
-    impl_->supervise("reflector/" + o.watches[i].api_version + "/" + o.watches[i].kind, reflectors[i]);
+    impl_->supervise("reflector/" + o.watches[i].api_version + "/" + o.watches[i].kind,
+                     reflectors[i]);
   }
   for (std::size_t i = 0; i < controllers.size(); ++i) {
     impl_->supervise("controller/" + o.controllers[i].name, controllers[i]);
@@ -222,7 +232,8 @@ void Manager::stop() {
     self->wait_for(*impl_->supervisor);
     impl_->supervisor.reset();
     // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
-    // releases (or abandons) the lease. Joined here, while the actors their callbacks message still exist.
+    // releases (or abandons) the lease. Joined here, while the actors their callbacks message still
+    // exist.
     impl_->threads->join_all();
   }
   impl_->system.reset();  // waits for every actor to finish
@@ -243,7 +254,8 @@ bool Manager::kill_actor(std::string_view name, std::string reason) {
     // kill, unlike other reasons, skips the actor's exit handler: it ends as a crash would.
     const auto kill = caf::make_error(caf::exit_reason::kill);
     caf::scoped_actor self{*impl_->system};
-    self->send_exit(actor.handle, caf::error(kill.code(), kill.category(), caf::make_message(std::move(reason))));
+    self->send_exit(actor.handle,
+                    caf::error(kill.code(), kill.category(), caf::make_message(std::move(reason))));
     return true;
   }
   return false;

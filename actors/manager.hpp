@@ -1,8 +1,8 @@
 #pragma once
 // The manager's actor system wiring: API server, event recorder, store, one reflector per watched
-// kind, the build services (platform_detector, catalog_resolver, workflow_assembler), one controller
-// per reconciled kind, and optionally the leader elector. Owned by the
-// nvcre-manager binary and by the embedded demo / integration tests (kube-sim in-process).
+// kind, the build services (platform_detector, catalog_resolver, workflow_assembler), one
+// controller per reconciled kind, and optionally the leader elector. Owned by the nvcre-manager
+// binary and by the embedded demo / integration tests (kube-sim in-process).
 #include "actors/messages.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "k8s/leader_election.hpp"
@@ -41,12 +41,14 @@ struct ControllerSpec {
   std::string kind;
   std::vector<std::string> owned_kinds;
   reconcile::Function reconcile;
-  std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)> extra_keys_for = {};
+  std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)>
+      extra_keys_for = {};
 };
 
 struct ManagerOptions {
   k8s::ClientConfig client;
-  std::string user_agent = "nvcre";  // on every request: tells managers apart in audit logs and kube-sim stats
+  std::string user_agent =
+      "nvcre";  // on every request: tells managers apart in audit logs and kube-sim stats
   std::string watch_namespace;  // "" = every namespace
   int max_concurrent_reconciles = 10;
   std::size_t api_workers = 8;
@@ -58,7 +60,7 @@ struct ManagerOptions {
   bool abandon_lease_on_stop = false;  // tests: a crash leaves the lease for the standby to expire
   std::function<void()> on_leadership_lost;
   std::shared_ptr<k8s::Metrics> metrics;
-  std::string instance;  // reportingInstance of events
+  std::string instance;                                   // reportingInstance of events
   std::optional<std::chrono::seconds> max_watch_timeout;  // bound on a silent watch (prompt stop)
   // A top-level actor ended outside stop(): (its name, e.g. "store" or "controller/job", and its
   // exit reason as text), once per actor. Runs on an actor thread: record or signal, but never

@@ -60,7 +60,7 @@ struct StoreDelta {
   enum class Type { Upsert, Delete, Synced };
   Type type = Type::Upsert;
   boost::json::value object;  // Upsert/Delete: the object (Delete: last known state)
-  k8s::ObjectRef ref;          // Delete / Synced (kind only)
+  k8s::ObjectRef ref;         // Delete / Synced (kind only)
 };
 
 // What one reconcile pass asks of the work queue.

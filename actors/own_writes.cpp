@@ -16,8 +16,8 @@ bool held_by_finalizers(const json::value& answer) {
   if (metadata == nullptr || !metadata->is_object()) return false;
   const json::value* deleting = metadata->as_object().if_contains("deletionTimestamp");
   const json::value* finalizers = metadata->as_object().if_contains("finalizers");
-  return deleting != nullptr && deleting->is_string() && !deleting->get_string().empty() && finalizers != nullptr &&
-         finalizers->is_array() && !finalizers->get_array().empty();
+  return deleting != nullptr && deleting->is_string() && !deleting->get_string().empty() &&
+         finalizers != nullptr && finalizers->is_array() && !finalizers->get_array().empty();
 }
 
 }  // namespace
@@ -27,10 +27,12 @@ bool answer_is_current_object(k8s::ActionVerb verb, const json::value& answer) {
   return verb != k8s::ActionVerb::Delete || held_by_finalizers(answer);
 }
 
-bool record_own_write(SharedCache& cache, const std::vector<k8s::CacheScope>& scopes, json::value answer) {
+bool record_own_write(SharedCache& cache, const std::vector<k8s::CacheScope>& scopes,
+                      json::value answer) {
   if (!answer.is_object() || !k8s::in_cache_scope(scopes, answer)) return false;
   k8s::trim_for_cache(answer);
-  return cache.write([&](k8s::ObjectCache& objects) { return objects.record_own_write(std::move(answer)); });
+  return cache.write(
+      [&](k8s::ObjectCache& objects) { return objects.record_own_write(std::move(answer)); });
 }
 
 }  // namespace nvcre::actors

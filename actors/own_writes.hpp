@@ -22,6 +22,7 @@ namespace nvcre::actors {
 bool answer_is_current_object(k8s::ActionVerb verb, const boost::json::value& answer);
 
 // Caches `answer`, trimmed, when it is in scope and newer than the cached copy.
-bool record_own_write(SharedCache& cache, const std::vector<k8s::CacheScope>& scopes, boost::json::value answer);
+bool record_own_write(SharedCache& cache, const std::vector<k8s::CacheScope>& scopes,
+                      boost::json::value answer);
 
 }  // namespace nvcre::actors

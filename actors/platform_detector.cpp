@@ -21,10 +21,12 @@ void on_node_changed(self_pointer self, const ChangeNotice& notice) {
   auto& state = self->state;
   std::optional<platform::NodeFacts> facts;
   if (!notice.deleted) {
-    facts = state.config.cache->read([&](const k8s::CacheView& cache) -> std::optional<platform::NodeFacts> {
-      const auto* cached = cache.get(node_ref(notice.ref.name));
-      return cached == nullptr ? std::nullopt : std::optional(platform::derive_node_facts(*cached));
-    });
+    facts = state.config.cache->read(
+        [&](const k8s::CacheView& cache) -> std::optional<platform::NodeFacts> {
+          const auto* cached = cache.get(node_ref(notice.ref.name));
+          return cached == nullptr ? std::nullopt
+                                   : std::optional(platform::derive_node_facts(*cached));
+        });
   }
   if (facts) {
     remember(self, std::move(*facts));
@@ -33,21 +35,25 @@ void on_node_changed(self_pointer self, const ChangeNotice& notice) {
   }
 }
 
-caf::result<platform::DetectionFacts> detect(self_pointer self, const std::vector<platform::NodeRef>& refs) {
+caf::result<platform::DetectionFacts> detect(self_pointer self,
+                                             const std::vector<platform::NodeRef>& refs) {
   auto& state = self->state;
   auto [nodes, missing] = state.config.cache->read(
       [&](const k8s::CacheView& cache) { return platform::cached_nodes(refs, cache); });
   if (!missing.empty()) {
-    return caf::make_error(caf::sec::runtime_error,
-                           "platform_detector: node " + missing + " is no longer cached (deleted since discovery)");
+    return caf::make_error(
+        caf::sec::runtime_error,
+        "platform_detector: node " + missing + " is no longer cached (deleted since discovery)");
   }
   std::vector<platform::NodeFacts> facts;
   facts.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     auto known = state.nodes.find(refs[i].name);
-    const bool current = known != state.nodes.end() &&
-                         known->second.resource_version == platform::node_resource_version(nodes[i]);
-    facts.push_back(current ? known->second : remember(self, platform::derive_node_facts(nodes[i])));
+    const bool current =
+        known != state.nodes.end() &&
+        known->second.resource_version == platform::node_resource_version(nodes[i]);
+    facts.push_back(current ? known->second
+                            : remember(self, platform::derive_node_facts(nodes[i])));
   }
   return platform::aggregate_detection(facts, std::move(nodes));
 }
@@ -55,26 +61,33 @@ caf::result<platform::DetectionFacts> detect(self_pointer self, const std::vecto
 }  // namespace
 
 platform_detector_actor::behavior_type platform_detector(
-    platform_detector_actor::stateful_pointer<PlatformDetectorState> self, PlatformDetectorConfig config) {
+    platform_detector_actor::stateful_pointer<PlatformDetectorState> self,
+    PlatformDetectorConfig config) {
   self->state.config = std::move(config);
   return {
       [=](changed_atom, const ChangeNotice& notice) {
-        if (notice.ref.kind == "Node" && notice.ref.api_version == "v1") on_node_changed(self, notice);
+        if (notice.ref.kind == "Node" && notice.ref.api_version == "v1")
+          on_node_changed(self, notice);
       },
       [=](synced_atom) {},  // requests are served from the cache either way
-      [=](detect_atom, const std::vector<platform::NodeRef>& refs) -> caf::result<platform::DetectionFacts> {
+      [=](detect_atom,
+          const std::vector<platform::NodeRef>& refs) -> caf::result<platform::DetectionFacts> {
         try {
           return detect(self, refs);
         } catch (const std::exception& error) {
           // A service that throws stays up; the asking reconcile gets the error and retries.
-          return caf::make_error(caf::sec::runtime_error, std::string("platform_detector: ") + error.what());
+          return caf::make_error(caf::sec::runtime_error,
+                                 std::string("platform_detector: ") + error.what());
         }
       },
-      [=](stats_atom) { return PlatformDetectorStats{self->state.nodes.size(), self->state.derivations}; },
+      [=](stats_atom) {
+        return PlatformDetectorStats{self->state.nodes.size(), self->state.derivations};
+      },
   };
 }
 
-platform_detector_actor spawn_platform_detector(caf::actor_system& system, PlatformDetectorConfig config) {
+platform_detector_actor spawn_platform_detector(caf::actor_system& system,
+                                                PlatformDetectorConfig config) {
   return system.spawn(platform_detector, std::move(config));
 }
 

@@ -26,8 +26,10 @@ struct PlatformDetectorState {
 };
 
 platform_detector_actor::behavior_type platform_detector(
-    platform_detector_actor::stateful_pointer<PlatformDetectorState> self, PlatformDetectorConfig config);
+    platform_detector_actor::stateful_pointer<PlatformDetectorState> self,
+    PlatformDetectorConfig config);
 
-platform_detector_actor spawn_platform_detector(caf::actor_system& system, PlatformDetectorConfig config);
+platform_detector_actor spawn_platform_detector(caf::actor_system& system,
+                                                PlatformDetectorConfig config);
 
 }  // namespace nvcre::actors

@@ -37,7 +37,8 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
     return;
   }
   const k8s::Action action = self->state.pass->result.plan.actions[index];
-  if (answer.code == 409 && answer.reason != "AlreadyExists" && is_write_on_primary(self->state.config, action)) {
+  if (answer.code == 409 && answer.reason != "AlreadyExists" &&
+      is_write_on_primary(self->state.config, action)) {
     // Stale object: re-read it live and re-plan from the fresh copy.
     self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
                   k8s::live_get(self->state.config.primary))
@@ -45,7 +46,8 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
             [=](k8s::ActionResult& fresh) {
               auto& p = *self->state.pass;
               if (!fresh.ok()) {
-                finish(self, PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message});
+                finish(self,
+                       PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message});
                 return;
               }
               p.fresh_primary = std::move(fresh.object);
@@ -53,7 +55,9 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
               p.outcome.reset();
               plan_and_run(self);
             },
-            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+            [=](caf::error& error) {
+              finish(self, PassResult{std::nullopt, to_string(error)});
+            });
     return;
   }
   k8s::ActionOutcome outcome;
@@ -62,14 +66,17 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
   outcome.reason = answer.reason;
   outcome.message = answer.message;
   if (action.verb == k8s::ActionVerb::Create && answer.reason == "AlreadyExists") {
-    self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value, k8s::live_get(action.target))
+    self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+                  k8s::live_get(action.target))
         .then(
             [=](k8s::ActionResult& holder) mutable {
               if (holder.ok()) outcome.live_holder = std::move(holder.object);
               self->state.pass->outcome = std::move(outcome);
               plan_and_run(self);
             },
-            [=](caf::error& error) { finish(self, PassResult{std::nullopt, to_string(error)}); });
+            [=](caf::error& error) {
+              finish(self, PassResult{std::nullopt, to_string(error)});
+            });
     return;
   }
   self->state.pass->outcome = std::move(outcome);
@@ -89,7 +96,8 @@ void run_together(self_pointer self, std::size_t index, std::size_t end) {
   wave->outstanding = end - index;
   auto& config = self->state.config;
   for (std::size_t i = index; i < end; ++i) {
-    self->request(config.api, config.api_timeout, execute_atom::value, self->state.pass->result.plan.actions[i])
+    self->request(config.api, config.api_timeout, execute_atom::value,
+                  self->state.pass->result.plan.actions[i])
         .then(
             [=](k8s::ActionResult& answer) {
               if (wave->failed) return;
@@ -116,7 +124,8 @@ void run_action(self_pointer self, std::size_t index) {
   auto& pass = *self->state.pass;
   const auto& actions = pass.result.plan.actions;
   if (index == actions.size()) {
-    for (const auto& event : pass.result.plan.events) self->send(self->state.config.recorder, record_atom::value, event);
+    for (const auto& event : pass.result.plan.events)
+      self->send(self->state.config.recorder, record_atom::value, event);
     PassResult result{pass.result.plan.requeue_after, pass.result.plan.error};
     finish(self, std::move(result));
     return;
@@ -127,15 +136,20 @@ void run_action(self_pointer self, std::size_t index) {
     run_together(self, index, end);
     return;
   }
-  self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value, actions[index])
-      .then([=](k8s::ActionResult& answer) { on_answer(self, index, index + 1, std::move(answer)); },
-            [=](caf::error& error) { finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)}); });
+  self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+                actions[index])
+      .then(
+          [=](k8s::ActionResult& answer) { on_answer(self, index, index + 1, std::move(answer)); },
+          [=](caf::error& error) {
+            finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)});
+          });
 }
 
 // Reads everything the plan asked for (LiveGets, pod logs) at once, then re-plans when the last
 // answer is in: they are independent, and one after the other each added a round trip to the
 // pass. The first failed read ends the pass; later answers are dropped.
-void run_reads(self_pointer self, std::vector<k8s::Action> gets, std::vector<reconcile::PodLogWant> logs) {
+void run_reads(self_pointer self, std::vector<k8s::Action> gets,
+               std::vector<reconcile::PodLogWant> logs) {
   struct Batch {
     std::size_t outstanding = 0;
     bool failed = false;
@@ -194,7 +208,8 @@ void ask_builds(self_pointer self, std::vector<reconcile::CategoryBuildRequest> 
                          finish(self, PassResult{std::nullopt, "asking services: " + reply.error});
                          return;
                        }
-                       self->state.pass->build_answers.insert_or_assign(key, std::move(*reply.answer));
+                       self->state.pass->build_answers.insert_or_assign(key,
+                                                                        std::move(*reply.answer));
                        ask_builds(self, std::move(requests));
                      });
 }
@@ -203,9 +218,11 @@ void plan_and_run(self_pointer self) {
   auto& state = self->state;
   auto& pass = *state.pass;
   if (++pass.plans > state.config.max_plans_per_pass) {
-    std::string last = pass.outcome ? pass.outcome->reason + ": " + pass.outcome->message : std::string("no failure");
+    std::string last = pass.outcome ? pass.outcome->reason + ": " + pass.outcome->message
+                                    : std::string("no failure");
     finish(self, PassResult{std::nullopt, "reconcile did not settle after " +
-                                              std::to_string(state.config.max_plans_per_pass) + " plans (last: " + last + ")"});
+                                              std::to_string(state.config.max_plans_per_pass) +
+                                              " plans (last: " + last + ")"});
     return;
   }
   const auto now = state.config.clock();
@@ -216,12 +233,14 @@ void plan_and_run(self_pointer self) {
     } else {
       object = cache.get(state.config.primary);
     }
-    reconcile::Context context{object, cache, pass.live, pass.outcome, now, pass.pod_logs, pass.build_answers};
+    reconcile::Context context{object, cache,         pass.live,         pass.outcome,
+                               now,    pass.pod_logs, pass.build_answers};
     return state.config.reconcile(context);
   });
   std::vector<k8s::Action> gets;
   for (const auto& action : pass.result.plan.actions) {
-    if (action.verb == k8s::ActionVerb::LiveGet && !pass.live.contains(action.target)) gets.push_back(action);
+    if (action.verb == k8s::ActionVerb::LiveGet && !pass.live.contains(action.target))
+      gets.push_back(action);
   }
   std::vector<reconcile::PodLogWant> logs;
   for (const auto& want : pass.result.wanted_pod_logs) {
@@ -229,10 +248,12 @@ void plan_and_run(self_pointer self) {
   }
   std::vector<reconcile::CategoryBuildRequest> builds;
   for (const auto& request : pass.result.wanted_builds) {
-    if (!pass.build_answers.contains(reconcile::build_request_key(request))) builds.push_back(request);
+    if (!pass.build_answers.contains(reconcile::build_request_key(request)))
+      builds.push_back(request);
   }
-  bool asks_reads = std::any_of(pass.result.plan.actions.begin(), pass.result.plan.actions.end(),
-                                [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
+  bool asks_reads =
+      std::any_of(pass.result.plan.actions.begin(), pass.result.plan.actions.end(),
+                  [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
   if (!gets.empty() || !logs.empty()) {
     run_reads(self, std::move(gets), std::move(logs));
     return;
@@ -247,7 +268,8 @@ void plan_and_run(self_pointer self) {
     return;
   }
   if (!pass.result.wanted_builds.empty()) {
-    finish(self, PassResult{std::nullopt, "reconcile asked again for category builds it already has"});
+    finish(self,
+           PassResult{std::nullopt, "reconcile asked again for category builds it already has"});
     return;
   }
   run_action(self, 0);

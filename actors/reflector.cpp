@@ -13,12 +13,13 @@ namespace {
 
 // Hands each batch of deltas from the list/watch thread to the store; a list after the first is
 // a watch restart.
-std::function<void(std::vector<k8s::Delta>)> store_sink(const ReflectorActorConfig& config,
-                                                        std::shared_ptr<std::atomic<std::uint64_t>> relists) {
-  return [store = config.store, api_version = config.api_version, kind = config.kind, metrics = config.metrics,
-          relists](std::vector<k8s::Delta> deltas) {
-    bool replaced = std::any_of(deltas.begin(), deltas.end(),
-                                [](const k8s::Delta& d) { return d.type == k8s::DeltaType::Replaced; });
+std::function<void(std::vector<k8s::Delta>)> store_sink(
+    const ReflectorActorConfig& config, std::shared_ptr<std::atomic<std::uint64_t>> relists) {
+  return [store = config.store, api_version = config.api_version, kind = config.kind,
+          metrics = config.metrics, relists](std::vector<k8s::Delta> deltas) {
+    bool replaced = std::any_of(deltas.begin(), deltas.end(), [](const k8s::Delta& d) {
+      return d.type == k8s::DeltaType::Replaced;
+    });
     if (replaced && relists->fetch_add(1) > 0 && metrics) metrics->watch_restart(kind);
     caf::anon_send(store, apply_atom::value, to_store_deltas(api_version, kind, std::move(deltas)));
   };
@@ -56,17 +57,19 @@ std::vector<StoreDelta> to_store_deltas(const std::string& api_version, const st
 reflector_actor::behavior_type reflector(reflector_actor::stateful_pointer<ReflectorState> self,
                                          ReflectorActorConfig config) {
   auto relists = std::make_shared<std::atomic<std::uint64_t>>(0);
-  auto runner = std::make_shared<k8s::ReflectorRunner>(*config.client, config.options, store_sink(config, relists));
+  auto runner = std::make_shared<k8s::ReflectorRunner>(*config.client, config.options,
+                                                       store_sink(config, relists));
   self->state.runner = runner;
   self->state.relists = relists;
-  config.threads->start([runner, client = config.client, kind = config.kind, actor = self->address()] {
-    try {
-      runner->run();
-    } catch (const std::exception& error) {
-      spdlog::error("reflector for {} stopped: {}", kind, error.what());
-      fail_actor(actor, std::string("list/watch loop stopped: ") + error.what());
-    }
-  });
+  config.threads->start(
+      [runner, client = config.client, kind = config.kind, actor = self->address()] {
+        try {
+          runner->run();
+        } catch (const std::exception& error) {
+          spdlog::error("reflector for {} stopped: {}", kind, error.what());
+          fail_actor(actor, std::string("list/watch loop stopped: ") + error.what());
+        }
+      });
   self->attach_functor([runner] { runner->stop(); });
   return {
       [=](stats_atom) { return self->state.relists->load(); },

@@ -26,12 +26,13 @@ struct ReflectorActorConfig {
   std::string kind;
   store_actor store;
   std::shared_ptr<k8s::Metrics> metrics;  // optional
-  std::shared_ptr<OwnedThreads> threads;      // runs the blocking loop; joined by the owner
+  std::shared_ptr<OwnedThreads> threads;  // runs the blocking loop; joined by the owner
 };
 
 struct ReflectorState {
   std::shared_ptr<k8s::ReflectorRunner> runner;
-  std::shared_ptr<std::atomic<std::uint64_t>> relists;  // full lists so far (counted on the loop's thread)
+  std::shared_ptr<std::atomic<std::uint64_t>>
+      relists;  // full lists so far (counted on the loop's thread)
   static inline const char* name = "reflector";
 };
 

@@ -17,23 +17,30 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
   notice.deleted = deleted;
   const auto* o = object.if_object();
   const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
-  const auto* owners = meta == nullptr || !meta->is_object() ? nullptr : meta->as_object().if_contains("ownerReferences");
+  const auto* owners = meta == nullptr || !meta->is_object()
+                           ? nullptr
+                           : meta->as_object().if_contains("ownerReferences");
   if (owners != nullptr && owners->is_array()) {
     for (const auto& owner : owners->as_array()) {
       const auto* ow = owner.if_object();
       if (ow == nullptr) continue;
       OwnerLink link;
-      if (const auto* v = ow->if_contains("apiVersion"); v != nullptr && v->is_string()) link.api_version = v->as_string();
-      if (const auto* v = ow->if_contains("kind"); v != nullptr && v->is_string()) link.kind = v->as_string();
-      if (const auto* v = ow->if_contains("name"); v != nullptr && v->is_string()) link.name = v->as_string();
-      if (const auto* v = ow->if_contains("controller"); v != nullptr && v->is_bool()) link.controller = v->as_bool();
+      if (const auto* v = ow->if_contains("apiVersion"); v != nullptr && v->is_string())
+        link.api_version = v->as_string();
+      if (const auto* v = ow->if_contains("kind"); v != nullptr && v->is_string())
+        link.kind = v->as_string();
+      if (const auto* v = ow->if_contains("name"); v != nullptr && v->is_string())
+        link.name = v->as_string();
+      if (const auto* v = ow->if_contains("controller"); v != nullptr && v->is_bool())
+        link.controller = v->as_bool();
       notice.owners.push_back(std::move(link));
     }
   }
   return notice;
 }
 
-store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self, StoreConfig config) {
+store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
+                                 StoreConfig config) {
   self->state.config = std::move(config);
   return {
       [=](apply_atom, std::vector<StoreDelta>& deltas) {
@@ -70,8 +77,8 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
           }
         });
         if (!state.synced &&
-            std::includes(state.synced_kinds.begin(), state.synced_kinds.end(), state.config.expected_kinds.begin(),
-                          state.config.expected_kinds.end())) {
+            std::includes(state.synced_kinds.begin(), state.synced_kinds.end(),
+                          state.config.expected_kinds.begin(), state.config.expected_kinds.end())) {
           state.synced = true;
           newly_synced = true;
           if (state.config.synced_flag) state.config.synced_flag->store(true);
@@ -84,7 +91,8 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
       // No change notice: the watch event of the same version brings one, and the writer itself
       // already knows what it wrote.
       [=](own_write_atom, json::value& answer) {
-        return record_own_write(*self->state.config.cache, self->state.config.scopes, std::move(answer));
+        return record_own_write(*self->state.config.cache, self->state.config.scopes,
+                                std::move(answer));
       },
       [=](subscribe_atom, change_subscriber_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);

@@ -2,8 +2,9 @@
 // The store actor: the single writer of the shared informer cache. Reflectors send it deltas, the
 // API workers the manager's own writes (actors/own_writes.hpp); it
 // keeps of each object only what the controllers read (k8s/cache_transform.hpp), applies the
-// deltas and tells every subscribed controller what changed. Once every expected kind has been listed in
-// full it announces `synced` (controllers wait for it, as controller-runtime waits for caches).
+// deltas and tells every subscribed controller what changed. Once every expected kind has been
+// listed in full it announces `synced` (controllers wait for it, as controller-runtime waits for
+// caches).
 #include "actors/interfaces.hpp"
 #include "actors/shared_cache.hpp"
 #include "k8s/cache_scope.hpp"
@@ -20,7 +21,7 @@ namespace nvcre::actors {
 struct StoreConfig {
   std::shared_ptr<SharedCache> cache;
   std::set<std::pair<std::string, std::string>> expected_kinds;  // (apiVersion, kind)
-  std::shared_ptr<std::atomic<bool>> synced_flag;  // optional: readable by /readyz
+  std::shared_ptr<std::atomic<bool>> synced_flag;                // optional: readable by /readyz
   std::vector<k8s::CacheScope> scopes;  // for own writes (read-your-writes)
 };
 
@@ -32,8 +33,8 @@ struct StoreState {
   static inline const char* name = "store";
 };
 
-store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self, StoreConfig config);
-
+store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
+                                 StoreConfig config);
 
 // The change notice for a cached object (owners from metadata.ownerReferences).
 ChangeNotice change_notice_for(const boost::json::value& object, bool deleted);

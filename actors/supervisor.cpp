@@ -27,7 +27,8 @@ supervisor_actor::behavior_type supervisor(supervisor_actor::stateful_pointer<Su
       if (state.names.empty()) self->quit();
       return;
     }
-    if (state.config.on_down) state.config.on_down(name, exit_reason_text(self->system(), down.reason));
+    if (state.config.on_down)
+      state.config.on_down(name, exit_reason_text(self->system(), down.reason));
   });
   return {
       [=](supervise_atom, std::string& name, const caf::actor& actor) {
@@ -52,8 +53,8 @@ void fail_actor(const caf::actor_addr& actor, std::string reason) {
   auto target = caf::actor_cast<caf::strong_actor_ptr>(actor);
   if (!target) return;  // already gone
   auto error = caf::make_error(caf::sec::runtime_error, std::move(reason));
-  target->enqueue(nullptr, caf::make_message_id(), caf::make_message(caf::exit_msg{target->address(), std::move(error)}),
-                  nullptr);
+  target->enqueue(nullptr, caf::make_message_id(),
+                  caf::make_message(caf::exit_msg{target->address(), std::move(error)}), nullptr);
 }
 
 }  // namespace nvcre::actors

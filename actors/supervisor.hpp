@@ -21,11 +21,12 @@ class actor_system;
 
 namespace nvcre::actors {
 
-using supervisor_actor = caf::typed_actor<
-    caf::reacts_to<supervise_atom, std::string, caf::actor>,  // monitor this actor under this name
-    // The manager stops its actors: DOWNs from now on are expected, and the supervisor ends
-    // after the last of them. Answers once it holds.
-    caf::replies_to<stopping_atom>::with<bool>>;
+using supervisor_actor =
+    caf::typed_actor<caf::reacts_to<supervise_atom, std::string, caf::actor>,  // monitor this actor
+                                                                               // under this name
+                     // The manager stops its actors: DOWNs from now on are expected, and the
+                     // supervisor ends after the last of them. Answers once it holds.
+                     caf::replies_to<stopping_atom>::with<bool>>;
 
 struct SupervisorConfig {
   // (name, exit reason) of a supervised actor that ended outside a stop, once per actor. Runs on

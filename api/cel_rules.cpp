@@ -45,8 +45,9 @@ std::optional<std::string> cel_string(const json::value& value) {
   if (const auto* number = value.if_int64()) return std::to_string(*number);
   if (const auto* number = value.if_uint64()) return std::to_string(*number);
   // kubectl sends YAML's `2.0` as JSON 2, so an integral float is that integer.
-  if (const auto* number = value.if_double();
-      number != nullptr && std::isfinite(*number) && std::trunc(*number) == *number && std::fabs(*number) < 9.2e18) {
+  if (const auto* number = value.if_double(); number != nullptr && std::isfinite(*number) &&
+                                              std::trunc(*number) == *number &&
+                                              std::fabs(*number) < 9.2e18) {
     return std::to_string(static_cast<std::int64_t>(*number));
   }
   return std::nullopt;
@@ -80,7 +81,8 @@ using Check = void (*)(const SchemaNode&);
 [[noreturn]] void reject(const std::string& why) { throw std::invalid_argument(why); }
 
 void expect_string(const SchemaNode& node) {
-  if (node.type != "string") reject("the rule needs a string, the schema node is '" + node.type + "'");
+  if (node.type != "string")
+    reject("the rule needs a string, the schema node is '" + node.type + "'");
 }
 
 void expect_string_map(const SchemaNode& node) {
@@ -98,7 +100,8 @@ void expect_quantity(const SchemaNode& node) {
 const SchemaNode& expect_property(const SchemaNode& node, std::string_view name) {
   const SchemaNode* child = node.type == "object" ? node.property(name) : nullptr;
   if (child == nullptr) {
-    reject("the rule reads field '" + std::string(name) + "', which the schema node does not declare");
+    reject("the rule reads field '" + std::string(name) +
+           "', which the schema node does not declare");
   }
   return *child;
 }
@@ -108,7 +111,8 @@ void expect_resource_pair(const SchemaNode& node, std::string_view resource) {
   expect_quantity(expect_property(expect_property(node, "limits"), resource));
 }
 
-// ---- Rule implementations ------------------------------------------------------------------------
+// ---- Rule implementations
+// ------------------------------------------------------------------------
 
 bool is_reserved_label_key(std::string_view key) {
   return key == "app.kubernetes.io/managed-by" || key.starts_with("nvcre.nvidia.com/");
@@ -181,14 +185,15 @@ const std::map<std::string_view, RuleDefinition>& registry() {
           return all_keys(self, [](std::string_view key) { return !is_reserved_label_key(key); });
         }}},
       // R5: label-key grammar.
-      {"self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+      {"self.all(k, "
+       "k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
        "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$'))",
-       {expect_string_map,
-        [](const json::value& self, const json::value*) { return all_keys(self, label_key_grammar); }}},
+       {expect_string_map, [](const json::value& self,
+                              const json::value*) { return all_keys(self, label_key_grammar); }}},
       // R6: label-key prefix length.
       {"self.all(k, !k.contains('/') || k.split('/')[0].size() <= 253)",
-       {expect_string_map,
-        [](const json::value& self, const json::value*) { return all_keys(self, prefix_within_253); }}},
+       {expect_string_map, [](const json::value& self,
+                              const json::value*) { return all_keys(self, prefix_within_253); }}},
       // R7: NIC resource names may not live in Kubernetes-reserved domains.
       {"!self.startsWith('kubernetes.io/') && !self.startsWith('k8s.io/') && "
        "!self.split('/')[0].endsWith('.kubernetes.io') && !self.split('/')[0].endsWith('.k8s.io')",
@@ -196,21 +201,29 @@ const std::map<std::string_view, RuleDefinition>& registry() {
         [](const json::value& self, const json::value*) {
           std::string_view name = self.as_string();
           std::string_view domain = before_first_slash(name);
-          return CelEvaluation::of(!name.starts_with("kubernetes.io/") && !name.starts_with("k8s.io/") &&
-                                   !domain.ends_with(".kubernetes.io") && !domain.ends_with(".k8s.io"));
+          return CelEvaluation::of(
+              !name.starts_with("kubernetes.io/") && !name.starts_with("k8s.io/") &&
+              !domain.ends_with(".kubernetes.io") && !domain.ends_with(".k8s.io"));
         }}},
       // R8: quantities must not be negative.
-      {"!quantity(string(self)).isLessThan(quantity('0'))", {expect_quantity, non_negative_quantity}},
+      {"!quantity(string(self)).isLessThan(quantity('0'))",
+       {expect_quantity, non_negative_quantity}},
       // R9 / R10: requests must not exceed limits.
-      {"!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || !has(self.limits.cpu) || "
+      {"!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || "
+       "!has(self.limits.cpu) || "
        "quantity(string(self.requests.cpu)).compareTo(quantity(string(self.limits.cpu))) <= 0",
        {[](const SchemaNode& node) { expect_resource_pair(node, "cpu"); },
-        [](const json::value& self, const json::value*) { return request_within_limit(self, "cpu"); }}},
+        [](const json::value& self, const json::value*) {
+          return request_within_limit(self, "cpu");
+        }}},
       {"!has(self.requests) || !has(self.limits) || !has(self.requests.memory) || "
        "!has(self.limits.memory) || "
-       "quantity(string(self.requests.memory)).compareTo(quantity(string(self.limits.memory))) <= 0",
+       "quantity(string(self.requests.memory)).compareTo(quantity(string(self.limits.memory))) <= "
+       "0",
        {[](const SchemaNode& node) { expect_resource_pair(node, "memory"); },
-        [](const json::value& self, const json::value*) { return request_within_limit(self, "memory"); }}},
+        [](const json::value& self, const json::value*) {
+          return request_within_limit(self, "memory");
+        }}},
       // R11 / R12: torch takes exactly one of script and module.
       {"!(has(self.script) && has(self.module))",
        {[](const SchemaNode& node) {

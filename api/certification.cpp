@@ -5,7 +5,8 @@ namespace nvcre::api {
 namespace {
 
 template <class T>
-void decode_member(const boost::json::value& value, std::string_view name, T& out, DecodeContext& ctx) {
+void decode_member(const boost::json::value& value, std::string_view name, T& out,
+                   DecodeContext& ctx) {
   if (value.is_null()) return;  // null means absent, as everywhere
   ctx.push_field(name);
   decode_value(value, out, ctx);

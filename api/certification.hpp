@@ -35,10 +35,10 @@ inline constexpr std::string_view kWorkflowNameCollision = "WorkflowNameCollisio
 
 // Events of the Certification controller.
 namespace certification_event {
-inline constexpr std::string_view kWorkflowCreationError = "WorkflowCreationError";  // Warning
-inline constexpr std::string_view kNICResourceDetection = "NICResourceDetection";    // Normal
-inline constexpr std::string_view kGKENetworkDetection = "GKENetworkDetection";      // Warning
-inline constexpr std::string_view kTCPXOPluginDetection = "TCPXOPluginDetection";    // Warning
+inline constexpr std::string_view kWorkflowCreationError = "WorkflowCreationError";      // Warning
+inline constexpr std::string_view kNICResourceDetection = "NICResourceDetection";        // Normal
+inline constexpr std::string_view kGKENetworkDetection = "GKENetworkDetection";          // Warning
+inline constexpr std::string_view kTCPXOPluginDetection = "TCPXOPluginDetection";        // Warning
 inline constexpr std::string_view kGPUArchitectureDefaults = "GPUArchitectureDefaults";  // Warning
 }  // namespace certification_event
 

@@ -52,14 +52,21 @@ void DecodeContext::unknown_field(std::string_view field) {
 
 std::string_view json_type_name(const boost::json::value& value) {
   switch (value.kind()) {
-    case boost::json::kind::null: return "null";
-    case boost::json::kind::bool_: return "boolean";
+    case boost::json::kind::null:
+      return "null";
+    case boost::json::kind::bool_:
+      return "boolean";
     case boost::json::kind::int64:
-    case boost::json::kind::uint64: return "integer";
-    case boost::json::kind::double_: return "number";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::array: return "array";
-    case boost::json::kind::object: return "object";
+    case boost::json::kind::uint64:
+      return "integer";
+    case boost::json::kind::double_:
+      return "number";
+    case boost::json::kind::string:
+      return "string";
+    case boost::json::kind::array:
+      return "array";
+    case boost::json::kind::object:
+      return "object";
   }
   return "unknown";
 }

@@ -95,12 +95,18 @@ constexpr std::string_view json_member_name(std::string_view cpp_name) {
 
 namespace codec_detail {
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T> struct is_vector<std::vector<T>> : std::true_type {};
-template <class T> struct is_string_map : std::false_type {};
-template <class T> struct is_string_map<std::map<std::string, T>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
+template <class T>
+struct is_string_map : std::false_type {};
+template <class T>
+struct is_string_map<std::map<std::string, T>> : std::true_type {};
 
 template <class T>
 concept has_custom_codec = requires(const boost::json::value& in, T& out, DecodeContext& ctx) {
@@ -118,7 +124,8 @@ void decode_integer(const boost::json::value& in, Int& out, DecodeContext& ctx) 
     value = in.get_int64();
   } else if (in.is_uint64() && in.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
     value = static_cast<std::int64_t>(in.get_uint64());
-  } else if (in.is_double() && in.get_double() == static_cast<double>(static_cast<std::int64_t>(in.get_double()))) {
+  } else if (in.is_double() &&
+             in.get_double() == static_cast<double>(static_cast<std::int64_t>(in.get_double()))) {
     value = static_cast<std::int64_t>(in.get_double());
   } else {
     ctx.report("expected integer, got " + std::string(json_type_name(in)));
@@ -158,8 +165,8 @@ bool omitted_when_encoding(const T& value) {
 }
 
 // Go writes a member whose json tag lacks `omitempty` even when it is empty (a Condition's
-// "message": "", a screening result's "passed": false), and the CRD schema then lists it as required.
-// A struct names such members, by JSON name, in
+// "message": "", a screening result's "passed": false), and the CRD schema then lists it as
+// required. A struct names such members, by JSON name, in
 //   static constexpr std::string_view json_always_encoded[] = {"message", "reason"};
 // and encode_struct writes them whatever their value.
 template <class T>
@@ -179,7 +186,8 @@ constexpr bool always_encoded_names_are_members() {
     using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
     for (std::string_view name : T::json_always_encoded) {
       bool found = false;
-      boost::mp11::mp_for_each<Members>([&](auto member) { found = found || json_member_name(member.name) == name; });
+      boost::mp11::mp_for_each<Members>(
+          [&](auto member) { found = found || json_member_name(member.name) == name; });
       if (!found) return false;
     }
   }
@@ -214,7 +222,8 @@ void decode_struct(const boost::json::value& in, T& out, DecodeContext& ctx) {
 template <class T>
 boost::json::value encode_struct(const T& in) {
   using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
-  static_assert(always_encoded_names_are_members<T>(), "json_always_encoded names a member the struct does not have");
+  static_assert(always_encoded_names_are_members<T>(),
+                "json_always_encoded names a member the struct does not have");
   boost::json::object object;
   boost::mp11::mp_for_each<Members>([&](auto member) {
     const auto& value = in.*member.pointer;

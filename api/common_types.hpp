@@ -3,10 +3,12 @@
 // handful of core/v1 and meta/v1 types they embed, and the shared condition vocabulary.
 //
 // Conventions of the whole typed model (api/*.hpp):
-//   - member name == JSON name (a trailing '_' dodges C++ keywords: namespace_, operator_, inline_);
+//   - member name == JSON name (a trailing '_' dodges C++ keywords: namespace_, operator_,
+//   inline_);
 //   - required fields are plain members; optional Go pointers and optional numbers are
 //     std::optional (Go int -> std::int64_t, int32 -> std::int32_t); optional strings are plain
-//     std::string (empty == absent, as Go's omitempty) unless Go has a *string, where "" is a value;
+//     std::string (empty == absent, as Go's omitempty) unless Go has a *string, where "" is a
+//     value;
 //   - members Go writes without `omitempty` are listed in `json_always_encoded`;
 //   - metav1.Time and metav1.Duration are strings (RFC 3339 / Go duration syntax);
 //   - enum-valued fields are strings (the CRD schema validator owns enums); the values are the
@@ -102,7 +104,8 @@ struct Condition {
                                                              "reason", "message"};
   bool operator==(const Condition&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(Condition, (), (type, status, observedGeneration, lastTransitionTime, reason, message))
+BOOST_DESCRIBE_STRUCT(Condition, (),
+                      (type, status, observedGeneration, lastTransitionTime, reason, message))
 
 // An int-or-string value (x-kubernetes-int-or-string), as resource.Quantity fields are in our CRDs:
 // `cpu: 16` and `cpu: "16"` both decode, and each encodes back the way it came.
@@ -111,8 +114,8 @@ struct IntOrString {
 
   IntOrString() = default;
   template <std::integral I>
-    requires(!std::same_as<I, bool>)
-  IntOrString(I number) : value(static_cast<std::int64_t>(number)) {}
+  requires(!std::same_as<I, bool>) IntOrString(I number)
+      : value(static_cast<std::int64_t>(number)) {}
   IntOrString(std::string text) : value(std::move(text)) {}
   IntOrString(const char* text) : value(std::string(text)) {}
 

@@ -5,7 +5,8 @@
 namespace nvcre::api {
 
 const Condition* find_condition(const std::vector<Condition>& conditions, std::string_view type) {
-  auto it = std::find_if(conditions.begin(), conditions.end(), [&](const Condition& c) { return c.type == type; });
+  auto it = std::find_if(conditions.begin(), conditions.end(),
+                         [&](const Condition& c) { return c.type == type; });
   return it == conditions.end() ? nullptr : &*it;
 }
 
@@ -22,22 +23,26 @@ std::optional<std::string> true_execution_type(const std::vector<Condition>& con
 }
 
 bool is_terminal(const std::vector<Condition>& conditions) {
-  return condition_is_true(conditions, kConditionSucceeded) || condition_is_true(conditions, kConditionFailed);
+  return condition_is_true(conditions, kConditionSucceeded) ||
+         condition_is_true(conditions, kConditionFailed);
 }
 
-bool set_condition(std::vector<Condition>& conditions, Condition condition, std::string_view now_rfc3339) {
+bool set_condition(std::vector<Condition>& conditions, Condition condition,
+                   std::string_view now_rfc3339) {
   auto it = std::find_if(conditions.begin(), conditions.end(),
                          [&](const Condition& c) { return c.type == condition.type; });
   if (it == conditions.end()) {
-    if (condition.lastTransitionTime.empty()) condition.lastTransitionTime = std::string(now_rfc3339);
+    if (condition.lastTransitionTime.empty())
+      condition.lastTransitionTime = std::string(now_rfc3339);
     conditions.push_back(std::move(condition));
     return true;
   }
   Condition updated = *it;
   if (updated.status != condition.status) {
     updated.status = condition.status;
-    updated.lastTransitionTime = condition.lastTransitionTime.empty() ? std::string(now_rfc3339)
-                                                                      : condition.lastTransitionTime;
+    updated.lastTransitionTime = condition.lastTransitionTime.empty()
+                                     ? std::string(now_rfc3339)
+                                     : condition.lastTransitionTime;
   }
   updated.reason = condition.reason;
   updated.message = condition.message;
@@ -47,9 +52,10 @@ bool set_condition(std::vector<Condition>& conditions, Condition condition, std:
   return true;
 }
 
-ExclusiveConditionChange set_exclusive_condition(std::vector<Condition>& conditions, std::string_view type,
-                                                 std::string_view reason, std::string_view message,
-                                                 std::int64_t generation, std::string_view now_rfc3339) {
+ExclusiveConditionChange set_exclusive_condition(std::vector<Condition>& conditions,
+                                                 std::string_view type, std::string_view reason,
+                                                 std::string_view message, std::int64_t generation,
+                                                 std::string_view now_rfc3339) {
   ExclusiveConditionChange change;
   std::optional<std::string> previous_true;
   for (std::string_view t : {kConditionInProgress, kConditionSucceeded, kConditionFailed}) {

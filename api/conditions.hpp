@@ -27,7 +27,8 @@ std::optional<std::string> true_execution_type(const std::vector<Condition>& con
 bool is_terminal(const std::vector<Condition>& conditions);
 
 // Sets one condition; returns whether anything changed.
-bool set_condition(std::vector<Condition>& conditions, Condition condition, std::string_view now_rfc3339);
+bool set_condition(std::vector<Condition>& conditions, Condition condition,
+                   std::string_view now_rfc3339);
 
 struct ExclusiveConditionChange {
   bool changed = false;
@@ -37,9 +38,10 @@ struct ExclusiveConditionChange {
 
 // Sets `type` True with reason/message and the other two of the triple False, reason
 // NotApplicable, empty message; observedGeneration = generation on all three.
-ExclusiveConditionChange set_exclusive_condition(std::vector<Condition>& conditions, std::string_view type,
-                                                 std::string_view reason, std::string_view message,
-                                                 std::int64_t generation, std::string_view now_rfc3339);
+ExclusiveConditionChange set_exclusive_condition(std::vector<Condition>& conditions,
+                                                 std::string_view type, std::string_view reason,
+                                                 std::string_view message, std::int64_t generation,
+                                                 std::string_view now_rfc3339);
 
 // The transition event's type: Warning when the new True type is Failed, else Normal.
 std::string_view transition_event_type(std::string_view new_true_type);

@@ -6,7 +6,7 @@
 namespace nvcre {
 
 struct EmbeddedFile {
-  std::string_view name;     // path relative to the repository root, e.g. "deploy/crds/x.yaml"
+  std::string_view name;  // path relative to the repository root, e.g. "deploy/crds/x.yaml"
   std::string_view content;
 };
 

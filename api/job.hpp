@@ -31,7 +31,8 @@ inline constexpr std::string_view kWorkloadCompleted = "WorkloadCompleted";
 inline constexpr std::string_view kWorkloadFailed = "WorkloadFailed";
 inline constexpr std::string_view kWorkloadStalled = "WorkloadStalled";
 inline constexpr std::string_view kWorkloadCreationError = "WorkloadCreationError";
-inline constexpr std::string_view kJobTimedOut = "JobTimedOut";  // written by the Workflow controller
+inline constexpr std::string_view kJobTimedOut =
+    "JobTimedOut";  // written by the Workflow controller
 // HardwareFailed
 inline constexpr std::string_view kHardwareFailureDetected = "HardwareFailureDetected";
 // ValidationFailed
@@ -128,8 +129,8 @@ struct JobStatus {
   bool operator==(const JobStatus&) const = default;
 };
 BOOST_DESCRIBE_STRUCT(JobStatus, (),
-                      (conditions, failedNodes, workloadRef, workloadStartTime, schedulingBlockedSince,
-                       schedulingResumedTime, restartCount, failureLog))
+                      (conditions, failedNodes, workloadRef, workloadStartTime,
+                       schedulingBlockedSince, schedulingResumedTime, restartCount, failureLog))
 
 struct Job {
   std::string apiVersion{};

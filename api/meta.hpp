@@ -36,7 +36,8 @@ struct OwnerReference {
   static constexpr std::string_view json_always_encoded[] = {"apiVersion", "kind", "name", "uid"};
   bool operator==(const OwnerReference&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(OwnerReference, (), (apiVersion, kind, name, uid, controller, blockOwnerDeletion))
+BOOST_DESCRIBE_STRUCT(OwnerReference, (),
+                      (apiVersion, kind, name, uid, controller, blockOwnerDeletion))
 
 // metav1.ObjectMeta subset. Timestamps are RFC 3339 strings as the API server writes them.
 struct ObjectMeta {

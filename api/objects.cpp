@@ -24,7 +24,8 @@ const boost::json::string* type_meta_string(const boost::json::object& object, s
   const boost::json::value* value = object.if_contains(key);
   if (value == nullptr || value->is_null()) return nullptr;
   if (!value->is_string()) {
-    problems.push_back({std::string(key), "expected string, got " + std::string(json_type_name(*value))});
+    problems.push_back(
+        {std::string(key), "expected string, got " + std::string(json_type_name(*value))});
     return nullptr;
   }
   return &value->get_string();
@@ -38,7 +39,8 @@ void check_type_meta(const boost::json::value& in, std::string_view expected_kin
   std::size_t reported = problems.size();
   if (const auto* kind = type_meta_string(object, "kind", problems)) {
     if (*kind != expected_kind) {
-      problems.push_back({"kind", "expected kind " + expected + ", got \"" + std::string(*kind) + "\""});
+      problems.push_back(
+          {"kind", "expected kind " + expected + ", got \"" + std::string(*kind) + "\""});
     }
   } else if (problems.size() == reported) {
     problems.push_back({"kind", "missing kind: expected " + expected});
@@ -47,8 +49,9 @@ void check_type_meta(const boost::json::value& in, std::string_view expected_kin
   reported = problems.size();
   if (const auto* version = type_meta_string(object, "apiVersion", problems)) {
     if (*version != kApiVersion) {
-      problems.push_back({"apiVersion", "unsupported apiVersion \"" + std::string(*version) + "\" for kind " +
-                                            expected + ": expected " + std::string(kApiVersion)});
+      problems.push_back({"apiVersion", "unsupported apiVersion \"" + std::string(*version) +
+                                            "\" for kind " + expected + ": expected " +
+                                            std::string(kApiVersion)});
     }
   } else if (problems.size() == reported) {
     problems.push_back({"apiVersion", "missing apiVersion for kind " + expected + ": expected " +
@@ -111,7 +114,8 @@ boost::json::value encode_any_object(const AnyObject& object) {
 
 std::string_view kind_of(const AnyObject& object) {
   return std::visit(
-      [](const auto& typed) -> std::string_view { return std::decay_t<decltype(typed)>::kKind; }, object);
+      [](const auto& typed) -> std::string_view { return std::decay_t<decltype(typed)>::kKind; },
+      object);
 }
 
 const ObjectMeta& metadata_of(const AnyObject& object) {

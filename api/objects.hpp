@@ -18,7 +18,7 @@ namespace nvcre::api {
 
 template <class T>
 concept ObjectKind = std::same_as<T, Certification> || std::same_as<T, WorkloadRun> ||
-                     std::same_as<T, Workflow> || std::same_as<T, Job>;
+    std::same_as<T, Workflow> || std::same_as<T, Job>;
 
 using AnyObject = std::variant<Certification, WorkloadRun, Workflow, Job>;
 

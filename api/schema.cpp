@@ -36,7 +36,8 @@ std::shared_ptr<SchemaNode> make_object_meta(ObjectMetaKind kind) {
   };
   auto meta = leaf("object", kind == ObjectMetaKind::Embedded);
   meta->object_meta = kind;
-  for (const char* name : {"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"}) {
+  for (const char* name :
+       {"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"}) {
     meta->properties[name] = leaf("string");
   }
   for (const char* name : {"creationTimestamp", "deletionTimestamp"}) {
@@ -50,7 +51,8 @@ std::shared_ptr<SchemaNode> make_object_meta(ObjectMetaKind kind) {
   finalizers->items = leaf("string");
   meta->properties["finalizers"] = finalizers;
   auto owner = leaf("object");
-  for (const char* name : {"apiVersion", "kind", "name", "uid"}) owner->properties[name] = leaf("string");
+  for (const char* name : {"apiVersion", "kind", "name", "uid"})
+    owner->properties[name] = leaf("string");
   owner->properties["controller"] = leaf("boolean");
   owner->properties["blockOwnerDeletion"] = leaf("boolean");
   owner->required = {"apiVersion", "kind", "name", "uid"};
@@ -84,7 +86,7 @@ class Loader {
       if (kDocumentationKeywords.contains(key)) continue;
       if (key == "type") {
         node->type = string_of(value, path, key);
-        static const std::set<std::string_view> kTypes = {"object", "array",  "string",
+        static const std::set<std::string_view> kTypes = {"object",  "array",  "string",
                                                           "integer", "number", "boolean"};
         if (!kTypes.contains(node->type)) fail(path, "unsupported type '" + node->type + "'");
       } else if (key == "format") {
@@ -127,7 +129,8 @@ class Loader {
         node->unique_items = bool_of(value, path, key);
       } else if (key == "required") {
         if (!value.is_array()) fail(path, "required must be a list");
-        for (const auto& name : value.get_array()) node->required.push_back(string_of(name, path, key));
+        for (const auto& name : value.get_array())
+          node->required.push_back(string_of(name, path, key));
       } else if (key == "properties") {
         if (!value.is_object()) fail(path, "properties must be an object");
         for (const auto& property : value.get_object()) {
@@ -137,7 +140,8 @@ class Loader {
       } else if (key == "additionalProperties") {
         if (value.is_bool()) {
           // Structural schemas only allow `true` (kube rejects `false`).
-          if (!value.get_bool()) fail(path, "additionalProperties: false is not allowed in a structural schema");
+          if (!value.get_bool())
+            fail(path, "additionalProperties: false is not allowed in a structural schema");
           node->additional_properties_any = true;
         } else {
           node->additional_properties = parse(value, path + "[*]");
@@ -159,7 +163,8 @@ class Loader {
         node->list_type = string_of(value, path, key);
       } else if (key == "x-kubernetes-list-map-keys") {
         if (!value.is_array()) fail(path, "x-kubernetes-list-map-keys must be a list");
-        for (const auto& name : value.get_array()) node->list_map_keys.push_back(string_of(name, path, key));
+        for (const auto& name : value.get_array())
+          node->list_map_keys.push_back(string_of(name, path, key));
       } else if (key == "x-kubernetes-map-type") {
         node->map_type = string_of(value, path, key);
       } else if (key == "x-kubernetes-validations") {
@@ -185,7 +190,8 @@ class Loader {
  private:
   std::string crd_;
 
-  ValidationRule parse_rule(const json::value& document, const SchemaNode& node, const std::string& path) {
+  ValidationRule parse_rule(const json::value& document, const SchemaNode& node,
+                            const std::string& path) {
     const auto* fields = document.if_object();
     if (fields == nullptr) fail(path, "an x-kubernetes-validations entry must be an object");
     ValidationRule rule;
@@ -197,9 +203,11 @@ class Loader {
         rule.message = trim(string_of(entry.value(), path, key));
       } else if (key == "reason") {
         rule.reason = string_of(entry.value(), path, key);
-        static const std::set<std::string_view> kReasons = {"FieldValueInvalid", "FieldValueForbidden",
-                                                            "FieldValueRequired", "FieldValueDuplicate"};
-        if (!kReasons.contains(rule.reason)) fail(path, "unsupported rule reason '" + rule.reason + "'");
+        static const std::set<std::string_view> kReasons = {
+            "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired",
+            "FieldValueDuplicate"};
+        if (!kReasons.contains(rule.reason))
+          fail(path, "unsupported rule reason '" + rule.reason + "'");
       } else if (key == "fieldPath") {
         rule.field_path = string_of(entry.value(), path, key);
         static const re2::RE2 kSimplePath(R"((\.[A-Za-z_][A-Za-z0-9_]*)+)");
@@ -265,7 +273,8 @@ class Loader {
     node.properties["metadata"] = meta;
   }
 
-  std::string string_of(const json::value& value, const std::string& path, std::string_view key) const {
+  std::string string_of(const json::value& value, const std::string& path,
+                        std::string_view key) const {
     if (!value.is_string()) fail(path, std::string(key) + " must be a string");
     return std::string(value.get_string());
   }
@@ -273,7 +282,8 @@ class Loader {
     if (!value.is_bool()) fail(path, std::string(key) + " must be a boolean");
     return value.get_bool();
   }
-  std::int64_t count_of(const json::value& value, const std::string& path, std::string_view key) const {
+  std::int64_t count_of(const json::value& value, const std::string& path,
+                        std::string_view key) const {
     if (value.is_int64() && value.get_int64() >= 0) return value.get_int64();
     if (value.is_uint64()) return static_cast<std::int64_t>(value.get_uint64());
     fail(path, std::string(key) + " must be a non-negative integer");
@@ -284,7 +294,8 @@ class Loader {
   }
 };
 
-const json::value* find_path(const json::value& root, std::initializer_list<std::string_view> keys) {
+const json::value* find_path(const json::value& root,
+                             std::initializer_list<std::string_view> keys) {
   const json::value* current = &root;
   for (auto key : keys) {
     const auto* object = current->if_object();
@@ -314,8 +325,10 @@ void check_defaults(const SchemaNode& node, const Loader& loader) {
     validate_structure(node, value, node.schema_path, causes);
     std::vector<std::string> unknown;
     find_unknown_fields(node, value, node.schema_path, unknown);
-    if (!causes.empty()) loader.fail(node.schema_path, "invalid default: " + causes.front().message);
-    if (!unknown.empty()) loader.fail(node.schema_path, "default has unknown field " + unknown.front());
+    if (!causes.empty())
+      loader.fail(node.schema_path, "invalid default: " + causes.front().message);
+    if (!unknown.empty())
+      loader.fail(node.schema_path, "default has unknown field " + unknown.front());
   }
   for (const auto& entry : node.properties) check_defaults(*entry.second, loader);
   if (node.additional_properties) check_defaults(*node.additional_properties, loader);
@@ -336,8 +349,9 @@ void index_defaults(SchemaNode& node) {
 
 std::vector<CrdSchema> load_crd_schemas(const json::value& crd) {
   const auto* name_value = find_path(crd, {"metadata", "name"});
-  const std::string crd_name =
-      name_value != nullptr && name_value->is_string() ? std::string(name_value->get_string()) : "<unnamed>";
+  const std::string crd_name = name_value != nullptr && name_value->is_string()
+                                   ? std::string(name_value->get_string())
+                                   : "<unnamed>";
   const auto* api_version = find_path(crd, {"apiVersion"});
   const auto* kind = find_path(crd, {"kind"});
   if (kind == nullptr || !kind->is_string() || kind->get_string() != "CustomResourceDefinition" ||

@@ -32,7 +32,8 @@ struct ValidationRule {
   std::string message;     // as written (trimmed); empty => "failed rule: <rule>"
   std::string reason;      // empty => FieldValueInvalid
   std::string field_path;  // rule.fieldPath (".a.b"), appended to the node path on failure
-  bool transition = false;  // mentions oldSelf: evaluated on update only, with a correlated old value
+  bool transition =
+      false;  // mentions oldSelf: evaluated on update only, with a correlated old value
   std::shared_ptr<const CelProgram> program;
 };
 
@@ -70,7 +71,7 @@ struct SchemaNode {
 
   std::string list_type;  // "", "atomic", "set", "map"
   std::vector<std::string> list_map_keys;
-  std::string map_type;   // "", "granular", "atomic"
+  std::string map_type;  // "", "granular", "atomic"
 
   std::vector<ValidationRule> rules;
 

@@ -28,13 +28,14 @@ namespace {
 // field.Path.String() of the root.
 std::string field_of(const std::string& path) { return path.empty() ? "<nil>" : path; }
 
-void add(std::vector<Cause>& causes, const std::string& path, std::string_view type, std::string message) {
+void add(std::vector<Cause>& causes, const std::string& path, std::string_view type,
+         std::string message) {
   causes.push_back({field_of(path), std::string(type), std::move(message)});
 }
 
 // field.Invalid(path, value, detail)
-void add_invalid(std::vector<Cause>& causes, const std::string& path, const std::string& rendered_value,
-                 const std::string& detail) {
+void add_invalid(std::vector<Cause>& causes, const std::string& path,
+                 const std::string& rendered_value, const std::string& detail) {
   add(causes, path, cause_type::kInvalid, "Invalid value: " + rendered_value + ": " + detail);
 }
 
@@ -59,7 +60,8 @@ bool type_matches(const SchemaNode& node, const json::value& value) {
 }
 
 std::int64_t rune_count(std::string_view text) {
-  return std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  return std::count_if(text.begin(), text.end(),
+                       [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
 }
 
 // RFC 3339 and the looser layouts go-openapi's strfmt.DateTime also parses (no seconds, no zone).
@@ -71,7 +73,8 @@ bool is_date_time(std::string_view text) {
 
 bool enum_contains(const json::array& values, const json::value& value) {
   return std::any_of(values.begin(), values.end(), [&](const json::value& candidate) {
-    if (candidate.is_number() && value.is_number()) return candidate.to_number<double>() == value.to_number<double>();
+    if (candidate.is_number() && value.is_number())
+      return candidate.to_number<double>() == value.to_number<double>();
     return candidate == value;
   });
 }
@@ -81,7 +84,8 @@ std::string supported_values(const json::array& values) {
   std::string out = "supported values: ";
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ", ";
-    out += go_quote(values[i].is_string() ? std::string(values[i].get_string()) : json::serialize(values[i]));
+    out += go_quote(values[i].is_string() ? std::string(values[i].get_string())
+                                          : json::serialize(values[i]));
   }
   return out;
 }
@@ -94,8 +98,9 @@ void validate_string(const SchemaNode& node, std::string_view text, const std::s
     add(causes, path, cause_type::kTooLong,
         "Too long: may not be more than " + std::to_string(*node.max_length) + " bytes");
   } else if (node.min_length && rune_count(text) < *node.min_length) {
-    add_invalid(causes, path, quoted,
-                path + " in body should be at least " + std::to_string(*node.min_length) + " chars long");
+    add_invalid(
+        causes, path, quoted,
+        path + " in body should be at least " + std::to_string(*node.min_length) + " chars long");
   } else if (node.pattern_regex && !re2::RE2::PartialMatch(text, *node.pattern_regex)) {
     add_invalid(causes, path, quoted, path + " in body should match '" + *node.pattern + "'");
   }
@@ -121,34 +126,38 @@ void validate_number(const SchemaNode& node, const json::value& value, const std
   if (node.multiple_of && *node.multiple_of > 0) {
     const double quotient = number / *node.multiple_of;
     if (std::trunc(quotient) != quotient) {
-      add_invalid(causes, path, rendered, path + " in body should be a multiple of " + bound(*node.multiple_of));
+      add_invalid(causes, path, rendered,
+                  path + " in body should be a multiple of " + bound(*node.multiple_of));
     }
   }
   if (node.maximum && (node.exclusive_maximum ? number >= *node.maximum : number > *node.maximum)) {
     add_invalid(causes, path, rendered,
-                path + " in body should be less than " + (node.exclusive_maximum ? "" : "or equal to ") +
-                    bound(*node.maximum));
+                path + " in body should be less than " +
+                    (node.exclusive_maximum ? "" : "or equal to ") + bound(*node.maximum));
   }
   if (node.minimum && (node.exclusive_minimum ? number <= *node.minimum : number < *node.minimum)) {
     add_invalid(causes, path, rendered,
-                path + " in body should be greater than " + (node.exclusive_minimum ? "" : "or equal to ") +
-                    bound(*node.minimum));
+                path + " in body should be greater than " +
+                    (node.exclusive_minimum ? "" : "or equal to ") + bound(*node.minimum));
   }
 }
 
 void validate_array(const SchemaNode& node, const json::array& items, const std::string& path,
                     std::vector<Cause>& causes) {
   if (node.items) {
-    for (std::size_t i = 0; i < items.size(); ++i) validate_structure(*node.items, items[i], index_path(path, i), causes);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      validate_structure(*node.items, items[i], index_path(path, i), causes);
   }
   const auto size = static_cast<std::int64_t>(items.size());
   if (node.min_items && size < *node.min_items) {
-    add_invalid(causes, path, std::to_string(size),
-                path + " in body should have at least " + std::to_string(*node.min_items) + " items");
+    add_invalid(
+        causes, path, std::to_string(size),
+        path + " in body should have at least " + std::to_string(*node.min_items) + " items");
   }
   if (node.max_items && size > *node.max_items) {
     add(causes, path, cause_type::kTooMany,
-        "Too many: " + std::to_string(size) + ": must have at most " + std::to_string(*node.max_items) + " items");
+        "Too many: " + std::to_string(size) + ": must have at most " +
+            std::to_string(*node.max_items) + " items");
   }
   if (node.unique_items) {
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -162,7 +171,8 @@ void validate_array(const SchemaNode& node, const json::array& items, const std:
   }
 }
 
-void validate_embedded_resource(const json::object& object, const std::string& path, std::vector<Cause>& causes) {
+void validate_embedded_resource(const json::object& object, const std::string& path,
+                                std::vector<Cause>& causes) {
   for (const char* field : {"apiVersion", "kind"}) {
     const auto* value = object.if_contains(field);
     const std::string where = child_path(path, field);
@@ -186,13 +196,14 @@ void validate_object(const SchemaNode& node, const json::object& object, const s
   // kube-openapi returns at once on a property-count failure: nothing inside is checked.
   if (node.min_properties && size < *node.min_properties) {
     add_invalid(causes, path, std::to_string(size),
-                path + " in body should have at least " + std::to_string(*node.min_properties) + " properties");
+                path + " in body should have at least " + std::to_string(*node.min_properties) +
+                    " properties");
     return;
   }
   if (node.max_properties && size > *node.max_properties) {
     add(causes, path, cause_type::kTooMany,
-        "Too many: " + std::to_string(size) + ": must have at most " + std::to_string(*node.max_properties) +
-            " items");
+        "Too many: " + std::to_string(size) + ": must have at most " +
+            std::to_string(*node.max_properties) + " items");
     return;
   }
   for (const auto& entry : object) {
@@ -205,16 +216,19 @@ void validate_object(const SchemaNode& node, const json::object& object, const s
     }
   }
   for (const auto& name : node.required) {
-    if (!object.contains(name)) add(causes, child_path(path, name), cause_type::kRequired, "Required value");
+    if (!object.contains(name))
+      add(causes, child_path(path, name), cause_type::kRequired, "Required value");
   }
   if (node.embedded_resource) validate_embedded_resource(object, path, causes);
-  if (node.object_meta != ObjectMetaKind::None) validate_object_meta(node.object_meta, object, path, causes);
+  if (node.object_meta != ObjectMetaKind::None)
+    validate_object_meta(node.object_meta, object, path, causes);
 }
 
 // Shortest decimal digits and decimal exponent of a finite non-zero double.
 void shortest_digits(double value, std::string& digits, int& exponent) {
   char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  auto [end, ec] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
   std::string text(buffer, end);  // d[.ddd]e[+-]xx
   const auto e = text.find('e');
   exponent = std::stoi(text.substr(e + 1));
@@ -240,8 +254,8 @@ void validate_structure(const SchemaNode& node, const json::value& value, const 
     const std::string actual = schema_type_name(value);
     const std::string type = node.int_or_string ? "integer,string" : node.type;
     add(causes, path, cause_type::kTypeInvalid,
-        "Invalid value: " + go_quote(actual) + ": " + path + " in body must be of type " + type + ": " +
-            go_quote(actual));
+        "Invalid value: " + go_quote(actual) + ": " + path + " in body must be of type " + type +
+            ": " + go_quote(actual));
   } else if (const auto* text = value.if_string()) {
     validate_string(node, *text, path, causes);
   } else if (value.is_number()) {
@@ -261,7 +275,8 @@ void validate_object_meta(ObjectMetaKind kind, const json::object& meta, const s
                           std::vector<Cause>& causes) {
   auto string_at = [&](std::string_view key) -> std::string_view {
     const auto* value = meta.if_contains(key);
-    return value != nullptr && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
+    return value != nullptr && value->is_string() ? std::string_view(value->get_string())
+                                                  : std::string_view();
   };
   const std::string_view name = string_at("name");
   const std::string_view generate_name = string_at("generateName");
@@ -337,21 +352,29 @@ bool is_blocking(const Cause& cause) {
 }
 
 Cause rules_not_checked_cause() {
-  return {"<nil>", std::string(cause_type::kInvalid),
-          "Invalid value: null: some validation rules were not checked because the object was invalid; "
-          "correct the existing errors to complete validation"};
+  return {
+      "<nil>", std::string(cause_type::kInvalid),
+      "Invalid value: null: some validation rules were not checked because the object was invalid; "
+      "correct the existing errors to complete validation"};
 }
 
 std::string schema_type_name(const json::value& value) {
   switch (value.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "boolean";
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return "boolean";
     case json::kind::int64:
-    case json::kind::uint64: return "integer";
-    case json::kind::double_: return is_integral(value) ? "integer" : "number";
-    case json::kind::string: return "string";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
+    case json::kind::uint64:
+      return "integer";
+    case json::kind::double_:
+      return is_integral(value) ? "integer" : "number";
+    case json::kind::string:
+      return "string";
+    case json::kind::array:
+      return "array";
+    case json::kind::object:
+      return "object";
   }
   return "unknown";
 }
@@ -361,16 +384,35 @@ std::string go_quote(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\a': out += "\\a"; continue;
-      case '\b': out += "\\b"; continue;
-      case '\f': out += "\\f"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\r': out += "\\r"; continue;
-      case '\t': out += "\\t"; continue;
-      case '\v': out += "\\v"; continue;
-      default: break;
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\a':
+        out += "\\a";
+        continue;
+      case '\b':
+        out += "\\b";
+        continue;
+      case '\f':
+        out += "\\f";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\v':
+        out += "\\v";
+        continue;
+      default:
+        break;
     }
     if (c < 0x20 || c == 0x7f) {
       char buffer[8];
@@ -402,7 +444,8 @@ std::string go_float(double value) {
     std::snprintf(buffer, sizeof buffer, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
     return out + buffer;
   }
-  if (exponent < 0) return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  if (exponent < 0)
+    return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
   if (static_cast<int>(digits.size()) <= exponent + 1) {
     return out + digits + std::string(static_cast<std::size_t>(exponent + 1) - digits.size(), '0');
   }
@@ -412,13 +455,20 @@ std::string go_float(double value) {
 
 std::string go_value(const json::value& value) {
   switch (value.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return value.get_bool() ? "true" : "false";
-    case json::kind::int64: return std::to_string(value.get_int64());
-    case json::kind::uint64: return std::to_string(value.get_uint64());
-    case json::kind::double_: return go_float(value.get_double());
-    case json::kind::string: return go_quote(value.get_string());
-    default: return json::serialize(value);
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return value.get_bool() ? "true" : "false";
+    case json::kind::int64:
+      return std::to_string(value.get_int64());
+    case json::kind::uint64:
+      return std::to_string(value.get_uint64());
+    case json::kind::double_:
+      return go_float(value.get_double());
+    case json::kind::string:
+      return go_quote(value.get_string());
+    default:
+      return json::serialize(value);
   }
 }
 

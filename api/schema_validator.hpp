@@ -43,29 +43,30 @@ void sort_causes(std::vector<Cause>& causes);
 // embedded-resource checks the API server adds. Like kube-openapi, a failed min/maxProperties
 // stops validation of that object's contents, and a string reports only its first failing
 // check among maxLength, minLength, pattern.
-void validate_structure(const SchemaNode& node, const boost::json::value& value, const std::string& path,
-                        std::vector<Cause>& causes);
+void validate_structure(const SchemaNode& node, const boost::json::value& value,
+                        const std::string& path, std::vector<Cause>& causes);
 
 // ObjectMeta semantics (ValidateObjectMeta): name/generateName required at the resource root and
 // DNS-1123 subdomains, namespace a DNS-1123 label, label keys/values and annotation keys. Called by
 // validate_structure for the nodes marked object_meta; exposed for tests.
-void validate_object_meta(ObjectMetaKind kind, const boost::json::object& meta, const std::string& path,
-                          std::vector<Cause>& causes);
+void validate_object_meta(ObjectMetaKind kind, const boost::json::object& meta,
+                          const std::string& path, std::vector<Cause>& causes);
 
 // x-kubernetes-list-type set/map: duplicate items (FieldValueDuplicate at the later index).
-void validate_list_types(const SchemaNode& node, const boost::json::value& value, const std::string& path,
-                         std::vector<Cause>& causes);
+void validate_list_types(const SchemaNode& node, const boost::json::value& value,
+                         const std::string& path, std::vector<Cause>& causes);
 
 // Paths of fields the API server would prune ("spec.foo", "spec.list[0].foo", "spec.map.key.foo").
 // kubectl uses strict field validation, so each one fails the request.
-void find_unknown_fields(const SchemaNode& node, const boost::json::value& value, const std::string& path,
-                         std::vector<std::string>& unknown);
+void find_unknown_fields(const SchemaNode& node, const boost::json::value& value,
+                         const std::string& path, std::vector<std::string>& unknown);
 
 // x-kubernetes-validations. `old_value` is the correlated old object on update (null on create):
 // transition rules run only where it exists, correlated through object properties, map values
 // and x-kubernetes-list-type=map items (never through other lists).
 void validate_rules(const SchemaNode& node, const boost::json::value& value,
-                    const boost::json::value* old_value, const std::string& path, std::vector<Cause>& causes);
+                    const boost::json::value* old_value, const std::string& path,
+                    std::vector<Cause>& causes);
 
 // Decode-time normalisation as in kube: fills `default`s of absent fields (and of null fields that
 // are not nullable), then drops remaining nulls of non-nullable fields. Recurses into every value

@@ -19,12 +19,14 @@ std::string key_path(const std::string& base, std::string_view key) {
 }
 
 // The key fields of a list-type=map item, as the object kube reports in a Duplicate error.
-json::object map_list_key(const SchemaNode& items, const json::object& item, const std::vector<std::string>& keys) {
+json::object map_list_key(const SchemaNode& items, const json::object& item,
+                          const std::vector<std::string>& keys) {
   json::object key;
   for (const auto& name : keys) {
     if (const auto* value = item.if_contains(name)) {
       key[name] = *value;
-    } else if (const SchemaNode* property = items.property(name); property && property->default_value) {
+    } else if (const SchemaNode* property = items.property(name);
+               property && property->default_value) {
       key[name] = *property->default_value;
     }
   }
@@ -53,12 +55,14 @@ void add_rule_failure(const SchemaNode& node, const ValidationRule& rule, const 
   const std::string detail_of_rule = rule.message.empty() ? rule.rule : rule.message;
   const std::string field = path.empty() ? "<nil>" : path;
   if (result.kind == CelEvaluation::Kind::Error) {
-    causes.push_back({field, std::string(cause_type::kInvalid),
-                      "Invalid value: " + shown + ": " + result.error + " evaluating rule: " + detail_of_rule});
+    causes.push_back(
+        {field, std::string(cause_type::kInvalid),
+         "Invalid value: " + shown + ": " + result.error + " evaluating rule: " + detail_of_rule});
     return;
   }
   std::string where = field;
-  if (!rule.field_path.empty()) where = path.empty() ? rule.field_path.substr(1) : path + rule.field_path;
+  if (!rule.field_path.empty())
+    where = path.empty() ? rule.field_path.substr(1) : path + rule.field_path;
   const std::string detail = rule.message.empty() ? "failed rule: " + rule.rule : rule.message;
   if (rule.reason == "FieldValueForbidden") {
     causes.push_back({where, std::string(cause_type::kForbidden), "Forbidden: " + detail});
@@ -67,18 +71,21 @@ void add_rule_failure(const SchemaNode& node, const ValidationRule& rule, const 
   } else if (rule.reason == "FieldValueDuplicate") {
     causes.push_back({where, std::string(cause_type::kDuplicate), "Duplicate value: " + shown});
   } else {
-    causes.push_back({where, std::string(cause_type::kInvalid), "Invalid value: " + shown + ": " + detail});
+    causes.push_back(
+        {where, std::string(cause_type::kInvalid), "Invalid value: " + shown + ": " + detail});
   }
 }
 
-const json::value* correlated_item(const SchemaNode& list, const json::value& item, const json::value* old_list) {
-  if (old_list == nullptr || !old_list->is_array() || list.list_type != "map" || !item.is_object() ||
-      list.list_map_keys.empty()) {
+const json::value* correlated_item(const SchemaNode& list, const json::value& item,
+                                   const json::value* old_list) {
+  if (old_list == nullptr || !old_list->is_array() || list.list_type != "map" ||
+      !item.is_object() || list.list_map_keys.empty()) {
     return nullptr;
   }
   const json::object key = map_list_key(*list.items, item.get_object(), list.list_map_keys);
   for (const auto& candidate : old_list->get_array()) {
-    if (candidate.is_object() && map_list_key(*list.items, candidate.get_object(), list.list_map_keys) == key) {
+    if (candidate.is_object() &&
+        map_list_key(*list.items, candidate.get_object(), list.list_map_keys) == key) {
       return &candidate;
     }
   }
@@ -131,7 +138,8 @@ void apply_defaults(const SchemaNode& node, json::value& value) {
     }
   } else if (auto* items = value.if_array(); items != nullptr && node.items) {
     for (auto& item : *items) {
-      if (item.is_null() && !node.items->nullable && node.items->default_value) item = *node.items->default_value;
+      if (item.is_null() && !node.items->nullable && node.items->default_value)
+        item = *node.items->default_value;
       apply_defaults(*node.items, item);
     }
   }
@@ -173,7 +181,8 @@ void validate_list_types(const SchemaNode& node, const json::value& value, const
     for (const auto& entry : *object) {
       const SchemaNode* schema = node.property(entry.key());
       if (schema == nullptr) schema = node.additional_properties.get();
-      if (schema != nullptr) validate_list_types(*schema, entry.value(), child_path(path, entry.key()), causes);
+      if (schema != nullptr)
+        validate_list_types(*schema, entry.value(), child_path(path, entry.key()), causes);
     }
   }
 }
@@ -186,7 +195,8 @@ void validate_rules(const SchemaNode& node, const json::value& value, const json
     for (const auto& rule : node.rules) {
       if (rule.transition && old_value == nullptr) continue;
       const CelEvaluation result = rule.program->evaluate(value, old_value);
-      if (result.kind != CelEvaluation::Kind::True) add_rule_failure(node, rule, path, result, causes);
+      if (result.kind != CelEvaluation::Kind::True)
+        add_rule_failure(node, rule, path, result, causes);
     }
   }
   if (const auto* object = value.if_object()) {
@@ -198,13 +208,14 @@ void validate_rules(const SchemaNode& node, const json::value& value, const json
       if (const SchemaNode* property = node.property(entry.key())) {
         validate_rules(*property, entry.value(), old_entry, child_path(path, entry.key()), causes);
       } else if (node.additional_properties) {
-        validate_rules(*node.additional_properties, entry.value(), old_entry, key_path(path, entry.key()), causes);
+        validate_rules(*node.additional_properties, entry.value(), old_entry,
+                       key_path(path, entry.key()), causes);
       }
     }
   } else if (const auto* items = value.if_array(); items != nullptr && node.items) {
     for (std::size_t i = 0; i < items->size(); ++i) {
-      validate_rules(*node.items, (*items)[i], correlated_item(node, (*items)[i], old_value), index_path(path, i),
-                     causes);
+      validate_rules(*node.items, (*items)[i], correlated_item(node, (*items)[i], old_value),
+                     index_path(path, i), causes);
     }
   }
 }

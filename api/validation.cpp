@@ -20,7 +20,8 @@ ValidationResult rejected(std::vector<Cause> causes) {
 
 std::string_view string_field(const json::object& object, std::string_view key) {
   const auto* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
+  return value != nullptr && value->is_string() ? std::string_view(value->get_string())
+                                                : std::string_view();
 }
 
 std::string supported(const std::vector<std::string>& values) {
@@ -30,18 +31,22 @@ std::string supported(const std::vector<std::string>& values) {
 }
 
 // Finds the CRD serving the object; otherwise says why in `causes`.
-const CrdSchema* resolve(const json::value& object, const SchemaRegistry& registry, std::vector<Cause>& causes) {
+const CrdSchema* resolve(const json::value& object, const SchemaRegistry& registry,
+                         std::vector<Cause>& causes) {
   const auto* fields = object.if_object();
   if (fields == nullptr) {
     const std::string type = schema_type_name(object);
     causes.push_back({"<nil>", std::string(cause_type::kTypeInvalid),
-                      "Invalid value: " + go_quote(type) + ": the object must be of type object: " + go_quote(type)});
+                      "Invalid value: " + go_quote(type) +
+                          ": the object must be of type object: " + go_quote(type)});
     return nullptr;
   }
   const std::string_view api_version = string_field(*fields, "apiVersion");
   const std::string_view kind = string_field(*fields, "kind");
-  if (api_version.empty()) causes.push_back({"apiVersion", std::string(cause_type::kRequired), "Required value"});
-  if (kind.empty()) causes.push_back({"kind", std::string(cause_type::kRequired), "Required value"});
+  if (api_version.empty())
+    causes.push_back({"apiVersion", std::string(cause_type::kRequired), "Required value"});
+  if (kind.empty())
+    causes.push_back({"kind", std::string(cause_type::kRequired), "Required value"});
   if (api_version.empty() || kind.empty()) return nullptr;
   if (const CrdSchema* schema = registry.find(api_version, kind)) return schema;
 
@@ -61,14 +66,16 @@ const CrdSchema* resolve(const json::value& object, const SchemaRegistry& regist
 }
 
 // The shared tail of create and update: `object` and `old_object` are normalised copies.
-ValidationResult run(const CrdSchema& schema, const json::value& object, const json::value* old_object) {
+ValidationResult run(const CrdSchema& schema, const json::value& object,
+                     const json::value* old_object) {
   std::vector<std::string> unknown;
   find_unknown_fields(*schema.root, object, "", unknown);
   std::vector<Cause> causes;
   if (!unknown.empty()) {
     // Strict decoding fails the request before any validation runs.
     for (const auto& path : unknown) {
-      causes.push_back({path, std::string(cause_type::kUnknownField), "unknown field " + go_quote(path)});
+      causes.push_back(
+          {path, std::string(cause_type::kUnknownField), "unknown field " + go_quote(path)});
     }
     return rejected(std::move(causes));
   }
@@ -93,8 +100,8 @@ void normalise(const CrdSchema& schema, json::value& object) {
   }
 }
 
-ValidationResult update(const json::value& old_object, const json::value& new_object, const SchemaRegistry& registry,
-                        bool keep_old_status) {
+ValidationResult update(const json::value& old_object, const json::value& new_object,
+                        const SchemaRegistry& registry, bool keep_old_status) {
   std::vector<Cause> causes;
   const CrdSchema* schema = resolve(new_object, registry, causes);
   if (schema == nullptr) return rejected(std::move(causes));
@@ -102,8 +109,9 @@ ValidationResult update(const json::value& old_object, const json::value& new_ob
   if (old_fields == nullptr || string_field(*old_fields, "apiVersion") != schema->api_version() ||
       string_field(*old_fields, "kind") != schema->kind) {
     causes.push_back({"kind", std::string(cause_type::kInvalid),
-                      "Invalid value: " + go_quote(schema->kind) + ": the old object is not a " + schema->kind +
-                          " of " + schema->api_version() + "; kind and apiVersion cannot change"});
+                      "Invalid value: " + go_quote(schema->kind) + ": the old object is not a " +
+                          schema->kind + " of " + schema->api_version() +
+                          "; kind and apiVersion cannot change"});
     return rejected(std::move(causes));
   }
   json::value old_copy = old_object;
@@ -153,9 +161,10 @@ void SchemaRegistry::add_crd(const json::value& crd) {
   const std::string& name = loaded.front().crd_name;
   for (const auto& schema : loaded) {
     for (const auto& existing : schemas_) {
-      if (existing.crd_name != name && existing.api_version() == schema.api_version() && existing.kind == schema.kind) {
-        throw std::invalid_argument("CRD " + name + ": " + schema.api_version() + ", Kind=" + schema.kind +
-                                    " is already served by CRD " + existing.crd_name);
+      if (existing.crd_name != name && existing.api_version() == schema.api_version() &&
+          existing.kind == schema.kind) {
+        throw std::invalid_argument("CRD " + name + ": " + schema.api_version() + ", Kind=" +
+                                    schema.kind + " is already served by CRD " + existing.crd_name);
       }
     }
   }
@@ -192,9 +201,11 @@ ValidationResult validate_update(const json::value& old_object, const json::valu
   return update(old_object, new_object, registry, true);
 }
 
-ValidationResult validate_status_update(const json::value& old_object, const json::value& new_object,
+ValidationResult validate_status_update(const json::value& old_object,
+                                        const json::value& new_object,
                                         const SchemaRegistry& registry) {
-  if (!old_object.is_object() || !new_object.is_object()) return update(old_object, new_object, registry, false);
+  if (!old_object.is_object() || !new_object.is_object())
+    return update(old_object, new_object, registry, false);
   json::value merged = old_object;
   if (const auto* status = new_object.get_object().if_contains("status")) {
     merged.get_object()["status"] = *status;
@@ -215,7 +226,8 @@ bool apply_defaults(json::value& object, const SchemaRegistry& registry) {
 json::value causes_to_json(const ValidationResult& result) {
   json::array causes;
   for (const auto& cause : result.causes) {
-    causes.push_back(json::object{{"type", cause.type}, {"field", cause.field}, {"message", cause.message}});
+    causes.push_back(
+        json::object{{"type", cause.type}, {"field", cause.field}, {"message", cause.message}});
   }
   return json::object{{"accepted", result.accepted}, {"causes", std::move(causes)}};
 }

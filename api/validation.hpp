@@ -50,18 +50,21 @@ ValidationResult validate_create(const boost::json::value& object,
                                  const SchemaRegistry& registry = SchemaRegistry::builtin());
 
 // A main-resource update (PUT/PATCH result): transition rules compare with `old_object`.
-ValidationResult validate_update(const boost::json::value& old_object, const boost::json::value& new_object,
+ValidationResult validate_update(const boost::json::value& old_object,
+                                 const boost::json::value& new_object,
                                  const SchemaRegistry& registry = SchemaRegistry::builtin());
 
 // An update through the status subresource: only new_object's status is taken, the rest comes
 // from old_object, and the merged object is validated as an update.
-ValidationResult validate_status_update(const boost::json::value& old_object, const boost::json::value& new_object,
+ValidationResult validate_status_update(const boost::json::value& old_object,
+                                        const boost::json::value& new_object,
                                         const SchemaRegistry& registry = SchemaRegistry::builtin());
 
 // Applies the CRD defaults (and drops non-nullable nulls) in place, as the API server does when it
 // decodes a request or reads from storage. Returns false, leaving the object untouched, when its
 // apiVersion/kind is not served by `registry`.
-bool apply_defaults(boost::json::value& object, const SchemaRegistry& registry = SchemaRegistry::builtin());
+bool apply_defaults(boost::json::value& object,
+                    const SchemaRegistry& registry = SchemaRegistry::builtin());
 
 // {"accepted": bool, "causes": [{"type", "field", "message"}]}
 boost::json::value causes_to_json(const ValidationResult& result);

@@ -44,7 +44,8 @@ inline constexpr std::string_view kGangSchedulingConflict = "GangSchedulingConfl
 namespace workflow_event {
 inline constexpr std::string_view kHeterogeneousPlatformStatusUpdateFailed =
     "HeterogeneousPlatformStatusUpdateFailed";
-inline constexpr std::string_view kOverrideErrorStatusUpdateFailed = "OverrideErrorStatusUpdateFailed";
+inline constexpr std::string_view kOverrideErrorStatusUpdateFailed =
+    "OverrideErrorStatusUpdateFailed";
 }  // namespace workflow_event
 
 // GroupStatus.phase / GroupIterationResult.phase.
@@ -112,9 +113,9 @@ struct TopologyMatchSpec {
 };
 BOOST_DESCRIBE_STRUCT(TopologyMatchSpec, (), (mode, domainCount))
 
-// Every set matcher must hold; an empty WhenSpec always matches. `config` is schemaless JSON matched
-// against validation.performance.config; `expression` is CEL over gpuArchitecture, platform,
-// workloadKind, topology and config.
+// Every set matcher must hold; an empty WhenSpec always matches. `config` is schemaless JSON
+// matched against validation.performance.config; `expression` is CEL over gpuArchitecture,
+// platform, workloadKind, topology and config.
 struct WhenSpec {
   std::optional<StringMatchSpec> gpuArchitecture{};
   std::optional<StringMatchSpec> platform{};
@@ -124,7 +125,8 @@ struct WhenSpec {
   std::string expression{};
   bool operator==(const WhenSpec&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(WhenSpec, (), (gpuArchitecture, platform, workloadKind, topology, config, expression))
+BOOST_DESCRIBE_STRUCT(WhenSpec, (),
+                      (gpuArchitecture, platform, workloadKind, topology, config, expression))
 
 // An arbitrary embedded Kubernetes object (apiVersion/kind/metadata/...), kept exactly as given,
 // plus the sibling key `when` in the same JSON object. The JSON codec mirrors upstream's custom
@@ -197,7 +199,8 @@ struct OverrideSpec {
   std::optional<OrchestrationOverrideSpec> orchestration{};
   bool operator==(const OverrideSpec&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(OverrideSpec, (), (when, jobTemplate, jobTemplatePatch, dependencies, orchestration))
+BOOST_DESCRIBE_STRUCT(OverrideSpec, (),
+                      (when, jobTemplate, jobTemplatePatch, dependencies, orchestration))
 
 // ---------------------------------------------------------------------------------------------
 // Validation.
@@ -269,9 +272,9 @@ struct DependencyResourceRef {
   std::string apiVersion{};
   std::string kind{};
   std::string name{};
-  std::string namespace_{};  // empty for cluster-scoped resources
-  std::string scope{};       // dependency_scope::*
-  std::string groupName{};   // scope job
+  std::string namespace_{};                 // empty for cluster-scoped resources
+  std::string scope{};                      // dependency_scope::*
+  std::string groupName{};                  // scope job
   std::optional<std::int64_t> iteration{};  // scope job
 
   static constexpr std::string_view json_always_encoded[] = {"apiVersion", "kind", "name"};
@@ -303,8 +306,8 @@ BOOST_DESCRIBE_STRUCT(IterationResult, (), (iteration, groups))
 
 struct AppliedOverride {
   std::int64_t index = 0;  // position in spec.overrides
-  std::string when{};        // summary of the matched conditions
-  std::string patches{};     // summary of what it changes
+  std::string when{};      // summary of the matched conditions
+  std::string patches{};   // summary of what it changes
   bool noOp = false;
 
   static constexpr std::string_view json_always_encoded[] = {"when", "patches"};
@@ -423,7 +426,8 @@ struct IterationMetrics {
   static constexpr std::string_view json_always_encoded[] = {"status"};
   bool operator==(const IterationMetrics&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(IterationMetrics, (), (iterationNumber, tflops, duration, memoryUsedGB, status))
+BOOST_DESCRIBE_STRUCT(IterationMetrics, (),
+                      (iterationNumber, tflops, duration, memoryUsedGB, status))
 
 struct NodeResult {
   std::string domain{};

@@ -104,7 +104,8 @@ struct WorkloadOrchestration {
   std::string timeoutPerJob{};  // Go duration, default 1h
   bool operator==(const WorkloadOrchestration&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(WorkloadOrchestration, (), (testScale, repeatCount, maxConcurrent, timeoutPerJob))
+BOOST_DESCRIBE_STRUCT(WorkloadOrchestration, (),
+                      (testScale, repeatCount, maxConcurrent, timeoutPerJob))
 
 // Core Volume, VolumeMount and Container are kept raw (boost::json::object each).
 struct WorkloadRunSpec {

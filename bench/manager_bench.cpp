@@ -24,7 +24,8 @@
 //            bytes the cache keeps of those objects after its transform (k8s::trim_for_cache).
 //
 // Usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N]
-//          [--concurrency C] [--lockstep] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert K]
+//          [--concurrency C] [--lockstep] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert
+//          K]
 //          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
 //          [-- MANAGER-ARG...]   (--help lists them)
 //   defaults: N=200, C=4, M=1000, K=4, J=2, S=500; --quick: N=4, M=20.
@@ -35,13 +36,12 @@
 //            the rest wait Unschedulable, retried by kube-sim's Trainer on every pass, which then
 //            limits how far the others get before the settle deadline.
 // The latency phase runs the manager with its default flags (client-side --qps 20 --burst 30); the
-// rss phase adds --qps -1 (unless the manager arguments after -- set --qps) so 1,000 Certifications settle in
-// minutes: what is cached does not depend on how fast it arrived.
-// The latency phase deletes each finished Certification (kube-sim then holds only what is in flight).
-// By default it starts the next Certification as soon as one finishes, so completions drift
-// between staggered and lockstep; --lockstep starts C together and the next C only when all are
-// done, so every completion overlaps the other C-1: the worst case, reproducible.
-// The manager's stderr goes to
+// rss phase adds --qps -1 (unless the manager arguments after -- set --qps) so 1,000 Certifications
+// settle in minutes: what is cached does not depend on how fast it arrived. The latency phase
+// deletes each finished Certification (kube-sim then holds only what is in flight). By default it
+// starts the next Certification as soon as one finishes, so completions drift between staggered and
+// lockstep; --lockstep starts C together and the next C only when all are done, so every completion
+// overlaps the other C-1: the worst case, reproducible. The manager's stderr goes to
 // $TMPDIR/nvcre_manager_bench.<phase>.<pid>.log; its pid is printed so a profiler can attach
 // (perf record -g -p PID).
 // The phases live in manager_bench_latency.cpp and manager_bench_rss.cpp, the manager process in
@@ -61,25 +61,37 @@ int main(int argc, char** argv) {
   using namespace nvcre::bench;
   Settings settings;
   std::optional<int> certifications, in_flight;
-  CLI::App app{"The manager benchmark of issue 5: completion latency and cache footprint of nvcre-manager on kube-sim.\n"
-               "Arguments after -- go to nvcre-manager, e.g. -- --qps -1 --log-level debug."};
-  app.add_flag("--quick", settings.quick, "a short pass: 4 Certifications (latency), 20 in flight (rss)");
-  app.add_option("--phase", settings.phase, "which phase to run")->check(CLI::IsMember({"all", "latency", "rss"}));
+  CLI::App app{
+      "The manager benchmark of issue 5: completion latency and cache footprint of nvcre-manager "
+      "on kube-sim.\n"
+      "Arguments after -- go to nvcre-manager, e.g. -- --qps -1 --log-level debug."};
+  app.add_flag("--quick", settings.quick,
+               "a short pass: 4 Certifications (latency), 20 in flight (rss)");
+  app.add_option("--phase", settings.phase, "which phase to run")
+      ->check(CLI::IsMember({"all", "latency", "rss"}));
   app.add_option("--certifications", certifications, "latency: Certifications in all (default 200)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--concurrency", settings.concurrency, "latency: Certifications in flight at a time")
+  app.add_option("--concurrency", settings.concurrency,
+                 "latency: Certifications in flight at a time")
       ->check(CLI::PositiveNumber);
-  app.add_flag("--lockstep", settings.lockstep,
-               "latency: start --concurrency Certifications together, the next ones when all are done");
-  app.add_option("--in-flight", in_flight, "rss: Certifications left in flight (default 1000)")->check(CLI::PositiveNumber);
-  app.add_option("--cluster", settings.cluster, "simulated cluster PLATFORM:GPU:NODES (default per phase)");
+  app.add_flag(
+      "--lockstep", settings.lockstep,
+      "latency: start --concurrency Certifications together, the next ones when all are done");
+  app.add_option("--in-flight", in_flight, "rss: Certifications left in flight (default 1000)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--cluster", settings.cluster,
+                 "simulated cluster PLATFORM:GPU:NODES (default per phase)");
   app.add_option("--nodes-per-cert", settings.nodes_per_cert, "nodes each Certification targets")
       ->check(CLI::PositiveNumber);
-  app.add_option("--nodes-per-job", settings.nodes_per_job, "the category's nodesPerJob")->check(CLI::PositiveNumber);
-  app.add_option("--gpus-per-node", settings.gpus_per_node, "the category's gpusPerNode (default per phase)")
+  app.add_option("--nodes-per-job", settings.nodes_per_job, "the category's nodesPerJob")
       ->check(CLI::PositiveNumber);
-  app.add_option("--trainer-step-ms", settings.trainer_step_ms, "kube-sim Trainer step")->check(CLI::PositiveNumber);
-  app.add_option("--manager", settings.manager, "the nvcre-manager binary")->check(CLI::ExistingFile);
+  app.add_option("--gpus-per-node", settings.gpus_per_node,
+                 "the category's gpusPerNode (default per phase)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--trainer-step-ms", settings.trainer_step_ms, "kube-sim Trainer step")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--manager", settings.manager, "the nvcre-manager binary")
+      ->check(CLI::ExistingFile);
   app.add_option("manager-args", settings.manager_args, "arguments for nvcre-manager (after --)");
   CLI11_PARSE(app, argc, argv);
   settings.certifications = certifications.value_or(settings.quick ? 4 : 200);

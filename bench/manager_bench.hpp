@@ -19,7 +19,8 @@ namespace nvcre::bench {
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
 
-inline const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+inline const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications",
+                                              true};
 inline const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
 inline const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
 inline const k8s::ResourceRef kTrainJobs{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true};
@@ -51,14 +52,14 @@ void run_rss(const Settings& settings);
 double ms(Clock::duration d);
 
 // A Certification of one category (communication/nccl-all-reduce) on `nodes`.
-json::value certification(const std::string& name, const std::vector<std::string>& nodes, int nodes_per_job,
-                          std::optional<int> gpus_per_node = std::nullopt);
+json::value certification(const std::string& name, const std::vector<std::string>& nodes,
+                          int nodes_per_job, std::optional<int> gpus_per_node = std::nullopt);
 
 // The nodes of slice `slice`: settings.nodes_per_cert consecutive nodes, wrapping around.
 std::vector<std::string> slice_nodes(int slice, const Settings& settings, int node_count);
 
-std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(const std::string& profile,
-                                                       std::chrono::milliseconds trainer_step);
+std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(
+    const std::string& profile, std::chrono::milliseconds trainer_step);
 
 // The bench's own clients carry their own User-Agent so kube-sim's stats tell the manager apart.
 std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedCluster& cluster);

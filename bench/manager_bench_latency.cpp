@@ -27,15 +27,20 @@ using namespace std::chrono_literals;
 std::string terminal_condition(const json::value& object) {
   const auto* o = object.if_object();
   const auto* status = o == nullptr ? nullptr : o->if_contains("status");
-  const auto* conditions = status == nullptr || !status->is_object() ? nullptr : status->as_object().if_contains("conditions");
+  const auto* conditions = status == nullptr || !status->is_object()
+                               ? nullptr
+                               : status->as_object().if_contains("conditions");
   if (conditions == nullptr || !conditions->is_array()) return {};
   for (const auto& c : conditions->as_array()) {
     const auto* co = c.if_object();
     if (co == nullptr) continue;
     const auto* s = co->if_contains("status");
     const auto* t = co->if_contains("type");
-    if (s == nullptr || t == nullptr || !s->is_string() || !t->is_string() || s->as_string() != "True") continue;
-    if (t->as_string() == "Succeeded" || t->as_string() == "Failed" || t->as_string() == "Complete") {
+    if (s == nullptr || t == nullptr || !s->is_string() || !t->is_string() ||
+        s->as_string() != "True")
+      continue;
+    if (t->as_string() == "Succeeded" || t->as_string() == "Failed" ||
+        t->as_string() == "Complete") {
       return std::string(t->as_string());
     }
   }
@@ -113,7 +118,8 @@ class CommitObserver {
   CommitObserver(sim::Store& store, Recorder& recorder) : store_(store) {
     store_.set_on_commit([&recorder](const sim::WatchEvent& event) {
       const auto at = Clock::now();
-      if (const char* kind = chain_kind(event.group, event.resource)) recorder.observe(kind, *event.object, at);
+      if (const char* kind = chain_kind(event.group, event.resource))
+        recorder.observe(kind, *event.object, at);
     });
   }
   ~CommitObserver() { stop(); }
@@ -122,7 +128,10 @@ class CommitObserver {
  private:
   static const char* chain_kind(std::string_view group, std::string_view resource) {
     static const std::pair<const k8s::ResourceRef*, const char*> kChain[] = {
-        {&kTrainJobs, "TrainJob"}, {&kJobs, "Job"}, {&kWorkflows, "Workflow"}, {&kCertifications, "Certification"}};
+        {&kTrainJobs, "TrainJob"},
+        {&kJobs, "Job"},
+        {&kWorkflows, "Workflow"},
+        {&kCertifications, "Certification"}};
     for (const auto& [ref, kind] : kChain) {
       if (group == ref->group && resource == ref->resource) return kind;
     }
@@ -136,9 +145,11 @@ class CommitObserver {
 // The run
 
 // Creates settings.certifications Certifications, `concurrency` in flight at a time, each on a
-// free slice of nodes, and deletes each one as it finishes. Returns how many finished by `deadline`.
-int run_certifications(const Settings& settings, k8s::RestClient& client, Recorder& recorder, int node_count,
-                       int concurrency, Clock::time_point deadline, const std::string& manager_log) {
+// free slice of nodes, and deletes each one as it finishes. Returns how many finished by
+// `deadline`.
+int run_certifications(const Settings& settings, k8s::RestClient& client, Recorder& recorder,
+                       int node_count, int concurrency, Clock::time_point deadline,
+                       const std::string& manager_log) {
   std::map<std::string, int> slice_of;  // in-flight Certification -> its node slice
   std::deque<int> free_slices;
   for (int s = 0; s < concurrency; ++s) free_slices.push_back(s);
@@ -151,16 +162,17 @@ int run_certifications(const Settings& settings, k8s::RestClient& client, Record
       int slice = free_slices.front();
       free_slices.pop_front();
       client.create(kCertifications, kNamespace,
-                    certification(name, slice_nodes(slice, settings, node_count), settings.nodes_per_job,
-                                  settings.gpus_per_node));
+                    certification(name, slice_nodes(slice, settings, node_count),
+                                  settings.nodes_per_job, settings.gpus_per_node));
       slice_of[name] = slice;
     }
     std::vector<std::string> in_flight;
     for (const auto& [name, slice] : slice_of) in_flight.push_back(name);
     auto done = recorder.wait_for_terminal(in_flight, deadline);
     if (done.empty()) {
-      std::printf("WARNING: only %d of %d Certifications finished in time; reporting those (see %s)\n", finished,
-                  settings.certifications, manager_log.c_str());
+      std::printf(
+          "WARNING: only %d of %d Certifications finished in time; reporting those (see %s)\n",
+          finished, settings.certifications, manager_log.c_str());
       break;
     }
     free_slices.push_back(slice_of[done]);
@@ -181,13 +193,15 @@ int run_certifications(const Settings& settings, k8s::RestClient& client, Record
 // Workflow, itself.
 struct ChainLatencies {
   std::vector<double> total, to_job, to_workflow, to_certification, trainjobs_per_cert;
-  std::vector<std::pair<Clock::time_point, Clock::time_point>> chains;  // last TrainJob Complete, Succeeded
+  std::vector<std::pair<Clock::time_point, Clock::time_point>>
+      chains;  // last TrainJob Complete, Succeeded
   int failed = 0;
   int incomplete = 0;
 };
 
 ChainLatencies chain_latencies(SeenByKind& seen) {
-  std::map<std::string, std::vector<std::string>> children[3];  // Certification->Workflows, Workflow->Jobs, Job->TrainJobs
+  std::map<std::string, std::vector<std::string>>
+      children[3];  // Certification->Workflows, Workflow->Jobs, Job->TrainJobs
   for (const auto& [name, s] : seen["Workflow"]) children[0][s.owner].push_back(name);
   for (const auto& [name, s] : seen["Job"]) children[1][s.owner].push_back(name);
   for (const auto& [name, s] : seen["TrainJob"]) children[2][s.owner].push_back(name);
@@ -227,8 +241,8 @@ ChainLatencies chain_latencies(SeenByKind& seen) {
 }
 
 void print_row(const char* what, const std::vector<double>& v) {
-  std::printf("%-50s %9.1f %9.1f %9.1f %9.1f %9.1f\n", what, percentile(v, 50), percentile(v, 90), percentile(v, 99),
-              v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
+  std::printf("%-50s %9.1f %9.1f %9.1f %9.1f %9.1f\n", what, percentile(v, 50), percentile(v, 90),
+              percentile(v, 99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
               v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()));
 }
 
@@ -246,13 +260,14 @@ void print_latencies(const ChainLatencies& latencies) {
   for (std::size_t i = 0; i < chains.size(); ++i) {
     int others = 0;
     for (std::size_t j = 0; j < chains.size(); ++j) {
-      if (j != i && chains[j].first < chains[i].second && chains[j].second > chains[i].first) ++others;
+      if (j != i && chains[j].first < chains[i].second && chains[j].second > chains[i].first)
+        ++others;
     }
     by_overlap[others].push_back(latencies.total[i]);
   }
   for (const auto& [others, overlapping] : by_overlap) {
-    const std::string what = "  overlapping " + std::to_string(others) + " other completion(s): n = " +
-                              std::to_string(overlapping.size());
+    const std::string what = "  overlapping " + std::to_string(others) +
+                             " other completion(s): n = " + std::to_string(overlapping.size());
     print_row(what.c_str(), overlapping);
   }
 }
@@ -268,21 +283,22 @@ void run_latency(const Settings& settings) {
   Recorder recorder;
   CommitObserver observer(cluster->sim().api().store(), recorder);
   ManagerProcess manager(settings, cluster->sim().url(), "latency");
-  std::fprintf(stderr, "latency phase: manager pid %d, log %s\n", manager.pid(), manager.log().c_str());
+  std::fprintf(stderr, "latency phase: manager pid %d, log %s\n", manager.pid(),
+               manager.log().c_str());
   manager.wait_ready(60s);
 
-  std::printf("\n== latency: %d Certifications, %d in flight%s, cluster %s, %d nodes each, nodesPerJob %d, "
-              "trainer step %d ms ==\n",
-              settings.certifications, concurrency, settings.lockstep ? " started together" : "", profile.c_str(),
-              settings.nodes_per_cert,
-              settings.nodes_per_job, settings.trainer_step_ms);
+  std::printf(
+      "\n== latency: %d Certifications, %d in flight%s, cluster %s, %d nodes each, nodesPerJob %d, "
+      "trainer step %d ms ==\n",
+      settings.certifications, concurrency, settings.lockstep ? " started together" : "",
+      profile.c_str(), settings.nodes_per_cert, settings.nodes_per_job, settings.trainer_step_ms);
   print_load();
   auto driver = bench_client(*cluster);
   const auto started = Clock::now();
   // Generous: at the default --qps 20 a Certification's ~60 requests take ~3 s of rate budget.
   const auto deadline = started + std::chrono::seconds(60 + settings.certifications * 10);
-  const int finished =
-      run_certifications(settings, *driver, recorder, node_count, concurrency, deadline, manager.log());
+  const int finished = run_certifications(settings, *driver, recorder, node_count, concurrency,
+                                          deadline, manager.log());
   const double wall = std::chrono::duration<double>(Clock::now() - started).count();
   const double manager_cpu = manager.cpu_seconds();
   const auto requests = manager_requests(*driver);
@@ -290,10 +306,11 @@ void run_latency(const Settings& settings) {
   auto seen = recorder.snapshot();
 
   const ChainLatencies latencies = chain_latencies(seen);
-  std::printf("finished %d Certifications in %.1f s (%d not Succeeded, %d without a complete chain); "
-              "manager CPU %.1f s; %.1f TrainJobs per Certification\n",
-              finished, wall, latencies.failed, latencies.incomplete, manager_cpu,
-              latencies.trainjobs_per_cert.empty() ? 0.0 : percentile(latencies.trainjobs_per_cert, 50));
+  std::printf(
+      "finished %d Certifications in %.1f s (%d not Succeeded, %d without a complete chain); "
+      "manager CPU %.1f s; %.1f TrainJobs per Certification\n",
+      finished, wall, latencies.failed, latencies.incomplete, manager_cpu,
+      latencies.trainjobs_per_cert.empty() ? 0.0 : percentile(latencies.trainjobs_per_cert, 50));
   print_requests(requests, settings.certifications);
   print_latencies(latencies);
   print_load();

@@ -47,14 +47,18 @@ void stop_manager_and_exit(int signal) {
   ::_exit(128 + signal);
 }
 
-ManagerProcess::ManagerProcess(const Settings& settings, const std::string& server_url, const std::string& phase,
-                               std::vector<std::string> extra_args) {
+ManagerProcess::ManagerProcess(const Settings& settings, const std::string& server_url,
+                               const std::string& phase, std::vector<std::string> extra_args) {
   auto dir = std::filesystem::temp_directory_path();
-  kubeconfig_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".kubeconfig")).string();
-  log_ = (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".log")).string();
+  kubeconfig_ =
+      (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".kubeconfig"))
+          .string();
+  log_ =
+      (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".log")).string();
   nvcre::testing::write_sim_kubeconfig(kubeconfig_, server_url);
   probe_port_ = free_loopback_port();
-  std::vector<std::string> args{settings.manager, "--kubeconfig", kubeconfig_, "--health-probe-bind-address",
+  std::vector<std::string> args{settings.manager, "--kubeconfig", kubeconfig_,
+                                "--health-probe-bind-address",
                                 "127.0.0.1:" + std::to_string(probe_port_)};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   args.insert(args.end(), settings.manager_args.begin(), settings.manager_args.end());
@@ -83,7 +87,9 @@ ManagerProcess::~ManagerProcess() {
   std::filesystem::remove(kubeconfig_);
 }
 
-bool ManagerProcess::alive() const { return ::kill(pid_, 0) == 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+bool ManagerProcess::alive() const {
+  return ::kill(pid_, 0) == 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0;
+}
 
 void ManagerProcess::wait_ready(std::chrono::seconds timeout) const {
   k8s::ClientConfig config;

@@ -93,15 +93,16 @@ std::size_t expected_trainjobs(const Settings& settings) {
 }
 
 // Settled: the watched objects stop changing in number and the manager goes idle.
-void wait_settled(const Settings& settings, const ManagerProcess& manager, k8s::RestClient& client) {
+void wait_settled(const Settings& settings, const ManagerProcess& manager,
+                  k8s::RestClient& client) {
   std::size_t previous_count = 0;
   std::size_t previous_bound = 0;
   const auto deadline = Clock::now() + std::chrono::seconds(60 + settings.in_flight / 2);
   while (Clock::now() < deadline) {
     wait_idle(manager, std::chrono::seconds(5));
     CachedKinds at_peak = cached_kinds(client);
-    if (at_peak.count["TrainJob"] >= expected_trainjobs(settings) && at_peak.total_count == previous_count &&
-        at_peak.bound_pods == previous_bound) {
+    if (at_peak.count["TrainJob"] >= expected_trainjobs(settings) &&
+        at_peak.total_count == previous_count && at_peak.bound_pods == previous_bound) {
       break;
     }
     previous_count = at_peak.total_count;
@@ -110,33 +111,42 @@ void wait_settled(const Settings& settings, const ManagerProcess& manager, k8s::
   wait_idle(manager, std::chrono::seconds(30));
 }
 
-void print_cached_kinds(const Settings& settings, CachedKinds& at_peak, const CachedKinds& idle_cache) {
+void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
+                        const CachedKinds& idle_cache) {
   std::printf("fan-out: %zu of %zu TrainJobs, %zu of %zu pods bound to a node\n",
-              at_peak.count["TrainJob"], expected_trainjobs(settings), at_peak.bound_pods, at_peak.count["Pod"]);
-  std::printf("%-14s %10s %14s %12s %14s\n", "cached kind", "objects", "JSON bytes", "bytes/object", "trimmed bytes");
+              at_peak.count["TrainJob"], expected_trainjobs(settings), at_peak.bound_pods,
+              at_peak.count["Pod"]);
+  std::printf("%-14s %10s %14s %12s %14s\n", "cached kind", "objects", "JSON bytes", "bytes/object",
+              "trimmed bytes");
   for (const auto& [kind, count] : at_peak.count) {
     std::printf("%-14s %10zu %14zu %12zu %14zu\n", kind.c_str(), count, at_peak.bytes[kind],
                 at_peak.bytes[kind] / std::max<std::size_t>(1, count), at_peak.trimmed_bytes[kind]);
   }
-  std::printf("%-14s %10zu %14zu %12s %14zu   (idle: %zu objects, %zu bytes)\n", "total", at_peak.total_count,
-              at_peak.total_bytes, "", at_peak.total_trimmed_bytes, idle_cache.total_count, idle_cache.total_bytes);
+  std::printf("%-14s %10zu %14zu %12s %14zu   (idle: %zu objects, %zu bytes)\n", "total",
+              at_peak.total_count, at_peak.total_bytes, "", at_peak.total_trimmed_bytes,
+              idle_cache.total_count, idle_cache.total_bytes);
 }
 
-void print_memory(const Settings& settings, const MemoryKb& idle, const MemoryKb& settled, const CachedKinds& at_peak,
-                  const CachedKinds& idle_cache) {
+void print_memory(const Settings& settings, const MemoryKb& idle, const MemoryKb& settled,
+                  const CachedKinds& at_peak, const CachedKinds& idle_cache) {
   const std::size_t json_growth = at_peak.total_bytes - idle_cache.total_bytes;
   const double per_cert = 1024.0 / settings.in_flight;
   auto line = [&](const char* what, long kb) {
     const long growth_kb = kb - idle.rss;
-    std::printf("%-34s %9.1f MiB  growth %8.1f MiB  %7.1f KiB/Certification  growth/JSON %.2f (/JSON growth %.2f)\n",
-                what, kb / 1024.0, growth_kb / 1024.0, growth_kb * per_cert / 1024.0,
-                growth_kb * 1024.0 / static_cast<double>(at_peak.total_bytes),
-                growth_kb * 1024.0 / static_cast<double>(std::max<std::size_t>(1, json_growth)));
+    std::printf(
+        "%-34s %9.1f MiB  growth %8.1f MiB  %7.1f KiB/Certification  growth/JSON %.2f (/JSON "
+        "growth %.2f)\n",
+        what, kb / 1024.0, growth_kb / 1024.0, growth_kb * per_cert / 1024.0,
+        growth_kb * 1024.0 / static_cast<double>(at_peak.total_bytes),
+        growth_kb * 1024.0 / static_cast<double>(std::max<std::size_t>(1, json_growth)));
   };
-  std::printf("idle baseline (synced, %zu Nodes)  %9.1f MiB (VmRSS)\n", (idle_cache.count.count("Node") ? idle_cache.count.at("Node") : 0), idle.rss / 1024.0);
+  std::printf("idle baseline (synced, %zu Nodes)  %9.1f MiB (VmRSS)\n",
+              (idle_cache.count.count("Node") ? idle_cache.count.at("Node") : 0),
+              idle.rss / 1024.0);
   line("settled VmRSS", settled.rss);
   line("peak VmHWM", settled.hwm);
-  std::printf("JSON cached: %.1f MiB total, %.1f KiB per Certification\n", at_peak.total_bytes / 1048576.0,
+  std::printf("JSON cached: %.1f MiB total, %.1f KiB per Certification\n",
+              at_peak.total_bytes / 1048576.0,
               static_cast<double>(at_peak.total_bytes) / 1024.0 / settings.in_flight);
 }
 
@@ -153,15 +163,19 @@ void run_rss(const Settings& settings) {
   auto& client = *driver;
   // Unthrottled unless the caller sets --qps: what is cached does not depend on how fast it came.
   std::vector<std::string> extra;
-  if (std::find(settings.manager_args.begin(), settings.manager_args.end(), "--qps") == settings.manager_args.end()) {
+  if (std::find(settings.manager_args.begin(), settings.manager_args.end(), "--qps") ==
+      settings.manager_args.end()) {
     extra = {"--qps", "-1"};
   }
   ManagerProcess manager(settings, cluster->sim().url(), "rss", extra);
   std::fprintf(stderr, "rss phase: manager pid %d, log %s\n", manager.pid(), manager.log().c_str());
   manager.wait_ready(60s);
 
-  std::printf("\n== rss: %d Certifications in flight, cluster %s, %d nodes each, nodesPerJob %d, gpusPerNode %d ==\n",
-              settings.in_flight, profile.c_str(), settings.nodes_per_cert, settings.nodes_per_job, gpus_per_node);
+  std::printf(
+      "\n== rss: %d Certifications in flight, cluster %s, %d nodes each, nodesPerJob %d, "
+      "gpusPerNode %d ==\n",
+      settings.in_flight, profile.c_str(), settings.nodes_per_cert, settings.nodes_per_job,
+      gpus_per_node);
   print_load();
   wait_idle(manager, 30s);
   const MemoryKb idle = manager.memory();
@@ -169,9 +183,10 @@ void run_rss(const Settings& settings) {
 
   const auto started = Clock::now();
   for (int i = 0; i < settings.in_flight; ++i) {
-    client.create(kCertifications, kNamespace,
-                  certification("rss-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
-                                settings.nodes_per_job, gpus_per_node));
+    client.create(
+        kCertifications, kNamespace,
+        certification("rss-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
+                      settings.nodes_per_job, gpus_per_node));
   }
   wait_settled(settings, manager, client);
   const MemoryKb settled = manager.memory();

@@ -14,8 +14,8 @@ double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 // ---------------------------------------------------------------------------------------------
 // Objects
 
-json::value certification(const std::string& name, const std::vector<std::string>& nodes, int nodes_per_job,
-                          std::optional<int> gpus_per_node) {
+json::value certification(const std::string& name, const std::vector<std::string>& nodes,
+                          int nodes_per_job, std::optional<int> gpus_per_node) {
   json::array node_names;
   for (const auto& n : nodes) node_names.emplace_back(n);
   json::object options{{"nodesPerJob", nodes_per_job}};
@@ -25,7 +25,9 @@ json::value certification(const std::string& name, const std::vector<std::string
       {"kind", "Certification"},
       {"metadata", {{"name", name}, {"namespace", kNamespace}}},
       {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}, {"nodeNames", std::move(node_names)}}},
+       {{"target",
+         {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}},
+          {"nodeNames", std::move(node_names)}}},
         {"categories", json::array{json::object{{"domain", "communication"},
                                                 {"variant", "nccl-all-reduce"},
                                                 {"options", std::move(options)}}}}}}};
@@ -34,7 +36,8 @@ json::value certification(const std::string& name, const std::vector<std::string
 std::vector<std::string> slice_nodes(int slice, const Settings& settings, int node_count) {
   std::vector<std::string> nodes;
   for (int i = 0; i < settings.nodes_per_cert; ++i) {
-    nodes.push_back(sim::profile_node_name((slice * settings.nodes_per_cert + i) % node_count, node_count));
+    nodes.push_back(
+        sim::profile_node_name((slice * settings.nodes_per_cert + i) % node_count, node_count));
   }
   return nodes;
 }
@@ -42,8 +45,8 @@ std::vector<std::string> slice_nodes(int slice, const Settings& settings, int no
 // ---------------------------------------------------------------------------------------------
 // The cluster and the bench's clients
 
-std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(const std::string& profile,
-                                                       std::chrono::milliseconds trainer_step) {
+std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(
+    const std::string& profile, std::chrono::milliseconds trainer_step) {
   nvcre::manager::EmbeddedClusterOptions options;
   options.profile = profile;
   options.trainer_step = trainer_step;
@@ -62,7 +65,8 @@ std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedClus
 
 std::map<std::string, std::uint64_t> manager_requests(k8s::RestClient& client) {
   std::map<std::string, std::uint64_t> out;
-  const json::value stats = json::parse(client.request({"GET", "/sim/stats", {{"recent", "0"}}, "", ""}).body);
+  const json::value stats =
+      json::parse(client.request({"GET", "/sim/stats", {{"recent", "0"}}, "", ""}).body);
   if (const auto* agent = stats.at("byUserAgent").as_object().if_contains("nvcre")) {
     for (const auto& [verb, n] : agent->as_object()) out[verb] = n.to_number<std::uint64_t>();
   }
@@ -92,7 +96,8 @@ double percentile(std::vector<double> values, double p) {
 
 void print_load() {
   double load[3] = {};
-  if (::getloadavg(load, 3) == 3) std::printf("load average: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+  if (::getloadavg(load, 3) == 3)
+    std::printf("load average: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
 }
 
 }  // namespace nvcre::bench

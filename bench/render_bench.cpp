@@ -1,7 +1,8 @@
 // Offline render cost: one category built into its Workflow (catalog build, override resolution,
 // post-resolve transforms, encode) for every catalog category on every supported (GPU architecture,
 // platform) pair, as `nvcrectl certification render` and the controller do it.
-//   build/bench/nvcre_render_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   build/bench/nvcre_render_bench --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include "api/objects.hpp"
@@ -24,7 +25,8 @@ struct RenderCase {
 // transform chain runs; nodesPerJob large enough for every model's minimum.
 struct RenderCases {
   std::vector<RenderCase> accepted;
-  std::size_t refused = 0;  // pairs the catalog rejects (reported, so a regression cannot hide here)
+  std::size_t refused =
+      0;  // pairs the catalog rejects (reported, so a regression cannot hide here)
 };
 
 RenderCases every_render_case() {
@@ -43,9 +45,11 @@ RenderCases every_render_case() {
         cert.spec.categories.push_back({key.domain, key.variant, options});
         render_case.input.offline = true;
         render_case.input.gpu_architecture = std::string(arch);
-        render_case.input.nodes.push_back(platform::synthetic_node(cert.spec.target.nodeSelector, platform_name));
+        render_case.input.nodes.push_back(
+            platform::synthetic_node(cert.spec.target.nodeSelector, platform_name));
         try {  // keep only the pairs the catalog accepts (a model may not fit an architecture)
-          (void)certification::build_category_workflow(cert, cert.spec.categories.front(), render_case.input);
+          (void)certification::build_category_workflow(cert, cert.spec.categories.front(),
+                                                       render_case.input);
           cases.accepted.push_back(std::move(render_case));
         } catch (const std::exception&) {
           ++cases.refused;
@@ -62,9 +66,9 @@ void BM_RenderCategory(benchmark::State& state) {
   std::size_t next = 0;
   for (auto _ : state) {
     const auto& render_case = cases[next++ % cases.size()];
-    auto build = certification::build_category_workflow(render_case.certification,
-                                                        render_case.certification.spec.categories.front(),
-                                                        render_case.input);
+    auto build = certification::build_category_workflow(
+        render_case.certification, render_case.certification.spec.categories.front(),
+        render_case.input);
     benchmark::DoNotOptimize(api::encode_object(build.workflow));
   }
   state.counters["pairs"] = static_cast<double>(cases.size());

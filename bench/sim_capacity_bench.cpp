@@ -76,7 +76,8 @@ RateResult measure_rate(const std::string& url, int threads, double seconds, Op 
   std::vector<std::unique_ptr<k8s::RestClient>> clients;
   for (int t = 0; t < threads; ++t) clients.push_back(make_client(url));
   const auto start = Clock::now();
-  const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const auto end =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
@@ -108,18 +109,20 @@ RateResult measure_rate(const std::string& url, int threads, double seconds, Op 
 }
 
 void print_rate(const char* what, int threads, const RateResult& r) {
-  std::printf("%-22s %8d %10zu %8zu %9.2f %12.0f %8.2f %8.2f\n", what, threads, r.ops, r.errors, r.seconds,
-              static_cast<double>(r.ops - r.errors) / r.seconds, r.p50_ms, r.p99_ms);
+  std::printf("%-22s %8d %10zu %8zu %9.2f %12.0f %8.2f %8.2f\n", what, threads, r.ops, r.errors,
+              r.seconds, static_cast<double>(r.ops - r.errors) / r.seconds, r.p50_ms, r.p99_ms);
 }
 
 std::string list_resource_version(k8s::RestClient& client, const std::string& ns) {
   k8s::ListOptions options;
   options.limit = 1;
-  return std::string(client.list(kConfigMaps, ns, options).at("metadata").at("resourceVersion").as_string());
+  return std::string(
+      client.list(kConfigMaps, ns, options).at("metadata").at("resourceVersion").as_string());
 }
 
 void create_objects(k8s::RestClient& client, const std::string& ns, int count) {
-  for (int i = 0; i < count; ++i) client.create(kConfigMaps, ns, config_map("w-" + std::to_string(i)));
+  for (int i = 0; i < count; ++i)
+    client.create(kConfigMaps, ns, config_map("w-" + std::to_string(i)));
 }
 
 struct FanOut {
@@ -131,8 +134,8 @@ struct FanOut {
 // `watchers` threads each watch `ns` from `from_rv` until they saw `events` ADDED events; `during`
 // runs on the calling thread meanwhile (the live writer, or nothing).
 template <class During>
-FanOut fan_out(const std::string& url, const std::string& ns, const std::string& from_rv, int watchers, int events,
-               During during) {
+FanOut fan_out(const std::string& url, const std::string& ns, const std::string& from_rv,
+               int watchers, int events, During during) {
   auto client = make_client(url);
   std::atomic<std::size_t> delivered{0};
   std::atomic<int> incomplete{0};
@@ -159,12 +162,14 @@ FanOut fan_out(const std::string& url, const std::string& ns, const std::string&
   }
   during();
   for (auto& t : threads) t.join();
-  return {std::chrono::duration<double>(Clock::now() - start).count(), delivered.load(), incomplete == 0};
+  return {std::chrono::duration<double>(Clock::now() - start).count(), delivered.load(),
+          incomplete == 0};
 }
 
 void print_fan_out(const char* mode, int watchers, int events, const FanOut& f) {
-  std::printf("%-22s %8d %10d %12zu %9.2f %12.0f%s\n", mode, watchers, events, f.delivered, f.seconds,
-              static_cast<double>(f.delivered) / f.seconds, f.complete ? "" : "  (INCOMPLETE)");
+  std::printf("%-22s %8d %10d %12zu %9.2f %12.0f%s\n", mode, watchers, events, f.delivered,
+              f.seconds, static_cast<double>(f.delivered) / f.seconds,
+              f.complete ? "" : "  (INCOMPLETE)");
 }
 
 }  // namespace
@@ -191,17 +196,21 @@ int main(int argc, char** argv) {
   nvcre::sim::KubeSim sim(options);
   sim.start();
   auto admin = make_client(sim.url());
-  std::printf("kube-sim capacity, loopback HTTP, %u hardware threads; %.1f s per rate, %d events per watcher\n\n",
-              std::thread::hardware_concurrency(), settings.seconds, settings.events);
-  std::printf("%-22s %8s %10s %8s %9s %12s %8s %8s\n", "operation", "clients", "calls", "errors", "seconds", "ok calls/s",
-              "p50 ms", "p99 ms");
+  std::printf(
+      "kube-sim capacity, loopback HTTP, %u hardware threads; %.1f s per rate, %d events per "
+      "watcher\n\n",
+      std::thread::hardware_concurrency(), settings.seconds, settings.events);
+  std::printf("%-22s %8s %10s %8s %9s %12s %8s %8s\n", "operation", "clients", "calls", "errors",
+              "seconds", "ok calls/s", "p50 ms", "p99 ms");
 
   for (int threads : {1, 4}) {
     const std::string ns = "create-" + std::to_string(threads);
     create_namespace(*admin, ns);
-    auto r = measure_rate(sim.url(), threads, settings.seconds, [&](k8s::RestClient& c, int t, std::size_t i) {
-      c.create(kConfigMaps, ns, config_map("cm-" + std::to_string(t) + "-" + std::to_string(i)));
-    });
+    auto r = measure_rate(
+        sim.url(), threads, settings.seconds, [&](k8s::RestClient& c, int t, std::size_t i) {
+          c.create(kConfigMaps, ns,
+                   config_map("cm-" + std::to_string(t) + "-" + std::to_string(i)));
+        });
     print_rate("create configmap", threads, r);
     // Sanity: every successful create is really stored.
     const auto stored = admin->list(kConfigMaps, ns).at("items").as_array().size();
@@ -211,14 +220,16 @@ int main(int argc, char** argv) {
   constexpr int kGetObjects = 100;
   create_objects(*admin, "get", kGetObjects);
   for (int threads : {1, 4}) {
-    auto r = measure_rate(sim.url(), threads, settings.seconds, [&](k8s::RestClient& c, int t, std::size_t i) {
-      c.get(kConfigMaps, "get", "w-" + std::to_string((i * 7 + static_cast<std::size_t>(t)) % kGetObjects));
-    });
+    auto r = measure_rate(
+        sim.url(), threads, settings.seconds, [&](k8s::RestClient& c, int t, std::size_t i) {
+          c.get(kConfigMaps, "get",
+                "w-" + std::to_string((i * 7 + static_cast<std::size_t>(t)) % kGetObjects));
+        });
     print_rate("get configmap", threads, r);
   }
 
-  std::printf("\n%-22s %8s %10s %12s %9s %12s\n", "watch fan-out", "watchers", "events", "delivered", "seconds",
-              "events/s");
+  std::printf("\n%-22s %8s %10s %12s %9s %12s\n", "watch fan-out", "watchers", "events",
+              "delivered", "seconds", "events/s");
   for (int watchers : {1, 10, 100}) {
     const std::string ns = "live-" + std::to_string(watchers);
     create_namespace(*admin, ns);

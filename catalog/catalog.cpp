@@ -33,7 +33,8 @@ std::string describe_decode_error(const api::DecodeError& error) {
 std::int32_t int_field(const json::object& object, std::string_view key, const std::string& where) {
   const json::value* value = object.if_contains(key);
   if (value == nullptr) return 0;
-  if (!value->is_int64()) throw CatalogError(where + ": " + std::string(key) + " must be an integer");
+  if (!value->is_int64())
+    throw CatalogError(where + ": " + std::string(key) + " must be an integer");
   return static_cast<std::int32_t>(value->get_int64());
 }
 
@@ -53,7 +54,8 @@ EntryMeta parse_meta(const std::string& text, const std::string& where) {
     }
   }
   meta.min_gpus = int_field(m, "minGPUs", where);
-  if (const json::value* timeout = m.if_contains("timeoutPerJob")) meta.timeout_per_job = json::value_to<std::string>(*timeout);
+  if (const json::value* timeout = m.if_contains("timeoutPerJob"))
+    meta.timeout_per_job = json::value_to<std::string>(*timeout);
   if (const json::value* par = m.if_contains("parallelism")) {
     for (const auto& [arch, spec] : par->as_object()) {
       const std::string at = where + ": parallelism." + std::string(arch);
@@ -102,7 +104,8 @@ thread_local bool ExpansionArena::buffer_in_use_ = false;
 }  // namespace
 
 Parallelism EntryMeta::parallelism_for(std::string_view config_arch_key) const {
-  if (auto it = parallelism.find(std::string(config_arch_key)); it != parallelism.end()) return it->second;
+  if (auto it = parallelism.find(std::string(config_arch_key)); it != parallelism.end())
+    return it->second;
   if (auto it = parallelism.find("default"); it != parallelism.end()) return it->second;
   return {};
 }
@@ -124,14 +127,17 @@ Entry::Entry(CategoryKey key, EntryMeta meta, boost::json::value body,
 
 boost::json::value Entry::expand(const BuildConfig& config) const { return expand(config, {}); }
 
-boost::json::value Entry::expand(const BuildConfig& config, boost::json::storage_ptr storage) const {
+boost::json::value Entry::expand(const BuildConfig& config,
+                                 boost::json::storage_ptr storage) const {
   json::object params = detail::build_params(key_, meta_, config, storage);
   // Entry-level parameters: fill names the config leaves absent or empty.
   for (const auto& [name, value] : defaults_) {
     const json::value* current = params.if_contains(name);
-    if (current == nullptr || (current->is_string() && current->get_string().empty())) params[name] = value;
+    if (current == nullptr || (current->is_string() && current->get_string().empty()))
+      params[name] = value;
   }
-  const detail::ExpandContext ctx{*data_, params, key_.domain + "/" + key_.variant + "/", std::move(storage)};
+  const detail::ExpandContext ctx{*data_, params, key_.domain + "/" + key_.variant + "/",
+                                  std::move(storage)};
   try {
     return detail::expand_document(body_, ctx);
   } catch (const CatalogError& e) {
@@ -139,7 +145,8 @@ boost::json::value Entry::expand(const BuildConfig& config, boost::json::storage
   }
 }
 
-void Entry::validate_parallelism(const BuildConfig& config, std::string_view config_arch_key) const {
+void Entry::validate_parallelism(const BuildConfig& config,
+                                 std::string_view config_arch_key) const {
   std::int32_t nodes = config.nodes_per_job;
   if (config.options.testScale == api::test_scale::kIntraNode) nodes = 1;
   detail::check_parallelism(key_, meta_, nodes, config.gpus_per_node, config_arch_key);
@@ -155,7 +162,8 @@ api::WorkflowSpec Entry::build(const api::TargetSpec& target, const BuildConfig&
     ExpansionArena arena;
     spec = api::decode<api::WorkflowSpec>(expand(config, arena.storage()));
   } catch (const api::DecodeError& e) {
-    throw CatalogError(key_.to_string() + ": entry does not decode as a WorkflowSpec: " + describe_decode_error(e));
+    throw CatalogError(key_.to_string() +
+                       ": entry does not decode as a WorkflowSpec: " + describe_decode_error(e));
   }
   spec.orchestration.target = target;
   const api::CategoryOptions& o = config.options;
@@ -175,7 +183,8 @@ std::int32_t Entry::max_valid_nodes(std::int32_t available, std::int32_t gpus_pe
   return 0;
 }
 
-std::string Entry::effective_timeout_per_job(std::string_view user_value, std::string_view test_scale) const {
+std::string Entry::effective_timeout_per_job(std::string_view user_value,
+                                             std::string_view test_scale) const {
   return detail::effective_timeout(user_value, meta_.timeout_per_job, test_scale);
 }
 
@@ -199,7 +208,8 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
     if (std::count(rel.begin(), rel.end(), '/') != 1) continue;  // meta.yaml, configs/: data only
     const auto slash = rel.find('/');
     CategoryKey key{rel.substr(0, slash), rel.substr(slash + 1, rel.size() - slash - 1 - 5)};
-    if (key.domain.empty() || key.variant.empty()) throw CatalogError(rel + ": empty domain or variant");
+    if (key.domain.empty() || key.variant.empty())
+      throw CatalogError(rel + ": empty domain or variant");
     entry_paths.emplace_back(std::move(key), rel);
   }
   detail::add_templates(*data);
@@ -215,7 +225,8 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
     data->templates.add_strings_of(body);
     EntryMeta meta;
     const std::string meta_path = key.domain + "/" + key.variant + "/meta.yaml";
-    if (auto found = data->files.find(meta_path); found != data->files.end()) meta = parse_meta(found->second, meta_path);
+    if (auto found = data->files.find(meta_path); found != data->files.end())
+      meta = parse_meta(found->second, meta_path);
     Entry entry(key, std::move(meta), std::move(body), data);
     // Load-time check with zero data (as upstream executes every template with zero TemplateData).
     BuildConfig zero;
@@ -229,7 +240,8 @@ Catalog Catalog::load(const std::vector<std::pair<std::string, std::string>>& fi
 const Catalog& Catalog::builtin() {
   static const Catalog instance = [] {
     std::vector<std::pair<std::string, std::string>> files;
-    for (const auto& file : embedded_catalog_files()) files.emplace_back(std::string(file.name), std::string(file.content));
+    for (const auto& file : embedded_catalog_files())
+      files.emplace_back(std::string(file.name), std::string(file.content));
     return load(files);
   }();
   return instance;

@@ -82,7 +82,8 @@ class Entry {
                                std::string_view arch) const;
 
   // user value > meta timeoutPerJob > 15m for diagnose, else 1h.
-  std::string effective_timeout_per_job(std::string_view user_value, std::string_view test_scale) const;
+  std::string effective_timeout_per_job(std::string_view user_value,
+                                        std::string_view test_scale) const;
 
  private:
   void validate_parallelism(const BuildConfig& config, std::string_view config_arch) const;

@@ -39,30 +39,43 @@ struct Where {
 
   std::string str() const {
     switch (link) {
-      case Link::kRoot: return std::string(text);
+      case Link::kRoot:
+        return std::string(text);
       case Link::kKey: {
         std::string head = parent->str();
         return head.empty() ? std::string(text) : head + "." + std::string(text);
       }
-      case Link::kSuffix: return parent->str() + std::string(text);
-      case Link::kIndex: return parent->str() + "[" + std::to_string(index) + "]";
+      case Link::kSuffix:
+        return parent->str() + std::string(text);
+      case Link::kIndex:
+        return parent->str() + "[" + std::to_string(index) + "]";
     }
     return {};
   }
 };
 
-[[noreturn]] void fail(const Where& where, const std::string& message) { fail(where.str(), message); }
+[[noreturn]] void fail(const Where& where, const std::string& message) {
+  fail(where.str(), message);
+}
 
 bool truthy(const json::value& value) {
   switch (value.kind()) {
-    case json::kind::null: return false;
-    case json::kind::bool_: return value.get_bool();
-    case json::kind::int64: return value.get_int64() != 0;
-    case json::kind::uint64: return value.get_uint64() != 0;
-    case json::kind::double_: return value.get_double() != 0;
-    case json::kind::string: return !value.get_string().empty();
-    case json::kind::array: return !value.get_array().empty();
-    case json::kind::object: return !value.get_object().empty();
+    case json::kind::null:
+      return false;
+    case json::kind::bool_:
+      return value.get_bool();
+    case json::kind::int64:
+      return value.get_int64() != 0;
+    case json::kind::uint64:
+      return value.get_uint64() != 0;
+    case json::kind::double_:
+      return value.get_double() != 0;
+    case json::kind::string:
+      return !value.get_string().empty();
+    case json::kind::array:
+      return !value.get_array().empty();
+    case json::kind::object:
+      return !value.get_object().empty();
   }
   return false;
 }
@@ -127,7 +140,8 @@ class Expander {
   // Most maps are plain Kubernetes structure: one scan for a `$` key spares them the directive
   // lookups.
   static bool has_directive(const json::object& in) {
-    return std::any_of(in.begin(), in.end(), [](const json::key_value_pair& kv) { return kv.key().starts_with('$'); });
+    return std::any_of(in.begin(), in.end(),
+                       [](const json::key_value_pair& kv) { return kv.key().starts_with('$'); });
   }
 
   Expanded object(const json::object& in, const Where& where) {
@@ -139,11 +153,13 @@ class Expander {
     if (in.contains("$if")) return conditional(in, where);
     if (const json::value* s = in.if_contains("$str")) {
       only_keys(in, {"$str"}, where);
-      return {Expanded::Kind::kValue, json::value(scalar_text(node(*s, where.suffix(".$str")).value), storage_)};
+      return {Expanded::Kind::kValue,
+              json::value(scalar_text(node(*s, where.suffix(".$str")).value), storage_)};
     }
     if (const json::value* env = in.if_contains("$mpiEnvArgs")) {
       only_keys(in, {"$mpiEnvArgs"}, where);
-      return {Expanded::Kind::kSplice, mpi_env_args(node(*env, where.suffix(".$mpiEnvArgs")).value, where)};
+      return {Expanded::Kind::kSplice,
+              mpi_env_args(node(*env, where.suffix(".$mpiEnvArgs")).value, where)};
     }
     if (in.contains("$repeat")) return repeat(in, where);
     if (const json::value* file = in.if_contains("$file")) {
@@ -153,7 +169,8 @@ class Expander {
       const std::string path = name.starts_with("_lib/") ? name : ctx_.entry_dir + name;
       auto found = ctx_.data.files.find(path);
       if (found == ctx_.data.files.end()) fail(where, "$file " + path + ": not found");
-      return {Expanded::Kind::kValue, json::value(render(found->second, Where::root(path)), storage_)};
+      return {Expanded::Kind::kValue,
+              json::value(render(found->second, Where::root(path)), storage_)};
     }
     json::object out(storage_);
     if (const json::value* include = in.if_contains("$include")) {
@@ -171,7 +188,8 @@ class Expander {
         only_keys(in, {"$include"}, where);
         return {Expanded::Kind::kSplice, std::move(fragment.value)};
       }
-      if (!fragment.value.is_object()) fail(where, "$include " + path + ": fragment must be a list or a map");
+      if (!fragment.value.is_object())
+        fail(where, "$include " + path + ": fragment must be a list or a map");
       out = std::move(fragment.value.get_object());
     }
     return map(in, where, std::move(out));
@@ -197,10 +215,12 @@ class Expander {
     return {Expanded::Kind::kValue, json::value(std::move(out))};
   }
 
-  void only_keys(const json::object& in, std::initializer_list<std::string_view> allowed, const Where& where) {
+  void only_keys(const json::object& in, std::initializer_list<std::string_view> allowed,
+                 const Where& where) {
     for (const auto& [key, value] : in) {
       if (std::find(allowed.begin(), allowed.end(), std::string_view(key)) == allowed.end()) {
-        fail(where, "unexpected key \"" + std::string(key) + "\" next to " + std::string(*allowed.begin()));
+        fail(where, "unexpected key \"" + std::string(key) + "\" next to " +
+                        std::string(*allowed.begin()));
       }
     }
   }
@@ -220,27 +240,34 @@ class Expander {
   bool condition(const json::value& cond, const Where& where) {
     if (!cond.is_object()) fail(where, "condition must be a map");
     const json::object& c = cond.get_object();
-    if (const json::value* inner = c.if_contains("not")) return !condition(*inner, where.suffix(".not"));
+    if (const json::value* inner = c.if_contains("not"))
+      return !condition(*inner, where.suffix(".not"));
     if (const json::value* all = c.if_contains("all")) {
-      for (const auto& item : all->as_array()) if (!condition(item, where.suffix(".all"))) return false;
+      for (const auto& item : all->as_array())
+        if (!condition(item, where.suffix(".all"))) return false;
       return true;
     }
     if (const json::value* any = c.if_contains("any")) {
-      for (const auto& item : any->as_array()) if (condition(item, where.suffix(".any"))) return true;
+      for (const auto& item : any->as_array())
+        if (condition(item, where.suffix(".any"))) return true;
       return false;
     }
     const json::value* name = c.if_contains("param");
-    if (name == nullptr || !name->is_string()) fail(where, "condition needs param, not, all or any");
+    if (name == nullptr || !name->is_string())
+      fail(where, "condition needs param, not, all or any");
     const json::value* value = ctx_.params.if_contains(name->get_string());
-    if (value == nullptr) fail(where, "unknown parameter \"" + std::string(name->get_string()) + "\"");
+    if (value == nullptr)
+      fail(where, "unknown parameter \"" + std::string(name->get_string()) + "\"");
     for (const auto& [key, operand] : c) {
       if (key != "param" && key != "equals" && key != "in" && key != "gt") {
         fail(where, "unknown condition operator \"" + std::string(key) + "\"");
       }
     }
-    if (const json::value* equals = c.if_contains("equals")) return scalar_text(*value) == scalar_text(*equals);
+    if (const json::value* equals = c.if_contains("equals"))
+      return scalar_text(*value) == scalar_text(*equals);
     if (const json::value* in = c.if_contains("in")) {
-      for (const auto& option : in->as_array()) if (scalar_text(*value) == scalar_text(option)) return true;
+      for (const auto& option : in->as_array())
+        if (scalar_text(*value) == scalar_text(option)) return true;
       return false;
     }
     if (const json::value* gt = c.if_contains("gt")) {
@@ -258,7 +285,8 @@ class Expander {
       const json::object* var = item.if_object();
       if (var == nullptr || !var->contains("name")) fail(where, "$mpiEnvArgs item without name");
       std::string operand = scalar_text(var->at("name"));
-      if (const json::value* value = var->if_contains("value")) operand += "=" + scalar_text(*value);
+      if (const json::value* value = var->if_contains("value"))
+        operand += "=" + scalar_text(*value);
       out.emplace_back("-x");
       out.emplace_back(operand);
     }
@@ -268,7 +296,8 @@ class Expander {
   Expanded repeat(const json::object& in, const Where& where) {
     only_keys(in, {"$repeat", "$count", "$separator"}, where);
     const std::string text = scalar_text(node(in.at("$repeat"), where).value);
-    const json::value count = in.contains("$count") ? node(in.at("$count"), where).value : json::value(0);
+    const json::value count =
+        in.contains("$count") ? node(in.at("$count"), where).value : json::value(0);
     const std::string separator = in.contains("$separator") ? scalar_text(in.at("$separator")) : "";
     if (!count.is_int64()) fail(where, "$count must be an integer");
     std::string out;
@@ -291,7 +320,8 @@ void add_templates(CatalogData& data) {
   }
 }
 
-std::string render_string(std::string_view text, const boost::json::object& params, std::string_view where) {
+std::string render_string(std::string_view text, const boost::json::object& params,
+                          std::string_view where) {
   const TextTemplates none;
   TemplateRenderer renderer(none, params);
   try {

@@ -34,9 +34,12 @@
 namespace nvcre::catalog::detail {
 
 struct CatalogData {
-  std::map<std::string, boost::json::value, std::less<>> lib;  // "_lib/..." (relative to entries/) -> parsed YAML
-  std::map<std::string, std::string, std::less<>> files;       // every file relative to entries/ -> raw text
-  TextTemplates templates;  // every `{{` text of lib, files and entries, parsed once (add_templates)
+  std::map<std::string, boost::json::value, std::less<>>
+      lib;  // "_lib/..." (relative to entries/) -> parsed YAML
+  std::map<std::string, std::string, std::less<>>
+      files;  // every file relative to entries/ -> raw text
+  TextTemplates
+      templates;  // every `{{` text of lib, files and entries, parsed once (add_templates)
 };
 
 // Parses the templates of `lib` and of every file that is not YAML (the `$file` texts) once.
@@ -54,6 +57,7 @@ struct ExpandContext {
 boost::json::value expand_document(const boost::json::value& document, const ExpandContext& ctx);
 
 // Renders one string scalar with mustache; `where` prefixes error messages.
-std::string render_string(std::string_view text, const boost::json::object& params, std::string_view where);
+std::string render_string(std::string_view text, const boost::json::object& params,
+                          std::string_view where);
 
 }  // namespace nvcre::catalog::detail

@@ -40,7 +40,8 @@ const detail::CatalogData& lib_data() {
 
 }  // namespace
 
-boost::json::value expand_lib_fragment(std::string_view lib_path, const boost::json::object& params) {
+boost::json::value expand_lib_fragment(std::string_view lib_path,
+                                       const boost::json::object& params) {
   const std::string path = "_lib/" + std::string(lib_path);
   const auto& data = lib_data();
   auto found = data.lib.find(path);

@@ -14,6 +14,7 @@ namespace nvcre::catalog {
 // `params` (the names the fragments use: entryName, nodesPerJob, gpusPerNode, mlnxPerNode,
 // nicResourceName, enableMNNVL, mnnvl, plus whatever the document itself reads). Throws
 // CatalogError when the fragment does not exist or does not expand.
-boost::json::value expand_lib_fragment(std::string_view lib_path, const boost::json::object& params);
+boost::json::value expand_lib_fragment(std::string_view lib_path,
+                                       const boost::json::object& params);
 
 }  // namespace nvcre::catalog

@@ -34,8 +34,8 @@ std::string quantity_or(const std::optional<api::CategoryResourceList>& side,
 
 }  // namespace
 
-boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, const BuildConfig& config,
-                                 boost::json::storage_ptr storage) {
+boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta,
+                                 const BuildConfig& config, boost::json::storage_ptr storage) {
   const api::CategoryOptions& o = config.options;
   const std::string test_scale = or_default(o.testScale, api::test_scale::kFullScale);
   const bool diagnose = test_scale == api::test_scale::kDiagnose;
@@ -43,7 +43,8 @@ boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, 
   const Parallelism par = meta.parallelism_for(arch_key);
 
   json::array pull_secrets(storage);
-  for (const auto& secret : o.imagePullSecrets) pull_secrets.push_back(json::object{{"name", secret.name}});
+  for (const auto& secret : o.imagePullSecrets)
+    pull_secrets.push_back(json::object{{"name", secret.name}});
   json::object thresholds(storage);
   for (const auto& [metric, expression] : o.thresholds) thresholds[metric] = expression;
 
@@ -101,7 +102,8 @@ std::string effective_timeout(std::string_view user_value, std::string_view meta
                               std::string_view test_scale) {
   if (!user_value.empty()) return std::string(user_value);
   if (!meta_value.empty()) return std::string(meta_value);
-  return std::string(test_scale == api::test_scale::kDiagnose ? kDiagnoseTimeoutPerJob : kDefaultTimeoutPerJob);
+  return std::string(test_scale == api::test_scale::kDiagnose ? kDiagnoseTimeoutPerJob
+                                                              : kDefaultTimeoutPerJob);
 }
 
 bool nodes_satisfy(const EntryMeta& meta, std::int32_t nodes, std::int32_t gpus_per_node,
@@ -110,7 +112,8 @@ bool nodes_satisfy(const EntryMeta& meta, std::int32_t nodes, std::int32_t gpus_
   if (meta.min_gpus > 0 && total < meta.min_gpus) return false;
   const Parallelism par = meta.parallelism_for(config_arch_key);
   if (par.tp > 0 && par.pp > 0 && total % (par.tp * par.pp) != 0) return false;
-  if (par.ep > 0 && par.tp > 0 && par.pp > 0 && (total / (par.tp * par.pp)) % par.ep != 0) return false;
+  if (par.ep > 0 && par.tp > 0 && par.pp > 0 && (total / (par.tp * par.pp)) % par.ep != 0)
+    return false;
   return true;
 }
 
@@ -122,8 +125,9 @@ void check_parallelism(const CategoryKey& key, const EntryMeta& meta, std::int32
   if (meta.min_gpus > 0 && total < meta.min_gpus) {
     const std::int64_t min_nodes = (meta.min_gpus + gpus - 1) / gpus;
     throw CatalogError(name + ": requires at least " + std::to_string(meta.min_gpus) + " GPUs (" +
-                       std::to_string(min_nodes) + " nodes × " + std::to_string(gpus) + " GPUs/node), got " +
-                       std::to_string(total) + " GPUs (" + std::to_string(nodes) + " nodes); set nodesPerJob to " +
+                       std::to_string(min_nodes) + " nodes × " + std::to_string(gpus) +
+                       " GPUs/node), got " + std::to_string(total) + " GPUs (" +
+                       std::to_string(nodes) + " nodes); set nodesPerJob to " +
                        std::to_string(min_nodes) + " or higher");
   }
   const Parallelism par = meta.parallelism_for(config_arch_key);
@@ -132,21 +136,29 @@ void check_parallelism(const CategoryKey& key, const EntryMeta& meta, std::int32
   if (total % tp_pp != 0) {
     std::int64_t below = 0, above = 0;
     for (std::int64_t n = nodes; n >= 1; --n) {
-      if ((n * gpus) % tp_pp == 0) { below = n; break; }
+      if ((n * gpus) % tp_pp == 0) {
+        below = n;
+        break;
+      }
     }
     for (std::int64_t n = nodes + 1; n <= total; ++n) {
-      if ((n * gpus) % tp_pp == 0) { above = n; break; }
+      if ((n * gpus) % tp_pp == 0) {
+        above = n;
+        break;
+      }
     }
-    throw CatalogError(name + ": totalGPUs=" + std::to_string(total) + " (" + std::to_string(nodes) + " nodes × " +
-                       std::to_string(gpus) + " GPUs/node) must be divisible by TP×PP=" + std::to_string(tp_pp) +
-                       " (TP=" + std::to_string(par.tp) + ", PP=" + std::to_string(par.pp) + "); try nodesPerJob=" +
-                       std::to_string(below) + " or " + std::to_string(above));
+    throw CatalogError(
+        name + ": totalGPUs=" + std::to_string(total) + " (" + std::to_string(nodes) + " nodes × " +
+        std::to_string(gpus) + " GPUs/node) must be divisible by TP×PP=" + std::to_string(tp_pp) +
+        " (TP=" + std::to_string(par.tp) + ", PP=" + std::to_string(par.pp) +
+        "); try nodesPerJob=" + std::to_string(below) + " or " + std::to_string(above));
   }
   if (par.ep > 0 && (total / tp_pp) % par.ep != 0) {
-    throw CatalogError(name + ": totalGPUs=" + std::to_string(total) + ", DP=" + std::to_string(total / tp_pp) +
-                       " must be divisible by EP=" + std::to_string(par.ep) + "; totalGPUs must be a multiple of " +
-                       std::to_string(tp_pp * par.ep) + " (TP×PP×EP=" + std::to_string(par.tp) + "×" +
-                       std::to_string(par.pp) + "×" + std::to_string(par.ep) + ")");
+    throw CatalogError(name + ": totalGPUs=" + std::to_string(total) +
+                       ", DP=" + std::to_string(total / tp_pp) + " must be divisible by EP=" +
+                       std::to_string(par.ep) + "; totalGPUs must be a multiple of " +
+                       std::to_string(tp_pp * par.ep) + " (TP×PP×EP=" + std::to_string(par.tp) +
+                       "×" + std::to_string(par.pp) + "×" + std::to_string(par.ep) + ")");
   }
 }
 

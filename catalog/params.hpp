@@ -13,8 +13,8 @@ namespace nvcre::catalog::detail {
 
 // Typed parameters visible to entries (names documented in catalog/entries/README.md), allocated
 // from `storage` (build() passes the arena of its expansion).
-boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta, const BuildConfig& config,
-                                 boost::json::storage_ptr storage = {});
+boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta,
+                                 const BuildConfig& config, boost::json::storage_ptr storage = {});
 
 std::string effective_timeout(std::string_view user_value, std::string_view meta_value,
                               std::string_view test_scale);

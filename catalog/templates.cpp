@@ -48,18 +48,25 @@ mstch::object to_mustache_object(const json::object& object) {
 
 mstch::data to_mustache(const json::value& value) {
   switch (value.kind()) {
-    case json::kind::string: return mstch::data(std::string(value.get_string()));
-    case json::kind::bool_: return mstch::data(value.get_bool());
-    case json::kind::int64: return mstch::data(std::to_string(value.get_int64()));
-    case json::kind::uint64: return mstch::data(std::to_string(value.get_uint64()));
-    case json::kind::double_: return mstch::data(json::serialize(value));
-    case json::kind::null: return mstch::data(mstch::data::type::bool_false);
+    case json::kind::string:
+      return mstch::data(std::string(value.get_string()));
+    case json::kind::bool_:
+      return mstch::data(value.get_bool());
+    case json::kind::int64:
+      return mstch::data(std::to_string(value.get_int64()));
+    case json::kind::uint64:
+      return mstch::data(std::to_string(value.get_uint64()));
+    case json::kind::double_:
+      return mstch::data(json::serialize(value));
+    case json::kind::null:
+      return mstch::data(mstch::data::type::bool_false);
     case json::kind::array: {
       mstch::list list;
       for (const auto& item : value.get_array()) list.push_back(to_mustache(item));
       return mstch::data(list);
     }
-    case json::kind::object: return mstch::data(to_mustache_object(value.get_object()));
+    case json::kind::object:
+      return mstch::data(to_mustache_object(value.get_object()));
   }
   return mstch::data();
 }
@@ -73,11 +80,13 @@ std::optional<std::string> sole_placeholder_of(std::string_view text) {
 
 }  // namespace
 
-ParsedText::ParsedText(std::string_view text) : sole(sole_placeholder_of(text)), tmpl(std::string(text)) {
+ParsedText::ParsedText(std::string_view text)
+    : sole(sole_placeholder_of(text)), tmpl(std::string(text)) {
   static const std::regex tag(R"(\{\{\{?\s*([&#^/!>]?)\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\})");
   const std::string subject(text);
   std::size_t tags = 0;
-  for (auto it = std::sregex_iterator(subject.begin(), subject.end(), tag); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(subject.begin(), subject.end(), tag);
+       it != std::sregex_iterator(); ++it) {
     ++tags;
     const std::string sigil = (*it)[1];
     const std::string name = (*it)[2];
@@ -88,7 +97,8 @@ ParsedText::ParsedText(std::string_view text) : sole(sole_placeholder_of(text)),
     if (sigil != "&") required.push_back(head);
   }
   std::size_t openers = 0;
-  for (auto at = subject.find("{{"); at != std::string::npos; at = subject.find("{{", at + 1)) ++openers;
+  for (auto at = subject.find("{{"); at != std::string::npos; at = subject.find("{{", at + 1))
+    ++openers;
   all_tags_known = openers == tags && !has_partial;
   if (has_partial) source = subject;
   tmpl.set_custom_escape([](const std::string& s) { return s; });  // YAML values, not HTML
@@ -128,7 +138,8 @@ struct TemplateRenderer::Data {
   void add(std::string_view name, const json::object& params) {
     if (complete || std::find(converted.begin(), converted.end(), name) != converted.end()) return;
     converted.push_back(name);
-    if (const json::value* param = params.if_contains(name)) value.set(std::string(name), to_mustache(*param));
+    if (const json::value* param = params.if_contains(name))
+      value.set(std::string(name), to_mustache(*param));
   }
   void add_all(const json::object& params) {
     if (complete) return;

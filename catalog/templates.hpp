@@ -29,7 +29,9 @@ class TextTemplates {
  private:
   struct Hash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    std::size_t operator()(std::string_view text) const {
+      return std::hash<std::string_view>{}(text);
+    }
   };
   std::unordered_map<std::string, std::shared_ptr<const ParsedText>, Hash, std::equal_to<>> parsed_;
 };

@@ -19,10 +19,10 @@ namespace nvcre::certification {
 using reconcile::BuildInput;
 
 // Throws CategoryBuildError: CategoryNotFound ("unknown certification category: d/v"),
-// WorkflowValidationFailed (build, override or node-count errors, "building workflow for d/v: ..."),
-// GangSchedulingConflict (transforms).
-CategoryBuild build_category_workflow(const api::Certification& certification,
-                                      const api::CertificateCategory& category, const BuildInput& input,
-                                      const catalog::Catalog& catalog = catalog::Catalog::builtin());
+// WorkflowValidationFailed (build, override or node-count errors, "building workflow for d/v:
+// ..."), GangSchedulingConflict (transforms).
+CategoryBuild build_category_workflow(
+    const api::Certification& certification, const api::CertificateCategory& category,
+    const BuildInput& input, const catalog::Catalog& catalog = catalog::Catalog::builtin());
 
 }  // namespace nvcre::certification

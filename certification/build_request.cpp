@@ -6,7 +6,8 @@
 
 namespace nvcre::certification {
 
-ResolveAnswer resolve_for_request(const CategoryBuildRequest& request, const platform::DetectionFacts& facts,
+ResolveAnswer resolve_for_request(const CategoryBuildRequest& request,
+                                  const platform::DetectionFacts& facts,
                                   const catalog::Catalog& catalog) {
   try {
     return resolve_target_category(request.certification, request.category, facts, catalog);
@@ -15,7 +16,8 @@ ResolveAnswer resolve_for_request(const CategoryBuildRequest& request, const pla
   }
 }
 
-CategoryBuildAnswer assemble_for_request(const api::Certification& certification, ResolvedCategory resolved) {
+CategoryBuildAnswer assemble_for_request(const api::Certification& certification,
+                                         ResolvedCategory resolved) {
   try {
     return assemble_category_workflow(std::move(resolved), certification);
   } catch (const CategoryBuildError& error) {
@@ -23,13 +25,16 @@ CategoryBuildAnswer assemble_for_request(const api::Certification& certification
   }
 }
 
-CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request, const k8s::CacheView& cache,
+CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request,
+                                         const k8s::CacheView& cache,
                                          const catalog::Catalog& catalog) {
   auto [nodes, missing] = platform::cached_nodes(request.nodes, cache);
-  if (!missing.empty()) throw std::logic_error("build request names node " + missing + " the cache lacks");
+  if (!missing.empty())
+    throw std::logic_error("build request names node " + missing + " the cache lacks");
   auto resolved = resolve_for_request(request, platform::detect_nodes(std::move(nodes)), catalog);
   if (auto* failure = std::get_if<BuildFailure>(&resolved)) return *failure;
-  return assemble_for_request(request.certification, std::get<ResolvedCategory>(std::move(resolved)));
+  return assemble_for_request(request.certification,
+                              std::get<ResolvedCategory>(std::move(resolved)));
 }
 
 }  // namespace nvcre::certification

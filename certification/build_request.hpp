@@ -21,14 +21,17 @@ using reconcile::CategoryBuildRequest;
 using ResolveAnswer = std::variant<ResolvedCategory, BuildFailure>;
 
 // catalog_resolver: resolve_target_category.
-ResolveAnswer resolve_for_request(const CategoryBuildRequest& request, const platform::DetectionFacts& facts,
+ResolveAnswer resolve_for_request(const CategoryBuildRequest& request,
+                                  const platform::DetectionFacts& facts,
                                   const catalog::Catalog& catalog);
 // gang_scheduler: assemble_category_workflow.
-CategoryBuildAnswer assemble_for_request(const api::Certification& certification, ResolvedCategory resolved);
+CategoryBuildAnswer assemble_for_request(const api::Certification& certification,
+                                         ResolvedCategory resolved);
 
 // The synchronous answerer: every stage in order, detection from `cache` (which must hold the
 // request's nodes). Golden tests answer the reconcile's questions with it.
-CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request, const k8s::CacheView& cache,
+CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request,
+                                         const k8s::CacheView& cache,
                                          const catalog::Catalog& catalog);
 
 }  // namespace nvcre::certification

@@ -27,40 +27,48 @@ struct ResolvedCategory {
 };
 
 // The catalog entry of `category`; CategoryNotFound ("unknown certification category: d/v").
-const catalog::Entry& lookup_category_entry(const catalog::Catalog& catalog, const api::CertificateCategory& category);
+const catalog::Entry& lookup_category_entry(const catalog::Catalog& catalog,
+                                            const api::CertificateCategory& category);
 
 // The architecture build_category_workflow uses: the caller's, else the nodes' majority, else the
 // nodeSelector's product label, else whatever detection said.
-std::string requested_or_detected_architecture(const api::Certification& certification, const platform::DetectionFacts& facts,
-                                 const std::string& requested);
+std::string requested_or_detected_architecture(const api::Certification& certification,
+                                               const platform::DetectionFacts& facts,
+                                               const std::string& requested);
 
 // The controller's target architecture: the primary architecture, else the nodeSelector's
 // product label; "" when neither says (§3.3).
-std::string target_architecture(const api::Certification& certification, const platform::DetectionFacts& facts);
+std::string target_architecture(const api::Certification& certification,
+                                const platform::DetectionFacts& facts);
 
 // Options, GPU defaults and node count for the entry's build (§4.5 steps 3-8). Offline,
 // nodesPerJob defaults to 1; the controller sizes the job against the primary-architecture nodes
 // that can supply gpusPerNode. Appends GPUArchitectureDefaults / NICResourceDetection notices.
 catalog::BuildConfig category_build_config(const std::string& key, const catalog::Entry& entry,
-                                           const api::CategoryOptions& options, const std::string& architecture,
+                                           const api::CategoryOptions& options,
+                                           const std::string& architecture,
                                            const platform::DetectionFacts& facts, bool offline,
                                            std::vector<BuildEvent>& events);
 
 // The entry's build, then override resolution against platform, architecture and topology
 // domains. Offline every override is dropped once resolved; the controller keeps the pending ones.
 void build_and_resolve_overrides(ResolvedCategory& resolved, const catalog::Entry& entry,
-                                 const api::Certification& certification, const catalog::BuildConfig& config,
+                                 const api::Certification& certification,
+                                 const catalog::BuildConfig& config,
                                  const platform::DetectionFacts& facts, bool offline);
 
 // The whole stage. `architecture` is used as given (see the two deciders above).
-ResolvedCategory resolve_category(const api::Certification& certification, const api::CertificateCategory& category,
-                                  const platform::DetectionFacts& facts, const std::string& architecture, bool offline,
+ResolvedCategory resolve_category(const api::Certification& certification,
+                                  const api::CertificateCategory& category,
+                                  const platform::DetectionFacts& facts,
+                                  const std::string& architecture, bool offline,
                                   const catalog::Catalog& catalog);
 
 // The controller's form: the target architecture first (WorkflowValidationFailed when it cannot
 // be determined), then resolve_category.
 ResolvedCategory resolve_target_category(const api::Certification& certification,
                                          const api::CertificateCategory& category,
-                                         const platform::DetectionFacts& facts, const catalog::Catalog& catalog);
+                                         const platform::DetectionFacts& facts,
+                                         const catalog::Catalog& catalog);
 
 }  // namespace nvcre::certification

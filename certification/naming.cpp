@@ -22,8 +22,10 @@ std::string option_suffix(const api::CertificateCategory& category) {
   return suffix;
 }
 
-std::string workflow_name(std::string_view certification_name, const api::CertificateCategory& category) {
-  std::string name = std::string(certification_name) + "-" + category.domain + "-" + category.variant;
+std::string workflow_name(std::string_view certification_name,
+                          const api::CertificateCategory& category) {
+  std::string name =
+      std::string(certification_name) + "-" + category.domain + "-" + category.variant;
   const std::string suffix = option_suffix(category);
   if (!suffix.empty()) name += "-" + suffix;
   return k8s::truncate_name(name, k8s::kMaxWorkflowNameLength);

@@ -1,6 +1,6 @@
 #pragma once
-// Names, labels and annotations of the Workflows a Certification creates (controllers.md §2.6, §4.1;
-// api.md §13.2-13.3). Byte-compatible with NVCRE: external tools select on them.
+// Names, labels and annotations of the Workflows a Certification creates (controllers.md §2.6,
+// §4.1; api.md §13.2-13.3). Byte-compatible with NVCRE: external tools select on them.
 #include <map>
 #include <string>
 
@@ -14,15 +14,17 @@ using api::kManagedByValue;
 inline constexpr std::string_view kCertificationLabel = "nvcre.nvidia.com/certification";
 inline constexpr std::string_view kCategoryDomainLabel = "nvcre.nvidia.com/category-domain";
 inline constexpr std::string_view kCategoryVariantLabel = "nvcre.nvidia.com/category-variant";
-inline constexpr std::string_view kRequestedTestScaleAnnotation = "nvcre.nvidia.com/requested-test-scale";
+inline constexpr std::string_view kRequestedTestScaleAnnotation =
+    "nvcre.nvidia.com/requested-test-scale";
 
 // "-"-joined tokens for the per-category options that change what runs, in NVCRE's order:
-// n<nodesPerJob>, mnnvl|nomnnvl, <testScale>, ckpt, s<maxSteps>, e<exitDurationMins>, g<gpusPerNode>.
-// Empty when the category has no such option.
+// n<nodesPerJob>, mnnvl|nomnnvl, <testScale>, ckpt, s<maxSteps>, e<exitDurationMins>,
+// g<gpusPerNode>. Empty when the category has no such option.
 std::string option_suffix(const api::CertificateCategory& category);
 
 // Truncate("<cert>-<domain>-<variant>[-<suffix>]", 31) with the FNV hash tail when too long.
-std::string workflow_name(std::string_view certification_name, const api::CertificateCategory& category);
+std::string workflow_name(std::string_view certification_name,
+                          const api::CertificateCategory& category);
 
 std::map<std::string, std::string> workflow_labels(std::string_view certification_name,
                                                    const api::CertificateCategory& category);

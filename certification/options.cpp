@@ -20,7 +20,8 @@ bool is_set(const T& value) {
 api::CategoryOptions merge_category_options(const api::CategoryOptions& global,
                                             const api::CategoryOptions& per_category) {
   api::CategoryOptions merged = global;
-  using Members = boost::describe::describe_members<api::CategoryOptions, boost::describe::mod_public>;
+  using Members =
+      boost::describe::describe_members<api::CategoryOptions, boost::describe::mod_public>;
   boost::mp11::mp_for_each<Members>([&](auto member) {
     const auto& override_value = per_category.*member.pointer;
     if (is_set(override_value)) merged.*member.pointer = override_value;

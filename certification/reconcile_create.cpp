@@ -15,7 +15,8 @@ using Result = CategoryCreate::Result;
 
 namespace {
 
-CategoryCreate failure(CategoryCreate&& out, std::string_view condition_reason, std::string message, bool returns_error) {
+CategoryCreate failure(CategoryCreate&& out, std::string_view condition_reason, std::string message,
+                       bool returns_error) {
   out.result = Result::Failed;
   out.reason = std::string(condition_reason);
   out.message = std::move(message);
@@ -28,7 +29,8 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 // waitingForNodesMessage: which selector matched nothing and how much of the window is left.
 std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point created) {
   const auto& target = pass.certification.spec.target;
-  const std::string remaining = reconcile::format_whole_seconds(kNodeDiscoveryTimeout - (pass.in.now - created));
+  const std::string remaining =
+      reconcile::format_whole_seconds(kNodeDiscoveryTimeout - (pass.in.now - created));
   std::string selector = "any node";
   if (!target.nodeSelector.empty()) {
     std::vector<std::string> parts;
@@ -38,14 +40,16 @@ std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point c
     for (const auto& part : parts) selector += (selector.empty() ? "" : ",") + part;
   }
   if (workflow::targets_cordoned_nodes(target)) {
-    return "No nodes (including unschedulable) match " + selector + "; retrying for up to " + remaining + " more.";
+    return "No nodes (including unschedulable) match " + selector + "; retrying for up to " +
+           remaining + " more.";
   }
   return "No schedulable nodes match " + selector + "; retrying for up to " + remaining +
          " more. Nodes that are cordoned or unschedulable do not count.";
 }
 
 // §2.5 for a Create that failed: adopt, retry, collide, or reject.
-CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out, const k8s::ActionOutcome& outcome) {
+CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out,
+                                    const k8s::ActionOutcome& outcome) {
   const auto& meta = pass.certification.metadata;
   if (reconcile::is_already_exists(outcome)) {
     // No holder (the live read failed, or it vanished since): the name may be free next time.
@@ -63,21 +67,24 @@ CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out, const 
     }
     // Never recorded, so the deletion cascade can never touch the foreign object.
     return failure(std::move(out), reason::kWorkflowNameCollision,
-                   "Workflow " + quoted(out.workflow_name) + " already exists in namespace " + quoted(meta.namespace_) +
-                       " and is not controlled by Certification " + quoted(meta.name) + "; refusing to adopt it",
+                   "Workflow " + quoted(out.workflow_name) + " already exists in namespace " +
+                       quoted(meta.namespace_) + " and is not controlled by Certification " +
+                       quoted(meta.name) + "; refusing to adopt it",
                    false);
   }
   // Rejected: one Warning per failed attempt, the specific WorkflowFailed verdict, and the error.
   const std::string text = reconcile::outcome_text(outcome);
   const std::string message = "Failed to create Workflow " + out.workflow_name + ": " + text;
-  out.events.push_back(pass.event("Warning", api::certification_event::kWorkflowCreationError, message));
+  out.events.push_back(
+      pass.event("Warning", api::certification_event::kWorkflowCreationError, message));
   out.error = "failed to create Workflow " + out.workflow_name + ": " + text;
   return failure(std::move(out), reason::kWorkflowFailed, message, false);
 }
 
 }  // namespace
 
-CategoryCreate create_category_workflow(const Pass& pass, const api::CertificateCategory& category) {
+CategoryCreate create_category_workflow(const Pass& pass,
+                                        const api::CertificateCategory& category) {
   const api::Certification& certification = pass.certification;
   const std::string key = category.domain + "/" + category.variant;
   CategoryCreate out;
@@ -91,13 +98,15 @@ CategoryCreate create_category_workflow(const Pass& pass, const api::Certificate
       out.message = waiting_for_nodes_message(pass, *created);
       return out;
     }
-    return failure(std::move(out), reason::kWorkflowValidationFailed, key + ": no nodes match target", true);
+    return failure(std::move(out), reason::kWorkflowValidationFailed,
+                   key + ": no nodes match target", true);
   }
   // Detection, resolution and the gang transforms are the build services' (build_request.hpp).
   std::vector<platform::NodeRef> nodes;
   nodes.reserve(discovered.nodes.size());
   for (const auto& node : discovered.nodes) {
-    nodes.push_back({workflow::node_name(node), jsonkit::string_at(node, {"metadata", "resourceVersion"})});
+    nodes.push_back(
+        {workflow::node_name(node), jsonkit::string_at(node, {"metadata", "resourceVersion"})});
   }
   CategoryBuildRequest request{certification, category, std::move(nodes)};
   const auto answered = pass.in.build_answers.find(build_request_key(request));
@@ -110,19 +119,23 @@ CategoryCreate create_category_workflow(const Pass& pass, const api::Certificate
   if (const auto* refused = std::get_if<BuildFailure>(answer)) {
     // A category the catalog lost after initialization is a build failure like any other here.
     const bool unknown = refused->reason == reason::kCategoryNotFound;
-    return failure(std::move(out), unknown ? std::string(reason::kWorkflowValidationFailed) : refused->reason,
+    return failure(std::move(out),
+                   unknown ? std::string(reason::kWorkflowValidationFailed) : refused->reason,
                    refused->message, true);
   }
   const CategoryBuild& build = std::get<CategoryBuild>(*answer);
 
-  const auto target = reconcile::workflow_object_ref(certification.metadata.namespace_, out.workflow_name);
+  const auto target =
+      reconcile::workflow_object_ref(certification.metadata.namespace_, out.workflow_name);
   if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, target)) {
     return decide_failed_create(pass, std::move(out), *outcome);
   }
   out.result = Result::Created;
-  out.create = k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow));
+  out.create =
+      k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow));
   // Only the pass whose Create succeeds reports the build's notices (events follow all actions).
-  for (const auto& notice : build.events) out.events.push_back(pass.event(notice.type, notice.reason, notice.message));
+  for (const auto& notice : build.events)
+    out.events.push_back(pass.event(notice.type, notice.reason, notice.message));
   return out;
 }
 

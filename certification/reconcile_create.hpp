@@ -12,12 +12,12 @@ namespace nvcre::certification::detail {
 
 struct CategoryCreate {
   enum class Result {
-    Created,          // `create` is this pass's Create; `events` are the build's notices
-    Adopted,          // the name is held by our own Workflow (a create that raced a crash or the cache)
+    Created,  // `create` is this pass's Create; `events` are the build's notices
+    Adopted,  // the name is held by our own Workflow (a create that raced a crash or the cache)
     WaitingForNodes,  // no node matches yet, within the discovery window; `message` says so
     Retry,            // requeue: the holder is terminating or could not be read
-    Failed,           // terminal for the Certification: `reason`, `message`, optional `error`, `events`
-    NeedsBuild,       // the build services have not answered `build_request` yet: ask, then re-plan
+    Failed,      // terminal for the Certification: `reason`, `message`, optional `error`, `events`
+    NeedsBuild,  // the build services have not answered `build_request` yet: ask, then re-plan
   };
   Result result = Result::Failed;
   std::string workflow_name;
@@ -25,7 +25,7 @@ struct CategoryCreate {
   std::vector<k8s::EventRecord> events;
   std::string reason;
   std::string message;
-  std::string error;  // the error Go returns (rate-limited requeue)
+  std::string error;                                  // the error Go returns (rate-limited requeue)
   std::optional<CategoryBuildRequest> build_request;  // NeedsBuild
 };
 

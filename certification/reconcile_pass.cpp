@@ -12,13 +12,15 @@ StatusUpdate::StatusUpdate(const Pass& pass)
       generation_(pass.certification.metadata.generation.value_or(0)),
       now_(k8s::format_rfc3339(pass.in.now)) {}
 
-void StatusUpdate::set_condition(std::string_view type, std::string_view reason, std::string_view message) {
+void StatusUpdate::set_condition(std::string_view type, std::string_view reason,
+                                 std::string_view message) {
   api::set_exclusive_condition(status_.conditions, type, reason, message, generation_, now_);
 }
 
 void StatusUpdate::commit(Pass& pass) {
   if (status_ == observed_) return;
-  reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions, status_.conditions);
+  reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions,
+                                  status_.conditions);
 }
 
 }  // namespace nvcre::certification::detail

@@ -16,10 +16,13 @@ namespace nvcre::certification::detail {
 struct Pass : reconcile::PassBase {
   const catalog::Catalog& catalog;
   api::Certification certification;  // the observed object, decoded
-  std::optional<CategoryBuildRequest> wanted_build = std::nullopt;  // set instead of a plan: ask, then re-plan
+  std::optional<CategoryBuildRequest> wanted_build =
+      std::nullopt;  // set instead of a plan: ask, then re-plan
 
   const std::string& ns() const { return certification.metadata.namespace_; }
-  std::string workflow_namespace(const api::WorkflowReference& ref) const { return ref.namespace_.empty() ? ns() : ref.namespace_; }
+  std::string workflow_namespace(const api::WorkflowReference& ref) const {
+    return ref.namespace_.empty() ? ns() : ref.namespace_;
+  }
 };
 
 // One status write computed from the observed status, the way Go's mutate-then-write callback is:
@@ -31,9 +34,15 @@ class StatusUpdate {
 
   api::CertificationStatus& status() { return status_; }
   void set_condition(std::string_view type, std::string_view reason, std::string_view message);
-  void in_progress(std::string_view reason, std::string_view message) { set_condition("InProgress", reason, message); }
-  void failed(std::string_view reason, std::string_view message) { set_condition("Failed", reason, message); }
-  void succeeded(std::string_view reason, std::string_view message) { set_condition("Succeeded", reason, message); }
+  void in_progress(std::string_view reason, std::string_view message) {
+    set_condition("InProgress", reason, message);
+  }
+  void failed(std::string_view reason, std::string_view message) {
+    set_condition("Failed", reason, message);
+  }
+  void succeeded(std::string_view reason, std::string_view message) {
+    set_condition("Succeeded", reason, message);
+  }
   void commit(Pass& pass);
 
  private:

@@ -13,9 +13,12 @@ namespace phase = api::category_phase;
 
 namespace {
 
-std::string key_of(const std::string& domain, const std::string& variant) { return domain + "/" + variant; }
+std::string key_of(const std::string& domain, const std::string& variant) {
+  return domain + "/" + variant;
+}
 
-std::string created_message(const api::CertificateCategory& category, std::size_t position, std::size_t total) {
+std::string created_message(const api::CertificateCategory& category, std::size_t position,
+                            std::size_t total) {
   return "Created Workflow for category " + key_of(category.domain, category.variant) + " (" +
          std::to_string(position) + " of " + std::to_string(total) + ")";
 }
@@ -28,11 +31,13 @@ bool is_done(const api::CertificationCategoryStatus& status) {
 // §4.4.2's verdict over the categories as `update` leaves them.
 void set_verdict(StatusUpdate& update) {
   const auto& statuses = update.status().categoryStatuses;
-  const bool any_failed = std::any_of(statuses.begin(), statuses.end(), [](const auto& s) { return s.status == phase::kFailed; });
+  const bool any_failed = std::any_of(statuses.begin(), statuses.end(),
+                                      [](const auto& s) { return s.status == phase::kFailed; });
   if (any_failed) {
     update.failed(reason::kWorkflowFailed, "One or more certification categories failed");
   } else {
-    update.succeeded(reason::kAllWorkflowsSucceeded, "All certification categories completed successfully");
+    update.succeeded(reason::kAllWorkflowsSucceeded,
+                     "All certification categories completed successfully");
   }
 }
 
@@ -52,7 +57,8 @@ void finalize(Pass& pass) {
 void check_active_workflow(Pass& pass, std::size_t index) {
   const auto& category = pass.certification.status->categoryStatuses[index];
   const std::string key = key_of(category.domain, category.variant);
-  const auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
+  const auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef),
+                                                  category.workflowRef->name);
   const boost::json::value* workflow = pass.in.cache.get(ref);
   if (workflow == nullptr) {
     auto live = pass.in.live.find(ref);
@@ -74,8 +80,10 @@ void check_active_workflow(Pass& pass, std::size_t index) {
 
   StatusUpdate update(pass);
   auto& mirrored = update.status().categoryStatuses[index];
-  if (auto succeeded = reconcile::status_node_ref(*workflow, "succeededNodesRef")) mirrored.succeededNodesRef = succeeded;
-  if (auto failed = reconcile::status_node_ref(*workflow, "failedNodesRef")) mirrored.failedNodesRef = failed;
+  if (auto succeeded = reconcile::status_node_ref(*workflow, "succeededNodesRef"))
+    mirrored.succeededNodesRef = succeeded;
+  if (auto failed = reconcile::status_node_ref(*workflow, "failedNodesRef"))
+    mirrored.failedNodesRef = failed;
   const auto conditions = reconcile::status_conditions(*workflow);
   const bool failed = api::condition_is_true(conditions, api::kConditionFailed);
   if (failed || api::condition_is_true(conditions, api::kConditionSucceeded)) {
@@ -85,7 +93,8 @@ void check_active_workflow(Pass& pass, std::size_t index) {
       // would only cost the user another status write and watch round trip.
       set_verdict(update);
     } else {
-      update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key + (failed ? " failed" : " succeeded") +
+      update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key +
+                                                       (failed ? " failed" : " succeeded") +
                                                        ", advancing to next category");
       pass.plan.requeue_after = k8s::kImmediateRequeue;
     }
@@ -107,7 +116,8 @@ void start_category(Pass& pass, std::size_t index) {
   }
   const auto& category = categories[index];
   auto create = create_category_workflow(pass, category);
-  if (create.result != CategoryCreate::Result::Created && create.result != CategoryCreate::Result::Adopted) {
+  if (create.result != CategoryCreate::Result::Created &&
+      create.result != CategoryCreate::Result::Adopted) {
     apply_create_failure(pass, create);
     return;
   }
@@ -117,7 +127,8 @@ void start_category(Pass& pass, std::size_t index) {
   auto& started = update.status().categoryStatuses[index];
   started.status = std::string(phase::kInProgress);
   started.workflowRef = api::WorkflowReference{create.workflow_name, pass.ns()};
-  update.in_progress(reason::kWorkflowCreated, created_message(category, index + 1, statuses.size()));
+  update.in_progress(reason::kWorkflowCreated,
+                     created_message(category, index + 1, statuses.size()));
   update.commit(pass);
   pass.plan.requeue_after = k8s::kDefaultRequeue;
 }
@@ -132,7 +143,8 @@ void initialize_categories(Pass& pass) {
     StatusUpdate update(pass);
     update.failed(reason::kCategoryNotFound, "Unknown certification category: " + key);
     update.commit(pass);
-    pass.plan.error = "unknown certification category: " + key;  // terminal anyway: §4.2 step 3 stops
+    pass.plan.error =
+        "unknown certification category: " + key;  // terminal anyway: §4.2 step 3 stops
     return;
   }
   if (categories.empty()) {
@@ -140,7 +152,8 @@ void initialize_categories(Pass& pass) {
     return;
   }
   auto create = create_category_workflow(pass, categories.front());
-  if (create.result != CategoryCreate::Result::Created && create.result != CategoryCreate::Result::Adopted) {
+  if (create.result != CategoryCreate::Result::Created &&
+      create.result != CategoryCreate::Result::Adopted) {
     apply_create_failure(pass, create);
     return;
   }
@@ -152,18 +165,22 @@ void initialize_categories(Pass& pass) {
   auto& statuses = update.status().categoryStatuses;
   statuses.clear();
   for (const auto& category : categories) {
-    statuses.push_back({.domain = category.domain, .variant = category.variant, .status = std::string(phase::kPending)});
+    statuses.push_back({.domain = category.domain,
+                        .variant = category.variant,
+                        .status = std::string(phase::kPending)});
   }
   statuses.front().status = std::string(phase::kInProgress);
   statuses.front().workflowRef = api::WorkflowReference{create.workflow_name, pass.ns()};
-  update.in_progress(reason::kWorkflowCreated, created_message(categories.front(), 1, categories.size()));
+  update.in_progress(reason::kWorkflowCreated,
+                     created_message(categories.front(), 1, categories.size()));
   update.commit(pass);
   pass.plan.requeue_after = k8s::kDefaultRequeue;
 }
 
 void process_next_category(Pass& pass) {
   const auto& statuses = pass.certification.status->categoryStatuses;
-  auto active = std::find_if(statuses.begin(), statuses.end(), [](const auto& s) { return !is_done(s); });
+  auto active =
+      std::find_if(statuses.begin(), statuses.end(), [](const auto& s) { return !is_done(s); });
   if (active == statuses.end()) {
     finalize(pass);
     return;
@@ -183,7 +200,8 @@ void recover_if_workflow_still_running(Pass& pass) {
   const auto& statuses = pass.certification.status->categoryStatuses;
   for (std::size_t i = 0; i < statuses.size(); ++i) {
     if (!statuses[i].workflowRef || statuses[i].status != phase::kFailed) continue;
-    const auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*statuses[i].workflowRef), statuses[i].workflowRef->name);
+    const auto ref = reconcile::workflow_object_ref(
+        pass.workflow_namespace(*statuses[i].workflowRef), statuses[i].workflowRef->name);
     const boost::json::value* workflow = pass.in.cache.get(ref);
     if (workflow == nullptr || api::is_terminal(reconcile::status_conditions(*workflow))) continue;
     // The Workflow restarted (repeatCount): the Failed verdict is stale.

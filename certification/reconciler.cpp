@@ -22,16 +22,20 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
   const std::string text = reconcile::outcome_text(outcome);
   const std::string& name = outcome.action.target.name;
   switch (outcome.action.verb) {
-    case k8s::ActionVerb::MergePatch: return "failed to add finalizer: " + text;
-    case k8s::ActionVerb::Update: return "failed to remove finalizer: " + text;
-    case k8s::ActionVerb::Delete: return "failed to delete Workflow " + name + ": " + text;
+    case k8s::ActionVerb::MergePatch:
+      return "failed to add finalizer: " + text;
+    case k8s::ActionVerb::Update:
+      return "failed to remove finalizer: " + text;
+    case k8s::ActionVerb::Delete:
+      return "failed to delete Workflow " + name + ": " + text;
     case k8s::ActionVerb::LiveGet:
       return pass.certification.metadata.deletionTimestamp.empty()
                  ? "failed to confirm Workflow " + name + ": " + text
                  : "failed to get Workflow " + name + " for deletion: " + text;
     case k8s::ActionVerb::UpdateStatus:
     case k8s::ActionVerb::MergePatchStatus:
-    case k8s::ActionVerb::Create: break;
+    case k8s::ActionVerb::Create:
+      break;
   }
   return "failed to update Certification status: " + text;
 }
@@ -43,10 +47,12 @@ void handle_deletion(Pass& pass) {
   std::vector<k8s::Action> reads;
   std::vector<k8s::Action> deletes;
   std::set<k8s::ObjectRef> seen;
-  const auto statuses = pass.certification.status.value_or(api::CertificationStatus{}).categoryStatuses;
+  const auto statuses =
+      pass.certification.status.value_or(api::CertificationStatus{}).categoryStatuses;
   for (const auto& category : statuses) {
     if (!category.workflowRef) continue;
-    auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef), category.workflowRef->name);
+    auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef),
+                                              category.workflowRef->name);
     if (!seen.insert(ref).second) continue;
     auto live = pass.in.live.find(ref);
     if (live == pass.in.live.end()) {
@@ -54,15 +60,19 @@ void handle_deletion(Pass& pass) {
       continue;
     }
     // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
-    if (live->second.is_null() || !reconcile::is_controlled_by(live->second, pass.certification.metadata.uid)) continue;
-    deletes.push_back(k8s::delete_owned(ref, jsonkit::string_at(live->second, {"metadata", "uid"})));
+    if (live->second.is_null() ||
+        !reconcile::is_controlled_by(live->second, pass.certification.metadata.uid))
+      continue;
+    deletes.push_back(
+        k8s::delete_owned(ref, jsonkit::string_at(live->second, {"metadata", "uid"})));
   }
   if (!reads.empty()) {
     pass.plan.actions = std::move(reads);
     return;
   }
   pass.plan.actions = std::move(deletes);
-  pass.plan.actions.push_back(reconcile::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
+  pass.plan.actions.push_back(
+      reconcile::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
 }
 
 }  // namespace
@@ -77,7 +87,8 @@ reconcile::Result result_of(Pass& pass) {
 
 }  // namespace
 
-reconcile::Result reconcile_certification(const reconcile::Context& input, const catalog::Catalog& catalog) {
+reconcile::Result reconcile_certification(const reconcile::Context& input,
+                                          const catalog::Catalog& catalog) {
   if (input.object == nullptr) return {};
   api::Certification certification;
   try {
@@ -85,11 +96,14 @@ reconcile::Result reconcile_certification(const reconcile::Context& input, const
   } catch (const std::exception& error) {
     return {reconcile::error_plan(std::string("decoding Certification: ") + error.what()), {}, {}};
   }
-  Pass pass{{input, *input.object, k8s::object_ref_of(*input.object), {}}, catalog, std::move(certification)};
+  Pass pass{{input, *input.object, k8s::object_ref_of(*input.object), {}},
+            catalog,
+            std::move(certification)};
 
   // A failed Create is judged where it was planned (§2.5); a stale write carries no decision (the
   // actor re-read the object); any other failure is returned as the error Go would return.
-  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create && !reconcile::is_stale_write(*input.outcome)) {
+  if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create &&
+      !reconcile::is_stale_write(*input.outcome)) {
     pass.plan.error = failed_action_error(pass, *input.outcome);
     return result_of(pass);
   }
@@ -99,7 +113,8 @@ reconcile::Result reconcile_certification(const reconcile::Context& input, const
   }
   if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) {
     // §2.1: the patch ends the pass; its watch event drives the next one.
-    pass.plan.actions.push_back(reconcile::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
+    pass.plan.actions.push_back(
+        reconcile::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
     return result_of(pass);
   }
   const auto& status = pass.certification.status;
@@ -116,15 +131,16 @@ reconcile::Result reconcile_certification(const reconcile::Context& input, const
 k8s::ReconcilePlan reconcile_certification_answering_builds(const reconcile::Context& context,
                                                             const catalog::Catalog& catalog) {
   reconcile::BuildAnswers answers;
-  const reconcile::Context answered{context.object, context.cache,         context.live,
-                                    context.outcome, context.now,          context.pod_log_tails,
+  const reconcile::Context answered{context.object,  context.cache, context.live,
+                                    context.outcome, context.now,   context.pod_log_tails,
                                     answers};
   for (;;) {
     auto result = reconcile_certification(answered, catalog);
     if (result.wanted_builds.empty()) return std::move(result.plan);
     for (const auto& request : result.wanted_builds) {
       const std::string key = build_request_key(request);
-      if (answers.contains(key)) throw std::logic_error("reconcile asked again for an answered build: " + key);
+      if (answers.contains(key))
+        throw std::logic_error("reconcile asked again for an answered build: " + key);
       answers.emplace(key, answer_build_request(request, context.cache, catalog));
     }
   }

@@ -16,13 +16,15 @@
 
 namespace nvcre::certification {
 
-inline constexpr std::string_view kCertificationFinalizer = "nvcre.nvidia.com/certification-finalizer";
+inline constexpr std::string_view kCertificationFinalizer =
+    "nvcre.nvidia.com/certification-finalizer";
 // errNoNodesMatch is retried (WaitingForNodes) for this long after the Certification's creation.
 inline constexpr std::chrono::minutes kNodeDiscoveryTimeout{5};
 
 // `catalog` validates the categories at initialization (the controller's is the built-in one).
-reconcile::Result reconcile_certification(const reconcile::Context& context,
-                                          const catalog::Catalog& catalog = catalog::Catalog::builtin());
+reconcile::Result reconcile_certification(
+    const reconcile::Context& context,
+    const catalog::Catalog& catalog = catalog::Catalog::builtin());
 
 // reconcile_certification with every build it asks for answered on the spot by the same pure
 // stages the build services run (answer_build_request over context.cache): the golden tests' and

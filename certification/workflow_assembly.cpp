@@ -5,9 +5,11 @@
 
 namespace nvcre::certification {
 
-CategoryBuild assemble_category_workflow(ResolvedCategory resolved, const api::Certification& certification) {
+CategoryBuild assemble_category_workflow(ResolvedCategory resolved,
+                                         const api::Certification& certification) {
   try {
-    overrides::apply_resolved_transforms(resolved.spec, resolved.options, certification.spec.gangScheduler);
+    overrides::apply_resolved_transforms(resolved.spec, resolved.options,
+                                         certification.spec.gangScheduler);
   } catch (const overrides::TransformError& error) {
     throw CategoryBuildError(error.reason, resolved.key() + ": " + error.what());
   }
@@ -26,9 +28,9 @@ CategoryBuild assemble_category_workflow(ResolvedCategory resolved, const api::C
   workflow.metadata.labels = workflow_labels(certification.metadata.name, category);
   workflow.metadata.annotations = workflow_annotations(resolved.options.testScale);
   if (!certification.metadata.uid.empty()) {
-    workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion),
-                                                 std::string(api::Certification::kKind),
-                                                 certification.metadata.name, certification.metadata.uid, true, true});
+    workflow.metadata.ownerReferences.push_back(
+        {std::string(api::kApiVersion), std::string(api::Certification::kKind),
+         certification.metadata.name, certification.metadata.uid, true, true});
   }
   workflow.spec = std::move(resolved.spec);
   return result;

@@ -9,6 +9,7 @@
 
 namespace nvcre::certification {
 
-CategoryBuild assemble_category_workflow(ResolvedCategory resolved, const api::Certification& certification);
+CategoryBuild assemble_category_workflow(ResolvedCategory resolved,
+                                         const api::Certification& certification);
 
 }  // namespace nvcre::certification

@@ -21,8 +21,8 @@ namespace json = boost::json;
 namespace {
 
 // The threshold registry (api.md §12.4), in the order the reference prints it.
-constexpr std::string_view kThresholdKeys[] = {"busBandwidthGBps", "algBandwidthGBps", "goodputRatio",
-                                               "avgTFLOPsPerGPU", "avgStepTimeSec"};
+constexpr std::string_view kThresholdKeys[] = {"busBandwidthGBps", "algBandwidthGBps",
+                                               "goodputRatio", "avgTFLOPsPerGPU", "avgStepTimeSec"};
 
 std::string bracketed(const std::vector<std::string>& items) {
   std::string text = "[";
@@ -46,12 +46,14 @@ api::Certification read_certification(const std::string& path) {
 
 void check_threshold_keys(const api::Certification& certification) {
   const std::string& name = certification.metadata.name;
-  if (auto message = unknown_threshold_keys_message(certification.spec.options.thresholds); !message.empty()) {
+  if (auto message = unknown_threshold_keys_message(certification.spec.options.thresholds);
+      !message.empty()) {
     throw std::runtime_error("certification " + name + ": " + message);
   }
   for (const auto& category : certification.spec.categories) {
     if (!category.options) continue;
-    if (auto message = unknown_threshold_keys_message(category.options->thresholds); !message.empty()) {
+    if (auto message = unknown_threshold_keys_message(category.options->thresholds);
+        !message.empty()) {
       throw std::runtime_error("certification " + name + ": category " + category.domain + "/" +
                                category.variant + ": " + message);
     }
@@ -63,10 +65,12 @@ std::string offline_architecture(const api::Certification& certification, const 
   if (!from_flag.empty()) return from_flag;
   const auto& selector = certification.spec.target.nodeSelector;
   auto product = selector.find("nvidia.com/gpu.product");
-  const std::string arch = product == selector.end() ? "" : platform::parse_gpu_product(product->second);
+  const std::string arch =
+      product == selector.end() ? "" : platform::parse_gpu_product(product->second);
   if (arch.empty()) {
     throw std::runtime_error(
-        "cannot determine GPU architecture from target nodeSelector (nvidia.com/gpu.product label is required)");
+        "cannot determine GPU architecture from target nodeSelector (nvidia.com/gpu.product label "
+        "is required)");
   }
   return arch;
 }
@@ -76,7 +80,8 @@ std::string offline_architecture(const api::Certification& certification, const 
 std::string unknown_threshold_keys_message(const std::map<std::string, std::string>& thresholds) {
   std::vector<std::string> unknown;
   for (const auto& [key, expression] : thresholds) {
-    if (std::find(std::begin(kThresholdKeys), std::end(kThresholdKeys), key) == std::end(kThresholdKeys)) {
+    if (std::find(std::begin(kThresholdKeys), std::end(kThresholdKeys), key) ==
+        std::end(kThresholdKeys)) {
       unknown.push_back(key);
     }
   }
@@ -86,19 +91,23 @@ std::string unknown_threshold_keys_message(const std::map<std::string, std::stri
 }
 
 void render_certification(const RenderOptions& options, std::ostream& out) {
-  platform::validate_platform_flag(options.platform);  // before the file is read, as the reference does
+  platform::validate_platform_flag(
+      options.platform);  // before the file is read, as the reference does
   if (options.output != "yaml" && options.output != "json") {
-    throw std::invalid_argument("invalid --output \"" + options.output + "\": must be yaml or json");
+    throw std::invalid_argument("invalid --output \"" + options.output +
+                                "\": must be yaml or json");
   }
   api::Certification certification = read_certification(options.file);
   check_threshold_keys(certification);
-  if (certification.spec.categories.empty()) throw std::runtime_error("certification has no categories");
+  if (certification.spec.categories.empty())
+    throw std::runtime_error("certification has no categories");
   if (certification.metadata.namespace_.empty()) certification.metadata.namespace_ = "default";
 
   certification::BuildInput input;
   input.offline = true;
   input.gpu_architecture = offline_architecture(certification, options.gpu_arch);
-  input.nodes.push_back(platform::synthetic_node(certification.spec.target.nodeSelector, options.platform));
+  input.nodes.push_back(
+      platform::synthetic_node(certification.spec.target.nodeSelector, options.platform));
 
   json::array rendered;
   for (const auto& category : certification.spec.categories) {
@@ -122,12 +131,15 @@ void list_categories(const std::string& output, std::ostream& out) {
   const auto keys = catalog::Catalog::builtin().list();
   if (output == "json" || output == "yaml") {
     json::array list;
-    for (const auto& key : keys) list.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
+    for (const auto& key : keys)
+      list.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
     out << (output == "json" ? jsonkit::to_pretty_json(list) : jsonkit::to_yaml(list));
     return;
   }
-  out << std::left << std::setw(20) << "DOMAIN" << "VARIANT\n";
-  for (const auto& key : keys) out << std::left << std::setw(20) << key.domain << key.variant << "\n";
+  out << std::left << std::setw(20) << "DOMAIN"
+      << "VARIANT\n";
+  for (const auto& key : keys)
+    out << std::left << std::setw(20) << key.domain << key.variant << "\n";
 }
 
 }  // namespace nvcre::cli

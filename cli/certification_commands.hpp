@@ -9,8 +9,8 @@ namespace nvcre::cli {
 
 struct RenderOptions {
   std::string file;
-  std::string platform;   // --platform: pretend the nodes are on this platform
-  std::string gpu_arch;   // --gpu-arch: wins over the nodeSelector's product label
+  std::string platform;         // --platform: pretend the nodes are on this platform
+  std::string gpu_arch;         // --gpu-arch: wins over the nodeSelector's product label
   std::string output = "yaml";  // yaml (multi-document) | json (one array)
 };
 

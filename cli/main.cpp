@@ -55,17 +55,20 @@ void add_certification_commands(CLI::App& app, Commands& commands) {
   auto* render_cmd = certification_cmd->add_subcommand(
       "render", "Render the Workflows a Certification would produce, offline");
   render_cmd->add_option("file", render.file, "Certification YAML file");
-  render_cmd->add_option("--platform", render.platform,
-                         "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
-  render_cmd->add_option("--gpu-arch", render.gpu_arch,
-                         "GPU architecture (e.g. h100, gb200); wins over the nodeSelector's product label");
+  render_cmd->add_option(
+      "--platform", render.platform,
+      "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
+  render_cmd->add_option(
+      "--gpu-arch", render.gpu_arch,
+      "GPU architecture (e.g. h100, gb200); wins over the nodeSelector's product label");
   render_cmd->add_option("--output", render.output, "yaml (multi-document) or json (one array)");
   render_cmd->footer(
       "Examples:\n"
       "  nvcrectl certification render examples/certification.yaml\n"
       "  nvcrectl certification render examples/certification.yaml --platform aws --output json\n"
       "  nvcrectl certification render cert.yaml --platform gcp --gpu-arch gb200");
-  auto* list_cmd = certification_cmd->add_subcommand("list-categories", "List the catalog's categories");
+  auto* list_cmd =
+      certification_cmd->add_subcommand("list-categories", "List the catalog's categories");
   list_cmd->add_option("--output", commands.categories_output, "table, yaml or json");
   list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
   commands.render_cmd = render_cmd;
@@ -78,16 +81,19 @@ void add_workloadrun_commands(CLI::App& app, Commands& commands) {
   auto& workloadrun_render = commands.workloadrun_render;
   auto* workloadrun_render_cmd = workloadrun_cmd->add_subcommand(
       "render", "Render the Workflow a WorkloadRun would produce, offline");
-  workloadrun_render_cmd->add_option("file", workloadrun_render.file, "WorkloadRun YAML or JSON file");
+  workloadrun_render_cmd->add_option("file", workloadrun_render.file,
+                                     "WorkloadRun YAML or JSON file");
   workloadrun_render_cmd->add_option(
       "--platform", workloadrun_render.platform,
       "Pretend the nodes run on this platform (" + nvcre::platform::platform_names_list() + ")");
-  workloadrun_render_cmd->add_option("--gpu-arch", workloadrun_render.gpu_arch,
-                                     "GPU architecture (e.g. h100, gb300); wins over the nodeSelector's product label");
+  workloadrun_render_cmd->add_option(
+      "--gpu-arch", workloadrun_render.gpu_arch,
+      "GPU architecture (e.g. h100, gb300); wins over the nodeSelector's product label");
   workloadrun_render_cmd->add_option("--output", workloadrun_render.output, "yaml or json");
   workloadrun_render_cmd->footer(
       "Examples:\n"
-      "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch h100\n"
+      "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch "
+      "h100\n"
       "  nvcrectl workloadrun render run.yaml --platform aws --gpu-arch gb300 --output json");
   commands.workloadrun_render_cmd = workloadrun_render_cmd;
 }
@@ -99,9 +105,12 @@ void add_workflow_commands(CLI::App& app, Commands& commands) {
   auto* workflow_render_cmd = workflow_cmd->add_subcommand(
       "render", "Resolve a Workflow's overrides against mock nodes or nodes from a file, offline");
   workflow_render_cmd->add_option("file", workflow_render.file, "Workflow YAML file");
-  workflow_render_cmd->add_option("--platform", workflow_render.platform, "Platform of the mock nodes");
-  workflow_render_cmd->add_option("--gpu-arch", workflow_render.gpu_arch, "GPU architecture of the mock nodes");
-  workflow_render_cmd->add_option("--nodes-file", workflow_render.nodes_file, "YAML list of Node objects");
+  workflow_render_cmd->add_option("--platform", workflow_render.platform,
+                                  "Platform of the mock nodes");
+  workflow_render_cmd->add_option("--gpu-arch", workflow_render.gpu_arch,
+                                  "GPU architecture of the mock nodes");
+  workflow_render_cmd->add_option("--nodes-file", workflow_render.nodes_file,
+                                  "YAML list of Node objects");
   workflow_render_cmd->add_option("--output", workflow_render.output, "yaml or json");
   workflow_render_cmd->footer(
       "Examples:\n"
@@ -130,7 +139,8 @@ void print_crds(std::ostream& out) {
 
 // Runs the parsed command; returns the exit code.
 int run_command(const Commands& commands) {
-  if (*commands.validate_cmd) return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
+  if (*commands.validate_cmd)
+    return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
   if (*commands.render_cmd) {
     if (commands.render.file.empty()) {
       return missing_file("certification", "certification render", "certification.yaml");
@@ -146,7 +156,8 @@ int run_command(const Commands& commands) {
     return 0;
   }
   if (*commands.workflow_render_cmd) {
-    if (commands.workflow_render.file.empty()) return missing_file("workflow", "workflow render", "workflow.yaml");
+    if (commands.workflow_render.file.empty())
+      return missing_file("workflow", "workflow render", "workflow.yaml");
     nvcre::cli::render_workflow(commands.workflow_render, std::cout);
     return 0;
   }
@@ -177,7 +188,8 @@ int main(int argc, char** argv) {
   add_certification_commands(app, commands);
   add_workloadrun_commands(app, commands);
   add_workflow_commands(app, commands);
-  commands.crds_cmd = app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
+  commands.crds_cmd =
+      app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
 
   try {

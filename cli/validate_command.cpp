@@ -96,12 +96,14 @@ int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream
     for (const auto& object : documents) {
       const std::string kind = string_at(object, "kind");
       const std::string name = name_of(object);
-      api::ValidationResult result = old_object ? api::validate_update(*old_object, object)
-                                                : api::validate_create(object);
+      api::ValidationResult result =
+          old_object ? api::validate_update(*old_object, object) : api::validate_create(object);
       if (result.accepted) {
         if (auto problem = typed_decode_problem(object)) {
           result.accepted = false;
-          result.causes.push_back({"", "InternalError", "admitted by the schema but not by the typed model: " + *problem});
+          result.causes.push_back(
+              {"", "InternalError",
+               "admitted by the schema but not by the typed model: " + *problem});
         }
       }
       all_admitted = all_admitted && result.accepted;

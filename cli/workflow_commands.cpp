@@ -45,31 +45,37 @@ std::vector<json::value> node_context(const WorkflowRenderOptions& options) {
   }
   if (!options.nodes_file.empty()) return read_nodes_file(options.nodes_file);
   if (options.platform.empty() || options.gpu_arch.empty()) {
-    throw std::invalid_argument("specify --nodes-file <path> or --platform + --gpu-arch\navailable: " +
-                                available_pairs());
+    throw std::invalid_argument(
+        "specify --nodes-file <path> or --platform + --gpu-arch\navailable: " + available_pairs());
   }
   return mock_nodes(options.platform, options.gpu_arch);
 }
 
 }  // namespace
 
-std::vector<json::value> mock_nodes(const std::string& platform_name, const std::string& gpu_architecture) {
-  if (!platform::is_platform_name(platform_name) || !platform::is_known_gpu_architecture(gpu_architecture)) {
+std::vector<json::value> mock_nodes(const std::string& platform_name,
+                                    const std::string& gpu_architecture) {
+  if (!platform::is_platform_name(platform_name) ||
+      !platform::is_known_gpu_architecture(gpu_architecture)) {
     throw std::invalid_argument("no mock nodes for " + platform_name + "-" + gpu_architecture +
                                 "\navailable: " + available_pairs());
   }
   std::vector<json::value> nodes;
   for (int i = 0; i < 2; ++i) {
-    const std::string hostname = platform_name + "-" + gpu_architecture + "-node-" + std::to_string(i);
-    std::map<std::string, std::string> labels = {{"nvidia.com/gpu.present", "true"},
-                                                 {std::string(platform::kGpuProductLabel), product_label_for(gpu_architecture)},
-                                                 {std::string(platform::kHostnameLabel), hostname}};
-    if (platform::default_enable_mnnvl(gpu_architecture)) labels["nvidia.com/gpu.clique"] = "mock-clique.0";
+    const std::string hostname =
+        platform_name + "-" + gpu_architecture + "-node-" + std::to_string(i);
+    std::map<std::string, std::string> labels = {
+        {"nvidia.com/gpu.present", "true"},
+        {std::string(platform::kGpuProductLabel), product_label_for(gpu_architecture)},
+        {std::string(platform::kHostnameLabel), hostname}};
+    if (platform::default_enable_mnnvl(gpu_architecture))
+      labels["nvidia.com/gpu.clique"] = "mock-clique.0";
     json::value node = platform::synthetic_node(labels, platform_name);
     auto& object = node.as_object();
     object["metadata"].as_object()["name"] = hostname;
     const auto gpus = platform::gpu_defaults(gpu_architecture, platform_name).gpusPerNode;
-    object["status"].emplace_object()["allocatable"].emplace_object()["nvidia.com/gpu"] = std::to_string(gpus);
+    object["status"].emplace_object()["allocatable"].emplace_object()["nvidia.com/gpu"] =
+        std::to_string(gpus);
     nodes.push_back(std::move(node));
   }
   return nodes;
@@ -86,15 +92,18 @@ std::vector<json::value> read_nodes_file(const std::string& path) {
   auto take = [&](const json::value& item) {
     const auto* object = item.if_object();
     const auto* kind = object ? object->if_contains("kind") : nullptr;
-    if (kind && kind->is_string() && (kind->get_string() == "List" || kind->get_string() == "NodeList")) {
+    if (kind && kind->is_string() &&
+        (kind->get_string() == "List" || kind->get_string() == "NodeList")) {
       const auto* items = object->if_contains("items");
-      if (items && items->is_array()) nodes.insert(nodes.end(), items->get_array().begin(), items->get_array().end());
+      if (items && items->is_array())
+        nodes.insert(nodes.end(), items->get_array().begin(), items->get_array().end());
       return;
     }
     if (!kind || kind->get_string() != "Node") {
       throw std::runtime_error("reading " + path + ": expected Node objects, got " +
-                               (kind && kind->is_string() ? "kind \"" + std::string(kind->get_string()) + "\""
-                                                          : std::string("an object without a kind")));
+                               (kind && kind->is_string()
+                                    ? "kind \"" + std::string(kind->get_string()) + "\""
+                                    : std::string("an object without a kind")));
     }
     nodes.push_back(item);
   };
@@ -111,7 +120,8 @@ std::vector<json::value> read_nodes_file(const std::string& path) {
 
 void render_workflow(const WorkflowRenderOptions& options, std::ostream& out) {
   if (options.output != "yaml" && options.output != "json") {
-    throw std::invalid_argument("invalid --output \"" + options.output + "\": must be yaml or json");
+    throw std::invalid_argument("invalid --output \"" + options.output +
+                                "\": must be yaml or json");
   }
   const auto nodes = node_context(options);
   std::string text;
@@ -138,12 +148,14 @@ void render_workflow(const WorkflowRenderOptions& options, std::ostream& out) {
   auto resolved = overrides::resolve_overrides(workflow.spec, context);
   workflow.spec = std::move(resolved.spec);
   workflow.spec.overrides.clear();
-  platform::apply_gang_scheduler_to_dependencies(workflow.spec.dependencies, workflow.spec.gangScheduler);
+  platform::apply_gang_scheduler_to_dependencies(workflow.spec.dependencies,
+                                                 workflow.spec.gangScheduler);
 
   auto& annotations = workflow.metadata.annotations;
   annotations["nvcrectl.nvidia.com/detected-platform"] = detected_platform;
   annotations["nvcrectl.nvidia.com/detected-gpu-architecture"] = arch;
-  annotations["nvcrectl.nvidia.com/applied-overrides"] = json::serialize(api::encode(resolved.applied));
+  annotations["nvcrectl.nvidia.com/applied-overrides"] =
+      json::serialize(api::encode(resolved.applied));
   const json::value encoded = api::encode_object(workflow);
   out << (options.output == "json" ? jsonkit::to_pretty_json(encoded) : jsonkit::to_yaml(encoded));
 }

@@ -20,7 +20,8 @@ struct WorkflowRenderOptions {
 // Two GPU nodes of `platform` with `gpu_architecture` (product label, provider ID, platform
 // markers, hostname; the NVLink clique label for GB200/GB300). Throws std::invalid_argument for
 // an unknown platform or architecture, listing what is available.
-std::vector<boost::json::value> mock_nodes(const std::string& platform, const std::string& gpu_architecture);
+std::vector<boost::json::value> mock_nodes(const std::string& platform,
+                                           const std::string& gpu_architecture);
 
 // Nodes from a YAML/JSON file: a list of Node objects, a `kind: List` / `NodeList`, or several
 // documents of kind Node.

@@ -33,7 +33,8 @@ api::WorkloadRun read_workloadrun(const std::string& path) {
   }
   if (const auto* object = document.if_object()) {
     const auto* kind = object->if_contains("kind");
-    const std::string got = kind && kind->is_string() ? std::string(kind->get_string()) : std::string();
+    const std::string got =
+        kind && kind->is_string() ? std::string(kind->get_string()) : std::string();
     if (got != api::WorkloadRun::kKind) {
       throw std::runtime_error("expected kind WorkloadRun, got " + workloadrun::go_quote(got));
     }
@@ -56,7 +57,8 @@ std::string offline_architecture(const api::WorkloadRun& run, const std::string&
   }
   if (arch.empty()) {
     throw std::runtime_error(
-        "cannot determine GPU architecture: nvidia.com/gpu.product label required in target.nodeSelector "
+        "cannot determine GPU architecture: nvidia.com/gpu.product label required in "
+        "target.nodeSelector "
         "(or pass --gpu-arch)");
   }
   return arch;
@@ -67,7 +69,8 @@ std::string offline_architecture(const api::WorkloadRun& run, const std::string&
 void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& out) {
   platform::validate_platform_flag(options.platform);  // before the file is read
   if (options.output != "yaml" && options.output != "json") {
-    throw std::invalid_argument("invalid --output \"" + options.output + "\": must be yaml or json");
+    throw std::invalid_argument("invalid --output \"" + options.output +
+                                "\": must be yaml or json");
   }
   api::WorkloadRun run = read_workloadrun(options.file);
   if (run.metadata.namespace_.empty()) run.metadata.namespace_ = "default";
@@ -76,15 +79,16 @@ void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& o
   input.offline = true;
   input.gpu_architecture = offline_architecture(run, options.gpu_arch);
   const std::map<std::string, std::string> no_selector;
-  input.nodes.push_back(platform::synthetic_node(run.spec.target ? run.spec.target->nodeSelector : no_selector,
-                                                 options.platform));
+  input.nodes.push_back(platform::synthetic_node(
+      run.spec.target ? run.spec.target->nodeSelector : no_selector, options.platform));
 
   auto build = workloadrun::build_workloadrun_workflow(run, input);
   auto& annotations = build.workflow.metadata.annotations;
   annotations["nvcrectl.nvidia.com/detected-gpu-architecture"] = build.gpu_architecture;
   annotations["nvcrectl.nvidia.com/detected-platform"] = build.platform;
   const json::value rendered = api::encode_object(build.workflow);
-  out << (options.output == "json" ? jsonkit::to_pretty_json(rendered) : jsonkit::to_yaml(rendered));
+  out << (options.output == "json" ? jsonkit::to_pretty_json(rendered)
+                                   : jsonkit::to_yaml(rendered));
 }
 
 }  // namespace nvcre::cli

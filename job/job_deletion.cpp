@@ -25,10 +25,12 @@ bool has_active_pods(const JobPass& pass) {
 // Drain start: the latest of the Job's True Failed/HardwareFailed/Succeeded transitions and its
 // deletionTimestamp.
 k8s::Clock::time_point drain_start(const api::Job& job) {
-  auto start = k8s::parse_rfc3339(job.metadata.deletionTimestamp).value_or(k8s::Clock::time_point{});
+  auto start =
+      k8s::parse_rfc3339(job.metadata.deletionTimestamp).value_or(k8s::Clock::time_point{});
   if (job.status) {
-    for (std::string_view type : {api::kConditionFailed, std::string_view(api::condition_type::kHardwareFailed),
-                                  api::kConditionSucceeded}) {
+    for (std::string_view type :
+         {api::kConditionFailed, std::string_view(api::condition_type::kHardwareFailed),
+          api::kConditionSucceeded}) {
       const api::Condition* c = api::find_condition(job.status->conditions, type);
       if (c == nullptr || c->status != "True") continue;
       if (auto at = k8s::parse_rfc3339(c->lastTransitionTime)) start = std::max(start, *at);
@@ -42,8 +44,10 @@ k8s::Clock::time_point drain_start(const api::Job& job) {
 k8s::Action finalizers_patch(const api::Job& job, std::vector<std::string> finalizers) {
   json::array list;
   for (auto& finalizer : finalizers) list.emplace_back(std::move(finalizer));
-  json::object metadata{{"resourceVersion", job.metadata.resourceVersion}, {"finalizers", std::move(list)}};
-  return k8s::make_action(k8s::ActionVerb::MergePatch, job_ref(job), json::object{{"metadata", std::move(metadata)}});
+  json::object metadata{{"resourceVersion", job.metadata.resourceVersion},
+                        {"finalizers", std::move(list)}};
+  return k8s::make_action(k8s::ActionVerb::MergePatch, job_ref(job),
+                          json::object{{"metadata", std::move(metadata)}});
 }
 
 void reconcile_deletion(JobPass& pass) {
@@ -51,8 +55,9 @@ void reconcile_deletion(JobPass& pass) {
   const auto& finalizers = job.metadata.finalizers;
   if (std::find(finalizers.begin(), finalizers.end(), kJobFinalizer) == finalizers.end()) return;
 
-  const std::string name = job.status && job.status->workloadRef ? job.status->workloadRef->name
-                                                                 : trainjob::workload_name(job.metadata.name);
+  const std::string name = job.status && job.status->workloadRef
+                               ? job.status->workloadRef->name
+                               : trainjob::workload_name(job.metadata.name);
   const k8s::ObjectRef ref{std::string(trainjob::kApiVersion), std::string(trainjob::kKind),
                            job.metadata.namespace_, name};
   const ObjectLookup workload = pass.read(ref);
@@ -60,7 +65,8 @@ void reconcile_deletion(JobPass& pass) {
 
   bool waiting = false;
   // A holder this Job does not control is never deleted nor waited for.
-  if (workload.state == ObjectLookup::State::Present && controlled_by(*workload.object, job.metadata.uid)) {
+  if (workload.state == ObjectLookup::State::Present &&
+      controlled_by(*workload.object, job.metadata.uid)) {
     waiting = true;
     if (string_at(*workload.object, {"metadata", "deletionTimestamp"}).empty()) {
       k8s::Action remove = k8s::delete_owned(ref, k8s::uid_of(*workload.object));

@@ -53,24 +53,26 @@ std::vector<FailedContainer> failed_containers(const json::value& pod) {
 // nullopt with a request added to the pass when the log is needed and not supplied.
 std::optional<api::FailureLog> failure_log(JobPass& pass) {
   if (pass.pods.empty()) {
-    return api::FailureLog{.reason = "PodNotFound",
-                           .tail = "No pods labelled nvcre.nvidia.com/job=" + pass.job.metadata.name +
-                                   " were found, so no log could be captured"};
+    return api::FailureLog{
+        .reason = "PodNotFound",
+        .tail = "No pods labelled nvcre.nvidia.com/job=" + pass.job.metadata.name +
+                " were found, so no log could be captured"};
   }
   auto failed = find_failed_container(pass.pods);
   if (!failed) {
     const json::value& first = *pass.pods.front();
-    return api::FailureLog{.podName = string_at(first, {"metadata", "name"}),
-                           .nodeName = string_at(first, {"spec", "nodeName"}),
-                           .reason = "NoTerminatedContainer",
-                           .tail = "No container of the Job's pods terminated with a non-zero exit code"};
+    return api::FailureLog{
+        .podName = string_at(first, {"metadata", "name"}),
+        .nodeName = string_at(first, {"spec", "nodeName"}),
+        .reason = "NoTerminatedContainer",
+        .tail = "No container of the Job's pods terminated with a non-zero exit code"};
   }
   auto tail = pass.in.pod_log_tails.find(failed->pod);
   if (tail == pass.in.pod_log_tails.end()) {
     pass.result.wanted_pod_logs.push_back(reconcile::PodLogWant{.ns = pass.job.metadata.namespace_,
-                                                        .pod = failed->pod,
-                                                        .container = failed->container,
-                                                        .previous = failed->previous});
+                                                                .pod = failed->pod,
+                                                                .container = failed->container,
+                                                                .previous = failed->previous});
     return std::nullopt;
   }
   return api::FailureLog{.podName = failed->pod,
@@ -82,8 +84,8 @@ std::optional<api::FailureLog> failure_log(JobPass& pass) {
 
 }  // namespace
 
-void fail_job(JobPass& pass, JobStatusDraft& draft, std::string_view reason, std::string_view message,
-              FailureAttribution attribution) {
+void fail_job(JobPass& pass, JobStatusDraft& draft, std::string_view reason,
+              std::string_view message, FailureAttribution attribution) {
   if (draft.terminal()) return;  // a Workflow timeout (or an earlier verdict) won
   api::JobStatus& status = draft.status();
   if (attribution.capture_log && !status.failureLog) {
@@ -94,14 +96,16 @@ void fail_job(JobPass& pass, JobStatusDraft& draft, std::string_view reason, std
   if (attribution.attribute_nodes && status.failedNodes.empty()) {
     std::vector<api::FailedNode> blamed;
     for (auto& node : group_nodes(pass.job, pass.pods)) {
-      blamed.push_back({std::move(node), std::string(api::node_failure_reason::kWorkloadFailed), std::string(message)});
+      blamed.push_back({std::move(node), std::string(api::node_failure_reason::kWorkloadFailed),
+                        std::string(message)});
     }
     merge_failed_nodes(status.failedNodes, blamed);
   }
   draft.set_phase(api::kConditionFailed, reason, message);
 }
 
-std::vector<std::string> group_nodes(const api::Job& job, const std::vector<const json::value*>& pods) {
+std::vector<std::string> group_nodes(const api::Job& job,
+                                     const std::vector<const json::value*>& pods) {
   std::set<std::string> nodes;
   if (auto it = job.metadata.annotations.find(std::string(kGroupNodesAnnotation));
       it != job.metadata.annotations.end()) {
@@ -121,7 +125,8 @@ std::vector<std::string> group_nodes(const api::Job& job, const std::vector<cons
   return {nodes.begin(), nodes.end()};
 }
 
-bool merge_failed_nodes(std::vector<api::FailedNode>& into, const std::vector<api::FailedNode>& more) {
+bool merge_failed_nodes(std::vector<api::FailedNode>& into,
+                        const std::vector<api::FailedNode>& more) {
   bool added = false;
   for (const auto& node : more) {
     const bool known = std::any_of(into.begin(), into.end(), [&](const api::FailedNode& n) {
@@ -133,9 +138,10 @@ bool merge_failed_nodes(std::vector<api::FailedNode>& into, const std::vector<ap
     }
   }
   if (added) {
-    std::stable_sort(into.begin(), into.end(), [](const api::FailedNode& a, const api::FailedNode& b) {
-      return std::tie(a.name, a.reason) < std::tie(b.name, b.reason);
-    });
+    std::stable_sort(into.begin(), into.end(),
+                     [](const api::FailedNode& a, const api::FailedNode& b) {
+                       return std::tie(a.name, a.reason) < std::tie(b.name, b.reason);
+                     });
   }
   return added;
 }

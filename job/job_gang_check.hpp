@@ -25,6 +25,7 @@ GangCheck check_gang_consistency(JobPass& pass);
 
 // The name a job-scoped copy of dependency `original` carries for this Job (§2.6):
 // Truncate(`<original>-<wfhash>-job`, 63) or Truncate(`<original>-<wfhash>-<group>-iter-<n>`, 63).
-std::string job_scoped_copy_name(std::string_view original, std::string_view workflow_name, std::string_view tail);
+std::string job_scoped_copy_name(std::string_view original, std::string_view workflow_name,
+                                 std::string_view tail);
 
 }  // namespace nvcre::job::detail

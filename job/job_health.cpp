@@ -31,9 +31,11 @@ std::string bracketed(const std::vector<std::string>& names) {
 
 std::optional<std::string> unsupported_health_rule(const api::Job& job) {
   const auto& monitor = job.spec.nodeHealthMonitor;
-  if (!monitor || !monitor->cel || monitor->cel->expression == api::kDefaultNodeHealthExpression) return std::nullopt;
+  if (!monitor || !monitor->cel || monitor->cel->expression == api::kDefaultNodeHealthExpression)
+    return std::nullopt;
   return "spec.nodeHealthMonitor.cel.expression \"" + monitor->cel->expression +
-         "\" is not supported: only the default rule \"" + std::string(api::kDefaultNodeHealthExpression) +
+         "\" is not supported: only the default rule \"" +
+         std::string(api::kDefaultNodeHealthExpression) +
          "\" is supported (use that rule, or no nodeHealthMonitor, in the job template)";
 }
 
@@ -53,15 +55,16 @@ void check_node_health(const JobPass& pass, JobStatusDraft& draft) {
   }
   std::vector<api::FailedNode> found;
   for (const auto& name : unhealthy) {
-    found.push_back({name, std::string(api::node_failure_reason::kHardwareFailureDetected),
-                     "node matched the health rule " + std::string(api::kDefaultNodeHealthExpression)});
+    found.push_back(
+        {name, std::string(api::node_failure_reason::kHardwareFailureDetected),
+         "node matched the health rule " + std::string(api::kDefaultNodeHealthExpression)});
   }
   // Nodes are never removed, and only a new (node, reason) pair rewrites the condition.
   if (!merge_failed_nodes(draft.status().failedNodes, found)) return;
   const bool flips = !api::condition_is_true(draft.status().conditions, kHardwareFailed);
   const std::string message = "Hardware failure detected on node(s): " + bracketed(unhealthy);
-  draft.set_condition(kHardwareFailed, api::condition_status::kTrue, api::job_reason::kHardwareFailureDetected,
-                      message);
+  draft.set_condition(kHardwareFailed, api::condition_status::kTrue,
+                      api::job_reason::kHardwareFailureDetected, message);
   if (flips) draft.add_event("Warning", api::job_reason::kHardwareFailureDetected, message);
 }
 

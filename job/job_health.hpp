@@ -16,8 +16,8 @@ namespace nvcre::job::detail {
 std::optional<std::string> unsupported_health_rule(const api::Job& job);
 
 // Evaluates the default rule over the nodes of the Job's Running/Pending pods (cached Nodes only;
-// a node missing from the cache is skipped, as an evaluation error is). New (node, reason) pairs are
-// merged into failedNodes and set HardwareFailed=True, with a Warning event when it flips.
+// a node missing from the cache is skipped, as an evaluation error is). New (node, reason) pairs
+// are merged into failedNodes and set HardwareFailed=True, with a Warning event when it flips.
 void check_node_health(const JobPass& pass, JobStatusDraft& draft);
 
 }  // namespace nvcre::job::detail

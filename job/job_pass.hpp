@@ -1,7 +1,8 @@
 #pragma once
-// Internal to the Job reconcile (namespace job::detail, as every job_* header but job_reconciler.hpp
-// and job_watches.hpp): what the steps of one pass share (the decoded Job, its pods, the result
-// being built) and the cache-miss discipline (§2.4) every step uses to read a child.
+// Internal to the Job reconcile (namespace job::detail, as every job_* header but
+// job_reconciler.hpp and job_watches.hpp): what the steps of one pass share (the decoded Job, its
+// pods, the result being built) and the cache-miss discipline (§2.4) every step uses to read a
+// child.
 #include "api/labels.hpp"
 #include "api/job.hpp"
 #include "k8s/reconcile_plan.hpp"
@@ -18,8 +19,8 @@
 
 namespace nvcre::job::detail {
 
-using api::kGroupNodesAnnotation;
 using api::kGroupLabel;
+using api::kGroupNodesAnnotation;
 // Default of spec.schedulingStallGraceSeconds (§6.1) and the pod-drain grace of deletion (§5.11).
 inline constexpr std::chrono::seconds kDefaultSchedulingStallGrace{300};
 inline constexpr std::chrono::minutes kPodDrainGrace{5};

@@ -20,12 +20,14 @@ namespace {
 // The create path reads the outcome of its own TrainJob Create; any other failed action is
 // retried with backoff, as a Go reconciler returning the error would be.
 bool is_workload_create(const k8s::ActionOutcome& outcome) {
-  return outcome.action.verb == k8s::ActionVerb::Create && outcome.action.target.kind == trainjob::kKind &&
+  return outcome.action.verb == k8s::ActionVerb::Create &&
+         outcome.action.target.kind == trainjob::kKind &&
          outcome.action.target.api_version == trainjob::kApiVersion;
 }
 
 std::string describe(const k8s::ActionOutcome& outcome) {
-  std::string text = std::string(k8s::to_string(outcome.action.verb)) + " " + k8s::to_string(outcome.action.target) +
+  std::string text = std::string(k8s::to_string(outcome.action.verb)) + " " +
+                     k8s::to_string(outcome.action.target) +
                      " failed: " + std::to_string(outcome.code);
   if (!outcome.reason.empty()) text += " " + outcome.reason;
   if (!outcome.message.empty()) text += ": " + outcome.message;

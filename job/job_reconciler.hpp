@@ -27,7 +27,8 @@ inline constexpr std::string_view kJobFinalizer = "nvcre.nvidia.com/finalizer";
 inline constexpr int kFailureLogTailLines = 800;
 inline constexpr std::size_t kFailureLogMaxBytes = 32 * 1024;
 // ValidationFailed reason when spec.nodeHealthMonitor asks for a rule this controller cannot run.
-inline constexpr std::string_view kUnsupportedNodeHealthExpression = "UnsupportedNodeHealthExpression";
+inline constexpr std::string_view kUnsupportedNodeHealthExpression =
+    "UnsupportedNodeHealthExpression";
 
 reconcile::Result reconcile_job(const reconcile::Context& input);
 

@@ -17,21 +17,25 @@ using trainjob::WorkloadPhase;
 namespace {
 
 k8s::ObjectRef workload_ref_of(const api::Job& job) {
-  return k8s::ObjectRef{std::string(trainjob::kApiVersion), std::string(trainjob::kKind), job.metadata.namespace_,
-                        trainjob::workload_name(job.metadata.name)};
+  return k8s::ObjectRef{std::string(trainjob::kApiVersion), std::string(trainjob::kKind),
+                        job.metadata.namespace_, trainjob::workload_name(job.metadata.name)};
 }
 
-std::string workload_text(const std::string& name) { return std::string(trainjob::kKind) + "/" + name; }
+std::string workload_text(const std::string& name) {
+  return std::string(trainjob::kKind) + "/" + name;
+}
 
 // A Job that fails before its workload exists failed on its configuration or a name collision, not
 // on a node: nobody is blamed and there is no log of ours to read (pods with our label could even
 // belong to a foreign holder of the name).
 constexpr FailureAttribution kNothingRan{.capture_log = false, .attribute_nodes = false};
 
-void record_workload(JobStatusDraft& draft, const k8s::ObjectRef& ref, std::string_view reason, std::string_view verb) {
-  draft.status().workloadRef = api::WorkloadReference{.apiVersion = ref.api_version, .kind = ref.kind,
-                                                      .name = ref.name, .namespace_ = ref.ns};
-  draft.set_phase(api::kConditionInProgress, reason, "Workload " + workload_text(ref.name) + " " + std::string(verb));
+void record_workload(JobStatusDraft& draft, const k8s::ObjectRef& ref, std::string_view reason,
+                     std::string_view verb) {
+  draft.status().workloadRef = api::WorkloadReference{
+      .apiVersion = ref.api_version, .kind = ref.kind, .name = ref.name, .namespace_ = ref.ns};
+  draft.set_phase(api::kConditionInProgress, reason,
+                  "Workload " + workload_text(ref.name) + " " + std::string(verb));
 }
 
 // The Create of the previous plan met a holder of the name (§2.5, §6.4 step 3).
@@ -93,9 +97,10 @@ void running(JobPass& pass, JobStatusDraft& draft, const std::string& workload) 
       status.schedulingBlockedSince = draft.now();  // the episode starts; reported after the grace
       return;
     }
-    const std::chrono::seconds grace = pass.job.spec.schedulingStallGraceSeconds
-                                           ? std::chrono::seconds(*pass.job.spec.schedulingStallGraceSeconds)
-                                           : kDefaultSchedulingStallGrace;
+    const std::chrono::seconds grace =
+        pass.job.spec.schedulingStallGraceSeconds
+            ? std::chrono::seconds(*pass.job.spec.schedulingStallGraceSeconds)
+            : kDefaultSchedulingStallGrace;
     if (now - *marker > grace) {
       draft.set_phase(api::kConditionInProgress, api::job_reason::kWorkloadSchedulingBlocked,
                       "Workload pods are unschedulable: " + *blocked);
@@ -119,7 +124,8 @@ void create_workload(JobPass& pass, JobStatusDraft& draft) {
       return;
     }
     // Not terminal (e.g. an admission webhook refusing while the TrainingRuntime is not ready).
-    const std::string message = "Failed to create workload " + workload_text(ref.name) + ": " + outcome->message;
+    const std::string message =
+        "Failed to create workload " + workload_text(ref.name) + ": " + outcome->message;
     draft.add_event("Warning", api::job_event::kWorkloadCreationError, message);
     pass.result.plan.error = message;
     return;
@@ -139,36 +145,42 @@ void create_workload(JobPass& pass, JobStatusDraft& draft) {
     fail_job(pass, draft, gang.conflict->reason, gang.conflict->message, kNothingRan);
     return;
   }
-  pass.result.plan.actions.push_back(
-      k8s::make_action(k8s::ActionVerb::Create, ref, trainjob::build_train_job(job, gang.workload_labels)));
+  pass.result.plan.actions.push_back(k8s::make_action(
+      k8s::ActionVerb::Create, ref, trainjob::build_train_job(job, gang.workload_labels)));
   record_workload(draft, ref, api::job_reason::kWorkloadCreated, "created");
   pass.result.plan.requeue_after = k8s::kDefaultRequeue;
 }
 
 void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
   const api::WorkloadReference& workload = *pass.job.status->workloadRef;
-  const std::string ns = workload.namespace_.empty() ? pass.job.metadata.namespace_ : workload.namespace_;
+  const std::string ns =
+      workload.namespace_.empty() ? pass.job.metadata.namespace_ : workload.namespace_;
   const k8s::ObjectRef ref{workload.apiVersion, workload.kind, ns, workload.name};
   const std::string name = workload.kind + "/" + workload.name;
   const ObjectLookup found = pass.read(ref);
   switch (found.state) {
-    case ObjectLookup::State::Unknown: return;
+    case ObjectLookup::State::Unknown:
+      return;
     case ObjectLookup::State::Absent:
       fail_job(pass, draft, api::job_reason::kWorkloadFailed, "Workload " + name + " was deleted");
       return;
-    case ObjectLookup::State::Present: break;
+    case ObjectLookup::State::Present:
+      break;
   }
   if (found.live) {
-    pass.result.plan.requeue_after = k8s::kDefaultRequeue;  // exists, the cache has not caught up yet
+    pass.result.plan.requeue_after =
+        k8s::kDefaultRequeue;  // exists, the cache has not caught up yet
     return;
   }
   const trainjob::WorkloadState state = trainjob::workload_state(*found.object);
   switch (state.phase) {
     case WorkloadPhase::Failed:
-      fail_job(pass, draft, api::job_reason::kWorkloadFailed, "Workload " + name + " failed: " + state.message);
+      fail_job(pass, draft, api::job_reason::kWorkloadFailed,
+               "Workload " + name + " failed: " + state.message);
       return;
     case WorkloadPhase::Succeeded:
-      draft.set_phase(api::kConditionSucceeded, api::job_reason::kWorkloadCompleted, "Workload " + name + " completed");
+      draft.set_phase(api::kConditionSucceeded, api::job_reason::kWorkloadCompleted,
+                      "Workload " + name + " completed");
       return;
     case WorkloadPhase::Pending:
       // Suspended (e.g. waiting for Kueue admission): no clock starts.
@@ -176,7 +188,9 @@ void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
                       "Workload " + name + " is pending: " + state.message);
       pass.result.plan.requeue_after = k8s::kDefaultRequeue;
       return;
-    case WorkloadPhase::Running: running(pass, draft, name); return;
+    case WorkloadPhase::Running:
+      running(pass, draft, name);
+      return;
   }
 }
 

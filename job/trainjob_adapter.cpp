@@ -19,8 +19,9 @@ namespace {
 
 const json::array* patch_jobs(const json::value& patch) {
   const json::object* object = patch.if_object();
-  return object == nullptr ? nullptr
-                           : find_array(*object, {"trainingRuntimeSpec", "template", "spec", "replicatedJobs"});
+  return object == nullptr
+             ? nullptr
+             : find_array(*object, {"trainingRuntimeSpec", "template", "spec", "replicatedJobs"});
 }
 
 json::array& ensure_array(json::object& parent, std::string_view key) {
@@ -46,7 +47,8 @@ json::object& controller_patch(json::object& spec) {
 
 // The pod template of replicated job `name` inside the controller patch, created on demand.
 json::object& controller_pod_template(json::object& spec, std::string_view name) {
-  json::object& patch_spec = ensure_path(controller_patch(spec), {"trainingRuntimeSpec", "template", "spec"});
+  json::object& patch_spec =
+      ensure_path(controller_patch(spec), {"trainingRuntimeSpec", "template", "spec"});
   json::array& jobs = ensure_array(patch_spec, "replicatedJobs");
   auto it = std::find_if(jobs.begin(), jobs.end(), [&](const json::value& job) {
     const json::string* job_name = find_string(job.if_object(), "name");
@@ -59,9 +61,11 @@ json::object& controller_pod_template(json::object& spec, std::string_view name)
   return ensure_path(it->get_object(), {"template", "spec", "template"});
 }
 
-bool condition_true(const json::value& train_job, std::string_view type, const json::object** found) {
+bool condition_true(const json::value& train_job, std::string_view type,
+                    const json::object** found) {
   const json::object* object = train_job.if_object();
-  const json::array* conditions = object == nullptr ? nullptr : find_array(*object, {"status", "conditions"});
+  const json::array* conditions =
+      object == nullptr ? nullptr : find_array(*object, {"status", "conditions"});
   if (conditions == nullptr) return false;
   for (const auto& condition : *conditions) {
     const json::object* c = condition.if_object();
@@ -88,13 +92,15 @@ std::string workload_name(std::string_view job_name) {
 
 std::vector<std::string> patch_targets(const json::object& spec) {
   std::vector<std::string> names;
-  if (const json::value* patches = spec.if_contains("runtimePatches"); patches != nullptr && patches->is_array()) {
+  if (const json::value* patches = spec.if_contains("runtimePatches");
+      patches != nullptr && patches->is_array()) {
     for (const auto& patch : patches->get_array()) {
       const json::array* jobs = patch_jobs(patch);
       if (jobs == nullptr) continue;
       for (const auto& job : *jobs) {
         const json::string* name = find_string(job.if_object(), "name");
-        if (name != nullptr && std::find(names.begin(), names.end(), *name) == names.end()) names.emplace_back(*name);
+        if (name != nullptr && std::find(names.begin(), names.end(), *name) == names.end())
+          names.emplace_back(*name);
       }
     }
   }
@@ -121,14 +127,16 @@ void add_worker_pod_label(json::object& spec, std::string_view key, std::string_
 
 void set_node_affinity(json::object& spec, const json::value& node_affinity) {
   for (const auto& name : patch_targets(spec)) {
-    ensure_path(controller_pod_template(spec, name), {"spec", "affinity"})["nodeAffinity"] = node_affinity;
+    ensure_path(controller_pod_template(spec, name), {"spec", "affinity"})["nodeAffinity"] =
+        node_affinity;
   }
 }
 
 json::object hostname_node_affinity(const std::vector<std::string>& nodes) {
   json::array values;
   for (const auto& node : nodes) values.emplace_back(node);
-  json::object requirement{{"key", platform::kHostnameLabel}, {"operator", "In"}, {"values", std::move(values)}};
+  json::object requirement{
+      {"key", platform::kHostnameLabel}, {"operator", "In"}, {"values", std::move(values)}};
   json::object term{{"matchExpressions", json::array{std::move(requirement)}}};
   return json::object{{"requiredDuringSchedulingIgnoredDuringExecution",
                        json::object{{"nodeSelectorTerms", json::array{std::move(term)}}}}};
@@ -136,21 +144,26 @@ json::object hostname_node_affinity(const std::vector<std::string>& nodes) {
 
 void append_tolerations(json::object& spec, const json::array& tolerations) {
   for (const auto& name : patch_targets(spec)) {
-    json::array& existing = ensure_array(ensure_object(controller_pod_template(spec, name), "spec"), "tolerations");
+    json::array& existing =
+        ensure_array(ensure_object(controller_pod_template(spec, name), "spec"), "tolerations");
     for (const auto& toleration : tolerations) existing.push_back(toleration);
   }
 }
 
-void set_num_nodes(json::object& spec, std::int64_t nodes) { ensure_object(spec, "trainer")["numNodes"] = nodes; }
+void set_num_nodes(json::object& spec, std::int64_t nodes) {
+  ensure_object(spec, "trainer")["numNodes"] = nodes;
+}
 
 std::int64_t nodes_required(const json::object& spec) {
   const json::object* trainer = find_object(spec, {"trainer"});
   const json::value* nodes = trainer == nullptr ? nullptr : trainer->if_contains("numNodes");
-  if (nodes == nullptr || !nodes->is_number()) throw AdapterError("trainJob.trainer.numNodes is not set");
+  if (nodes == nullptr || !nodes->is_number())
+    throw AdapterError("trainJob.trainer.numNodes is not set");
   return nodes->to_number<std::int64_t>();
 }
 
-json::value build_train_job(const api::Job& job, const std::map<std::string, std::string>& workload_labels) {
+json::value build_train_job(const api::Job& job,
+                            const std::map<std::string, std::string>& workload_labels) {
   if (!job.spec.workload.trainJob) throw AdapterError("no workload type specified");
   json::object spec = *job.spec.workload.trainJob;  // deep copy: the Job's spec is never touched
   add_worker_pod_label(spec, kJobLabel, job.metadata.name);
@@ -159,23 +172,28 @@ json::value build_train_job(const api::Job& job, const std::map<std::string, std
   for (const auto& [key, value] : workload_labels) labels[key] = value;
   labels[kManagedByLabel] = kManagedByValue;
   labels[kJobLabel] = job.metadata.name;
-  json::object owner{{"apiVersion", api::kApiVersion}, {"kind", api::Job::kKind}, {"name", job.metadata.name},
-                     {"uid", job.metadata.uid}, {"controller", true}, {"blockOwnerDeletion", true}};
+  json::object owner{
+      {"apiVersion", api::kApiVersion}, {"kind", api::Job::kKind}, {"name", job.metadata.name},
+      {"uid", job.metadata.uid},        {"controller", true},      {"blockOwnerDeletion", true}};
   json::object metadata{{"name", workload_name(job.metadata.name)},
                         {"namespace", job.metadata.namespace_},
                         {"labels", std::move(labels)},
                         {"ownerReferences", json::array{std::move(owner)}}};
-  return json::object{{"apiVersion", kApiVersion}, {"kind", kKind}, {"metadata", std::move(metadata)},
+  return json::object{{"apiVersion", kApiVersion},
+                      {"kind", kKind},
+                      {"metadata", std::move(metadata)},
                       {"spec", std::move(spec)}};
 }
 
 WorkloadState workload_state(const json::value& train_job) {
   const json::object* condition = nullptr;
   if (condition_true(train_job, "Failed", &condition)) {
-    return {WorkloadPhase::Failed, string_or_empty(condition, "reason"), string_or_empty(condition, "message")};
+    return {WorkloadPhase::Failed, string_or_empty(condition, "reason"),
+            string_or_empty(condition, "message")};
   }
   if (condition_true(train_job, "Complete", &condition)) {
-    return {WorkloadPhase::Succeeded, string_or_empty(condition, "reason"), string_or_empty(condition, "message")};
+    return {WorkloadPhase::Succeeded, string_or_empty(condition, "reason"),
+            string_or_empty(condition, "message")};
   }
   const json::object* object = train_job.if_object();
   const json::object* spec = object == nullptr ? nullptr : find_object(*object, {"spec"});
@@ -184,7 +202,8 @@ WorkloadState workload_state(const json::value& train_job) {
     // A suspended TrainJob waits for admission (Kueue clears suspend): it is pending, not running.
     const std::string managed_by = string_or_empty(spec, "managedBy");
     std::string message = "TrainJob is suspended";
-    if (!managed_by.empty()) message += "; spec.managedBy is " + managed_by + ", which decides when it starts";
+    if (!managed_by.empty())
+      message += "; spec.managedBy is " + managed_by + ", which decides when it starts";
     return {WorkloadPhase::Pending, "Suspended", std::move(message)};
   }
   return {WorkloadPhase::Running, {}, {}};

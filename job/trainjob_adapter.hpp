@@ -45,9 +45,11 @@ std::string worker_target(const boost::json::object& train_job_spec);
 bool has_launcher_target(const boost::json::object& train_job_spec);
 
 // Mutations, all written into the controller runtimePatch (created on demand).
-void add_worker_pod_label(boost::json::object& train_job_spec, std::string_view key, std::string_view value);
+void add_worker_pod_label(boost::json::object& train_job_spec, std::string_view key,
+                          std::string_view value);
 // Sets pod `affinity.nodeAffinity` on every target.
-void set_node_affinity(boost::json::object& train_job_spec, const boost::json::value& node_affinity);
+void set_node_affinity(boost::json::object& train_job_spec,
+                       const boost::json::value& node_affinity);
 // Required node affinity `kubernetes.io/hostname In [nodes]` (the group pin).
 boost::json::object hostname_node_affinity(const std::vector<std::string>& nodes);
 // Appends pod tolerations on every target.
@@ -61,7 +63,8 @@ std::int64_t nodes_required(const boost::json::object& train_job_spec);
 // = the Job's trainJob with the Job pod label on the worker target. `suspend` / `managedBy` are
 // kept as given (Kueue admits the workload by clearing suspend). Throws AdapterError when the Job
 // has no trainJob.
-boost::json::value build_train_job(const api::Job& job, const std::map<std::string, std::string>& workload_labels);
+boost::json::value build_train_job(const api::Job& job,
+                                   const std::map<std::string, std::string>& workload_labels);
 
 enum class WorkloadPhase { Pending, Running, Succeeded, Failed };
 

@@ -26,15 +26,18 @@ std::string pointer_of(const std::vector<std::string>& tokens, std::size_t count
   std::string out;
   for (std::size_t i = 0; i < count; ++i) {
     out += '/';
-    for (char c : tokens[i]) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    for (char c : tokens[i])
+      out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
   }
   return out;
 }
 
 // RFC 6901 §4: an array index is "0" or digits without a leading zero.
 std::optional<std::size_t> array_index(const std::string& token) {
-  if (token.empty() || token.size() > 18 || (token.size() > 1 && token[0] == '0')) return std::nullopt;
-  if (!std::all_of(token.begin(), token.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+  if (token.empty() || token.size() > 18 || (token.size() > 1 && token[0] == '0'))
+    return std::nullopt;
+  if (!std::all_of(token.begin(), token.end(),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
     return std::nullopt;
   }
   return static_cast<std::size_t>(std::stoull(token));
@@ -51,31 +54,39 @@ std::string quoted_location(const std::vector<std::string>& tokens, std::size_t 
 
 // The value at tokens[0, count); throws OpFailure `"<pointer>" does not exist (<why>)`, which
 // callers prefix with "path ", "from " or "parent ".
-json::value& locate(json::value& document, const std::vector<std::string>& tokens, std::size_t count) {
+json::value& locate(json::value& document, const std::vector<std::string>& tokens,
+                    std::size_t count) {
   json::value* current = &document;
   const std::string where = "\"" + pointer_of(tokens, count) + "\" does not exist (";
   for (std::size_t i = 0; i < count; ++i) {
     const std::string& token = tokens[i];
     if (current->is_object()) {
       current = current->get_object().if_contains(token);
-      if (current == nullptr) throw OpFailure{where + "no member \"" + token + "\" in " + quoted_location(tokens, i) + ")"};
+      if (current == nullptr)
+        throw OpFailure{where + "no member \"" + token + "\" in " + quoted_location(tokens, i) +
+                        ")"};
     } else if (current->is_array()) {
       auto& array = current->get_array();
       const auto index = array_index(token);
-      if (!index) throw OpFailure{where + "\"" + token + "\" is not an index of the array " + quoted_location(tokens, i) + ")"};
+      if (!index)
+        throw OpFailure{where + "\"" + token + "\" is not an index of the array " +
+                        quoted_location(tokens, i) + ")"};
       if (*index >= array.size()) {
-        throw OpFailure{where + "index " + token + " is out of range, the array " + quoted_location(tokens, i) +
-                        " has " + std::to_string(array.size()) + " items)"};
+        throw OpFailure{where + "index " + token + " is out of range, the array " +
+                        quoted_location(tokens, i) + " has " + std::to_string(array.size()) +
+                        " items)"};
       }
       current = &array[*index];
     } else {
-      throw OpFailure{where + quoted_location(tokens, i) + " is " + short_json(*current) + ", not an object or array)"};
+      throw OpFailure{where + quoted_location(tokens, i) + " is " + short_json(*current) +
+                      ", not an object or array)"};
     }
   }
   return *current;
 }
 
-json::value& locate_as(std::string_view role, json::value& document, const std::vector<std::string>& tokens) {
+json::value& locate_as(std::string_view role, json::value& document,
+                       const std::vector<std::string>& tokens) {
   try {
     return locate(document, tokens, tokens.size());
   } catch (const OpFailure& failure) {
@@ -106,16 +117,18 @@ void add(json::value& document, const std::vector<std::string>& tokens, json::va
     const auto index = array_index(last);
     if (!index) throw OpFailure{"\"" + last + "\" is not an array index or \"-\""};
     if (*index > array.size()) {
-      throw OpFailure{"index " + last + " is out of range for add (array size " + std::to_string(array.size()) + ")"};
+      throw OpFailure{"index " + last + " is out of range for add (array size " +
+                      std::to_string(array.size()) + ")"};
     }
     array.insert(array.begin() + static_cast<std::ptrdiff_t>(*index), std::move(value));
   } else {
-    throw OpFailure{"parent " + quoted_location(tokens, tokens.size() - 1) + " is " + short_json(*parent) +
-                    ", not an object or array"};
+    throw OpFailure{"parent " + quoted_location(tokens, tokens.size() - 1) + " is " +
+                    short_json(*parent) + ", not an object or array"};
   }
 }
 
-json::value remove(std::string_view role, json::value& document, const std::vector<std::string>& tokens) {
+json::value remove(std::string_view role, json::value& document,
+                   const std::vector<std::string>& tokens) {
   if (tokens.empty()) throw OpFailure{"cannot remove the whole document"};
   json::value removed = locate_as(role, document, tokens);  // throws when missing
   json::value& parent = locate(document, tokens, tokens.size() - 1);
@@ -132,7 +145,8 @@ json::value remove(std::string_view role, json::value& document, const std::vect
 const json::value& member(const json::object& op, std::string_view name, bool need_string) {
   const json::value* value = op.if_contains(name);
   if (value == nullptr) throw OpFailure{"missing \"" + std::string(name) + "\" member"};
-  if (need_string && !value->is_string()) throw OpFailure{"\"" + std::string(name) + "\" must be a string"};
+  if (need_string && !value->is_string())
+    throw OpFailure{"\"" + std::string(name) + "\" must be a string"};
   return *value;
 }
 
@@ -169,7 +183,8 @@ void apply_op(json::value& document, const json::object& op, const std::string& 
     const json::value& expected = member(op, "value", false);
     const json::value& actual = locate_as("path", document, path);
     if (!json_equal(actual, expected)) {
-      throw OpFailure{"test failed: value is " + short_json(actual) + ", expected " + short_json(expected)};
+      throw OpFailure{"test failed: value is " + short_json(actual) + ", expected " +
+                      short_json(expected)};
     }
   } else {
     throw OpFailure{"unknown operation; supported: add, remove, replace, move, copy, test"};
@@ -181,7 +196,9 @@ void apply_op(json::value& document, const json::object& op, const std::string& 
 std::vector<std::string> parse_json_pointer(std::string_view pointer) {
   std::vector<std::string> tokens;
   if (pointer.empty()) return tokens;
-  if (pointer.front() != '/') throw std::invalid_argument("JSON pointer \"" + std::string(pointer) + "\" must start with \"/\"");
+  if (pointer.front() != '/')
+    throw std::invalid_argument("JSON pointer \"" + std::string(pointer) +
+                                "\" must start with \"/\"");
   std::string token;
   for (std::size_t i = 1; i <= pointer.size(); ++i) {
     if (i == pointer.size() || pointer[i] == '/') {
@@ -190,8 +207,9 @@ std::vector<std::string> parse_json_pointer(std::string_view pointer) {
     } else if (pointer[i] == '~') {
       const char next = i + 1 < pointer.size() ? pointer[i + 1] : '\0';
       if (next != '0' && next != '1') {
-        throw std::invalid_argument("JSON pointer \"" + std::string(pointer) + "\" has an invalid escape at offset " +
-                                    std::to_string(i) + " (only ~0 and ~1)");
+        throw std::invalid_argument("JSON pointer \"" + std::string(pointer) +
+                                    "\" has an invalid escape at offset " + std::to_string(i) +
+                                    " (only ~0 and ~1)");
       }
       token += next == '0' ? '~' : '/';
       ++i;
@@ -203,18 +221,23 @@ std::vector<std::string> parse_json_pointer(std::string_view pointer) {
 }
 
 json::value apply_json_patch(const json::value& document, const json::value& patch) {
-  if (!patch.is_array()) throw std::invalid_argument("JSON patch must be an array of operations, got " + short_json(patch));
+  if (!patch.is_array())
+    throw std::invalid_argument("JSON patch must be an array of operations, got " +
+                                short_json(patch));
   json::value result = document;
   const auto& ops = patch.get_array();
   for (std::size_t i = 0; i < ops.size(); ++i) {
     std::string label = "op[" + std::to_string(i) + "]";
     try {
-      if (!ops[i].is_object()) throw OpFailure{"operation must be an object, got " + short_json(ops[i])};
+      if (!ops[i].is_object())
+        throw OpFailure{"operation must be an object, got " + short_json(ops[i])};
       const auto& op = ops[i].get_object();
       const json::value& name = member(op, "op", true);
       const json::value* path = op.if_contains("path");
-      label += " (" + std::string(name.get_string()) +
-               (path != nullptr && path->is_string() ? " " + json::serialize(*path) : std::string()) + ")";
+      label +=
+          " (" + std::string(name.get_string()) +
+          (path != nullptr && path->is_string() ? " " + json::serialize(*path) : std::string()) +
+          ")";
       apply_op(result, op, std::string(name.get_string()));
     } catch (const OpFailure& failure) {
       throw std::invalid_argument(label + ": " + failure.message);

@@ -15,7 +15,8 @@ namespace nvcre::jsonkit {
 // and the caller's document is untouched. Pointers honour ~0 / ~1 escapes; "-" appends to an
 // array in `add` (and in the target of move/copy); members of an operation that RFC 6902 does not
 // define are ignored (§4).
-boost::json::value apply_json_patch(const boost::json::value& document, const boost::json::value& patch);
+boost::json::value apply_json_patch(const boost::json::value& document,
+                                    const boost::json::value& patch);
 
 // RFC 6901 pointer -> reference tokens ("" -> {}, "/a~1b/~0c" -> {"a/b", "~c"}). Throws
 // std::invalid_argument for a non-empty pointer without a leading '/' or a bad '~' escape.

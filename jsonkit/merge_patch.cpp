@@ -19,8 +19,9 @@ json::value merge_at(const json::value& base, const json::value& patch, const st
   for (const auto& [key, value] : patch.get_object()) {
     const std::string child = path + "/" + std::string(key);
     if (key.starts_with("$")) {
-      throw std::invalid_argument("strategic-merge directive \"" + std::string(key) + "\" at \"" + child +
-                                  "\" is not supported: a JSON merge patch merges maps and replaces lists");
+      throw std::invalid_argument(
+          "strategic-merge directive \"" + std::string(key) + "\" at \"" + child +
+          "\" is not supported: a JSON merge patch merges maps and replaces lists");
     }
     if (value.is_null()) {
       out.stable_erase(key);
@@ -59,7 +60,9 @@ json::value without_nulls(const json::value& value) {
   return value;
 }
 
-json::value merge_patch(const json::value& base, const json::value& patch) { return merge_at(base, patch, ""); }
+json::value merge_patch(const json::value& base, const json::value& patch) {
+  return merge_at(base, patch, "");
+}
 
 bool json_equal(const json::value& a, const json::value& b) {
   if (a.is_number() && b.is_number()) return numbers_equal(a, b);

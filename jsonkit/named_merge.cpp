@@ -16,11 +16,11 @@ namespace json = boost::json;
 
 namespace {
 
-
 const json::string* item_name(const json::value& item) {
   if (!item.is_object()) return nullptr;
   const json::value* name = item.get_object().if_contains("name");
-  return name != nullptr && name->is_string() && !name->get_string().empty() ? &name->get_string() : nullptr;
+  return name != nullptr && name->is_string() && !name->get_string().empty() ? &name->get_string()
+                                                                             : nullptr;
 }
 
 bool is_named_list(const json::array& list) {
@@ -37,14 +37,16 @@ json::object merge_maps(const json::object& base, const json::object& override_m
 // the override repeats a name); override items with new names appended in override order.
 json::array merge_named_lists(const json::array& base, const json::array& override_list) {
   std::unordered_map<std::string, const json::object*> by_name;
-  for (const auto& item : override_list) by_name[std::string(*item_name(item))] = &item.get_object();
+  for (const auto& item : override_list)
+    by_name[std::string(*item_name(item))] = &item.get_object();
   std::unordered_map<std::string, bool> in_base;
   json::array out;
   for (const auto& item : base) {
     const std::string name(*item_name(item));
     in_base[name] = true;
     auto it = by_name.find(name);
-    out.push_back(it == by_name.end() ? item : json::value(merge_maps(item.get_object(), *it->second)));
+    out.push_back(it == by_name.end() ? item
+                                      : json::value(merge_maps(item.get_object(), *it->second)));
   }
   for (const auto& item : override_list) {
     if (!in_base.count(std::string(*item_name(item)))) out.push_back(without_nulls(item));
@@ -73,7 +75,8 @@ json::object merge_maps(const json::object& base, const json::object& override_m
 }  // namespace
 
 json::value merge_named(const json::value& base, const json::value& override_value) {
-  if (base.is_object() && override_value.is_object()) return merge_maps(base.get_object(), override_value.get_object());
+  if (base.is_object() && override_value.is_object())
+    return merge_maps(base.get_object(), override_value.get_object());
   return without_nulls(override_value);
 }
 

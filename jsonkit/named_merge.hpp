@@ -16,6 +16,7 @@ namespace nvcre::jsonkit {
 // item merged in, new names appended in override order); anything else (scalars, string lists,
 // unnamed items, empty lists, type mismatch) is replaced by the override value. Non-object
 // arguments: the override replaces.
-boost::json::value merge_named(const boost::json::value& base, const boost::json::value& override_value);
+boost::json::value merge_named(const boost::json::value& base,
+                               const boost::json::value& override_value);
 
 }  // namespace nvcre::jsonkit

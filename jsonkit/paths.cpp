@@ -18,7 +18,8 @@ std::string string_at(const json::value& root, std::initializer_list<std::string
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
-const json::object* find_object(const json::object& root, std::initializer_list<std::string_view> path) {
+const json::object* find_object(const json::object& root,
+                                std::initializer_list<std::string_view> path) {
   const json::object* current = &root;
   for (std::string_view key : path) {
     const json::value* next = current->if_contains(key);
@@ -32,7 +33,8 @@ json::object* find_object(json::object& root, std::initializer_list<std::string_
   return const_cast<json::object*>(find_object(static_cast<const json::object&>(root), path));
 }
 
-const json::array* find_array(const json::object& root, std::initializer_list<std::string_view> path) {
+const json::array* find_array(const json::object& root,
+                              std::initializer_list<std::string_view> path) {
   if (path.size() == 0) return nullptr;
   const json::object* parent = &root;
   auto last = path.end() - 1;

@@ -14,7 +14,8 @@ namespace nvcre::jsonkit {
 
 // The value at an object-key path below `root` ({} is `root` itself), or nullptr when a step is
 // missing or not an object.
-const boost::json::value* value_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
+const boost::json::value* value_at(const boost::json::value& root,
+                                   std::initializer_list<std::string_view> path);
 // The string at `path`, or "" when it is missing or not a string.
 std::string string_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
 
@@ -27,7 +28,8 @@ boost::json::object* find_object(boost::json::object& root,
 // The array at `path`, or nullptr.
 const boost::json::array* find_array(const boost::json::object& root,
                                      std::initializer_list<std::string_view> path);
-boost::json::array* find_array(boost::json::object& root, std::initializer_list<std::string_view> path);
+boost::json::array* find_array(boost::json::object& root,
+                               std::initializer_list<std::string_view> path);
 
 // The string at `key` of `object`, or nullptr (also for a null `object`).
 const boost::json::string* find_string(const boost::json::object* object, std::string_view key);
@@ -36,6 +38,7 @@ const boost::json::string* find_string(const boost::json::object* object, std::s
 boost::json::object& ensure_object(boost::json::object& parent, std::string_view key);
 
 // ensure_object along a path.
-boost::json::object& ensure_path(boost::json::object& root, std::initializer_list<std::string_view> path);
+boost::json::object& ensure_path(boost::json::object& root,
+                                 std::initializer_list<std::string_view> path);
 
 }  // namespace nvcre::jsonkit

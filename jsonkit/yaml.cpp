@@ -32,7 +32,8 @@ std::optional<json::value> resolve_plain_scalar(std::string_view text) {
   if (is_one_of(text, {"true", "True", "TRUE", "y", "Y", "yes", "Yes", "YES", "on", "On", "ON"})) {
     return json::value(true);
   }
-  if (is_one_of(text, {"false", "False", "FALSE", "n", "N", "no", "No", "NO", "off", "Off", "OFF"})) {
+  if (is_one_of(text,
+                {"false", "False", "FALSE", "n", "N", "no", "No", "NO", "off", "Off", "OFF"})) {
     return json::value(false);
   }
   std::string_view digits = text;
@@ -79,17 +80,20 @@ std::optional<json::value> resolve_plain_scalar(std::string_view text) {
   // [0-9]*(.[0-9]*)?([eE][-+]?[0-9]+)? with at least one digit in the mantissa
   {
     std::size_t i = 0, mantissa_digits = 0;
-    while (i < digits.size() && std::isdigit(static_cast<unsigned char>(digits[i]))) ++i, ++mantissa_digits;
+    while (i < digits.size() && std::isdigit(static_cast<unsigned char>(digits[i])))
+      ++i, ++mantissa_digits;
     if (i < digits.size() && digits[i] == '.') {
       ++i;
-      while (i < digits.size() && std::isdigit(static_cast<unsigned char>(digits[i]))) ++i, ++mantissa_digits;
+      while (i < digits.size() && std::isdigit(static_cast<unsigned char>(digits[i])))
+        ++i, ++mantissa_digits;
     }
     bool valid = mantissa_digits > 0;
     if (valid && i < digits.size() && (digits[i] == 'e' || digits[i] == 'E')) {
       ++i;
       if (i < digits.size() && (digits[i] == '+' || digits[i] == '-')) ++i;
       std::size_t exponent_digits = 0;
-      while (i < digits.size() && std::isdigit(static_cast<unsigned char>(digits[i]))) ++i, ++exponent_digits;
+      while (i < digits.size() && std::isdigit(static_cast<unsigned char>(digits[i])))
+        ++i, ++exponent_digits;
       valid = exponent_digits > 0;
     }
     if (valid && i == digits.size()) {

@@ -9,10 +9,14 @@ namespace {
 
 PropagationPolicy to_policy(Propagation propagation) {
   switch (propagation) {
-    case Propagation::Background: return PropagationPolicy::Background;
-    case Propagation::Foreground: return PropagationPolicy::Foreground;
-    case Propagation::Orphan: return PropagationPolicy::Orphan;
-    case Propagation::Default: break;
+    case Propagation::Background:
+      return PropagationPolicy::Background;
+    case Propagation::Foreground:
+      return PropagationPolicy::Foreground;
+    case Propagation::Orphan:
+      return PropagationPolicy::Orphan;
+    case Propagation::Default:
+      break;
   }
   return PropagationPolicy::Default;
 }
@@ -21,12 +25,18 @@ boost::json::value perform(RestClient& client, const ResourceRef& ref, const Act
   const std::string& ns = action.target.ns;
   const std::string& name = action.target.name;
   switch (action.verb) {
-    case ActionVerb::Create: return client.create(ref, ns, action.body);
-    case ActionVerb::MergePatch: return client.merge_patch(ref, ns, name, action.body);
-    case ActionVerb::UpdateStatus: return client.update_status(ref, ns, action.body);
-    case ActionVerb::MergePatchStatus: return client.merge_patch_status(ref, ns, name, action.body);
-    case ActionVerb::Update: return client.update(ref, ns, action.body);
-    case ActionVerb::LiveGet: return client.get(ref, ns, name);
+    case ActionVerb::Create:
+      return client.create(ref, ns, action.body);
+    case ActionVerb::MergePatch:
+      return client.merge_patch(ref, ns, name, action.body);
+    case ActionVerb::UpdateStatus:
+      return client.update_status(ref, ns, action.body);
+    case ActionVerb::MergePatchStatus:
+      return client.merge_patch_status(ref, ns, name, action.body);
+    case ActionVerb::Update:
+      return client.update(ref, ns, action.body);
+    case ActionVerb::LiveGet:
+      return client.get(ref, ns, name);
     case ActionVerb::Delete: {
       DeleteOptions options;
       options.precondition_uid = action.precondition_uid;

@@ -12,8 +12,8 @@
 namespace nvcre::k8s {
 
 struct ActionResult {
-  int code = 200;            // HTTP status; 0 when no answer (transport) or the kind is not served
-  std::string reason;        // Status.reason, "Transport", or "NoKindMatch"
+  int code = 200;      // HTTP status; 0 when no answer (transport) or the kind is not served
+  std::string reason;  // Status.reason, "Transport", or "NoKindMatch"
   std::string message;
   boost::json::value object;  // the server's object (LiveGet: null for a live NotFound)
   bool ok() const { return code >= 200 && code < 300; }

@@ -12,15 +12,16 @@ std::string str(const json::object& o, std::string_view key) {
 }
 
 std::string what_of(int code, const std::string& reason, const std::string& message) {
-  std::string out = message.empty() ? "the server responded with HTTP " + std::to_string(code) : message;
+  std::string out =
+      message.empty() ? "the server responded with HTTP " + std::to_string(code) : message;
   if (!reason.empty()) out += " (" + reason + ", " + std::to_string(code) + ")";
   return out;
 }
 
 }  // namespace
 
-ApiError::ApiError(int code_, std::string reason_, std::string message_, std::vector<StatusCause> causes_,
-                   json::value status_)
+ApiError::ApiError(int code_, std::string reason_, std::string message_,
+                   std::vector<StatusCause> causes_, json::value status_)
     : std::runtime_error(what_of(code_, reason_, message_)),
       code(code_),
       reason(std::move(reason_)),
@@ -30,32 +31,50 @@ ApiError::ApiError(int code_, std::string reason_, std::string message_, std::ve
 
 std::string reason_for_code(int code) {
   switch (code) {
-    case 400: return "BadRequest";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "NotFound";
-    case 405: return "MethodNotAllowed";
-    case 406: return "NotAcceptable";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 413: return "RequestEntityTooLarge";
-    case 415: return "UnsupportedMediaType";
-    case 422: return "Invalid";
-    case 429: return "TooManyRequests";
-    case 500: return "InternalError";
-    case 503: return "ServiceUnavailable";
-    case 504: return "Timeout";
-    default: return "Unknown";
+    case 400:
+      return "BadRequest";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "NotFound";
+    case 405:
+      return "MethodNotAllowed";
+    case 406:
+      return "NotAcceptable";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Gone";
+    case 413:
+      return "RequestEntityTooLarge";
+    case 415:
+      return "UnsupportedMediaType";
+    case 422:
+      return "Invalid";
+    case 429:
+      return "TooManyRequests";
+    case 500:
+      return "InternalError";
+    case 503:
+      return "ServiceUnavailable";
+    case 504:
+      return "Timeout";
+    default:
+      return "Unknown";
   }
 }
 
 ApiError api_error_from_status(int http_code, const json::value& status) {
   const auto* o = status.if_object();
   if (!o || str(*o, "kind") != "Status") {
-    return ApiError(http_code, reason_for_code(http_code), "unexpected error object from the server", {}, status);
+    return ApiError(http_code, reason_for_code(http_code),
+                    "unexpected error object from the server", {}, status);
   }
   int code = http_code;
-  if (const auto* c = o->if_contains("code"); c && c->is_int64() && c->as_int64() > 0) code = static_cast<int>(c->as_int64());
+  if (const auto* c = o->if_contains("code"); c && c->is_int64() && c->as_int64() > 0)
+    code = static_cast<int>(c->as_int64());
   std::string reason = str(*o, "reason");
   if (reason.empty()) reason = reason_for_code(code);
   std::vector<StatusCause> causes;
@@ -64,7 +83,8 @@ ApiError api_error_from_status(int http_code, const json::value& status) {
     if (const auto* cs = d->as_object().if_contains("causes"); cs && cs->is_array()) {
       for (const auto& c : cs->as_array()) {
         if (!c.is_object()) continue;
-        causes.push_back({str(c.as_object(), "reason"), str(c.as_object(), "message"), str(c.as_object(), "field")});
+        causes.push_back({str(c.as_object(), "reason"), str(c.as_object(), "message"),
+                          str(c.as_object(), "field")});
       }
     }
     if (const auto* r = d->as_object().if_contains("retryAfterSeconds"); r && r->is_int64())
@@ -78,7 +98,8 @@ ApiError api_error_from_status(int http_code, const json::value& status) {
 ApiError decode_api_error(int http_code, std::string_view body) {
   boost::system::error_code ec;
   json::value v = json::parse(body, ec);
-  if (!ec && v.is_object() && str(v.as_object(), "kind") == "Status") return api_error_from_status(http_code, v);
+  if (!ec && v.is_object() && str(v.as_object(), "kind") == "Status")
+    return api_error_from_status(http_code, v);
   std::string excerpt(body.substr(0, 256));
   for (char& ch : excerpt)
     if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';

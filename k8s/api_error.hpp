@@ -15,7 +15,7 @@ namespace nvcre::k8s {
 struct StatusCause {
   std::string reason;  // e.g. "FieldValueInvalid", "FieldValueRequired"
   std::string message;
-  std::string field;   // e.g. "spec.categories[0]"
+  std::string field;  // e.g. "spec.categories[0]"
 };
 
 class ApiError : public std::runtime_error {
@@ -23,17 +23,17 @@ class ApiError : public std::runtime_error {
   ApiError(int code, std::string reason, std::string message, std::vector<StatusCause> causes = {},
            boost::json::value status = {});
 
-  int code = 0;            // HTTP status code (Status.code when present)
-  std::string reason;      // StatusReason: NotFound, AlreadyExists, Conflict, Invalid, Expired, ...
-  std::string message;     // Status.message
+  int code = 0;         // HTTP status code (Status.code when present)
+  std::string reason;   // StatusReason: NotFound, AlreadyExists, Conflict, Invalid, Expired, ...
+  std::string message;  // Status.message
   std::vector<StatusCause> causes;
   int retry_after_seconds = 0;  // Status.details.retryAfterSeconds
   boost::json::value status;    // the whole Status body when the server sent one, else null
 };
 
-// Decodes a Status object (kind: Status). When `body` is not a Status (a proxy's HTML page, an empty
-// body), the reason is derived from the HTTP code as client-go does and the message is a short
-// excerpt of the body.
+// Decodes a Status object (kind: Status). When `body` is not a Status (a proxy's HTML page, an
+// empty body), the reason is derived from the HTTP code as client-go does and the message is a
+// short excerpt of the body.
 ApiError decode_api_error(int http_code, std::string_view body);
 ApiError api_error_from_status(int http_code, const boost::json::value& status);
 
@@ -44,7 +44,9 @@ inline bool is_not_found(const ApiError& e) { return e.code == 404 || e.reason =
 inline bool is_already_exists(const ApiError& e) { return e.reason == "AlreadyExists"; }
 inline bool is_conflict(const ApiError& e) { return e.code == 409 && e.reason != "AlreadyExists"; }
 inline bool is_invalid(const ApiError& e) { return e.code == 422 || e.reason == "Invalid"; }
-inline bool is_gone(const ApiError& e) { return e.code == 410 || e.reason == "Expired" || e.reason == "Gone"; }
+inline bool is_gone(const ApiError& e) {
+  return e.code == 410 || e.reason == "Expired" || e.reason == "Gone";
+}
 inline bool is_too_many_requests(const ApiError& e) { return e.code == 429; }
 
 }  // namespace nvcre::k8s

@@ -16,19 +16,23 @@ const boost::json::value* CacheReader::get(const ObjectRef& ref) const {
   return object == nullptr ? nullptr : parsed(*object);
 }
 
-std::vector<const boost::json::value*> CacheReader::list(std::string_view api_version, std::string_view kind,
-                                                         std::string_view ns, const LabelSelector& selector) const {
+std::vector<const boost::json::value*> CacheReader::list(std::string_view api_version,
+                                                         std::string_view kind, std::string_view ns,
+                                                         const LabelSelector& selector) const {
   std::vector<const boost::json::value*> out;
   cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
-    if (selector.empty() || selector.matches_lookup([&](std::string_view key) { return object.label(key); })) {
+    if (selector.empty() ||
+        selector.matches_lookup([&](std::string_view key) { return object.label(key); })) {
       out.push_back(parsed(object));
     }
   });
   return out;
 }
 
-std::vector<const boost::json::value*> CacheReader::owned_by(std::string_view api_version, std::string_view kind,
-                                                             std::string_view ns, std::string_view owner_uid) const {
+std::vector<const boost::json::value*> CacheReader::owned_by(std::string_view api_version,
+                                                             std::string_view kind,
+                                                             std::string_view ns,
+                                                             std::string_view owner_uid) const {
   std::vector<const boost::json::value*> out;
   cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
     if (object.has_owner(owner_uid)) out.push_back(parsed(object));

@@ -22,9 +22,11 @@ class CacheReader final : public CacheView {
 
   const boost::json::value* get(const ObjectRef& ref) const override;
   std::vector<const boost::json::value*> list(std::string_view api_version, std::string_view kind,
-                                              std::string_view ns, const LabelSelector& selector = {}) const override;
-  std::vector<const boost::json::value*> owned_by(std::string_view api_version, std::string_view kind,
-                                                  std::string_view ns, std::string_view owner_uid) const override;
+                                              std::string_view ns,
+                                              const LabelSelector& selector = {}) const override;
+  std::vector<const boost::json::value*> owned_by(std::string_view api_version,
+                                                  std::string_view kind, std::string_view ns,
+                                                  std::string_view owner_uid) const override;
 
   // How many objects this reader parsed (kept-parsed ones are not counted).
   std::size_t parsed_count() const { return parsed_.size(); }

@@ -9,7 +9,8 @@ namespace nvcre::k8s {
 bool in_cache_scope(const std::vector<CacheScope>& scopes, const boost::json::value& object) {
   const ObjectRef ref = object_ref_of(object);
   return std::any_of(scopes.begin(), scopes.end(), [&](const CacheScope& scope) {
-    return scope.api_version == ref.api_version && scope.kind == ref.kind && (scope.ns.empty() || scope.ns == ref.ns) &&
+    return scope.api_version == ref.api_version && scope.kind == ref.kind &&
+           (scope.ns.empty() || scope.ns == ref.ns) &&
            (scope.selector.empty() || scope.selector.matches(labels_of(object)));
   });
 }

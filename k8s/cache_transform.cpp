@@ -11,7 +11,8 @@ namespace {
 namespace json = boost::json;
 
 // Keeps only `kept` of object[field] (an object), dropping the rest.
-void keep_only(json::object& object, std::string_view field, std::initializer_list<std::string_view> kept) {
+void keep_only(json::object& object, std::string_view field,
+               std::initializer_list<std::string_view> kept) {
   auto* inner = object.if_contains(field);
   if (inner == nullptr || !inner->is_object()) return;
   json::object trimmed;

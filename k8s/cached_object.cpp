@@ -51,11 +51,13 @@ CachedObject::CachedObject(json::value object, Form form) : form_(form) {
     ++label_count_;
   }
   const json::object* meta = metadata_of(object);
-  if (const auto* owners = meta == nullptr ? nullptr : meta->if_contains("ownerReferences"); owners != nullptr && owners->is_array()) {
+  if (const auto* owners = meta == nullptr ? nullptr : meta->if_contains("ownerReferences");
+      owners != nullptr && owners->is_array()) {
     for (const auto& owner : owners->get_array()) {
       const auto* o = owner.if_object();
       const auto* uid = o == nullptr ? nullptr : o->if_contains("uid");
-      append_field(index_, uid != nullptr && uid->is_string() ? std::string_view(uid->get_string()) : std::string_view());
+      append_field(index_, uid != nullptr && uid->is_string() ? std::string_view(uid->get_string())
+                                                              : std::string_view());
     }
   }
   index_.shrink_to_fit();
@@ -71,7 +73,9 @@ CachedObject::CachedObject(json::value object, Form form) : form_(form) {
   }
 }
 
-json::value CachedObject::parse() const { return form_ == Form::Parsed ? parsed_ : json::parse(text_); }
+json::value CachedObject::parse() const {
+  return form_ == Form::Parsed ? parsed_ : json::parse(text_);
+}
 
 Labels CachedObject::labels() const {
   Labels labels;

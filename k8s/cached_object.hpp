@@ -23,7 +23,9 @@ class CachedObject {
   CachedObject(boost::json::value object, Form form);
 
   // The DOM of a Parsed object, else nullptr.
-  const boost::json::value* kept_parsed() const { return form_ == Form::Parsed ? &parsed_ : nullptr; }
+  const boost::json::value* kept_parsed() const {
+    return form_ == Form::Parsed ? &parsed_ : nullptr;
+  }
   // A fresh DOM on the default memory resource (so that copies readers make of it, or of its
   // parts, never depend on the memory of the read that parsed it).
   boost::json::value parse() const;
@@ -36,8 +38,8 @@ class CachedObject {
   std::optional<std::uint64_t> resource_version() const;
 
  private:
-  std::string text_;            // Form::Text
-  boost::json::value parsed_;   // Form::Parsed
+  std::string text_;           // Form::Text
+  boost::json::value parsed_;  // Form::Parsed
   // Length-prefixed fields: label_count_ key/value pairs, then the ownerReferences' uids.
   std::string index_;
   std::uint32_t label_count_ = 0;

@@ -15,7 +15,11 @@ constexpr std::string_view kTruncatedSuffix = "... [truncated]";
 std::size_t valid_sequence_length(std::string_view text, std::size_t at) {
   auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   unsigned char lead = byte(at);
-  std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  std::size_t length = lead < 0x80           ? 1
+                       : (lead >> 5) == 0x6  ? 2
+                       : (lead >> 4) == 0xE  ? 3
+                       : (lead >> 3) == 0x1E ? 4
+                                             : 0;
   if (length == 0 || at + length > text.size()) return 0;
   for (std::size_t i = 1; i < length; ++i) {
     if ((byte(at + i) & 0xC0) != 0x80) return 0;
@@ -26,8 +30,8 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t at) {
     if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;  // overlong or surrogate
   }
   if (length == 4) {
-    unsigned cp = ((lead & 0x07u) << 18) | ((byte(at + 1) & 0x3Fu) << 12) | ((byte(at + 2) & 0x3Fu) << 6) |
-                  (byte(at + 3) & 0x3Fu);
+    unsigned cp = ((lead & 0x07u) << 18) | ((byte(at + 1) & 0x3Fu) << 12) |
+                  ((byte(at + 2) & 0x3Fu) << 6) | (byte(at + 3) & 0x3Fu);
     if (cp < 0x10000 || cp > 0x10FFFF) return 0;
   }
   return length;
@@ -61,8 +65,8 @@ std::string sanitize_event_note(std::string_view note) {
   return valid + std::string(kTruncatedSuffix);
 }
 
-boost::json::value build_event(const EventRecord& record, Clock::time_point now, const EventSource& source,
-                               std::uint64_t sequence) {
+boost::json::value build_event(const EventRecord& record, Clock::time_point now,
+                               const EventSource& source, std::uint64_t sequence) {
   char suffix[40];
   auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
   std::snprintf(suffix, sizeof suffix, ".%llx%04llx", static_cast<unsigned long long>(nanos),

@@ -23,7 +23,7 @@ struct EventSource {
 };
 
 // `sequence` makes the generated name unique per recorder (name = <regarding>.<hex time+seq>).
-boost::json::value build_event(const EventRecord& record, Clock::time_point now, const EventSource& source,
-                               std::uint64_t sequence);
+boost::json::value build_event(const EventRecord& record, Clock::time_point now,
+                               const EventSource& source, std::uint64_t sequence);
 
 }  // namespace nvcre::k8s

@@ -31,18 +31,22 @@ ServerUrl parse_server_url(const std::string& server) {
     out.tls = false;
     rest = server.substr(7);
   } else {
-    throw std::invalid_argument("server URL \"" + server + "\" must start with https:// or http://");
+    throw std::invalid_argument("server URL \"" + server +
+                                "\" must start with https:// or http://");
   }
   auto slash = rest.find('/');
   std::string authority = rest.substr(0, slash);
   if (slash != std::string::npos) out.base_path = rest.substr(slash);
   while (!out.base_path.empty() && out.base_path.back() == '/') out.base_path.pop_back();
-  if (authority.find('@') != std::string::npos) throw std::invalid_argument("server URL must not contain user info");
+  if (authority.find('@') != std::string::npos)
+    throw std::invalid_argument("server URL must not contain user info");
   if (!authority.empty() && authority.front() == '[') {
     auto close = authority.find(']');
-    if (close == std::string::npos) throw std::invalid_argument("server URL \"" + server + "\": unterminated [");
+    if (close == std::string::npos)
+      throw std::invalid_argument("server URL \"" + server + "\": unterminated [");
     out.host = authority.substr(1, close - 1);
-    if (close + 1 < authority.size() && authority[close + 1] == ':') out.port = authority.substr(close + 2);
+    if (close + 1 < authority.size() && authority[close + 1] == ':')
+      out.port = authority.substr(close + 2);
   } else {
     auto colon = authority.rfind(':');
     out.host = authority.substr(0, colon);
@@ -56,8 +60,8 @@ ServerUrl parse_server_url(const std::string& server) {
 namespace {
 
 bool unreserved(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-         c == '_' || c == '~';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~';
 }
 
 std::string percent_encode(std::string_view s, bool keep_slash) {
@@ -77,7 +81,8 @@ std::string percent_encode(std::string_view s, bool keep_slash) {
 }
 
 // One kept-alive HTTP/1.1 connection. It owns its io_context so that a blocking call on one
-// connection never runs another connection's handlers (calls from several threads stay independent).
+// connection never runs another connection's handlers (calls from several threads stay
+// independent).
 struct Connection {
   asio::io_context ioc{1};
   std::optional<beast::tcp_stream> plain;
@@ -121,7 +126,8 @@ struct Connection {
   };
   void close_on(const std::stop_token& stop) { close_on_stop.emplace(stop, PostClose{this}); }
   void release_stop() { close_on_stop.reset(); }
-  std::optional<std::stop_callback<PostClose>> close_on_stop;  // last: unregistered before the rest goes
+  std::optional<std::stop_callback<PostClose>>
+      close_on_stop;  // last: unregistered before the rest goes
 };
 
 using Clock = std::chrono::steady_clock;
@@ -182,15 +188,21 @@ struct HttpTransport::Impl {
     ++opened;
     c->lowest().socket().set_option(tcp::no_delay(true), ec);
     if (url.tls) {
-      if (!tls->prepare(c->secure->native_handle())) throw TransportError(what + ": cannot set the TLS server name");
-      ec = c->run([&](auto handler) { c->secure->async_handshake(ssl::stream_base::client, std::move(handler)); });
+      if (!tls->prepare(c->secure->native_handle()))
+        throw TransportError(what + ": cannot set the TLS server name");
+      ec = c->run([&](auto handler) {
+        c->secure->async_handshake(ssl::stream_base::client, std::move(handler));
+      });
       if (ec && stop.stop_requested()) throw cancelled(what);
-      if (ec) throw TransportError(what + ": " + tls->describe_handshake_failure(c->secure->native_handle(), ec));
+      if (ec)
+        throw TransportError(what + ": " +
+                             tls->describe_handshake_failure(c->secure->native_handle(), ec));
     }
     return c;
   }
 
-  http::request<http::string_body> build(const RestRequest& r, const std::string& token, bool watch) const {
+  http::request<http::string_body> build(const RestRequest& r, const std::string& token,
+                                         bool watch) const {
     http::request<http::string_body> req;
     req.method_string(r.method);
     req.target(target_of(r));
@@ -199,7 +211,8 @@ struct HttpTransport::Impl {
     std::string host = url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
     req.set(http::field::host, default_port ? host : host + ":" + url.port);
     req.set(http::field::user_agent, options.user_agent);
-    req.set(http::field::accept, watch ? "application/json;stream=watch, application/json" : "application/json");
+    req.set(http::field::accept,
+            watch ? "application/json;stream=watch, application/json" : "application/json");
     if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
     if (!r.content_type.empty()) req.set(http::field::content_type, r.content_type);
     req.keep_alive(true);
@@ -221,14 +234,15 @@ struct HttpTransport::Impl {
   // The message of a failed read or write: TLS alerts get a hint (a rejected client certificate
   // only shows up here with TLS 1.3, after the handshake).
   std::string io_failure(const beast::error_code& ec, std::chrono::milliseconds timeout) const {
-    if (ec == beast::error::timeout) return "timed out after " + std::to_string(timeout.count()) + "ms";
+    if (ec == beast::error::timeout)
+      return "timed out after " + std::to_string(timeout.count()) + "ms";
     return tls ? TlsClient::describe_io_failure(ec) : ec.message();
   }
 
   // A reused connection the server closed while it sat idle fails before any answer; that is
   // retried once on a fresh connection. A timeout is not that: retried, it would double the bound.
-  RestResponse exchange(const RestRequest& r, const std::string& token, std::chrono::milliseconds timeout,
-                        const std::stop_token& stop) {
+  RestResponse exchange(const RestRequest& r, const std::string& token,
+                        std::chrono::milliseconds timeout, const std::stop_token& stop) {
     const std::string what = where(r.method, r.path);
     auto req = build(r, token, false);
     for (int attempt = 0;; ++attempt) {
@@ -241,15 +255,20 @@ struct HttpTransport::Impl {
         conn = connect(deadline, what, stop);
       }
       conn->lowest().expires_at(deadline);
-      beast::error_code ec = conn->io([&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
+      beast::error_code ec = conn->io(
+          [&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
       http::response_parser<http::string_body> parser;
       parser.body_limit(std::uint64_t{1} << 30);
-      if (!ec) ec = conn->io([&](auto& stream, auto handler) { http::async_read(stream, conn->buffer, parser, std::move(handler)); });
+      if (!ec)
+        ec = conn->io([&](auto& stream, auto handler) {
+          http::async_read(stream, conn->buffer, parser, std::move(handler));
+        });
       conn->release_stop();
       const bool stopped = stop.stop_requested();  // a close may be pending on it: never pooled
       if (ec) {
         if (stopped) throw cancelled(what);
-        const bool stale = conn->reused && attempt == 0 && !parser.got_some() && ec != beast::error::timeout;
+        const bool stale =
+            conn->reused && attempt == 0 && !parser.got_some() && ec != beast::error::timeout;
         conn->close();
         if (stale) continue;
         throw TransportError(what + ": " + io_failure(ec, timeout));
@@ -258,7 +277,8 @@ struct HttpTransport::Impl {
       RestResponse out;
       out.status = static_cast<int>(res.result_int());
       out.content_type = std::string(res[http::field::content_type]);
-      if (auto ra = res.find(http::field::retry_after); ra != res.end()) out.headers["retry-after"] = std::string(ra->value());
+      if (auto ra = res.find(http::field::retry_after); ra != res.end())
+        out.headers["retry-after"] = std::string(ra->value());
       out.body = std::move(res.body());
       if (res.keep_alive() && !stopped) {
         conn->lowest().expires_never();
@@ -271,7 +291,8 @@ struct HttpTransport::Impl {
   }
 
   int stream(const RestRequest& r, const std::string& token, std::chrono::milliseconds idle_timeout,
-             const std::function<bool(int, std::string_view)>& on_body, const std::stop_token& stop) {
+             const std::function<bool(int, std::string_view)>& on_body,
+             const std::stop_token& stop) {
     const std::string what = where(r.method, r.path);
     auto req = build(r, token, true);
     if (stop.stop_requested()) return 0;
@@ -285,15 +306,20 @@ struct HttpTransport::Impl {
     // The connection stays closed by a stop: the pending operation then completes at once with an
     // error, which the checks below turn into a return.
     conn->lowest().expires_after(options.timeout);
-    beast::error_code ec = conn->io([&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
+    beast::error_code ec = conn->io(
+        [&](auto& stream, auto handler) { http::async_write(stream, req, std::move(handler)); });
     http::response_parser<http::buffer_body> parser;
     parser.body_limit(boost::none);
-    if (!ec) ec = conn->io([&](auto& stream, auto handler) { http::async_read_header(stream, conn->buffer, parser, std::move(handler)); });
+    if (!ec)
+      ec = conn->io([&](auto& stream, auto handler) {
+        http::async_read_header(stream, conn->buffer, parser, std::move(handler));
+      });
     if (ec) {
       conn->close();
       if (stop.stop_requested()) return 0;
       throw TransportError(what + ": " +
-                           (ec == beast::error::timeout ? std::string("timed out") : io_failure(ec, options.timeout)));
+                           (ec == beast::error::timeout ? std::string("timed out")
+                                                        : io_failure(ec, options.timeout)));
     }
     const int status = static_cast<int>(parser.get().result_int());
     const bool success = status >= 200 && status < 300;
@@ -304,7 +330,9 @@ struct HttpTransport::Impl {
       parser.get().body().size = buf.size();
       conn->lowest().expires_after(success ? idle_timeout : options.timeout);
       // read_some: hand over whatever arrived (a watch event must not wait for a full buffer).
-      ec = conn->io([&](auto& stream, auto handler) { http::async_read_some(stream, conn->buffer, parser, std::move(handler)); });
+      ec = conn->io([&](auto& stream, auto handler) {
+        http::async_read_some(stream, conn->buffer, parser, std::move(handler));
+      });
       if (ec == http::error::need_buffer) ec = {};
       std::size_t n = buf.size() - parser.get().body().size;
       if (ec) {
@@ -314,8 +342,9 @@ struct HttpTransport::Impl {
           // The server dropped the connection mid-body: a transport failure; the caller re-watches.
           throw TransportError(what + ": watch stream broken: " + ec.message());
         }
-        throw TransportError(what + ": " + (ec == beast::error::timeout ? std::string("watch idle timeout")
-                                                                        : io_failure(ec, options.timeout)));
+        throw TransportError(what + ": " +
+                             (ec == beast::error::timeout ? std::string("watch idle timeout")
+                                                          : io_failure(ec, options.timeout)));
       }
       more = on_body(status, std::string_view(buf.data(), n));
     }
@@ -341,13 +370,15 @@ std::string HttpTransport::where(const std::string& method, const std::string& p
 }
 
 RestResponse HttpTransport::exchange(const RestRequest& request, const std::string& bearer_token,
-                                     std::chrono::milliseconds timeout, const std::stop_token& stop) {
+                                     std::chrono::milliseconds timeout,
+                                     const std::stop_token& stop) {
   return impl_->exchange(request, bearer_token, timeout, stop);
 }
 
 int HttpTransport::stream(const RestRequest& request, const std::string& bearer_token,
                           std::chrono::milliseconds idle_timeout,
-                          const std::function<bool(int, std::string_view)>& on_body, const std::stop_token& stop) {
+                          const std::function<bool(int, std::string_view)>& on_body,
+                          const std::stop_token& stop) {
   return impl_->stream(request, bearer_token, idle_timeout, on_body, stop);
 }
 

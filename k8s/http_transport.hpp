@@ -55,16 +55,17 @@ class HttpTransport {
   // `bearer_token` empty: no Authorization header. Any status is returned; only "no answer" throws
   // TransportError. A stop request closes the connection from any thread, the connect included:
   // exchange() then throws TransportError at once.
-  RestResponse exchange(const RestRequest& request, const std::string& bearer_token, std::chrono::milliseconds timeout,
-                        const std::stop_token& stop = {});
+  RestResponse exchange(const RestRequest& request, const std::string& bearer_token,
+                        std::chrono::milliseconds timeout, const std::stop_token& stop = {});
 
   // A streamed answer on a connection of its own (closed afterwards). `on_body` gets the status and
   // each piece of body as it arrives, and returns false to end the stream early. Reads of a 2xx
-  // body may wait `idle_timeout`; anything else is bounded by TransportOptions::timeout. Returns the
-  // status; throws TransportError when the connection breaks before the body is complete. A stop
-  // request closes the connection from any thread, the connect included: stream() then returns 0
-  // without throwing.
-  int stream(const RestRequest& request, const std::string& bearer_token, std::chrono::milliseconds idle_timeout,
+  // body may wait `idle_timeout`; anything else is bounded by TransportOptions::timeout. Returns
+  // the status; throws TransportError when the connection breaks before the body is complete. A
+  // stop request closes the connection from any thread, the connect included: stream() then returns
+  // 0 without throwing.
+  int stream(const RestRequest& request, const std::string& bearer_token,
+             std::chrono::milliseconds idle_timeout,
              const std::function<bool(int status, std::string_view body)>& on_body,
              const std::stop_token& stop = {});
 

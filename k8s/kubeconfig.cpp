@@ -39,16 +39,20 @@ struct Reader {
   std::string origin;
   fs::path base_dir;
 
-  [[noreturn]] void fail(const std::string& what) const { throw ConfigError("kubeconfig " + origin + ": " + what); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ConfigError("kubeconfig " + origin + ": " + what);
+  }
 
-  const json::object& object_at(const json::object& parent, std::string_view key, const std::string& where) const {
+  const json::object& object_at(const json::object& parent, std::string_view key,
+                                const std::string& where) const {
     const auto* v = parent.if_contains(key);
     if (!v || !v->is_object()) fail(where + " has no \"" + std::string(key) + "\" map");
     return v->as_object();
   }
 
   // A string field; absent -> "". Never echoes the value (it may be a secret).
-  std::string string_at(const json::object& o, std::string_view key, const std::string& where) const {
+  std::string string_at(const json::object& o, std::string_view key,
+                        const std::string& where) const {
     const auto* v = o.if_contains(key);
     if (!v || v->is_null()) return {};
     if (!v->is_string()) fail(where + ": \"" + std::string(key) + "\" must be a string");
@@ -59,11 +63,13 @@ struct Reader {
     const auto* v = o.if_contains(key);
     if (!v || v->is_null()) return false;
     if (v->is_bool()) return v->as_bool();
-    if (v->is_string() && (v->as_string() == "true" || v->as_string() == "false")) return v->as_string() == "true";
+    if (v->is_string() && (v->as_string() == "true" || v->as_string() == "false"))
+      return v->as_string() == "true";
     fail(where + ": \"" + std::string(key) + "\" must be a boolean");
   }
 
-  std::string base64_at(const json::object& o, std::string_view key, const std::string& where) const {
+  std::string base64_at(const json::object& o, std::string_view key,
+                        const std::string& where) const {
     std::string raw = string_at(o, key, where);
     if (raw.empty()) return {};
     auto decoded = decode_base64(raw);
@@ -77,13 +83,15 @@ struct Reader {
     fs::path p(raw);
     if (p.is_relative() && !base_dir.empty()) p = base_dir / p;
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) fail(where + ": " + std::string(key) + " file " + p.string() + " does not exist");
+    if (!fs::is_regular_file(p, ec))
+      fail(where + ": " + std::string(key) + " file " + p.string() + " does not exist");
     return p.string();
   }
 
   // The entry of `list_key` (clusters/users/contexts) called `name`, as its inner map.
-  const json::object& named(const json::object& root, std::string_view list_key, std::string_view inner_key,
-                            const std::string& name, const std::string& referrer) const {
+  const json::object& named(const json::object& root, std::string_view list_key,
+                            std::string_view inner_key, const std::string& name,
+                            const std::string& referrer) const {
     std::vector<std::string> names;
     if (const auto* list = root.if_contains(list_key); list && list->is_array()) {
       for (const auto& entry : list->as_array()) {
@@ -96,8 +104,10 @@ struct Reader {
           const auto* inner = e->if_contains(inner_key);
           if (!inner || !inner->is_object()) {
             static const json::object empty;
-            if (inner_key == "user" && (!inner || inner->is_null())) return empty;  // an anonymous user
-            fail(std::string(list_key) + " entry \"" + name + "\" has no \"" + std::string(inner_key) + "\" map");
+            if (inner_key == "user" && (!inner || inner->is_null()))
+              return empty;  // an anonymous user
+            fail(std::string(list_key) + " entry \"" + name + "\" has no \"" +
+                 std::string(inner_key) + "\" map");
           }
           return inner->as_object();
         }
@@ -165,8 +175,8 @@ std::string ClientConfig::describe() const {
   return out;
 }
 
-ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin, const std::string& context,
-                              const fs::path& base_dir) {
+ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin,
+                              const std::string& context, const fs::path& base_dir) {
   Reader r{origin, base_dir};
   json::value doc;
   try {
@@ -204,7 +214,8 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
   config.insecure_skip_tls_verify = r.bool_at(cluster, "insecure-skip-tls-verify", cl_where);
   config.tls_server_name = r.string_at(cluster, "tls-server-name", cl_where);
   if (config.insecure_skip_tls_verify && (!config.ca_data.empty() || !config.ca_file.empty()))
-    r.fail(cl_where + ": certificate-authority and insecure-skip-tls-verify are mutually exclusive");
+    r.fail(cl_where +
+           ": certificate-authority and insecure-skip-tls-verify are mutually exclusive");
 
   if (!user_name.empty()) {
     const auto& user = r.named(root, "users", "user", user_name, ctx_where + ": ");
@@ -217,16 +228,19 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
     config.client_key_file = r.path_at(user, "client-key", u_where);
     const bool has_cert = !config.client_cert_data.empty() || !config.client_cert_file.empty();
     const bool has_key = !config.client_key_data.empty() || !config.client_key_file.empty();
-    if (has_cert && !has_key) r.fail(u_where + " has a client certificate but no client-key(-data)");
-    if (has_key && !has_cert) r.fail(u_where + " has a client key but no client-certificate(-data)");
+    if (has_cert && !has_key)
+      r.fail(u_where + " has a client certificate but no client-key(-data)");
+    if (has_key && !has_cert)
+      r.fail(u_where + " has a client key but no client-certificate(-data)");
     for (const char* unsupported : {"exec", "auth-provider"}) {
-      if (const auto* v = user.if_contains(unsupported); v && !v->is_null() && config.bearer_token.empty() &&
-                                                          config.token_file.empty() && !has_cert)
+      if (const auto* v = user.if_contains(unsupported); v && !v->is_null() &&
+                                                         config.bearer_token.empty() &&
+                                                         config.token_file.empty() && !has_cert)
         r.fail(u_where + " authenticates with \"" + unsupported +
                "\", which nvcre does not support; use a token, tokenFile or client certificate");
     }
-    if (const auto* v = user.if_contains("username"); v && !v->is_null() && config.bearer_token.empty() &&
-                                                     config.token_file.empty() && !has_cert)
+    if (const auto* v = user.if_contains("username");
+        v && !v->is_null() && config.bearer_token.empty() && config.token_file.empty() && !has_cert)
       r.fail(u_where + " uses basic auth (username/password), which nvcre does not support");
   }
   return config;
@@ -240,7 +254,8 @@ ClientConfig load_kubeconfig(const fs::path& path, const std::string& context) {
   return parse_kubeconfig(*text, path.string(), context, path.parent_path());
 }
 
-std::optional<fs::path> default_kubeconfig_path(const std::function<std::optional<std::string>(const char*)>& getenv) {
+std::optional<fs::path> default_kubeconfig_path(
+    const std::function<std::optional<std::string>(const char*)>& getenv) {
   auto env = getenv ? getenv : std::function<std::optional<std::string>(const char*)>(std_getenv);
   if (auto k = env("KUBECONFIG"); k && !k->empty()) {
     std::string first = k->substr(0, k->find(':'));
@@ -251,7 +266,8 @@ std::optional<fs::path> default_kubeconfig_path(const std::function<std::optiona
 }
 
 ClientConfig load_in_cluster(const InClusterOptions& options) {
-  auto env = options.getenv ? options.getenv : std::function<std::optional<std::string>(const char*)>(std_getenv);
+  auto env = options.getenv ? options.getenv
+                            : std::function<std::optional<std::string>(const char*)>(std_getenv);
   auto host = env("KUBERNETES_SERVICE_HOST");
   auto port = env("KUBERNETES_SERVICE_PORT");
   std::vector<std::string> missing;
@@ -259,17 +275,18 @@ ClientConfig load_in_cluster(const InClusterOptions& options) {
   if (!port || port->empty()) missing.push_back("KUBERNETES_SERVICE_PORT");
   if (!missing.empty()) {
     std::string names = missing[0] + (missing.size() > 1 ? " and " + missing[1] : "");
-    throw ConfigError("in-cluster config: environment variable" + std::string(missing.size() > 1 ? "s " : " ") +
-                      names + " not set (not running in a pod?)");
+    throw ConfigError("in-cluster config: environment variable" +
+                      std::string(missing.size() > 1 ? "s " : " ") + names +
+                      " not set (not running in a pod?)");
   }
   std::error_code ec;
   if (!fs::is_regular_file(options.token_file, ec))
-    throw ConfigError("in-cluster config: service-account token file " + options.token_file.string() +
-                      " does not exist");
+    throw ConfigError("in-cluster config: service-account token file " +
+                      options.token_file.string() + " does not exist");
   auto token = read_file(options.token_file);
   if (!token || trim(*token).empty())
-    throw ConfigError("in-cluster config: service-account token file " + options.token_file.string() +
-                      " is empty or unreadable");
+    throw ConfigError("in-cluster config: service-account token file " +
+                      options.token_file.string() + " is empty or unreadable");
   if (!fs::is_regular_file(options.ca_file, ec))
     throw ConfigError("in-cluster config: CA file " + options.ca_file.string() + " does not exist");
 

@@ -36,7 +36,7 @@ struct ClientConfig {
   std::string bearer_token;  // secret
   std::string token_file;
 
-  std::string ns = "default";  // the context's namespace
+  std::string ns = "default";         // the context's namespace
   RequestRateLimitConfig rate_limit;  // qps/burst, rest.Config semantics
 
   std::string source;  // "kubeconfig /path (context ctx)" or "in-cluster"; for messages
@@ -50,7 +50,8 @@ ClientConfig load_kubeconfig(const std::filesystem::path& path, const std::strin
 
 // The same from text already read; `origin` names the file in messages, relative paths resolve
 // against `base_dir`.
-ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin, const std::string& context = {},
+ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin,
+                              const std::string& context = {},
                               const std::filesystem::path& base_dir = {});
 
 // The kubeconfig path kubectl would use: $KUBECONFIG (first entry) else ~/.kube/config.

@@ -98,8 +98,8 @@ std::string requirement_error(const std::string& key, Op op,
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (auto e = label_value_errors(values[i]); !e.empty()) {
-      errs.push_back("values[" + std::to_string(i) + "][" + key + "]: Invalid value: " +
-                     quoted(values[i]) + ": " + join(e, "; "));
+      errs.push_back("values[" + std::to_string(i) + "][" + key +
+                     "]: Invalid value: " + quoted(values[i]) + ": " + join(e, "; "));
     }
   }
   return join(errs, "; ");
@@ -119,8 +119,21 @@ std::vector<Requirement> sorted_by_key(std::vector<Requirement> requirements) {
 
 // --- string grammar -------------------------------------------------------------------------
 
-enum class Tok { Identifier, In, NotIn, Equals, DoubleEquals, NotEquals, Bang, Gt, Lt, Open,
-                 Close, Comma, End };
+enum class Tok {
+  Identifier,
+  In,
+  NotIn,
+  Equals,
+  DoubleEquals,
+  NotEquals,
+  Bang,
+  Gt,
+  Lt,
+  Open,
+  Close,
+  Comma,
+  End
+};
 
 struct Token {
   Tok kind;
@@ -206,7 +219,8 @@ class Parser {
                                 std::to_string(pos) + ": " + problem);
   }
   [[noreturn]] void fail(const Token& t, std::string_view expected) const {
-    const std::string found = t.kind == Tok::End ? "end of string" : "'" + std::string(t.text) + "'";
+    const std::string found =
+        t.kind == Tok::End ? "end of string" : "'" + std::string(t.text) + "'";
     fail_at(t.pos, "found " + found + ", expected: " + std::string(expected));
   }
 
@@ -227,14 +241,27 @@ class Parser {
     if (!not_exists && after_key.kind != Tok::End && after_key.kind != Tok::Comma) {
       const Token o = take(false);
       switch (o.kind) {
-        case Tok::In: op = Op::In; break;
-        case Tok::NotIn: op = Op::NotIn; break;
+        case Tok::In:
+          op = Op::In;
+          break;
+        case Tok::NotIn:
+          op = Op::NotIn;
+          break;
         case Tok::Equals:
-        case Tok::DoubleEquals: op = Op::Equals; break;
-        case Tok::NotEquals: op = Op::NotEquals; break;
-        case Tok::Gt: op = Op::GreaterThan; break;
-        case Tok::Lt: op = Op::LessThan; break;
-        default: fail(o, "in, notin, =, ==, !=, gt, lt");
+        case Tok::DoubleEquals:
+          op = Op::Equals;
+          break;
+        case Tok::NotEquals:
+          op = Op::NotEquals;
+          break;
+        case Tok::Gt:
+          op = Op::GreaterThan;
+          break;
+        case Tok::Lt:
+          op = Op::LessThan;
+          break;
+        default:
+          fail(o, "in, notin, =, ==, !=, gt, lt");
       }
       values = (op == Op::In || op == Op::NotIn) ? parse_set() : parse_exact_value();
     }
@@ -309,7 +336,8 @@ const boost::json::object* object_or_null(const boost::json::value& v, const std
 std::string string_field(const boost::json::object& obj, std::string_view name,
                          const std::string& where) {
   const auto* v = obj.if_contains(name);
-  if (v == nullptr || !v->is_string()) bad_shape(where + "." + std::string(name) + " must be a string");
+  if (v == nullptr || !v->is_string())
+    bad_shape(where + "." + std::string(name) + " must be a string");
   return std::string(v->as_string());
 }
 
@@ -330,12 +358,14 @@ struct NamedOp {
   Op op;
 };
 using Operators = std::span<const NamedOp>;
-constexpr NamedOp kSelectorOperators[] = {
-    {"In", Op::In}, {"NotIn", Op::NotIn}, {"Exists", Op::Exists},
-    {"DoesNotExist", Op::DoesNotExist}};
+constexpr NamedOp kSelectorOperators[] = {{"In", Op::In},
+                                          {"NotIn", Op::NotIn},
+                                          {"Exists", Op::Exists},
+                                          {"DoesNotExist", Op::DoesNotExist}};
 constexpr NamedOp kNodeSelectorOperators[] = {
-    {"In", Op::In}, {"NotIn", Op::NotIn}, {"Exists", Op::Exists},
-    {"DoesNotExist", Op::DoesNotExist}, {"Gt", Op::GreaterThan}, {"Lt", Op::LessThan}};
+    {"In", Op::In},          {"NotIn", Op::NotIn},
+    {"Exists", Op::Exists},  {"DoesNotExist", Op::DoesNotExist},
+    {"Gt", Op::GreaterThan}, {"Lt", Op::LessThan}};
 
 Requirement expression_from_json(const boost::json::value& json, const std::string& where,
                                  Operators operators) {
@@ -367,12 +397,15 @@ Requirement make_requirement(std::string key, Op op, std::vector<std::string> va
 
 bool Requirement::matches(const Labels& labels) const {
   const auto it = labels.find(key);
-  return matches_value(it == labels.end() ? std::nullopt : std::optional<std::string_view>(it->second));
+  return matches_value(it == labels.end() ? std::nullopt
+                                          : std::optional<std::string_view>(it->second));
 }
 
 bool Requirement::matches_value(std::optional<std::string_view> value) const {
   const bool has = value.has_value();
-  const auto has_value = [&] { return has && std::find(values.begin(), values.end(), *value) != values.end(); };
+  const auto has_value = [&] {
+    return has && std::find(values.begin(), values.end(), *value) != values.end();
+  };
   switch (op) {
     case Op::Equals:
     case Op::In:
@@ -402,12 +435,24 @@ std::string Requirement::to_string() const {
     case Op::Exists:
     case Op::DoesNotExist:
       return out;
-    case Op::Equals: out += "="; break;
-    case Op::NotEquals: out += "!="; break;
-    case Op::In: out += " in ("; break;
-    case Op::NotIn: out += " notin ("; break;
-    case Op::GreaterThan: out += ">"; break;
-    case Op::LessThan: out += "<"; break;
+    case Op::Equals:
+      out += "=";
+      break;
+    case Op::NotEquals:
+      out += "!=";
+      break;
+    case Op::In:
+      out += " in (";
+      break;
+    case Op::NotIn:
+      out += " notin (";
+      break;
+    case Op::GreaterThan:
+      out += ">";
+      break;
+    case Op::LessThan:
+      out += "<";
+      break;
   }
   std::vector<std::string> sorted = values;
   std::sort(sorted.begin(), sorted.end());
@@ -483,7 +528,8 @@ bool LabelSelector::matches(const Labels& labels) const {
                      [&](const Requirement& r) { return r.matches(labels); });
 }
 
-bool LabelSelector::matches_lookup(const std::function<std::optional<std::string_view>(std::string_view)>& label) const {
+bool LabelSelector::matches_lookup(
+    const std::function<std::optional<std::string_view>(std::string_view)>& label) const {
   return std::all_of(requirements_.begin(), requirements_.end(),
                      [&](const Requirement& r) { return r.matches_value(label(r.key)); });
 }

@@ -18,13 +18,13 @@ using Labels = std::map<std::string, std::string>;
 struct Requirement {
   std::string key;
   enum class Operator {
-    Equals,        // "=" and "==" (In with one value)
-    NotEquals,     // "!="; true when the key is absent
+    Equals,     // "=" and "==" (In with one value)
+    NotEquals,  // "!="; true when the key is absent
     In,
-    NotIn,         // true when the key is absent
+    NotIn,  // true when the key is absent
     Exists,
     DoesNotExist,
-    GreaterThan,   // Gt/Lt: label and value compared as int64; false if either is not one
+    GreaterThan,  // Gt/Lt: label and value compared as int64; false if either is not one
     LessThan,
   } op = Operator::Exists;
   std::vector<std::string> values;  // sorted, unique when built by make_requirement
@@ -75,7 +75,8 @@ class LabelSelector {
 
   bool matches(const Labels& labels) const;
   // Without a Labels map: `label(key)` answers the object's value of label `key`, or nullopt.
-  bool matches_lookup(const std::function<std::optional<std::string_view>(std::string_view key)>& label) const;
+  bool matches_lookup(
+      const std::function<std::optional<std::string_view>(std::string_view key)>& label) const;
   bool empty() const { return requirements_.empty(); }
   // Requirements joined by ',' in key order; parse(to_string()) round-trips.
   std::string to_string() const;

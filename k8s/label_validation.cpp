@@ -87,10 +87,10 @@ std::vector<std::string> qualified_name_errors(std::string_view key) {
   const auto slash = key.find('/');
   if (slash != std::string_view::npos) {
     if (key.find('/', slash + 1) != std::string_view::npos) {
-      errs.push_back("a qualified name " +
-                     regex_error(kQualifiedNameErrMsg, kQualifiedNameFmt,
-                                 {"MyName", "my.name", "123-abc"}) +
-                     " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+      errs.push_back(
+          "a qualified name " +
+          regex_error(kQualifiedNameErrMsg, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
+          " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
       return errs;
     }
     const std::string_view prefix = key.substr(0, slash);

@@ -23,6 +23,8 @@ std::vector<std::string> dns1123_label_errors(std::string_view value);
 
 // Convenience predicates.
 inline bool is_qualified_name(std::string_view key) { return qualified_name_errors(key).empty(); }
-inline bool is_valid_label_value(std::string_view value) { return label_value_errors(value).empty(); }
+inline bool is_valid_label_value(std::string_view value) {
+  return label_value_errors(value).empty();
+}
 
 }  // namespace nvcre::k8s

@@ -17,7 +17,6 @@ using std::chrono::steady_clock;
 
 namespace {
 
-
 std::int64_t int_field(const json::object& obj, const char* key) {
   const auto* v = obj.if_contains(key);
   if (!v) return 0;
@@ -42,7 +41,8 @@ void write_record(json::object& spec, const LeaseRecord& record) {
 }  // namespace
 
 void validate(const LeaderElectionConfig& config, double jitter_factor) {
-  if (config.identity.empty()) throw std::invalid_argument("leader election: identity must not be empty");
+  if (config.identity.empty())
+    throw std::invalid_argument("leader election: identity must not be empty");
   if (config.lease_name.empty() || config.lease_namespace.empty())
     throw std::invalid_argument("leader election: lease namespace and name must not be empty");
   if (config.retry_period <= std::chrono::nanoseconds::zero())
@@ -50,10 +50,12 @@ void validate(const LeaderElectionConfig& config, double jitter_factor) {
   if (config.lease_duration < std::chrono::seconds(1))
     throw std::invalid_argument("leader election: lease duration must be at least 1s");
   if (config.lease_duration <= config.renew_deadline)
-    throw std::invalid_argument("leader election: lease duration must be greater than the renew deadline");
+    throw std::invalid_argument(
+        "leader election: lease duration must be greater than the renew deadline");
   if (static_cast<double>(config.renew_deadline.count()) <=
       jitter_factor * static_cast<double>(config.retry_period.count()))
-    throw std::invalid_argument("leader election: renew deadline must be greater than retry period * jitter");
+    throw std::invalid_argument(
+        "leader election: renew deadline must be greater than retry period * jitter");
 }
 
 LeaseRecord lease_record_of(const json::value& lease) {
@@ -70,7 +72,8 @@ LeaseRecord lease_record_of(const json::value& lease) {
   return record;
 }
 
-LeaderElection::LeaderElection(LeaderElectionConfig config, double jitter_factor) : config_(std::move(config)) {
+LeaderElection::LeaderElection(LeaderElectionConfig config, double jitter_factor)
+    : config_(std::move(config)) {
   validate(config_, jitter_factor);
 }
 
@@ -189,8 +192,9 @@ std::chrono::nanoseconds LeaderElection::next_wait(steady_clock::time_point now)
   return std::min<std::chrono::nanoseconds>(config_.retry_period, left);
 }
 
-ElectionStep LeaderElection::request_write(LeaseWrite::Kind kind, LeaseRecord record, ElectionTime now,
-                                           bool release, std::vector<LeadershipEvent> events) {
+ElectionStep LeaderElection::request_write(LeaseWrite::Kind kind, LeaseRecord record,
+                                           ElectionTime now, bool release,
+                                           std::vector<LeadershipEvent> events) {
   json::value body;
   if (kind == LeaseWrite::Kind::Update && lease_ && lease_->is_object()) {
     body = *lease_;  // keeps metadata (resourceVersion, labels) and spec fields we do not own
@@ -212,14 +216,16 @@ void LeaderElection::step_down(std::vector<LeadershipEvent>& events) {
   events.push_back({LeadershipEvent::Kind::StoppedLeading, {}});
 }
 
-void LeaderElection::report_holder(const std::string& holder, std::vector<LeadershipEvent>& events) {
+void LeaderElection::report_holder(const std::string& holder,
+                                   std::vector<LeadershipEvent>& events) {
   // "Nobody" (a released Lease) is not a new leader; it only resets what we reported.
   if (holder == reported_leader_) return;
   reported_leader_ = holder;
   if (!holder.empty()) events.push_back({LeadershipEvent::Kind::NewLeader, holder});
 }
 
-void LeaderElection::check_deadline_into(steady_clock::time_point now, std::vector<LeadershipEvent>& events) {
+void LeaderElection::check_deadline_into(steady_clock::time_point now,
+                                         std::vector<LeadershipEvent>& events) {
   if (leading_ && now >= leading_until_) step_down(events);
 }
 

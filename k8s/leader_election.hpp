@@ -5,7 +5,8 @@
 // blocking driver is k8s/leader_elector.hpp.
 //
 // Rules (reference/anchors.md §2b):
-// - A missing Lease is created with us as holder; a Lease held by nobody (released) is taken at once.
+// - A missing Lease is created with us as holder; a Lease held by nobody (released) is taken at
+// once.
 // - A Lease held by someone else is taken only after leaseDurationSeconds have passed since we
 //   OBSERVED its record change (our monotonic clock), never by comparing the stored renewTime with
 //   our clock: clocks of different machines disagree, our own observation does not.
@@ -13,7 +14,8 @@
 //   409 means we lost the race (or our view is stale) and the next read tells who won.
 // - A leader renews every retry period. It counts its leadership from the moment it SENT its last
 //   successful write and steps down when renew_deadline passes without one. Others wait
-//   lease_duration (> renew_deadline) from the moment they saw that write, so the two never overlap.
+//   lease_duration (> renew_deadline) from the moment they saw that write, so the two never
+//   overlap.
 // - Unlike client-go, a leader that reads a record naming someone else steps down immediately
 //   instead of riding out its renew deadline: the record proves it is no longer the holder.
 // - Release (graceful shutdown, client-go ReleaseOnCancel): holderIdentity "" and
@@ -126,11 +128,12 @@ class LeaderElection {
     bool release = false;
   };
 
-  ElectionStep request_write(LeaseWrite::Kind kind, LeaseRecord record, ElectionTime now, bool release,
-                             std::vector<LeadershipEvent> events);
+  ElectionStep request_write(LeaseWrite::Kind kind, LeaseRecord record, ElectionTime now,
+                             bool release, std::vector<LeadershipEvent> events);
   void step_down(std::vector<LeadershipEvent>& events);
   void report_holder(const std::string& holder, std::vector<LeadershipEvent>& events);
-  void check_deadline_into(std::chrono::steady_clock::time_point now, std::vector<LeadershipEvent>& events);
+  void check_deadline_into(std::chrono::steady_clock::time_point now,
+                           std::vector<LeadershipEvent>& events);
   bool held_by_other_and_valid(std::chrono::steady_clock::time_point now) const;
 
   LeaderElectionConfig config_;

@@ -13,7 +13,9 @@ namespace {
 
 const ResourceRef kLeases{"coordination.k8s.io", "v1", "leases", true};
 
-std::uint64_t seed_or_random(std::uint64_t seed) { return seed != 0 ? seed : std::random_device{}(); }
+std::uint64_t seed_or_random(std::uint64_t seed) {
+  return seed != 0 ? seed : std::random_device{}();
+}
 
 }  // namespace
 
@@ -31,7 +33,8 @@ void LeaderElector::run() {
     if (lost && !rejoin) break;
     auto wait = machine_.next_wait(now().monotonic);
     if (!machine_.is_leader() && options_.jitter_factor > 0) {
-      const double extra = unit_interval(rng_) * options_.jitter_factor * static_cast<double>(wait.count());
+      const double extra =
+          unit_interval(rng_) * options_.jitter_factor * static_cast<double>(wait.count());
       wait += std::chrono::nanoseconds(static_cast<std::int64_t>(extra));
     }
     sleep_for(wait);
@@ -84,13 +87,15 @@ bool LeaderElector::perform(const LeaseWrite& write) {
   const auto& ns = options_.election.lease_namespace;
   const bool create = write.kind == LeaseWrite::Kind::Create;
   try {
-    auto answer = create ? client_.create(kLeases, ns, write.body) : client_.update(kLeases, ns, write.body);
+    auto answer =
+        create ? client_.create(kLeases, ns, write.body) : client_.update(kLeases, ns, write.body);
     return apply(machine_.write_succeeded(answer, now()));
   } catch (const ApiError& error) {
     // Conflict or AlreadyExists: another candidate wrote first; not worth an error report.
     const bool lost_race = is_conflict(error) || is_already_exists(error);
     if (!lost_race) report_error(create ? "create" : "update", error);
-    return apply(machine_.write_failed(lost_race ? WriteFailure::Conflict : WriteFailure::Other, now()));
+    return apply(
+        machine_.write_failed(lost_race ? WriteFailure::Conflict : WriteFailure::Other, now()));
   } catch (const std::exception& error) {
     report_error(create ? "create" : "update", error);
     return apply(machine_.write_failed(WriteFailure::Other, now()));
@@ -100,7 +105,8 @@ bool LeaderElector::perform(const LeaseWrite& write) {
 bool LeaderElector::apply(const ElectionStep& step) {
   // Publish before the callbacks: is_leader() is false by the time on_stopped_leading runs and
   // true (with its deadline) by the time on_started_leading runs.
-  if (auto until = machine_.leading_until()) leading_until_ns_.store(until->time_since_epoch().count());
+  if (auto until = machine_.leading_until())
+    leading_until_ns_.store(until->time_since_epoch().count());
   leading_.store(machine_.is_leader());
   bool lost = false;
   for (const auto& event : step.events) {
@@ -166,8 +172,8 @@ ElectionTime LeaderElector::now() const {
 void LeaderElector::report_error(const std::string& what, const std::exception& error) const {
   if (!options_.callbacks.on_error) return;
   const auto& config = options_.election;
-  options_.callbacks.on_error(what + " lease " + config.lease_namespace + "/" + config.lease_name + ": " +
-                              error.what());
+  options_.callbacks.on_error(what + " lease " + config.lease_namespace + "/" + config.lease_name +
+                              ": " + error.what());
 }
 
 }  // namespace nvcre::k8s

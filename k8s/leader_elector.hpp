@@ -29,7 +29,8 @@ namespace nvcre::k8s {
 struct LeaderElectorCallbacks {
   std::function<void()> on_started_leading;
   std::function<void()> on_stopped_leading;
-  std::function<void(const std::string& identity)> on_new_leader;  // a holder other than the last seen
+  std::function<void(const std::string& identity)>
+      on_new_leader;  // a holder other than the last seen
   // A failed read or write of the Lease (the election carries on). Messages name the verb, the
   // Lease and the server's reason; they never carry credentials.
   std::function<void(const std::string& message)> on_error;

@@ -14,25 +14,34 @@ namespace nvcre::k8s {
 struct Metrics::Impl {
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
   prometheus::Family<prometheus::Counter>& reconciles =
-      prometheus::BuildCounter().Name("nvcre_reconcile_total").Help("Reconcile passes by controller and result").Register(*registry);
-  prometheus::Family<prometheus::Histogram>& duration = prometheus::BuildHistogram()
-                                                            .Name("nvcre_reconcile_duration_seconds")
-                                                            .Help("Duration of one reconcile pass")
-                                                            .Register(*registry);
-  prometheus::Family<prometheus::Gauge>& depth =
-      prometheus::BuildGauge().Name("nvcre_workqueue_depth").Help("Keys ready in the work queue").Register(*registry);
-  prometheus::Family<prometheus::Gauge>& reconcilers = prometheus::BuildGauge()
-                                                           .Name("nvcre_reconciler_actors")
-                                                           .Help("Live per-object reconciler actors")
-                                                           .Register(*registry);
-  prometheus::Family<prometheus::Counter>& requests = prometheus::BuildCounter()
-                                                          .Name("nvcre_api_requests_total")
-                                                          .Help("Kubernetes API requests by verb and code")
-                                                          .Register(*registry);
-  prometheus::Family<prometheus::Counter>& watch_restarts = prometheus::BuildCounter()
-                                                                .Name("nvcre_watch_restarts_total")
-                                                                .Help("Watches re-opened or relisted, by kind")
-                                                                .Register(*registry);
+      prometheus::BuildCounter()
+          .Name("nvcre_reconcile_total")
+          .Help("Reconcile passes by controller and result")
+          .Register(*registry);
+  prometheus::Family<prometheus::Histogram>& duration =
+      prometheus::BuildHistogram()
+          .Name("nvcre_reconcile_duration_seconds")
+          .Help("Duration of one reconcile pass")
+          .Register(*registry);
+  prometheus::Family<prometheus::Gauge>& depth = prometheus::BuildGauge()
+                                                     .Name("nvcre_workqueue_depth")
+                                                     .Help("Keys ready in the work queue")
+                                                     .Register(*registry);
+  prometheus::Family<prometheus::Gauge>& reconcilers =
+      prometheus::BuildGauge()
+          .Name("nvcre_reconciler_actors")
+          .Help("Live per-object reconciler actors")
+          .Register(*registry);
+  prometheus::Family<prometheus::Counter>& requests =
+      prometheus::BuildCounter()
+          .Name("nvcre_api_requests_total")
+          .Help("Kubernetes API requests by verb and code")
+          .Register(*registry);
+  prometheus::Family<prometheus::Counter>& watch_restarts =
+      prometheus::BuildCounter()
+          .Name("nvcre_watch_restarts_total")
+          .Help("Watches re-opened or relisted, by kind")
+          .Register(*registry);
 };
 
 Metrics::Metrics() : impl_(std::make_unique<Impl>()) {}
@@ -44,7 +53,7 @@ void Metrics::reconcile_finished(const std::string& controller, std::string_view
 
 void Metrics::observe_reconcile_seconds(const std::string& controller, double seconds) {
   static const prometheus::Histogram::BucketBoundaries buckets{0.001, 0.005, 0.01, 0.025, 0.05, 0.1,
-                                                                0.25,  0.5,   1,    2.5,   5,    10};
+                                                               0.25,  0.5,   1,    2.5,   5,    10};
   impl_->duration.Add({{"controller", controller}}, buckets).Observe(seconds);
 }
 
@@ -60,7 +69,9 @@ void Metrics::api_request(std::string_view verb, int code) {
   impl_->requests.Add({{"verb", std::string(verb)}, {"code", std::to_string(code)}}).Increment();
 }
 
-void Metrics::watch_restart(const std::string& kind) { impl_->watch_restarts.Add({{"kind", kind}}).Increment(); }
+void Metrics::watch_restart(const std::string& kind) {
+  impl_->watch_restarts.Add({{"kind", kind}}).Increment();
+}
 
 std::shared_ptr<prometheus::Registry> Metrics::registry() const { return impl_->registry; }
 

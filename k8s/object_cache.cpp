@@ -13,7 +13,8 @@ namespace json = boost::json;
 
 ObjectRef object_ref_of(const json::value& object) {
   return ObjectRef{jsonkit::string_at(object, {"apiVersion"}), jsonkit::string_at(object, {"kind"}),
-                   jsonkit::string_at(object, {"metadata", "namespace"}), jsonkit::string_at(object, {"metadata", "name"})};
+                   jsonkit::string_at(object, {"metadata", "namespace"}),
+                   jsonkit::string_at(object, {"metadata", "name"})};
 }
 
 Labels labels_of(const json::value& object) {
@@ -26,7 +27,9 @@ Labels labels_of(const json::value& object) {
   return labels;
 }
 
-std::string uid_of(const json::value& object) { return jsonkit::string_at(object, {"metadata", "uid"}); }
+std::string uid_of(const json::value& object) {
+  return jsonkit::string_at(object, {"metadata", "uid"});
+}
 
 std::optional<std::uint64_t> integer_resource_version(const json::value& object) {
   const std::string text = jsonkit::string_at(object, {"metadata", "resourceVersion"});
@@ -57,7 +60,9 @@ ObjectCache::~ObjectCache() = default;
 ObjectCache::ObjectCache(const ObjectCache& other)
     : kept_parsed_(other.kept_parsed_), kinds_(other.kinds_), delivered_(other.delivered_) {}
 ObjectCache::ObjectCache(ObjectCache&& other) noexcept
-    : kept_parsed_(std::move(other.kept_parsed_)), kinds_(std::move(other.kinds_)), delivered_(std::move(other.delivered_)) {
+    : kept_parsed_(std::move(other.kept_parsed_)),
+      kinds_(std::move(other.kinds_)),
+      delivered_(std::move(other.delivered_)) {
   other.forget_own_reader();
 }
 ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
@@ -95,8 +100,9 @@ const CachedObject* ObjectCache::find(const ObjectRef& ref) const {
 
 void ObjectCache::put(const ObjectRef& ref, json::value object) {
   forget_own_reader();
-  const auto form = kept_parsed_.contains(KindKey{ref.api_version, ref.kind}) ? CachedObject::Form::Parsed
-                                                                             : CachedObject::Form::Text;
+  const auto form = kept_parsed_.contains(KindKey{ref.api_version, ref.kind})
+                        ? CachedObject::Form::Parsed
+                        : CachedObject::Form::Text;
   auto kind = kinds_.find(StringPair{ref.api_version, ref.kind});
   if (kind == kinds_.end()) kind = kinds_.emplace(Key{ref.api_version, ref.kind}, Objects{}).first;
   auto it = kind->second.find(StringPair{ref.ns, ref.name});
@@ -176,14 +182,16 @@ const json::value* ObjectCache::get(const ObjectRef& ref) const {
   return own_reader().get(ref);
 }
 
-std::vector<const json::value*> ObjectCache::list(std::string_view api_version, std::string_view kind,
-                                                  std::string_view ns, const LabelSelector& selector) const {
+std::vector<const json::value*> ObjectCache::list(std::string_view api_version,
+                                                  std::string_view kind, std::string_view ns,
+                                                  const LabelSelector& selector) const {
   std::lock_guard lock(own_reader_mutex_);
   return own_reader().list(api_version, kind, ns, selector);
 }
 
-std::vector<const json::value*> ObjectCache::owned_by(std::string_view api_version, std::string_view kind,
-                                                      std::string_view ns, std::string_view owner_uid) const {
+std::vector<const json::value*> ObjectCache::owned_by(std::string_view api_version,
+                                                      std::string_view kind, std::string_view ns,
+                                                      std::string_view owner_uid) const {
   std::lock_guard lock(own_reader_mutex_);
   return own_reader().owned_by(api_version, kind, ns, owner_uid);
 }

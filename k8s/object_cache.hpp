@@ -31,12 +31,14 @@ class CacheView {
   virtual const boost::json::value* get(const ObjectRef& ref) const = 0;
   // Objects of (apiVersion, kind) in `ns` ("" = every namespace) whose labels match `selector`,
   // in (namespace, name) order.
-  virtual std::vector<const boost::json::value*> list(std::string_view api_version, std::string_view kind,
-                                                      std::string_view ns,
+  virtual std::vector<const boost::json::value*> list(std::string_view api_version,
+                                                      std::string_view kind, std::string_view ns,
                                                       const LabelSelector& selector = {}) const = 0;
   // Objects of (apiVersion, kind) in `ns` that carry an ownerReference with this uid.
-  virtual std::vector<const boost::json::value*> owned_by(std::string_view api_version, std::string_view kind,
-                                                          std::string_view ns, std::string_view owner_uid) const = 0;
+  virtual std::vector<const boost::json::value*> owned_by(std::string_view api_version,
+                                                          std::string_view kind,
+                                                          std::string_view ns,
+                                                          std::string_view owner_uid) const = 0;
 };
 
 class CacheReader;
@@ -59,10 +61,10 @@ class ObjectCache final : public CacheView {
   // is missing.
   void upsert(boost::json::value object);
   // The manager's own successful write (create, patch, update), so that its next reconcile reads
-  // what it just wrote instead of acting again on a stale copy (read-your-writes). Applied only when
-  // the resourceVersions are decimal integers (etcd revisions, as every kube-apiserver serves) and
-  // the write is newer than both the cached copy and everything the watch of its kind delivered so
-  // far; otherwise the watch already brought this version or a later one, and applying it could
+  // what it just wrote instead of acting again on a stale copy (read-your-writes). Applied only
+  // when the resourceVersions are decimal integers (etcd revisions, as every kube-apiserver serves)
+  // and the write is newer than both the cached copy and everything the watch of its kind delivered
+  // so far; otherwise the watch already brought this version or a later one, and applying it could
   // bring back an object that is gone. The watch's event for the same version finds it cached.
   // Returns whether it was applied.
   bool record_own_write(boost::json::value object);
@@ -78,10 +80,12 @@ class ObjectCache final : public CacheView {
   // Calls fn(const CachedObject&) for each object of (apiVersion, kind) in `ns` ("" = every
   // namespace), in (namespace, name) order.
   template <class Fn>
-  void for_each(std::string_view api_version, std::string_view kind, std::string_view ns, Fn&& fn) const {
+  void for_each(std::string_view api_version, std::string_view kind, std::string_view ns,
+                Fn&& fn) const {
     auto objects = kinds_.find(StringPair{api_version, kind});
     if (objects == kinds_.end()) return;
-    for (auto it = objects->second.lower_bound(StringPair{ns, {}}); it != objects->second.end(); ++it) {
+    for (auto it = objects->second.lower_bound(StringPair{ns, {}}); it != objects->second.end();
+         ++it) {
       if (!ns.empty() && it->first.first != ns) break;
       fn(it->second);
     }
@@ -92,9 +96,11 @@ class ObjectCache final : public CacheView {
   // through SharedCache::read instead, whose CacheReader lives for one read.
   const boost::json::value* get(const ObjectRef& ref) const override;
   std::vector<const boost::json::value*> list(std::string_view api_version, std::string_view kind,
-                                              std::string_view ns, const LabelSelector& selector = {}) const override;
-  std::vector<const boost::json::value*> owned_by(std::string_view api_version, std::string_view kind,
-                                                  std::string_view ns, std::string_view owner_uid) const override;
+                                              std::string_view ns,
+                                              const LabelSelector& selector = {}) const override;
+  std::vector<const boost::json::value*> owned_by(std::string_view api_version,
+                                                  std::string_view kind, std::string_view ns,
+                                                  std::string_view owner_uid) const override;
 
  private:
   // (apiVersion, kind) or (namespace, name); looked up by string_views without copying them.

@@ -48,7 +48,8 @@ Nanos interval_for(double qps) {
 }
 }  // namespace
 
-TokenBucket::TokenBucket(double qps, int burst) : interval_(interval_for(qps)), burst_(std::max(1, burst)) {}
+TokenBucket::TokenBucket(double qps, int burst)
+    : interval_(interval_for(qps)), burst_(std::max(1, burst)) {}
 
 Nanos TokenBucket::wait_for_next(SteadyTime now) const {
   if (!theoretical_arrival_ || *theoretical_arrival_ <= now) return Nanos::zero();
@@ -94,9 +95,11 @@ int MaxOfRateLimiter::num_requeues(const std::string& key) const {
   return most;
 }
 
-std::unique_ptr<RateLimiter> make_controller_rate_limiter(const ControllerRateLimiterConfig& config) {
+std::unique_ptr<RateLimiter> make_controller_rate_limiter(
+    const ControllerRateLimiterConfig& config) {
   std::vector<std::unique_ptr<RateLimiter>> limiters;
-  limiters.push_back(std::make_unique<ItemExponentialFailureRateLimiter>(config.base_delay, config.max_delay));
+  limiters.push_back(
+      std::make_unique<ItemExponentialFailureRateLimiter>(config.base_delay, config.max_delay));
   limiters.push_back(std::make_unique<BucketRateLimiter>(config.qps, config.burst));
   return std::make_unique<MaxOfRateLimiter>(std::move(limiters));
 }
@@ -115,7 +118,8 @@ std::optional<TokenBucket> bucket_for(const RequestRateLimitConfig& config) {
 }
 }  // namespace
 
-RequestRateLimiter::RequestRateLimiter(const RequestRateLimitConfig& config) : bucket_(bucket_for(config)) {}
+RequestRateLimiter::RequestRateLimiter(const RequestRateLimitConfig& config)
+    : bucket_(bucket_for(config)) {}
 
 Nanos RequestRateLimiter::reserve(SteadyTime now) {
   Nanos wait = bucket_ ? bucket_->reserve(now) : Nanos::zero();
@@ -178,9 +182,10 @@ struct Cursor {
   }
 };
 
-constexpr std::array<std::string_view, 7> kShortDays = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-constexpr std::array<std::string_view, 7> kLongDays = {"Monday", "Tuesday", "Wednesday", "Thursday",
-                                                       "Friday", "Saturday", "Sunday"};
+constexpr std::array<std::string_view, 7> kShortDays = {"Mon", "Tue", "Wed", "Thu",
+                                                        "Fri", "Sat", "Sun"};
+constexpr std::array<std::string_view, 7> kLongDays = {
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
 constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 

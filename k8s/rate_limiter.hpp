@@ -111,7 +111,8 @@ struct ControllerRateLimiterConfig {
 };
 
 // max(per-item exponential, global bucket): client-go DefaultControllerRateLimiter by default.
-std::unique_ptr<RateLimiter> make_controller_rate_limiter(const ControllerRateLimiterConfig& config = {});
+std::unique_ptr<RateLimiter> make_controller_rate_limiter(
+    const ControllerRateLimiterConfig& config = {});
 
 // The REST client's own limiter (client-go rest.Config QPS/Burst) plus server push-back.
 struct RequestRateLimitConfig {
@@ -124,7 +125,9 @@ struct RequestRateLimitConfig {
 class RequestRateLimiter {
  public:
   explicit RequestRateLimiter(const RequestRateLimitConfig& config = {});
-  static RequestRateLimiter disabled() { return RequestRateLimiter(RequestRateLimitConfig{-1.0, 0}); }
+  static RequestRateLimiter disabled() {
+    return RequestRateLimiter(RequestRateLimitConfig{-1.0, 0});
+  }
 
   bool enabled() const { return bucket_.has_value(); }
   // Takes a request slot; returns how long to wait before sending. Honours any Retry-After pause

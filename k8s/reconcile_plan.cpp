@@ -15,20 +15,28 @@ std::string object_key(std::string_view ns, std::string_view name) {
 
 ObjectRef ref_from_key(std::string api_version, std::string kind, std::string_view key) {
   const auto slash = key.find('/');
-  if (slash == std::string_view::npos) return ObjectRef{std::move(api_version), std::move(kind), "", std::string(key)};
+  if (slash == std::string_view::npos)
+    return ObjectRef{std::move(api_version), std::move(kind), "", std::string(key)};
   return ObjectRef{std::move(api_version), std::move(kind), std::string(key.substr(0, slash)),
                    std::string(key.substr(slash + 1))};
 }
 
 std::string_view to_string(ActionVerb verb) {
   switch (verb) {
-    case ActionVerb::Create: return "Create";
-    case ActionVerb::MergePatch: return "MergePatch";
-    case ActionVerb::UpdateStatus: return "UpdateStatus";
-    case ActionVerb::MergePatchStatus: return "MergePatchStatus";
-    case ActionVerb::Update: return "Update";
-    case ActionVerb::Delete: return "Delete";
-    case ActionVerb::LiveGet: return "LiveGet";
+    case ActionVerb::Create:
+      return "Create";
+    case ActionVerb::MergePatch:
+      return "MergePatch";
+    case ActionVerb::UpdateStatus:
+      return "UpdateStatus";
+    case ActionVerb::MergePatchStatus:
+      return "MergePatchStatus";
+    case ActionVerb::Update:
+      return "Update";
+    case ActionVerb::Delete:
+      return "Delete";
+    case ActionVerb::LiveGet:
+      return "LiveGet";
   }
   return "?";
 }
@@ -37,14 +45,17 @@ namespace {
 
 std::string_view to_string(Propagation propagation) {
   switch (propagation) {
-    case Propagation::Default: return "";
-    case Propagation::Background: return "Background";
-    case Propagation::Foreground: return "Foreground";
-    case Propagation::Orphan: return "Orphan";
+    case Propagation::Default:
+      return "";
+    case Propagation::Background:
+      return "Background";
+    case Propagation::Foreground:
+      return "Foreground";
+    case Propagation::Orphan:
+      return "Orphan";
   }
   return "";
 }
-
 
 }  // namespace
 
@@ -66,7 +77,8 @@ json::value plan_to_json(const ReconcilePlan& plan) {
     json::object a{{"verb", to_string(action.verb)}, {"target", object_ref_to_json(action.target)}};
     if (!action.body.is_null()) a["body"] = action.body;
     if (action.precondition_uid) a["preconditionUID"] = *action.precondition_uid;
-    if (action.propagation != Propagation::Default) a["propagation"] = to_string(action.propagation);
+    if (action.propagation != Propagation::Default)
+      a["propagation"] = to_string(action.propagation);
     if (action.ignore_not_found) a["ignoreNotFound"] = true;
     if (action.ignore_conflict) a["ignoreConflict"] = true;
     if (action.joins_previous) a["joinsPrevious"] = true;

@@ -56,11 +56,11 @@ enum class Propagation { Default, Background, Foreground, Orphan };
 struct Action {
   ActionVerb verb = ActionVerb::LiveGet;
   ObjectRef target;
-  boost::json::value body;                   // Create / Update / patches
+  boost::json::value body;                      // Create / Update / patches
   std::optional<std::string> precondition_uid;  // Delete
   Propagation propagation = Propagation::Default;
-  bool ignore_not_found = false;             // Delete / patches: NotFound counts as success
-  bool ignore_conflict = false;              // Delete with a UID precondition: Conflict counts as success
+  bool ignore_not_found = false;  // Delete / patches: NotFound counts as success
+  bool ignore_conflict = false;   // Delete with a UID precondition: Conflict counts as success
   // Independent of the action before it in the plan: the two may be sent at once. A run of such
   // actions goes out together and the plan continues when all have answered; the first failure in
   // plan order is the one reported.
@@ -75,7 +75,9 @@ inline Action make_action(ActionVerb verb, ObjectRef target, boost::json::value 
   action.body = std::move(body);
   return action;
 }
-inline Action live_get(ObjectRef target) { return make_action(ActionVerb::LiveGet, std::move(target)); }
+inline Action live_get(ObjectRef target) {
+  return make_action(ActionVerb::LiveGet, std::move(target));
+}
 // Delete guarded by the uid (a same-named replacement is never deleted); NotFound and Conflict
 // count as success, as §2.5 requires for owned children.
 inline Action delete_owned(ObjectRef target, std::string uid) {
@@ -89,10 +91,10 @@ inline Action delete_owned(ObjectRef target, std::string uid) {
 // An event to record against an object (events.k8s.io/v1; reason doubles as action).
 struct EventRecord {
   ObjectRef regarding;
-  std::string uid;     // regarding object's uid, when known
-  std::string type;    // "Normal" | "Warning"
+  std::string uid;   // regarding object's uid, when known
+  std::string type;  // "Normal" | "Warning"
   std::string reason;
-  std::string note;    // the recorder makes it valid UTF-8 and caps it at 1024 bytes
+  std::string note;  // the recorder makes it valid UTF-8 and caps it at 1024 bytes
 };
 
 struct ReconcilePlan {
@@ -108,12 +110,13 @@ struct ReconcilePlan {
 
 // What the actor learnt by carrying out the previous plan for this key (if anything failed).
 struct ActionOutcome {
-  Action action;                    // the action that failed
-  int code = 0;                     // HTTP status (0: transport error)
-  std::string reason;               // Status.reason: AlreadyExists, Conflict, NotFound, Invalid ...
+  Action action;       // the action that failed
+  int code = 0;        // HTTP status (0: transport error)
+  std::string reason;  // Status.reason: AlreadyExists, Conflict, NotFound, Invalid ...
   std::string message;
-  std::optional<boost::json::value> live_holder;  // Create + AlreadyExists: the object holding the name
-                                                  // (read live), or nullopt when that read failed
+  std::optional<boost::json::value>
+      live_holder;  // Create + AlreadyExists: the object holding the name
+                    // (read live), or nullopt when that read failed
 };
 
 // Answers to LiveGet actions: present and null means a live NotFound.
@@ -123,7 +126,8 @@ std::string_view to_string(ActionVerb verb);
 // A stable JSON rendering of a plan (golden tests and debug logs): actions with verb, target and
 // body, events, requeueAfter in milliseconds, error.
 boost::json::value plan_to_json(const ReconcilePlan& plan);
-ObjectRef object_ref_from_json(const boost::json::value& ref);  // {apiVersion, kind, namespace, name}
+ObjectRef object_ref_from_json(
+    const boost::json::value& ref);  // {apiVersion, kind, namespace, name}
 boost::json::value object_ref_to_json(const ObjectRef& ref);
 
 // Requeue constants shared by every controller (reference §2.7, §11).

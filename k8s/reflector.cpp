@@ -18,17 +18,22 @@ bool is_resource_expired(const RequestFailure& error) {
 Reflector::Reflector(ReflectorConfig config, std::uint64_t seed)
     // Separate streams for backoff jitter and watch timeouts, so adding a draw to one does not
     // shift the other; the constant only decorrelates the two seeds.
-    : config_(std::move(config)), backoff_(config_.backoff, seed ^ 0x9E3779B97F4A7C15ULL), engine_(seed) {
+    : config_(std::move(config)),
+      backoff_(config_.backoff, seed ^ 0x9E3779B97F4A7C15ULL),
+      engine_(seed) {
   config_.page_size = std::max<std::int64_t>(1, config_.page_size);
 }
 
 std::optional<TimePoint> Reflector::next_deadline() const {
   switch (phase_) {
     case Phase::WaitingToList:
-    case Phase::WaitingToWatch: return wait_until_;
-    case Phase::Watching: return watch_deadline_;
+    case Phase::WaitingToWatch:
+      return wait_until_;
+    case Phase::Watching:
+      return watch_deadline_;
     case Phase::Idle:
-    case Phase::Listing: return std::nullopt;
+    case Phase::Listing:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -52,7 +57,8 @@ ReflectorStep Reflector::begin_watch(TimePoint now) {
   // Uniform in [min, 2*min) whole seconds, like client-go's minWatchTimeout * (1 + rand).
   const auto min_seconds = std::max<std::int64_t>(1, config_.min_watch_timeout.count());
   const auto timeout_seconds =
-      min_seconds + static_cast<std::int64_t>(unit_interval(engine_) * static_cast<double>(min_seconds));
+      min_seconds +
+      static_cast<std::int64_t>(unit_interval(engine_) * static_cast<double>(min_seconds));
   watch_started_ = now;
   watch_deadline_ = now + std::chrono::seconds(timeout_seconds) + config_.watch_hang_grace;
   watch_events_ = 0;
@@ -84,8 +90,9 @@ ReflectorStep Reflector::finish_list(std::string list_resource_version) {
     // Updated when the store already had the key (before this list, or earlier in it).
     const bool existed = previous.contains(item.key) || known_.contains(item.key);
     known_.insert_or_assign(item.key, item.resource_version);
-    step.deltas.push_back(Delta{existed ? DeltaType::Updated : DeltaType::Added, std::move(item.key),
-                                std::move(item.resource_version), std::move(item.object), false});
+    step.deltas.push_back(Delta{existed ? DeltaType::Updated : DeltaType::Added,
+                                std::move(item.key), std::move(item.resource_version),
+                                std::move(item.object), false});
   }
   list_buffer_.clear();
   // Whatever we knew and the list no longer has was deleted while we were not watching.
@@ -114,7 +121,8 @@ ReflectorStep Reflector::on_list_page(ListPage page, TimePoint now) {
 ReflectorStep Reflector::on_list_error(const RequestFailure& error, TimePoint now) {
   if (phase_ != Phase::Listing) return {};
   // An expired continue token only means this snapshot is gone (etcd compaction): start over at
-  // once. A 410 on a first page cannot be fixed by retrying quickly, so it backs off like any error.
+  // once. A 410 on a first page cannot be fixed by retrying quickly, so it backs off like any
+  // error.
   if (is_resource_expired(error) && !continue_token_.empty()) return begin_list(now);
   return back_off(Phase::WaitingToList, &error, now);
 }
@@ -126,26 +134,30 @@ ReflectorStep Reflector::on_watch_event(ReflectedEvent event, TimePoint now) {
   switch (event.type) {
     case WatchEventType::Added:
     case WatchEventType::Modified: {
-      if (!event.object.resource_version.empty()) last_resource_version_ = event.object.resource_version;
+      if (!event.object.resource_version.empty())
+        last_resource_version_ = event.object.resource_version;
       // Added vs Updated follows what the store holds, not the event name: after a relist, an
       // ADDED for a key we already have is an update of it.
       step.deltas.push_back(upsert(std::move(event.object)));
       break;
     }
     case WatchEventType::Deleted: {
-      if (!event.object.resource_version.empty()) last_resource_version_ = event.object.resource_version;
+      if (!event.object.resource_version.empty())
+        last_resource_version_ = event.object.resource_version;
       known_.erase(event.object.key);
       step.deltas.push_back(Delta{DeltaType::Deleted, std::move(event.object.key),
-                                  std::move(event.object.resource_version), std::move(event.object.object),
-                                  false});
+                                  std::move(event.object.resource_version),
+                                  std::move(event.object.object), false});
       break;
     }
     case WatchEventType::Bookmark:
       // Progress only: the resourceVersion to resume from, no object changed.
-      if (!event.object.resource_version.empty()) last_resource_version_ = event.object.resource_version;
+      if (!event.object.resource_version.empty())
+        last_resource_version_ = event.object.resource_version;
       break;
     case WatchEventType::Error:
-      if (is_resource_expired(event.error)) return back_off(Phase::WaitingToList, &event.error, now);
+      if (is_resource_expired(event.error))
+        return back_off(Phase::WaitingToList, &event.error, now);
       return back_off(Phase::WaitingToWatch, &event.error, now);
   }
   return step;
@@ -177,7 +189,8 @@ ReflectorStep Reflector::on_timer(TimePoint now) {
       if (now >= watch_deadline_) return begin_watch(now);
       return {};
     case Phase::Idle:
-    case Phase::Listing: return {};
+    case Phase::Listing:
+      return {};
   }
   return {};
 }

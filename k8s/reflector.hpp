@@ -134,12 +134,14 @@ class Reflector {
   // Begin with a full list. Only meaningful once; later calls return an empty step.
   ReflectorStep start(std::chrono::steady_clock::time_point now);
   ReflectorStep on_list_page(ListPage page, std::chrono::steady_clock::time_point now);
-  ReflectorStep on_list_error(const RequestFailure& error, std::chrono::steady_clock::time_point now);
+  ReflectorStep on_list_error(const RequestFailure& error,
+                              std::chrono::steady_clock::time_point now);
   ReflectorStep on_watch_event(ReflectedEvent event, std::chrono::steady_clock::time_point now);
   // The watch stream ended cleanly (server timeout or EOF).
   ReflectorStep on_watch_closed(std::chrono::steady_clock::time_point now);
   // Opening or reading the watch failed (HTTP error status, transport error).
-  ReflectorStep on_watch_error(const RequestFailure& error, std::chrono::steady_clock::time_point now);
+  ReflectorStep on_watch_error(const RequestFailure& error,
+                               std::chrono::steady_clock::time_point now);
   // A timer fired: ends a wait, or detects a hung watch. Early ticks return the remaining wait.
   ReflectorStep on_timer(std::chrono::steady_clock::time_point now);
 
@@ -155,7 +157,8 @@ class Reflector {
  private:
   ReflectorStep begin_list(std::chrono::steady_clock::time_point now);
   ReflectorStep begin_watch(std::chrono::steady_clock::time_point now);
-  ReflectorStep back_off(Phase then, const RequestFailure* error, std::chrono::steady_clock::time_point now);
+  ReflectorStep back_off(Phase then, const RequestFailure* error,
+                         std::chrono::steady_clock::time_point now);
   ReflectorStep finish_list(std::string list_resource_version);
   Delta upsert(ReflectedObject object);
 

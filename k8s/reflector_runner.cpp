@@ -32,7 +32,8 @@ ListPage to_list_page(json::value list) {
   if (auto* o = list.if_object())
     if (auto* items = o->if_contains("items"); items && items->is_array()) {
       page.items.reserve(items->as_array().size());
-      for (auto& item : items->as_array()) page.items.push_back(to_reflected_object(std::move(item)));
+      for (auto& item : items->as_array())
+        page.items.push_back(to_reflected_object(std::move(item)));
     }
   return page;
 }
@@ -42,7 +43,8 @@ ReflectedEvent to_reflected_event(WatchEvent&& event) {
   out.type = event.type;
   if (event.type == WatchEventType::Error) {
     // An ERROR always has its Status decoded; the fallback only guards a hand-made event.
-    out.error = event.error ? to_request_failure(*event.error) : RequestFailure{500, "", "watch ERROR event", {}};
+    out.error = event.error ? to_request_failure(*event.error)
+                            : RequestFailure{500, "", "watch ERROR event", {}};
     return out;
   }
   out.object = to_reflected_object(std::move(event.object));
@@ -51,11 +53,14 @@ ReflectedEvent to_reflected_event(WatchEvent&& event) {
 
 RequestFailure to_request_failure(const ApiError& error) {
   RequestFailure out{error.code, error.reason, error.message, std::nullopt};
-  if (error.retry_after_seconds > 0) out.retry_after = std::chrono::seconds(error.retry_after_seconds);
+  if (error.retry_after_seconds > 0)
+    out.retry_after = std::chrono::seconds(error.retry_after_seconds);
   return out;
 }
 
-RequestFailure to_request_failure(const std::exception& error) { return RequestFailure{0, "", error.what(), {}}; }
+RequestFailure to_request_failure(const std::exception& error) {
+  return RequestFailure{0, "", error.what(), {}};
+}
 
 ReflectorRunner::ReflectorRunner(RestClient& client, ReflectorRunnerOptions options, DeltaSink sink)
     : client_(client),
@@ -74,14 +79,16 @@ void ReflectorRunner::stop() {
 }
 
 ReflectorRunnerStats ReflectorRunner::stats() const {
-  return {lists_.load(), list_pages_.load(), watches_.load(), watch_events_.load(), failures_.load(), waits_.load()};
+  return {lists_.load(),        list_pages_.load(), watches_.load(),
+          watch_events_.load(), failures_.load(),   waits_.load()};
 }
 
 void ReflectorRunner::run() {
   ReflectorStep step = reflector_.start(now());
   while (!stopping_) {
     deliver(std::move(step.deltas));
-    if (!step.action) throw std::logic_error("reflector runner: the reflector asked for no action outside a watch");
+    if (!step.action)
+      throw std::logic_error("reflector runner: the reflector asked for no action outside a watch");
     const ReflectorAction action = std::move(*step.action);
     step = perform(action);
   }
@@ -89,8 +96,8 @@ void ReflectorRunner::run() {
 
 void ReflectorRunner::deliver(std::vector<Delta> deltas) {
   if (deltas.empty()) return;
-  const bool replaced =
-      std::any_of(deltas.begin(), deltas.end(), [](const Delta& d) { return d.type == DeltaType::Replaced; });
+  const bool replaced = std::any_of(deltas.begin(), deltas.end(),
+                                    [](const Delta& d) { return d.type == DeltaType::Replaced; });
   sink_(std::move(deltas));
   if (replaced) synced_ = true;
 }
@@ -134,7 +141,8 @@ ReflectorStep ReflectorRunner::watch(const WatchRequest& request) {
   watch_options.allow_watch_bookmarks = request.allow_watch_bookmarks;
   watch_options.stop = stop_source_.get_token();
   std::int64_t timeout = request.timeout_seconds;
-  if (options_.max_watch_timeout) timeout = std::min<std::int64_t>(timeout, options_.max_watch_timeout->count());
+  if (options_.max_watch_timeout)
+    timeout = std::min<std::int64_t>(timeout, options_.max_watch_timeout->count());
   watch_options.timeout_seconds = static_cast<int>(std::max<std::int64_t>(1, timeout));
   ++watches_;
 

@@ -1,8 +1,8 @@
 #pragma once
 // The blocking driver of the pure Reflector (k8s/reflector.hpp). run() occupies a thread the caller
 // provides and carries out every action of the state machine with a RestClient: paginated LIST,
-// WATCH from a resourceVersion with bookmarks and the machine's timeout, backoff waits. It turns the
-// JSON it receives into ReflectedObjects and hands each batch of store deltas to a callback, in
+// WATCH from a resourceVersion with bookmarks and the machine's timeout, backoff waits. It turns
+// the JSON it receives into ReflectedObjects and hands each batch of store deltas to a callback, in
 // order, on that thread (the actor layer will run this inside a blocking actor and forward the
 // batches as messages).
 //
@@ -50,7 +50,8 @@ struct ReflectorRunnerOptions {
   ReflectorConfig reflector;
   std::uint64_t seed = 0;  // backoff jitter and watch timeouts
   // Upper bound on the timeoutSeconds sent with a watch (nullopt: the machine's 5-10 min). The
-  // watch is simply re-opened from the last resourceVersion, so a low cap costs a request, no relist.
+  // watch is simply re-opened from the last resourceVersion, so a low cap costs a request, no
+  // relist.
   std::optional<std::chrono::seconds> max_watch_timeout;
 };
 
@@ -102,7 +103,8 @@ class ReflectorRunner {
   std::mutex wake_mutex_;  // with wake_: interrupts waits on stop()
   std::condition_variable wake_;
 
-  std::atomic<std::uint64_t> lists_{0}, list_pages_{0}, watches_{0}, watch_events_{0}, failures_{0}, waits_{0};
+  std::atomic<std::uint64_t> lists_{0}, list_pages_{0}, watches_{0}, watch_events_{0}, failures_{0},
+      waits_{0};
 };
 
 }  // namespace nvcre::k8s

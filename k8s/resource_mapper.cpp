@@ -19,7 +19,8 @@ std::map<std::string, ResourceRef> resources_by_kind(const json::value& api_reso
   const auto* list = api_resource_list.if_object();
   const auto* group_version = list == nullptr ? nullptr : list->if_contains("groupVersion");
   const auto* resources = list == nullptr ? nullptr : list->if_contains("resources");
-  if (group_version == nullptr || !group_version->is_string() || resources == nullptr || !resources->is_array()) {
+  if (group_version == nullptr || !group_version->is_string() || resources == nullptr ||
+      !resources->is_array()) {
     return out;
   }
   auto [group, version] = split_api_version(group_version->as_string());
@@ -33,7 +34,8 @@ std::map<std::string, ResourceRef> resources_by_kind(const json::value& api_reso
     std::string plural(name->as_string());
     if (plural.find('/') != std::string::npos) continue;  // pods/log, */status
     out[std::string(kind->as_string())] =
-        ResourceRef{group, version, plural, namespaced != nullptr && namespaced->is_bool() && namespaced->as_bool()};
+        ResourceRef{group, version, plural,
+                    namespaced != nullptr && namespaced->is_bool() && namespaced->as_bool()};
   }
   return out;
 }
@@ -50,7 +52,8 @@ ResourceRef ResourceMapper::resource_for(std::string_view api_version, std::stri
   }
   // Discovery outside the lock: a slow server must not stall callers of other group/versions.
   auto [group, version] = split_api_version(api_version);
-  RestRequest request{"GET", group.empty() ? "/api/" + version : "/apis/" + group + "/" + version, {}, {}, {}};
+  RestRequest request{
+      "GET", group.empty() ? "/api/" + version : "/apis/" + group + "/" + version, {}, {}, {}};
   std::map<std::string, ResourceRef> found;
   try {
     found = resources_by_kind(json::parse(client_.request(request).body));
@@ -63,8 +66,8 @@ ResourceRef ResourceMapper::resource_for(std::string_view api_version, std::stri
   auto it = slot.find(std::string(kind));
   if (it == slot.end()) {
     by_group_version_.erase(key);  // a CRD may be installed later: ask discovery again next time
-    throw std::invalid_argument("no matches for kind \"" + std::string(kind) + "\" in version \"" + key +
-                                "\": is its CustomResourceDefinition installed?");
+    throw std::invalid_argument("no matches for kind \"" + std::string(kind) + "\" in version \"" +
+                                key + "\": is its CustomResourceDefinition installed?");
   }
   return it->second;
 }

@@ -43,13 +43,15 @@ struct RestClient::Impl {
   Impl(ClientConfig c, RestClientOptions o)
       : config(std::move(c)),
         options(std::move(o)),
-        transport(config, TransportOptions{options.timeout, options.max_idle_connections, options.user_agent}),
+        transport(config, TransportOptions{options.timeout, options.max_idle_connections,
+                                           options.user_agent}),
         limiter(config.rate_limit),
         token(config.bearer_token) {}
 
   std::string current_token() {
     std::lock_guard lock(mutex);
-    if (!config.token_file.empty() && (!token_read || Clock::now() - *token_read > std::chrono::minutes(1))) {
+    if (!config.token_file.empty() &&
+        (!token_read || Clock::now() - *token_read > std::chrono::minutes(1))) {
       token_read = Clock::now();
       if (auto t = read_file(config.token_file); t && !trim(*t).empty()) token = trim(*t);
     }
@@ -71,7 +73,8 @@ struct RestClient::Impl {
   }
 
   TransportError cancelled(const RestRequest& r) const {
-    return TransportError(transport.where(r.method, r.path) + ": " + std::string(kCancelledByShutdown));
+    return TransportError(transport.where(r.method, r.path) + ": " +
+                          std::string(kCancelledByShutdown));
   }
 
   void shutdown(std::chrono::milliseconds later_timeout) {
@@ -109,7 +112,8 @@ struct RestClient::Impl {
       RestResponse res = transport.exchange(r, current_token(), limits.timeout, limits.stop);
       if (res.status >= 200 && res.status < 300) return res;
       std::optional<std::string_view> retry_after;
-      if (auto it = res.headers.find("retry-after"); it != res.headers.end()) retry_after = it->second;
+      if (auto it = res.headers.find("retry-after"); it != res.headers.end())
+        retry_after = it->second;
       auto wait = retry_after_wait(res.status, retry_after, std::chrono::system_clock::now());
       if (wait && attempt < limits.max_retries) {
         Nanos pause = std::min<Nanos>(*wait, options.max_retry_wait);
@@ -121,7 +125,8 @@ struct RestClient::Impl {
     }
   }
 
-  void watch(const RestRequest& r, const std::optional<int>& timeout_seconds, const std::stop_token& cancel,
+  void watch(const RestRequest& r, const std::optional<int>& timeout_seconds,
+             const std::stop_token& cancel,
              const std::function<WatchControl(WatchEvent&)>& on_event) {
     // The stream ends on either stop: the watch's own (a normal return) or shutdown() (cancelled).
     const std::stop_token client_stop = limits_for(r).stop;
@@ -133,8 +138,9 @@ struct RestClient::Impl {
       throw cancelled(r);
     }
     // Idle limit between reads: the server ends the watch after timeoutSeconds; allow slack.
-    const auto idle = timeout_seconds ? std::chrono::milliseconds(std::chrono::seconds(*timeout_seconds + 30))
-                                      : std::chrono::milliseconds(std::chrono::minutes(10));
+    const auto idle = timeout_seconds
+                          ? std::chrono::milliseconds(std::chrono::seconds(*timeout_seconds + 30))
+                          : std::chrono::milliseconds(std::chrono::minutes(10));
     std::string error_body;
     WatchDecoder decoder;
     bool stop = false;
@@ -146,14 +152,17 @@ struct RestClient::Impl {
         }
       }
     };
-    const int status = transport.stream(r, current_token(), idle, [&](int code, std::string_view bytes) {
-      if (code < 200 || code >= 300) {
-        error_body.append(bytes);
-        return error_body.size() <= (1u << 20);
-      }
-      deliver(decoder.feed(bytes));
-      return !stop;
-    }, either.get_token());
+    const int status = transport.stream(
+        r, current_token(), idle,
+        [&](int code, std::string_view bytes) {
+          if (code < 200 || code >= 300) {
+            error_body.append(bytes);
+            return error_body.size() <= (1u << 20);
+          }
+          deliver(decoder.feed(bytes));
+          return !stop;
+        },
+        either.get_token());
     if (cancel.stop_requested()) return;  // closed by the stop request: nothing more to deliver
     if (client_stop.stop_requested()) throw cancelled(r);
     if (status < 200 || status >= 300) throw decode_api_error(status, error_body);
@@ -181,11 +190,12 @@ const ClientConfig& RestClient::config() const { return impl_->config; }
 
 std::size_t RestClient::connections_opened() const { return impl_->transport.connections_opened(); }
 
-std::string RestClient::path_for(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                 const std::string& subresource) {
+std::string RestClient::path_for(const ResourceRef& ref, const std::string& ns,
+                                 const std::string& name, const std::string& subresource) {
   if (ref.version.empty() || ref.resource.empty())
     throw std::invalid_argument("resource reference needs a version and a resource");
-  std::string path = ref.group.empty() ? "/api/" + ref.version : "/apis/" + ref.group + "/" + ref.version;
+  std::string path =
+      ref.group.empty() ? "/api/" + ref.version : "/apis/" + ref.group + "/" + ref.version;
   if (ref.namespace_scoped && !ns.empty()) path += "/namespaces/" + ns;
   path += "/" + ref.resource;
   if (!name.empty()) path += "/" + name;
@@ -195,7 +205,9 @@ std::string RestClient::path_for(const ResourceRef& ref, const std::string& ns, 
 
 RestResponse RestClient::request(const RestRequest& request) { return impl_->perform(request); }
 
-void RestClient::shutdown(std::chrono::milliseconds later_calls_timeout) { impl_->shutdown(later_calls_timeout); }
+void RestClient::shutdown(std::chrono::milliseconds later_calls_timeout) {
+  impl_->shutdown(later_calls_timeout);
+}
 
 namespace {
 
@@ -207,12 +219,14 @@ json::value parse_body(const RestResponse& res, const std::string& what) {
   return v;
 }
 
-void require_name(const ResourceRef& ref, const std::string& ns, const std::string& name, const char* verb) {
-  if (name.empty()) throw std::invalid_argument(std::string(verb) + " " + ref.resource + ": name is empty");
+void require_name(const ResourceRef& ref, const std::string& ns, const std::string& name,
+                  const char* verb) {
+  if (name.empty())
+    throw std::invalid_argument(std::string(verb) + " " + ref.resource + ": name is empty");
   if (ref.namespace_scoped && ns.empty())
-    throw std::invalid_argument(std::string(verb) + " " + ref.resource + "/" + name + ": namespace is empty");
+    throw std::invalid_argument(std::string(verb) + " " + ref.resource + "/" + name +
+                                ": namespace is empty");
 }
-
 
 void add_write_options(RestRequest& r, const WriteOptions& o) {
   if (o.dry_run) r.query.emplace_back("dryRun", "All");
@@ -221,13 +235,15 @@ void add_write_options(RestRequest& r, const WriteOptions& o) {
 
 }  // namespace
 
-json::value RestClient::get(const ResourceRef& ref, const std::string& ns, const std::string& name) {
+json::value RestClient::get(const ResourceRef& ref, const std::string& ns,
+                            const std::string& name) {
   require_name(ref, ns, name, "get");
   RestRequest r{"GET", path_for(ref, ns, name), {}, {}, {}};
   return parse_body(request(r), r.method + " " + r.path);
 }
 
-json::value RestClient::get_status(const ResourceRef& ref, const std::string& ns, const std::string& name) {
+json::value RestClient::get_status(const ResourceRef& ref, const std::string& ns,
+                                   const std::string& name) {
   require_name(ref, ns, name, "get");
   RestRequest r{"GET", path_for(ref, ns, name, "status"), {}, {}, {}};
   return parse_body(request(r), r.method + " " + r.path);
@@ -240,20 +256,23 @@ json::value RestClient::list(const ResourceRef& ref, const std::string& ns, cons
   if (o.limit > 0) r.query.emplace_back("limit", std::to_string(o.limit));
   if (!o.continue_token.empty()) r.query.emplace_back("continue", o.continue_token);
   if (!o.resource_version.empty()) r.query.emplace_back("resourceVersion", o.resource_version);
-  if (!o.resource_version_match.empty()) r.query.emplace_back("resourceVersionMatch", o.resource_version_match);
+  if (!o.resource_version_match.empty())
+    r.query.emplace_back("resourceVersionMatch", o.resource_version_match);
   return parse_body(request(r), r.method + " " + r.path);
 }
 
-json::value RestClient::create(const ResourceRef& ref, const std::string& ns, const json::value& object,
-                               const WriteOptions& o) {
-  if (ref.namespace_scoped && ns.empty()) throw std::invalid_argument("create " + ref.resource + ": namespace is empty");
+json::value RestClient::create(const ResourceRef& ref, const std::string& ns,
+                               const json::value& object, const WriteOptions& o) {
+  if (ref.namespace_scoped && ns.empty())
+    throw std::invalid_argument("create " + ref.resource + ": namespace is empty");
   RestRequest r{"POST", path_for(ref, ns), {}, "application/json", json::serialize(object)};
   add_write_options(r, o);
   return parse_body(request(r), r.method + " " + r.path);
 }
 
 namespace {
-json::value put(RestClient& c, const std::string& path, const json::value& object, const WriteOptions& o) {
+json::value put(RestClient& c, const std::string& path, const json::value& object,
+                const WriteOptions& o) {
   RestRequest r{"PUT", path, {}, "application/json", json::serialize(object)};
   add_write_options(r, o);
   return parse_body(c.request(r), r.method + " " + r.path);
@@ -266,46 +285,50 @@ json::value patch(RestClient& c, const std::string& path, const char* type, cons
 }
 }  // namespace
 
-json::value RestClient::update(const ResourceRef& ref, const std::string& ns, const json::value& object,
-                               const WriteOptions& o) {
+json::value RestClient::update(const ResourceRef& ref, const std::string& ns,
+                               const json::value& object, const WriteOptions& o) {
   const auto name = jsonkit::string_at(object, {"metadata", "name"});
   require_name(ref, ns, name, "update");
   return put(*this, path_for(ref, ns, name), object, o);
 }
 
-json::value RestClient::update_status(const ResourceRef& ref, const std::string& ns, const json::value& object,
-                                      const WriteOptions& o) {
+json::value RestClient::update_status(const ResourceRef& ref, const std::string& ns,
+                                      const json::value& object, const WriteOptions& o) {
   const auto name = jsonkit::string_at(object, {"metadata", "name"});
   require_name(ref, ns, name, "update status of");
   return put(*this, path_for(ref, ns, name, "status"), object, o);
 }
 
-json::value RestClient::merge_patch(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                    const json::value& body, const WriteOptions& o) {
+json::value RestClient::merge_patch(const ResourceRef& ref, const std::string& ns,
+                                    const std::string& name, const json::value& body,
+                                    const WriteOptions& o) {
   require_name(ref, ns, name, "patch");
   return patch(*this, path_for(ref, ns, name), "application/merge-patch+json", body, o);
 }
 
-json::value RestClient::json_patch(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                   const json::value& ops, const WriteOptions& o) {
+json::value RestClient::json_patch(const ResourceRef& ref, const std::string& ns,
+                                   const std::string& name, const json::value& ops,
+                                   const WriteOptions& o) {
   require_name(ref, ns, name, "patch");
   return patch(*this, path_for(ref, ns, name), "application/json-patch+json", ops, o);
 }
 
-json::value RestClient::merge_patch_status(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                           const json::value& body, const WriteOptions& o) {
+json::value RestClient::merge_patch_status(const ResourceRef& ref, const std::string& ns,
+                                           const std::string& name, const json::value& body,
+                                           const WriteOptions& o) {
   require_name(ref, ns, name, "patch status of");
   return patch(*this, path_for(ref, ns, name, "status"), "application/merge-patch+json", body, o);
 }
 
-json::value RestClient::json_patch_status(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                          const json::value& ops, const WriteOptions& o) {
+json::value RestClient::json_patch_status(const ResourceRef& ref, const std::string& ns,
+                                          const std::string& name, const json::value& ops,
+                                          const WriteOptions& o) {
   require_name(ref, ns, name, "patch status of");
   return patch(*this, path_for(ref, ns, name, "status"), "application/json-patch+json", ops, o);
 }
 
-json::value RestClient::remove(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                               const DeleteOptions& o) {
+json::value RestClient::remove(const ResourceRef& ref, const std::string& ns,
+                               const std::string& name, const DeleteOptions& o) {
   require_name(ref, ns, name, "delete");
   json::object body{{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
   if (o.precondition_uid || o.precondition_resource_version) {
@@ -315,10 +338,17 @@ json::value RestClient::remove(const ResourceRef& ref, const std::string& ns, co
     body["preconditions"] = std::move(pre);
   }
   switch (o.propagation) {
-    case PropagationPolicy::Default: break;
-    case PropagationPolicy::Background: body["propagationPolicy"] = "Background"; break;
-    case PropagationPolicy::Foreground: body["propagationPolicy"] = "Foreground"; break;
-    case PropagationPolicy::Orphan: body["propagationPolicy"] = "Orphan"; break;
+    case PropagationPolicy::Default:
+      break;
+    case PropagationPolicy::Background:
+      body["propagationPolicy"] = "Background";
+      break;
+    case PropagationPolicy::Foreground:
+      body["propagationPolicy"] = "Foreground";
+      break;
+    case PropagationPolicy::Orphan:
+      body["propagationPolicy"] = "Orphan";
+      break;
   }
   if (o.grace_period_seconds) body["gracePeriodSeconds"] = *o.grace_period_seconds;
   if (o.dry_run) body["dryRun"] = json::array{"All"};

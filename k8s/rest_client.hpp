@@ -1,8 +1,9 @@
 #pragma once
 // A synchronous Kubernetes REST client: HTTP/1.1 over TCP or TLS (Boost.Beast + OpenSSL, both
-// hidden in http_transport.cpp / tls_client.cpp), keep-alive connections pooled per client, per-request timeouts,
-// bearer-token auth, client-side QPS/burst (RequestRateLimiter), 429/5xx + Retry-After retried a
-// bounded number of times, and every non-2xx answer thrown as ApiError (k8s/api_error.hpp).
+// hidden in http_transport.cpp / tls_client.cpp), keep-alive connections pooled per client,
+// per-request timeouts, bearer-token auth, client-side QPS/burst (RequestRateLimiter), 429/5xx +
+// Retry-After retried a bounded number of times, and every non-2xx answer thrown as ApiError
+// (k8s/api_error.hpp).
 //
 // Threading: every method may be called from several threads at once; each call takes its own
 // pooled connection. A call blocks its thread (the actor layer runs it on a blocking worker).
@@ -25,7 +26,8 @@
 
 namespace nvcre::k8s {
 
-// No answer: connect/TLS/read failure or timeout. what() names host, method and path, never headers.
+// No answer: connect/TLS/read failure or timeout. what() names host, method and path, never
+// headers.
 struct TransportError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -41,15 +43,15 @@ struct ResourceRef {
 struct ListOptions {
   std::string label_selector;
   std::string field_selector;
-  std::int64_t limit = 0;      // 0: no limit
+  std::int64_t limit = 0;  // 0: no limit
   std::string continue_token;
-  std::string resource_version;  // "" (most recent), "0" (any), or an RV
+  std::string resource_version;        // "" (most recent), "0" (any), or an RV
   std::string resource_version_match;  // "", "NotOlderThan", "Exact"
 };
 
 struct WriteOptions {
-  bool dry_run = false;         // dryRun=All
-  std::string field_manager;    // fieldManager=
+  bool dry_run = false;       // dryRun=All
+  std::string field_manager;  // fieldManager=
 };
 
 enum class PropagationPolicy { Default, Background, Foreground, Orphan };
@@ -63,7 +65,7 @@ struct DeleteOptions {
 };
 
 struct WatchOptions {
-  std::string resource_version;   // start after this RV ("" = from now, with synthetic ADDED)
+  std::string resource_version;  // start after this RV ("" = from now, with synthetic ADDED)
   std::string label_selector;
   std::string field_selector;
   bool allow_watch_bookmarks = true;
@@ -77,9 +79,9 @@ struct WatchOptions {
 enum class WatchControl { Continue, Stop };
 
 struct RestClientOptions {
-  std::chrono::milliseconds timeout{30000};  // per request (connect + send + full response)
-  std::size_t max_idle_connections = 4;      // kept-alive connections held for reuse
-  int max_retries = 5;                       // 429/5xx with Retry-After
+  std::chrono::milliseconds timeout{30000};         // per request (connect + send + full response)
+  std::size_t max_idle_connections = 4;             // kept-alive connections held for reuse
+  int max_retries = 5;                              // 429/5xx with Retry-After
   std::chrono::milliseconds max_retry_wait{60000};  // a longer Retry-After is clamped to this
   std::string user_agent = "nvcre";
 };
@@ -112,29 +114,37 @@ class RestClient {
   // Objects. `ns` is ignored for cluster-scoped resources; for namespaced ones "" means all
   // namespaces (list/watch) and is an error for single-object verbs.
   boost::json::value get(const ResourceRef& ref, const std::string& ns, const std::string& name);
-  boost::json::value list(const ResourceRef& ref, const std::string& ns, const ListOptions& options = {});
-  boost::json::value create(const ResourceRef& ref, const std::string& ns, const boost::json::value& object,
-                            const WriteOptions& options = {});
+  boost::json::value list(const ResourceRef& ref, const std::string& ns,
+                          const ListOptions& options = {});
+  boost::json::value create(const ResourceRef& ref, const std::string& ns,
+                            const boost::json::value& object, const WriteOptions& options = {});
   // PUT; object.metadata.resourceVersion set -> 409 Conflict when stale.
-  boost::json::value update(const ResourceRef& ref, const std::string& ns, const boost::json::value& object,
-                            const WriteOptions& options = {});
-  boost::json::value merge_patch(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                 const boost::json::value& patch, const WriteOptions& options = {});
-  boost::json::value json_patch(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                const boost::json::value& operations, const WriteOptions& options = {});
+  boost::json::value update(const ResourceRef& ref, const std::string& ns,
+                            const boost::json::value& object, const WriteOptions& options = {});
+  boost::json::value merge_patch(const ResourceRef& ref, const std::string& ns,
+                                 const std::string& name, const boost::json::value& patch,
+                                 const WriteOptions& options = {});
+  boost::json::value json_patch(const ResourceRef& ref, const std::string& ns,
+                                const std::string& name, const boost::json::value& operations,
+                                const WriteOptions& options = {});
   // Returns the server's answer: the deleted object, the object now carrying deletionTimestamp,
   // or a Status.
   boost::json::value remove(const ResourceRef& ref, const std::string& ns, const std::string& name,
                             const DeleteOptions& options = {});
 
   // The status subresource.
-  boost::json::value get_status(const ResourceRef& ref, const std::string& ns, const std::string& name);
-  boost::json::value update_status(const ResourceRef& ref, const std::string& ns, const boost::json::value& object,
+  boost::json::value get_status(const ResourceRef& ref, const std::string& ns,
+                                const std::string& name);
+  boost::json::value update_status(const ResourceRef& ref, const std::string& ns,
+                                   const boost::json::value& object,
                                    const WriteOptions& options = {});
-  boost::json::value merge_patch_status(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                        const boost::json::value& patch, const WriteOptions& options = {});
-  boost::json::value json_patch_status(const ResourceRef& ref, const std::string& ns, const std::string& name,
-                                       const boost::json::value& operations, const WriteOptions& options = {});
+  boost::json::value merge_patch_status(const ResourceRef& ref, const std::string& ns,
+                                        const std::string& name, const boost::json::value& patch,
+                                        const WriteOptions& options = {});
+  boost::json::value json_patch_status(const ResourceRef& ref, const std::string& ns,
+                                       const std::string& name,
+                                       const boost::json::value& operations,
+                                       const WriteOptions& options = {});
 
   // Blocks, handing each event to `on_event`, until the server ends the stream (returns normally),
   // the callback answers Stop, or an error: a non-2xx answer to the watch request throws ApiError;
@@ -149,8 +159,8 @@ class RestClient {
   RestResponse request(const RestRequest& request);
 
   // The API path of a collection / object / subresource (exposed for logs and tests).
-  static std::string path_for(const ResourceRef& ref, const std::string& ns, const std::string& name = {},
-                              const std::string& subresource = {});
+  static std::string path_for(const ResourceRef& ref, const std::string& ns,
+                              const std::string& name = {}, const std::string& subresource = {});
 
   // Connections opened so far (TCP connects): with keep-alive, sequential requests share one.
   std::size_t connections_opened() const;

@@ -21,13 +21,14 @@ bool digits(std::string_view text, std::size_t at, std::size_t count, int& out) 
 
 std::optional<Clock::time_point> parse_rfc3339(std::string_view text) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!digits(text, 0, 4, year) || text.size() < 20 || text[4] != '-' || !digits(text, 5, 2, month) ||
-      text[7] != '-' || !digits(text, 8, 2, day) || (text[10] != 'T' && text[10] != 't') ||
-      !digits(text, 11, 2, hour) || text[13] != ':' || !digits(text, 14, 2, minute) || text[16] != ':' ||
-      !digits(text, 17, 2, second)) {
+  if (!digits(text, 0, 4, year) || text.size() < 20 || text[4] != '-' ||
+      !digits(text, 5, 2, month) || text[7] != '-' || !digits(text, 8, 2, day) ||
+      (text[10] != 'T' && text[10] != 't') || !digits(text, 11, 2, hour) || text[13] != ':' ||
+      !digits(text, 14, 2, minute) || text[16] != ':' || !digits(text, 17, 2, second)) {
     return std::nullopt;
   }
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    return std::nullopt;
   std::size_t at = 19;
   std::chrono::nanoseconds fraction{0};
   if (at < text.size() && text[at] == '.') {
@@ -47,7 +48,8 @@ std::optional<Clock::time_point> parse_rfc3339(std::string_view text) {
     ++at;
   } else if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
     int oh = 0, om = 0;
-    if (!digits(text, at + 1, 2, oh) || at + 3 >= text.size() || text[at + 3] != ':' || !digits(text, at + 4, 2, om)) {
+    if (!digits(text, at + 1, 2, oh) || at + 3 >= text.size() || text[at + 3] != ':' ||
+        !digits(text, at + 4, 2, om)) {
       return std::nullopt;
     }
     offset = std::chrono::hours(oh) + std::chrono::minutes(om);
@@ -57,11 +59,12 @@ std::optional<Clock::time_point> parse_rfc3339(std::string_view text) {
     return std::nullopt;
   }
   if (at != text.size()) return std::nullopt;
-  std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+  std::chrono::year_month_day date{std::chrono::year(year),
+                                   std::chrono::month(static_cast<unsigned>(month)),
                                    std::chrono::day(static_cast<unsigned>(day))};
   if (!date.ok()) return std::nullopt;
-  auto time = std::chrono::sys_days(date) + std::chrono::hours(hour) + std::chrono::minutes(minute) +
-              std::chrono::seconds(second) - offset;
+  auto time = std::chrono::sys_days(date) + std::chrono::hours(hour) +
+              std::chrono::minutes(minute) + std::chrono::seconds(second) - offset;
   return std::chrono::time_point_cast<Clock::duration>(time + fraction);
 }
 
@@ -73,9 +76,10 @@ std::string format(Clock::time_point time, bool micro) {
   std::chrono::year_month_day date{days};
   std::chrono::hh_mm_ss clock{seconds - days};
   char buffer[40];
-  int n = std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02d:%02d:%02d", static_cast<int>(date.year()),
-                        static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                        static_cast<int>(clock.hours().count()), static_cast<int>(clock.minutes().count()),
+  int n = std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02d:%02d:%02d",
+                        static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
+                        static_cast<unsigned>(date.day()), static_cast<int>(clock.hours().count()),
+                        static_cast<int>(clock.minutes().count()),
                         static_cast<int>(clock.seconds().count()));
   std::string out(buffer, static_cast<std::size_t>(n));
   if (micro) {

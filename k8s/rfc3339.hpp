@@ -14,7 +14,8 @@ using Clock = std::chrono::system_clock;
 std::optional<Clock::time_point> parse_rfc3339(std::string_view text);
 // Seconds precision, "Z" suffix: the metav1.Time wire form.
 std::string format_rfc3339(Clock::time_point time);
-// Microseconds precision: the metav1.MicroTime wire form (Lease renewTime, events.k8s.io eventTime).
+// Microseconds precision: the metav1.MicroTime wire form (Lease renewTime, events.k8s.io
+// eventTime).
 std::string format_rfc3339_micro(Clock::time_point time);
 
 }  // namespace nvcre::k8s

@@ -25,7 +25,8 @@ std::string verification_hint(long result, const std::string& peer) {
   switch (result) {
     case X509_V_ERR_HOSTNAME_MISMATCH:
     case X509_V_ERR_IP_ADDRESS_MISMATCH:
-      return " (the server certificate is not valid for " + peer + "; tls-server-name can name another)";
+      return " (the server certificate is not valid for " + peer +
+             "; tls-server-name can name another)";
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
     case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
@@ -45,8 +46,8 @@ TlsClient::TlsClient(const ClientConfig& config, const std::string& url_host)
       peer_is_ip_(is_ip_literal(peer_name_)),
       verify_(!config.insecure_skip_tls_verify) {
   auto& tls = *context_;
-  tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                  ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                  ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
   error_code ec;
   auto fail = [&](const std::string& what) {
     // OpenSSL messages describe the PEM problem, never the key bytes.
@@ -61,7 +62,8 @@ TlsClient::TlsClient(const ClientConfig& config, const std::string& url_host)
       if (ec) fail("certificate-authority-data is not a valid PEM certificate: " + ec.message());
     } else if (!config.ca_file.empty()) {
       tls.load_verify_file(config.ca_file, ec);
-      if (ec) fail("CA file " + config.ca_file + " is not a valid PEM certificate: " + ec.message());
+      if (ec)
+        fail("CA file " + config.ca_file + " is not a valid PEM certificate: " + ec.message());
     } else {
       tls.set_default_verify_paths(ec);
     }
@@ -71,7 +73,8 @@ TlsClient::TlsClient(const ClientConfig& config, const std::string& url_host)
     if (ec) fail("client-certificate-data is not a valid PEM certificate: " + ec.message());
   } else if (!config.client_cert_file.empty()) {
     tls.use_certificate_chain_file(config.client_cert_file, ec);
-    if (ec) fail("client certificate " + config.client_cert_file + " is not valid: " + ec.message());
+    if (ec)
+      fail("client certificate " + config.client_cert_file + " is not valid: " + ec.message());
   }
   if (!config.client_key_data.empty()) {
     tls.use_private_key(asio::buffer(config.client_key_data), ssl::context::pem, ec);
@@ -113,7 +116,8 @@ std::string TlsClient::describe_io_failure(const error_code& ec) {
   if (ec.category() != asio::error::get_ssl_category()) return ec.message();
   switch (ERR_GET_REASON(static_cast<unsigned long>(ec.value()))) {
     case SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED:
-      return ec.message() + " (the server requires a client certificate: set client-certificate and client-key)";
+      return ec.message() +
+             " (the server requires a client certificate: set client-certificate and client-key)";
     case SSL_R_TLSV1_ALERT_UNKNOWN_CA:
     case SSL_R_SSLV3_ALERT_BAD_CERTIFICATE:
     case SSL_R_SSLV3_ALERT_CERTIFICATE_UNKNOWN:

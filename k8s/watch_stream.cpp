@@ -15,9 +15,7 @@ std::string prefix_of(std::string_view line) {
   return out;
 }
 
-bool blank(std::string_view s) {
-  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
-}
+bool blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
 std::optional<WatchEventType> parse_type(std::string_view t) {
   if (t == "ADDED") return WatchEventType::Added;
@@ -32,11 +30,16 @@ std::optional<WatchEventType> parse_type(std::string_view t) {
 
 std::string_view to_string(WatchEventType type) {
   switch (type) {
-    case WatchEventType::Added: return "ADDED";
-    case WatchEventType::Modified: return "MODIFIED";
-    case WatchEventType::Deleted: return "DELETED";
-    case WatchEventType::Bookmark: return "BOOKMARK";
-    case WatchEventType::Error: return "ERROR";
+    case WatchEventType::Added:
+      return "ADDED";
+    case WatchEventType::Modified:
+      return "MODIFIED";
+    case WatchEventType::Deleted:
+      return "DELETED";
+    case WatchEventType::Bookmark:
+      return "BOOKMARK";
+    case WatchEventType::Error:
+      return "ERROR";
   }
   return "UNKNOWN";
 }
@@ -56,7 +59,8 @@ WatchEvent decode_watch_event(std::string_view line) {
   auto* o = v.if_object();
   if (!o) throw WatchDecodeError("event is not a JSON object: \"" + prefix_of(line) + "\"");
   const auto* t = o->if_contains("type");
-  if (!t || !t->is_string()) throw WatchDecodeError("event has no string \"type\": \"" + prefix_of(line) + "\"");
+  if (!t || !t->is_string())
+    throw WatchDecodeError("event has no string \"type\": \"" + prefix_of(line) + "\"");
   auto type = parse_type(t->as_string());
   if (!type) throw WatchDecodeError("unknown event type \"" + prefix_of(t->as_string()) + "\"");
   auto* obj = o->if_contains("object");
@@ -82,8 +86,8 @@ void WatchDecoder::decode_line(std::string_view line, std::vector<WatchEvent>& o
   try {
     out.push_back(decode_watch_event(line));
   } catch (const WatchDecodeError& e) {
-    throw WatchDecodeError("watch stream line " + std::to_string(lines_) + " (byte " + std::to_string(offset_) +
-                           "): " + e.what());
+    throw WatchDecodeError("watch stream line " + std::to_string(lines_) + " (byte " +
+                           std::to_string(offset_) + "): " + e.what());
   }
 }
 
@@ -94,7 +98,8 @@ std::vector<WatchEvent> WatchDecoder::feed(std::string_view bytes) {
     if (nl == std::string_view::npos) {
       if (pending_.size() + bytes.size() > max_line_) {
         throw WatchDecodeError("watch stream line " + std::to_string(lines_ + 1) + " (byte " +
-                               std::to_string(offset_) + "): longer than " + std::to_string(max_line_) + " bytes");
+                               std::to_string(offset_) + "): longer than " +
+                               std::to_string(max_line_) + " bytes");
       }
       pending_.append(bytes);
       break;

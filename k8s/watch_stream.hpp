@@ -22,7 +22,7 @@ std::string_view to_string(WatchEventType type);
 
 struct WatchEvent {
   WatchEventType type = WatchEventType::Added;
-  boost::json::value object;    // the object; for ERROR the Status
+  boost::json::value object;      // the object; for ERROR the Status
   std::optional<ApiError> error;  // ERROR only: the Status decoded (code 410 / Expired = relist)
 
   // metadata.resourceVersion of the object ("" for ERROR or when absent).

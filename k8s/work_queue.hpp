@@ -77,11 +77,12 @@ class WorkQueue {
   using WaitingEntry = std::tuple<SteadyTime, std::uint64_t, std::string>;
 
   std::unique_ptr<RateLimiter> limiter_;
-  std::deque<std::string> queue_;             // ready keys, FIFO; each also in dirty_
-  std::unordered_set<std::string> dirty_;     // keys that want (another) processing
+  std::deque<std::string> queue_;               // ready keys, FIFO; each also in dirty_
+  std::unordered_set<std::string> dirty_;       // keys that want (another) processing
   std::unordered_set<std::string> processing_;  // keys held by a worker
-  std::set<WaitingEntry> waiting_;            // the ready-time heap (ordered set: cheap re-keying)
-  std::map<std::string, std::set<WaitingEntry>::iterator> waiting_by_key_;  // at most one entry per key
+  std::set<WaitingEntry> waiting_;  // the ready-time heap (ordered set: cheap re-keying)
+  std::map<std::string, std::set<WaitingEntry>::iterator>
+      waiting_by_key_;  // at most one entry per key
   std::uint64_t next_sequence_ = 0;
   bool shutting_down_ = false;
 };

@@ -56,7 +56,8 @@ std::vector<std::string> DemoProgress::update(const json::value& certification) 
       if (last_category_[key] == status) continue;
       last_category_[key] = status;
       std::string workflow = text(c, {"workflowRef", "name"});
-      lines.push_back("    " + key + ": " + status + (workflow.empty() ? "" : " (Workflow " + workflow + ")"));
+      lines.push_back("    " + key + ": " + status +
+                      (workflow.empty() ? "" : " (Workflow " + workflow + ")"));
     }
   }
   return lines;
@@ -67,7 +68,8 @@ bool has_verdict(const json::value& certification) {
   return condition.starts_with("Succeeded") || condition.starts_with("Failed");
 }
 
-std::string final_report(const json::value& certification, const std::vector<json::value>& workflows,
+std::string final_report(const json::value& certification,
+                         const std::vector<json::value>& workflows,
                          const std::vector<json::value>& jobs) {
   std::ostringstream out;
   out << "\nResult of Certification " << text(certification, {"metadata", "namespace"}) << "/"
@@ -76,7 +78,8 @@ std::string final_report(const json::value& certification, const std::vector<jso
   if (categories == nullptr) return out.str();
   for (const auto& c : *categories) {
     std::string workflow = text(c, {"workflowRef", "name"});
-    out << "  " << text(c, {"domain"}) << "/" << text(c, {"variant"}) << ": " << text(c, {"status"});
+    out << "  " << text(c, {"domain"}) << "/" << text(c, {"variant"}) << ": "
+        << text(c, {"status"});
     for (const auto& w : workflows) {
       if (text(w, {"metadata", "name"}) == workflow) out << " - " << true_condition(w);
     }
@@ -88,8 +91,9 @@ std::string final_report(const json::value& certification, const std::vector<jso
       }
       if (const auto* failed = array_at(job, "status", "failedNodes")) {
         for (const auto& node : *failed) {
-          out << "      failed node " << text(node, {"name"}) << " (" << text(node, {"reason"}) << "): "
-              << text(node, {"message"}) << "   [Job " << text(job, {"metadata", "name"}) << "]\n";
+          out << "      failed node " << text(node, {"name"}) << " (" << text(node, {"reason"})
+              << "): " << text(node, {"message"}) << "   [Job " << text(job, {"metadata", "name"})
+              << "]\n";
         }
       }
     }

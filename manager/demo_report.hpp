@@ -23,7 +23,8 @@ class DemoProgress {
 // Succeeded or Failed is True.
 bool has_verdict(const boost::json::value& certification);
 
-std::string final_report(const boost::json::value& certification, const std::vector<boost::json::value>& workflows,
+std::string final_report(const boost::json::value& certification,
+                         const std::vector<boost::json::value>& workflows,
                          const std::vector<boost::json::value>& jobs);
 
 }  // namespace nvcre::manager

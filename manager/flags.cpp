@@ -22,33 +22,46 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
 }
 
 int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
-  CLI::App app{"nvcre-manager: reconciles Certifications, WorkloadRuns, Workflows and Jobs", "nvcre-manager"};
-  app.add_option("--kubeconfig", flags.kubeconfig, "Path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
-  app.add_option("--context", flags.context, "kubeconfig context to use (default: current-context)");
-  app.add_option("--namespace", flags.watch_namespace, "Watch only this namespace (default: all namespaces)");
-  app.add_flag("--leader-elect", flags.leader_elect, "Elect a leader on a Lease so only one manager writes");
-  app.add_option("--leader-election-namespace", flags.leader_election_namespace, "Namespace of the Lease");
-  app.add_option("--leader-election-id", flags.leader_election_id, "Name of the Lease")->capture_default_str();
+  CLI::App app{"nvcre-manager: reconciles Certifications, WorkloadRuns, Workflows and Jobs",
+               "nvcre-manager"};
+  app.add_option("--kubeconfig", flags.kubeconfig,
+                 "Path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
+  app.add_option("--context", flags.context,
+                 "kubeconfig context to use (default: current-context)");
+  app.add_option("--namespace", flags.watch_namespace,
+                 "Watch only this namespace (default: all namespaces)");
+  app.add_flag("--leader-elect", flags.leader_elect,
+               "Elect a leader on a Lease so only one manager writes");
+  app.add_option("--leader-election-namespace", flags.leader_election_namespace,
+                 "Namespace of the Lease");
+  app.add_option("--leader-election-id", flags.leader_election_id, "Name of the Lease")
+      ->capture_default_str();
   app.add_option("--metrics-bind-address", flags.metrics_bind_address,
                  "Address of the Prometheus /metrics listener, e.g. :8080 (\"0\" disables it)")
       ->capture_default_str();
-  app.add_option("--health-probe-bind-address", flags.health_probe_bind_address, "Address of /healthz and /readyz")
+  app.add_option("--health-probe-bind-address", flags.health_probe_bind_address,
+                 "Address of /healthz and /readyz")
       ->capture_default_str();
   app.add_option("--max-concurrent-reconciles", flags.max_concurrent_reconciles,
                  "Reconciles running at once per controller")
       ->capture_default_str();
-  app.add_option("--qps", flags.qps, "Client-side API request rate (negative: unlimited)")->capture_default_str();
+  app.add_option("--qps", flags.qps, "Client-side API request rate (negative: unlimited)")
+      ->capture_default_str();
   app.add_option("--burst", flags.burst, "Client-side API request burst")->capture_default_str();
-  app.add_option("--log-format", flags.log_format, "Log format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  app.add_option("--log-format", flags.log_format, "Log format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   app.add_option("--log-level", flags.log_level, "Log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
-  app.add_option("--fault-kill-actor", flags.fault_kill_actor,
-                 "Fault injection: kill this top-level actor (e.g. store, controller/certification, "
-                 "reflector/v1/Node) to rehearse a crash; the manager then fails /readyz and exits 1")
+  app.add_option(
+         "--fault-kill-actor", flags.fault_kill_actor,
+         "Fault injection: kill this top-level actor (e.g. store, controller/certification, "
+         "reflector/v1/Node) to rehearse a crash; the manager then fails /readyz and exits 1")
       ->group("Fault injection");
-  app.add_option("--fault-kill-after", flags.fault_kill_after,
-                 "Fault injection: how long after the start --fault-kill-actor strikes (Go duration)")
+  app.add_option(
+         "--fault-kill-after", flags.fault_kill_after,
+         "Fault injection: how long after the start --fault-kill-actor strikes (Go duration)")
       ->group("Fault injection")
       ->capture_default_str();
   app.footer(
@@ -60,11 +73,14 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
 
 std::string validate_manager_flags(const ManagerFlags& flags) {
   if (flags.max_concurrent_reconciles <= 0) {
-    return "--max-concurrent-reconciles must be greater than 0, got " + std::to_string(flags.max_concurrent_reconciles);
+    return "--max-concurrent-reconciles must be greater than 0, got " +
+           std::to_string(flags.max_concurrent_reconciles);
   }
-  if (flags.burst <= 0 && flags.qps > 0) return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);
+  if (flags.burst <= 0 && flags.qps > 0)
+    return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);
   if (auto after = k8s::parse_go_duration(flags.fault_kill_after); !after || after->count() < 0) {
-    return "--fault-kill-after must be a duration such as 500ms or 2s, got \"" + flags.fault_kill_after + "\"";
+    return "--fault-kill-after must be a duration such as 500ms or 2s, got \"" +
+           flags.fault_kill_after + "\"";
   }
   return {};
 }

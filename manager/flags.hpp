@@ -11,7 +11,7 @@ class App;
 namespace nvcre::manager {
 
 struct ManagerFlags {
-  std::string kubeconfig;   // "" -> $KUBECONFIG, then in-cluster, then ~/.kube/config
+  std::string kubeconfig;  // "" -> $KUBECONFIG, then in-cluster, then ~/.kube/config
   std::string context;
   std::string watch_namespace;  // "" = every namespace
   bool leader_elect = false;

@@ -18,12 +18,14 @@ using tcp = asio::ip::tcp;
 
 std::pair<std::string, unsigned short> parse_bind_address(const std::string& address) {
   auto colon = address.rfind(':');
-  if (colon == std::string::npos) throw std::invalid_argument("bind address \"" + address + "\" must be [host]:port");
+  if (colon == std::string::npos)
+    throw std::invalid_argument("bind address \"" + address + "\" must be [host]:port");
   std::string host = address.substr(0, colon);
   std::string port = address.substr(colon + 1);
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoul(port) > 65535) {
-    throw std::invalid_argument("bind address \"" + address + "\": port must be a number from 0 to 65535");
+  if (port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535) {
+    throw std::invalid_argument("bind address \"" + address +
+                                "\": port must be a number from 0 to 65535");
   }
   return {host.empty() ? "0.0.0.0" : host, static_cast<unsigned short>(std::stoul(port))};
 }
@@ -69,14 +71,15 @@ struct ProbeServer::Impl {
 
   void accept() {
     acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
-      if (ec) return;  // acceptor closed
+      if (ec) return;            // acceptor closed
       serve(std::move(socket));  // probes are tiny and rare: serve inline
       accept();
     });
   }
 };
 
-ProbeServer::ProbeServer(const std::string& bind_address, std::function<bool()> ready, std::shared_ptr<k8s::Metrics> metrics)
+ProbeServer::ProbeServer(const std::string& bind_address, std::function<bool()> ready,
+                         std::shared_ptr<k8s::Metrics> metrics)
     : impl_(std::make_unique<Impl>()) {
   impl_->bind_address = bind_address;
   impl_->ready = std::move(ready);
@@ -94,7 +97,8 @@ void ProbeServer::start() {
     impl_->acceptor.bind(endpoint);
     impl_->acceptor.listen();
   } catch (const std::exception& error) {
-    throw std::runtime_error("health probe server: cannot listen on " + impl_->bind_address + ": " + error.what());
+    throw std::runtime_error("health probe server: cannot listen on " + impl_->bind_address + ": " +
+                             error.what());
   }
   impl_->accept();
   impl_->thread = std::thread([this] { impl_->io.run(); });

@@ -17,8 +17,8 @@
 namespace nvcre::overrides {
 
 struct ResolvedOverrides {
-  api::WorkflowSpec spec;                      // effective spec; spec.overrides kept as given
-  std::vector<api::AppliedOverride> applied;   // one entry per matching override, in list order
+  api::WorkflowSpec spec;                     // effective spec; spec.overrides kept as given
+  std::vector<api::AppliedOverride> applied;  // one entry per matching override, in list order
 };
 
 // Applies every override whose `when` matches, in list order, each on the result of the previous
@@ -42,21 +42,22 @@ std::vector<api::OverrideSpec> pending_overrides(const std::vector<api::Override
 
 // The dependencies whose own `when` matches, in order. Throws OverrideError
 // `dependency[<i>] (<kind>/<name>): evaluating when: ...`.
-std::vector<api::DependencySpec> select_dependencies(const std::vector<api::DependencySpec>& dependencies,
-                                                     const MatchContext& context);
+std::vector<api::DependencySpec> select_dependencies(
+    const std::vector<api::DependencySpec>& dependencies, const MatchContext& context);
 
 // "jobTemplate, jobTemplatePatch, 2 dependencies, orchestration" (the parts present) or "none".
 std::string summarize_override_parts(const api::OverrideSpec& override_spec);
 
 // ---- events (controllers.md §5.3) ---------------------------------------------------------------
 
-inline constexpr std::string_view kOverrideErrorReason = "OverrideError";  // Failed condition reason
+inline constexpr std::string_view kOverrideErrorReason =
+    "OverrideError";  // Failed condition reason
 inline constexpr std::string_view kOverrideAppliedEvent = "OverrideApplied";        // Normal
 inline constexpr std::string_view kOverrideNoOpEvent = "OverrideNoOp";              // Warning
 inline constexpr std::string_view kNoOverridesMatchedEvent = "NoOverridesMatched";  // Normal
 
 struct OverrideEvent {
-  std::string type;    // "Normal" | "Warning"
+  std::string type;  // "Normal" | "Warning"
   std::string reason;
   std::string message;
   bool operator==(const OverrideEvent&) const = default;
@@ -64,8 +65,8 @@ struct OverrideEvent {
 
 // The events of one tracked resolution: one per applied override (OverrideNoOp for a no-op, else
 // OverrideApplied), or NoOverridesMatched when `override_count` > 0 and nothing matched.
-std::vector<OverrideEvent> override_events(const std::vector<api::AppliedOverride>& applied, std::size_t override_count,
-                                           const MatchContext& context);
+std::vector<OverrideEvent> override_events(const std::vector<api::AppliedOverride>& applied,
+                                           std::size_t override_count, const MatchContext& context);
 
 // "Failed to apply overrides: <what>", the Failed condition message.
 std::string override_failure_message(const OverrideError& error);

@@ -43,7 +43,8 @@ void override_runtime_images(json::object& runtime, const std::string& image) {
     if (containers == nullptr || containers->empty() || !containers->front().is_object()) continue;
     auto& primary = containers->front().as_object();
     const auto* old_image = primary.if_contains("image");
-    const std::string previous = old_image && old_image->is_string() ? std::string(old_image->get_string()) : "";
+    const std::string previous =
+        old_image && old_image->is_string() ? std::string(old_image->get_string()) : "";
     primary["image"] = image;
     auto* init_containers = array_at(*pod_spec, "initContainers");
     if (init_containers == nullptr || previous.empty()) continue;
@@ -72,10 +73,12 @@ void apply_image_override(api::WorkflowSpec& spec, const std::string& image) {
   }
 }
 
-void apply_workload_labels(api::WorkflowSpec& spec, const std::map<std::string, std::string>& option_labels,
+void apply_workload_labels(api::WorkflowSpec& spec,
+                           const std::map<std::string, std::string>& option_labels,
                            const std::optional<api::GangSchedulerSpec>& resolved_gang) {
   std::map<std::string, std::string> labels;
-  if (spec.jobTemplate.spec.workloadMetadata) labels = spec.jobTemplate.spec.workloadMetadata->labels;
+  if (spec.jobTemplate.spec.workloadMetadata)
+    labels = spec.jobTemplate.spec.workloadMetadata->labels;
   for (const auto& [key, value] : option_labels) labels[key] = value;
   if (resolved_gang) {
     const std::string& key = resolved_gang->queueLabelKey;
@@ -91,7 +94,8 @@ void apply_workload_labels(api::WorkflowSpec& spec, const std::map<std::string, 
   }
   if (labels.empty()) return;
   if (auto problem = platform::workload_labels_problem(labels)) {
-    throw TransformError(std::string(kGangSchedulingConflict), "invalid workload labels: " + *problem);
+    throw TransformError(std::string(kGangSchedulingConflict),
+                         "invalid workload labels: " + *problem);
   }
   if (!spec.jobTemplate.spec.workloadMetadata) spec.jobTemplate.spec.workloadMetadata.emplace();
   spec.jobTemplate.spec.workloadMetadata->labels = std::move(labels);
@@ -103,10 +107,11 @@ void apply_resolved_transforms(api::WorkflowSpec& spec, const api::CategoryOptio
   platform::apply_gang_scheduler_to_dependencies(spec.dependencies, gang_scheduler);
   apply_image_override(spec, options.image);
   static const std::map<std::string, std::string> no_labels;
-  apply_workload_labels(spec, options.workloadMetadata ? options.workloadMetadata->labels : no_labels,
-                        resolved_gang);
+  apply_workload_labels(
+      spec, options.workloadMetadata ? options.workloadMetadata->labels : no_labels, resolved_gang);
   spec.gangScheduler = resolved_gang;
-  auto check = platform::validate_resolved_job_template(spec.jobTemplate, spec.dependencies, resolved_gang);
+  auto check =
+      platform::validate_resolved_job_template(spec.jobTemplate, spec.dependencies, resolved_gang);
   if (check.conflict) throw TransformError(check.conflict->reason, check.conflict->message);
   spec.jobTemplate = std::move(check.jobTemplate);
 }

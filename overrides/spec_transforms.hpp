@@ -29,7 +29,8 @@ void apply_image_override(api::WorkflowSpec& spec, const std::string& image);
 // (per key, replacing), then the gang queue label, which is insert-only: an existing equal value is
 // fine, a different one throws TransformError (GangSchedulingConflict). The result is validated
 // (at most 32 keys, reserved keys, label grammar).
-void apply_workload_labels(api::WorkflowSpec& spec, const std::map<std::string, std::string>& option_labels,
+void apply_workload_labels(api::WorkflowSpec& spec,
+                           const std::map<std::string, std::string>& option_labels,
                            const std::optional<api::GangSchedulerSpec>& resolved_gang);
 
 // All four transforms in order; throws TransformError.

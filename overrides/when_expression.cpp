@@ -11,7 +11,8 @@
 namespace nvcre::overrides {
 
 const std::string_view kSupportedCelSubset =
-    "variables platform, gpuArchitecture, workloadKind, topologyMode (string) and domainCount (int); "
+    "variables platform, gpuArchitecture, workloadKind, topologyMode (string) and domainCount "
+    "(int); "
     "string, int, bool and list literals; ==, !=, <, <=, >, >=, in, &&, ||, !, unary -, "
     "parentheses; s.startsWith(t), s.endsWith(t), s.contains(t)";
 
@@ -41,10 +42,14 @@ struct Value {
 
 std::string type_name(const Value& value) {
   switch (value.type) {
-    case Type::kBool: return "bool";
-    case Type::kInt: return "int";
-    case Type::kString: return "string";
-    case Type::kList: break;
+    case Type::kBool:
+      return "bool";
+    case Type::kInt:
+      return "int";
+    case Type::kString:
+      return "string";
+    case Type::kList:
+      break;
   }
   if (!value.element_type) return "list";
   Value element;
@@ -61,15 +66,18 @@ class Evaluator {
     tokens_ = cel::tokenize(diagnostics_);
     if (tokens_.size() == 1) syntax_error(0, "empty expression");
     Value result = parse_expression();
-    if (peek().kind != TokenKind::kEnd) syntax_error(peek().begin, "unexpected \"" + token_text(peek()) + "\"");
+    if (peek().kind != TokenKind::kEnd)
+      syntax_error(peek().begin, "unexpected \"" + token_text(peek()) + "\"");
     if (result.type != Type::kBool) {
-      unsupported(result.begin, result.end, "the expression must evaluate to bool, got " + type_name(result));
+      unsupported(result.begin, result.end,
+                  "the expression must evaluate to bool, got " + type_name(result));
     }
     return result.boolean;
   }
 
  private:
-  [[noreturn]] void unsupported(std::size_t begin, std::size_t end, const std::string& detail) const {
+  [[noreturn]] void unsupported(std::size_t begin, std::size_t end,
+                                const std::string& detail) const {
     diagnostics_.unsupported(begin, end, detail);
   }
   [[noreturn]] void syntax_error(std::size_t offset, const std::string& detail) const {
@@ -79,16 +87,26 @@ class Evaluator {
 
   const Token& peek() const { return tokens_[next_]; }
   const Token& take() { return tokens_[next_ < tokens_.size() - 1 ? next_++ : next_]; }
-  bool peek_symbol(std::string_view symbol) const { return peek().kind == TokenKind::kSymbol && peek().text == symbol; }
+  bool peek_symbol(std::string_view symbol) const {
+    return peek().kind == TokenKind::kSymbol && peek().text == symbol;
+  }
 
   // Symbols that are CEL but outside the subset get the "unsupported" message, not a syntax error.
   [[noreturn]] void reject_symbol(const Token& token) const {
     static const std::pair<std::string_view, std::string_view> kKnown[] = {
-        {"+", "arithmetic"}, {"-", "arithmetic"}, {"*", "arithmetic"},      {"/", "arithmetic"},
-        {"%", "arithmetic"}, {"?", "conditional operator ?:"}, {":", "conditional operator ?:"},
-        {"{", "map and message literals"}, {"[", "indexing"},          {".", "field selection"}};
+        {"+", "arithmetic"},
+        {"-", "arithmetic"},
+        {"*", "arithmetic"},
+        {"/", "arithmetic"},
+        {"%", "arithmetic"},
+        {"?", "conditional operator ?:"},
+        {":", "conditional operator ?:"},
+        {"{", "map and message literals"},
+        {"[", "indexing"},
+        {".", "field selection"}};
     for (const auto& [symbol, what] : kKnown) {
-      if (token.kind == TokenKind::kSymbol && token.text == symbol) unsupported(token.begin, token.end, std::string(what));
+      if (token.kind == TokenKind::kSymbol && token.text == symbol)
+        unsupported(token.begin, token.end, std::string(what));
     }
     syntax_error(token.begin, "unexpected \"" + token_text(token) + "\"");
   }
@@ -121,7 +139,8 @@ class Evaluator {
 
   [[noreturn]] void mismatch(std::string_view op, const Value& left, const Value& right) const {
     unsupported(left.begin, right.end,
-                "no matching overload for \"" + std::string(op) + "\" on (" + type_name(left) + ", " + type_name(right) + ")");
+                "no matching overload for \"" + std::string(op) + "\" on (" + type_name(left) +
+                    ", " + type_name(right) + ")");
   }
 
   Value parse_relation() {
@@ -131,9 +150,11 @@ class Evaluator {
       const bool is_in = token.kind == TokenKind::kIdentifier && token.text == "in";
       static constexpr std::string_view kRelations[] = {"==", "!=", "<", "<=", ">", ">="};
       const bool is_relation = token.kind == TokenKind::kSymbol &&
-                               std::find(std::begin(kRelations), std::end(kRelations), token.text) != std::end(kRelations);
+                               std::find(std::begin(kRelations), std::end(kRelations),
+                                         token.text) != std::end(kRelations);
       if (!is_in && !is_relation) {
-        if (token.kind == TokenKind::kSymbol && std::string_view("+-*/%").find(token.text) != std::string_view::npos) {
+        if (token.kind == TokenKind::kSymbol &&
+            std::string_view("+-*/%").find(token.text) != std::string_view::npos) {
           reject_symbol(token);
         }
         return left;
@@ -154,20 +175,27 @@ class Evaluator {
         mismatch(op, left, right);
       }
       result.boolean = std::any_of(right.items.begin(), right.items.end(), [&](const Value& item) {
-        return item.integer == left.integer && item.string == left.string && item.boolean == left.boolean;
+        return item.integer == left.integer && item.string == left.string &&
+               item.boolean == left.boolean;
       });
       return result;
     }
     if (left.type != right.type || left.type == Type::kList) mismatch(op, left, right);
     if (op == "==" || op == "!=") {
-      const bool equal = left.boolean == right.boolean && left.integer == right.integer && left.string == right.string;
+      const bool equal = left.boolean == right.boolean && left.integer == right.integer &&
+                         left.string == right.string;
       result.boolean = op == "==" ? equal : !equal;
       return result;
     }
     if (left.type == Type::kBool) mismatch(op, left, right);
-    const int order = left.type == Type::kInt ? (left.integer < right.integer ? -1 : left.integer > right.integer ? 1 : 0)
+    const int order = left.type == Type::kInt ? (left.integer < right.integer   ? -1
+                                                 : left.integer > right.integer ? 1
+                                                                                : 0)
                                               : left.string.compare(right.string);
-    result.boolean = op == "<" ? order < 0 : op == "<=" ? order <= 0 : op == ">" ? order > 0 : order >= 0;
+    result.boolean = op == "<"    ? order < 0
+                     : op == "<=" ? order <= 0
+                     : op == ">"  ? order > 0
+                                  : order >= 0;
     return result;
   }
 
@@ -179,12 +207,14 @@ class Evaluator {
       --depth_;
       const bool is_not = op.text == "!";
       if (operand.type != (is_not ? Type::kBool : Type::kInt)) {
-        unsupported(op.begin, operand.end, "no matching overload for unary \"" + op.text + "\" on " + type_name(operand));
+        unsupported(op.begin, operand.end,
+                    "no matching overload for unary \"" + op.text + "\" on " + type_name(operand));
       }
       if (is_not) {
         operand.boolean = !operand.boolean;
       } else {
-        if (operand.integer == std::numeric_limits<std::int64_t>::min()) syntax_error(op.begin, "integer overflow");
+        if (operand.integer == std::numeric_limits<std::int64_t>::min())
+          syntax_error(op.begin, "integer overflow");
         operand.integer = -operand.integer;
       }
       operand.begin = op.begin;
@@ -200,7 +230,8 @@ class Evaluator {
       if (!peek_symbol(".")) return value;
       const Token dot = take();
       const Token name = take();
-      if (name.kind != TokenKind::kIdentifier) syntax_error(name.begin, "expected a name after \".\"");
+      if (name.kind != TokenKind::kIdentifier)
+        syntax_error(name.begin, "expected a name after \".\"");
       if (!peek_symbol("(")) unsupported(dot.begin, name.end, "field selection");
       value = call_method(std::move(value), name, parse_arguments());
     }
@@ -216,17 +247,21 @@ class Evaluator {
         arguments.push_back(parse_expression());
       }
     }
-    if (!peek_symbol(")")) syntax_error(peek().begin, "expected \")\", got \"" + token_text(peek()) + "\"");
+    if (!peek_symbol(")"))
+      syntax_error(peek().begin, "expected \")\", got \"" + token_text(peek()) + "\"");
     last_end_ = take().end;
     return arguments;
   }
 
   Value call_method(Value receiver, const Token& name, const std::vector<Value>& arguments) const {
-    const bool known = name.text == "startsWith" || name.text == "endsWith" || name.text == "contains";
+    const bool known =
+        name.text == "startsWith" || name.text == "endsWith" || name.text == "contains";
     if (!known) unsupported(name.begin, name.end, "unknown function");
-    if (receiver.type != Type::kString || arguments.size() != 1 || arguments[0].type != Type::kString) {
+    if (receiver.type != Type::kString || arguments.size() != 1 ||
+        arguments[0].type != Type::kString) {
       std::string signature = type_name(receiver) + "." + name.text + "(";
-      for (std::size_t i = 0; i < arguments.size(); ++i) signature += (i ? ", " : "") + type_name(arguments[i]);
+      for (std::size_t i = 0; i < arguments.size(); ++i)
+        signature += (i ? ", " : "") + type_name(arguments[i]);
       unsupported(receiver.begin, last_end_, "no matching overload for " + signature + ")");
     }
     const std::string& s = receiver.string;
@@ -234,8 +269,9 @@ class Evaluator {
     Value result;
     result.begin = receiver.begin;
     result.end = last_end_;
-    result.boolean = name.text == "startsWith" ? s.starts_with(t) : name.text == "endsWith" ? s.ends_with(t)
-                                                                                            : s.find(t) != std::string::npos;
+    result.boolean = name.text == "startsWith" ? s.starts_with(t)
+                     : name.text == "endsWith" ? s.ends_with(t)
+                                               : s.find(t) != std::string::npos;
     return result;
   }
 
@@ -262,7 +298,8 @@ class Evaluator {
     }
     if (token.text == "(") {
       Value inner = parse_expression();
-      if (!peek_symbol(")")) syntax_error(peek().begin, "expected \")\", got \"" + token_text(peek()) + "\"");
+      if (!peek_symbol(")"))
+        syntax_error(peek().begin, "expected \")\", got \"" + token_text(peek()) + "\"");
       inner.begin = token.begin;
       inner.end = take().end;
       return inner;

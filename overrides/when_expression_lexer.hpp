@@ -1,6 +1,6 @@
 #pragma once
-// Internals of the `when.expression` evaluator (when_expression.hpp): positioned diagnostics and the
-// tokenizer. Not part of the engine's interface.
+// Internals of the `when.expression` evaluator (when_expression.hpp): positioned diagnostics and
+// the tokenizer. Not part of the engine's interface.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,7 +26,8 @@ class Diagnostics {
   explicit Diagnostics(std::string_view source) : source_(source) {}
   std::string_view source() const { return source_; }
   std::size_t column(std::size_t offset) const;
-  [[noreturn]] void unsupported(std::size_t begin, std::size_t end, const std::string& detail) const;
+  [[noreturn]] void unsupported(std::size_t begin, std::size_t end,
+                                const std::string& detail) const;
   [[noreturn]] void syntax_error(std::size_t offset, const std::string& detail) const;
   std::string token_text(const Token& token) const;  // as written; "end of expression" for kEnd
 

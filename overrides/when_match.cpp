@@ -59,15 +59,17 @@ void summarize_string_match(std::vector<std::string>& parts, const std::string& 
 
 }  // namespace
 
-MatchContext match_context_for(const api::WorkflowSpec& spec, std::string platform, std::string gpu_architecture,
-                               std::int64_t domain_count) {
+MatchContext match_context_for(const api::WorkflowSpec& spec, std::string platform,
+                               std::string gpu_architecture, std::int64_t domain_count) {
   MatchContext context;
   context.platform = std::move(platform);
   context.gpu_architecture = std::move(gpu_architecture);
   context.workload_kind = spec.jobTemplate.spec.workload.trainJob ? "TrainJob" : "";
-  context.topology.mode = std::string(spec.orchestration.topology ? kTopologyModeTopology : kTopologyModeSimple);
+  context.topology.mode =
+      std::string(spec.orchestration.topology ? kTopologyModeTopology : kTopologyModeSimple);
   context.topology.domain_count = domain_count;
-  if (spec.validation && spec.validation->performance) context.config = spec.validation->performance->config;
+  if (spec.validation && spec.validation->performance)
+    context.config = spec.validation->performance->config;
   return context;
 }
 
@@ -91,15 +93,18 @@ bool when_matches(const api::WhenSpec& when, const MatchContext& context) {
   bool expression_holds = true;
   if (!when.expression.empty()) {
     expression_holds = evaluate_when_expression(
-        when.expression, ExpressionVariables{context.platform, context.gpu_architecture, context.workload_kind,
-                                             context.topology.mode, context.topology.domain_count});
+        when.expression,
+        ExpressionVariables{context.platform, context.gpu_architecture, context.workload_kind,
+                            context.topology.mode, context.topology.domain_count});
   }
   if (when.platform && !string_matches(*when.platform, context.platform)) return false;
-  if (when.gpuArchitecture && !string_matches(*when.gpuArchitecture, context.gpu_architecture)) return false;
+  if (when.gpuArchitecture && !string_matches(*when.gpuArchitecture, context.gpu_architecture))
+    return false;
   if (!when.workloadKind.empty() && when.workloadKind != context.workload_kind) return false;
   if (when.topology) {
     if (!when.topology->mode.empty() && when.topology->mode != context.topology.mode) return false;
-    if (when.topology->domainCount && !int_matches(*when.topology->domainCount, context.topology.domain_count)) {
+    if (when.topology->domainCount &&
+        !int_matches(*when.topology->domainCount, context.topology.domain_count)) {
       return false;
     }
   }
@@ -116,12 +121,16 @@ std::string summarize_when(const api::WhenSpec& when) {
     if (!when.topology->mode.empty()) parts.push_back("topology.mode=" + when.topology->mode);
     if (const auto& count = when.topology->domainCount) {
       if (count->equals) parts.push_back("topology.domainCount=" + std::to_string(*count->equals));
-      if (count->greaterThan) parts.push_back("topology.domainCount>" + std::to_string(*count->greaterThan));
-      if (count->lessThan) parts.push_back("topology.domainCount<" + std::to_string(*count->lessThan));
+      if (count->greaterThan)
+        parts.push_back("topology.domainCount>" + std::to_string(*count->greaterThan));
+      if (count->lessThan)
+        parts.push_back("topology.domainCount<" + std::to_string(*count->lessThan));
     }
   }
-  if (!when.config.is_null()) parts.push_back("config=" + truncate_for_summary(boost::json::serialize(when.config)));
-  if (!when.expression.empty()) parts.push_back("expression=" + truncate_for_summary(when.expression));
+  if (!when.config.is_null())
+    parts.push_back("config=" + truncate_for_summary(boost::json::serialize(when.config)));
+  if (!when.expression.empty())
+    parts.push_back("expression=" + truncate_for_summary(when.expression));
   if (parts.empty()) return "<always>";
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];

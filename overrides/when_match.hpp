@@ -1,6 +1,6 @@
 #pragma once
-// `when` conditions of overrides and dependencies (catalog_platform.md §1.6.1, controllers.md §5.3):
-// the match context, the matcher and the one-line summary recorded in
+// `when` conditions of overrides and dependencies (catalog_platform.md §1.6.1, controllers.md
+// §5.3): the match context, the matcher and the one-line summary recorded in
 // status.orchestration.appliedOverrides[].when.
 #include "api/workflow.hpp"
 #include "overrides/override_error.hpp"
@@ -27,14 +27,14 @@ struct MatchContext {
   std::string gpu_architecture;  // e.g. "h100"
   std::string workload_kind;     // "TrainJob" when jobTemplate.spec.workload.trainJob is set
   TopologyContext topology;
-  boost::json::value config;     // validation.performance.config; null when absent
+  boost::json::value config;  // validation.performance.config; null when absent
 };
 
 // The context the Workflow controller evaluates `spec` against: platform / GPU architecture /
 // domain count as detected, workload kind and topology mode derived from the spec, config taken
 // from validation.performance.config (null when absent, which makes every `when.config` fail).
-MatchContext match_context_for(const api::WorkflowSpec& spec, std::string platform, std::string gpu_architecture,
-                               std::int64_t domain_count);
+MatchContext match_context_for(const api::WorkflowSpec& spec, std::string platform,
+                               std::string gpu_architecture, std::int64_t domain_count);
 
 // True when every condition present in `when` holds (an empty WhenSpec always matches). The
 // expression, when present, is type-checked even when another condition already failed, so a bad

@@ -53,7 +53,9 @@ std::string voting_architecture(const json::value& node) {
 
 NodeView::NodeView(const json::value& node) : node_(node.if_object()) {}
 
-std::string_view NodeView::name() const { return child_string(child_object(node_, "metadata"), "name"); }
+std::string_view NodeView::name() const {
+  return child_string(child_object(node_, "metadata"), "name");
+}
 
 std::string_view NodeView::provider_id() const {
   return child_string(child_object(node_, "spec"), "providerID");
@@ -165,7 +167,8 @@ std::string majority_gpu_architecture(std::span<const json::value> nodes) {
   return majority_vote(votes);
 }
 
-std::int64_t count_topology_domains(std::string_view topology_key, std::span<const json::value> nodes) {
+std::int64_t count_topology_domains(std::string_view topology_key,
+                                    std::span<const json::value> nodes) {
   if (topology_key.empty()) return 0;
   std::set<std::string_view> domains;
   for (const auto& node : nodes) {
@@ -183,8 +186,10 @@ ArchitectureSelection select_primary_architecture(std::span<const ArchitectureVo
   selection.architecture = majority_vote(ballots);
   if (selection.architecture.empty()) selection.architecture = std::string(kUnknownArchitecture);
   for (const auto& vote : votes) {
-    const std::string& architecture = vote.vote.empty() ? std::string(kUnknownArchitecture) : vote.vote;
-    (architecture == selection.architecture ? selection.kept : selection.excluded).push_back(vote.node);
+    const std::string& architecture =
+        vote.vote.empty() ? std::string(kUnknownArchitecture) : vote.vote;
+    (architecture == selection.architecture ? selection.kept : selection.excluded)
+        .push_back(vote.node);
   }
   return selection;
 }
@@ -192,7 +197,8 @@ ArchitectureSelection select_primary_architecture(std::span<const ArchitectureVo
 ArchitectureSelection select_primary_architecture(std::span<const json::value> nodes) {
   std::vector<ArchitectureVote> votes;
   votes.reserve(nodes.size());
-  for (const auto& node : nodes) votes.push_back({std::string(NodeView(node).name()), voting_architecture(node)});
+  for (const auto& node : nodes)
+    votes.push_back({std::string(NodeView(node).name()), voting_architecture(node)});
   return select_primary_architecture(std::span<const ArchitectureVote>(votes));
 }
 
@@ -201,7 +207,8 @@ std::string fake_provider_id(std::string_view platform) {
   if (platform == kAws) return "aws:///us-east-1a/i-0000000000000000";
   if (platform == kGcp) return "gce://nvcre-offline/us-central1-a/nvcre-offline-node";
   if (platform == kAzure) {
-    return "azure:///subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/nvcre-offline"
+    return "azure:///subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/"
+           "nvcre-offline"
            "/providers/Microsoft.Compute/virtualMachines/nvcre-offline-node";
   }
   if (platform == kOci) return "ocid1.instance.oc1.iad.nvcreoffline";

@@ -89,7 +89,8 @@ ArchitectureSelection select_primary_architecture(std::span<const ArchitectureVo
 
 // Distinct non-empty values of the `topology_key` label over the nodes: the `domainCount` overrides
 // match on. 0 for an empty key.
-std::int64_t count_topology_domains(std::string_view topology_key, std::span<const boost::json::value> nodes);
+std::int64_t count_topology_domains(std::string_view topology_key,
+                                    std::span<const boost::json::value> nodes);
 
 // A provider ID that detect_node_platform maps back to `platform` (with the markers of
 // synthetic_node where the prefix alone is not enough). onprem gets an unrecognised scheme; forge

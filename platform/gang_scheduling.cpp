@@ -12,7 +12,7 @@ using namespace jsonkit;
 namespace {
 
 const std::initializer_list<std::string_view> kReplicatedJobsPath = {"spec", "template", "spec",
-                                                                      "replicatedJobs"};
+                                                                     "replicatedJobs"};
 
 bool is_training_runtime(const json::object& object) {
   const json::string* kind = find_string(&object, "kind");
@@ -56,8 +56,12 @@ json::object wait_for_workers_container(const std::string& image) {
       {"args", json::array{json::string(mpi::wait_for_workers_script())}},
       {"volumeMounts",
        json::array{
-           json::object{{"name", mpi::kHostfileVolume}, {"mountPath", mpi::kHostfileDir}, {"readOnly", true}},
-           json::object{{"name", mpi::kSshAuthVolume}, {"mountPath", mpi::kSshAuthMountPath}, {"readOnly", true}},
+           json::object{{"name", mpi::kHostfileVolume},
+                        {"mountPath", mpi::kHostfileDir},
+                        {"readOnly", true}},
+           json::object{{"name", mpi::kSshAuthVolume},
+                        {"mountPath", mpi::kSshAuthMountPath},
+                        {"readOnly", true}},
            json::object{{"name", mpi::kSshKeysVolume}, {"mountPath", mpi::kSshKeysMountPath}},
        }},
   };
@@ -74,7 +78,8 @@ bool job_shape_is_rewritable(const json::object& job) {
   if (!absent_or_object(job, "template")) return false;
   const json::object* job_template = find_object(job, {"template"});
   if (job_template == nullptr) return true;
-  if (!absent_or_object(*job_template, "metadata") || !absent_or_object(*job_template, "spec")) return false;
+  if (!absent_or_object(*job_template, "metadata") || !absent_or_object(*job_template, "spec"))
+    return false;
   if (const json::object* metadata = find_object(*job_template, {"metadata"})) {
     if (!absent_or_object(*metadata, "labels")) return false;
   }
@@ -83,7 +88,8 @@ bool job_shape_is_rewritable(const json::object& job) {
   if (!absent_or_object(*job_spec, "template")) return false;
   const json::object* pod_template = find_object(*job_spec, {"template"});
   if (pod_template == nullptr) return true;
-  if (!absent_or_object(*pod_template, "metadata") || !absent_or_object(*pod_template, "spec")) return false;
+  if (!absent_or_object(*pod_template, "metadata") || !absent_or_object(*pod_template, "spec"))
+    return false;
   const json::object* pod_metadata = find_object(*pod_template, {"metadata"});
   return pod_metadata == nullptr || absent_or_object(*pod_metadata, "labels");
 }
@@ -105,11 +111,13 @@ bool gang_scheduler_configured(const std::optional<api::GangSchedulerSpec>& spec
   return spec.has_value() && !spec->schedulerName.empty();
 }
 
-std::optional<api::GangSchedulerSpec> resolve_gang_scheduler(const std::optional<api::GangSchedulerSpec>& spec) {
+std::optional<api::GangSchedulerSpec> resolve_gang_scheduler(
+    const std::optional<api::GangSchedulerSpec>& spec) {
   if (!gang_scheduler_configured(spec)) return std::nullopt;
   api::GangSchedulerSpec resolved = *spec;
   if (resolved.queue.empty()) resolved.queue = std::string(api::kDefaultGangQueue);
-  if (resolved.queueLabelKey.empty()) resolved.queueLabelKey = std::string(api::kDefaultGangQueueLabelKey);
+  if (resolved.queueLabelKey.empty())
+    resolved.queueLabelKey = std::string(api::kDefaultGangQueueLabelKey);
   return resolved;
 }
 
@@ -118,7 +126,8 @@ bool apply_kai_launcher_rule(json::object& runtime, std::string_view scheduler_n
   if (find_object(runtime, {"spec", "mlPolicy", "mpi"}) == nullptr) return false;
   json::array* jobs = find_array(runtime, kReplicatedJobsPath);
   json::object* launcher = jobs != nullptr ? find_job(*jobs, mpi::kLauncherJob) : nullptr;
-  if (launcher == nullptr || !is_worker_ready_gate(launcher->if_contains("dependsOn"))) return false;
+  if (launcher == nullptr || !is_worker_ready_gate(launcher->if_contains("dependsOn")))
+    return false;
   json::object* pod_spec = find_object(*launcher, {"template", "spec", "template", "spec"});
   if (pod_spec == nullptr) return false;
   // Without an image the wait container could not start; keeping the gate is the safer failure.
@@ -129,10 +138,11 @@ bool apply_kai_launcher_rule(json::object& runtime, std::string_view scheduler_n
   json::value& init_slot = (*pod_spec)["initContainers"];
   if (!init_slot.is_array()) init_slot = json::array();
   json::array& init_containers = init_slot.get_array();
-  const bool waiting = std::any_of(init_containers.begin(), init_containers.end(), [](const json::value& c) {
-    const json::string* name = find_string(c.if_object(), "name");
-    return name != nullptr && *name == mpi::kWaitForWorkersContainer;
-  });
+  const bool waiting =
+      std::any_of(init_containers.begin(), init_containers.end(), [](const json::value& c) {
+        const json::string* name = find_string(c.if_object(), "name");
+        return name != nullptr && *name == mpi::kWaitForWorkersContainer;
+      });
   if (!waiting) init_containers.push_back(wait_for_workers_container(image));
   // Order-preserving erasure invalidates references into the object, so it comes last and the
   // JobSet spec is looked up afresh.
@@ -143,7 +153,8 @@ bool apply_kai_launcher_rule(json::object& runtime, std::string_view scheduler_n
   return true;
 }
 
-bool apply_gang_scheduler_to_runtime(json::object& runtime, const api::GangSchedulerSpec& resolved) {
+bool apply_gang_scheduler_to_runtime(json::object& runtime,
+                                     const api::GangSchedulerSpec& resolved) {
   if (!is_training_runtime(runtime)) return false;
   json::array* jobs = find_array(runtime, kReplicatedJobsPath);
   if (jobs == nullptr) return false;
@@ -168,16 +179,19 @@ void apply_gang_scheduler_to_dependencies(std::vector<api::DependencySpec>& depe
                                           const std::optional<api::GangSchedulerSpec>& spec) {
   const auto resolved = resolve_gang_scheduler(spec);
   if (!resolved) return;
-  for (auto& dependency : dependencies) apply_gang_scheduler_to_runtime(dependency.resource, *resolved);
+  for (auto& dependency : dependencies)
+    apply_gang_scheduler_to_runtime(dependency.resource, *resolved);
 }
 
 json::object preserve_scheduling_fields(const json::object& original, json::object renamed,
                                         const std::optional<api::GangSchedulerSpec>& spec) {
   const auto resolved = resolve_gang_scheduler(spec);
-  if (!resolved || original.empty() || renamed.empty() || !is_training_runtime(renamed)) return renamed;
+  if (!resolved || original.empty() || renamed.empty() || !is_training_runtime(renamed))
+    return renamed;
   const json::array* original_jobs = find_array(original, kReplicatedJobsPath);
   json::array* renamed_jobs = find_array(renamed, kReplicatedJobsPath);
-  if (original_jobs == nullptr || renamed_jobs == nullptr || original_jobs->size() != renamed_jobs->size()) {
+  if (original_jobs == nullptr || renamed_jobs == nullptr ||
+      original_jobs->size() != renamed_jobs->size()) {
     return renamed;
   }
   for (std::size_t i = 0; i < original_jobs->size(); ++i) {

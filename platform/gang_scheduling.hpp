@@ -24,7 +24,8 @@ bool gang_scheduler_configured(const std::optional<api::GangSchedulerSpec>& spec
 
 // The intent persisted in Workflow.spec.gangScheduler: a copy with queue (default-queue) and
 // queueLabelKey (kai.scheduler/queue) filled in; nullopt when not configured.
-std::optional<api::GangSchedulerSpec> resolve_gang_scheduler(const std::optional<api::GangSchedulerSpec>& spec);
+std::optional<api::GangSchedulerSpec> resolve_gang_scheduler(
+    const std::optional<api::GangSchedulerSpec>& spec);
 
 // Rewrites one TrainingRuntime object in place; returns whether anything changed. For every
 // object in spec.template.spec.replicatedJobs (other items are skipped): pod spec `schedulerName`
@@ -33,7 +34,8 @@ std::optional<api::GangSchedulerSpec> resolve_gang_scheduler(const std::optional
 // maps created). Plus the KAI + MPI launcher rule (§2.5.2). A kind other than TrainingRuntime, or
 // replicatedJobs missing / not a list (at any level), leaves the object untouched; so does a job
 // holding a non-object where one of those maps belongs (it is skipped, its siblings are not).
-bool apply_gang_scheduler_to_runtime(boost::json::object& runtime, const api::GangSchedulerSpec& resolved);
+bool apply_gang_scheduler_to_runtime(boost::json::object& runtime,
+                                     const api::GangSchedulerSpec& resolved);
 
 // ApplyGangSchedulerToDependencies: apply_gang_scheduler_to_runtime to every dependency; a no-op
 // when `spec` is not configured. Dependencies of other kinds are left exactly as they were.

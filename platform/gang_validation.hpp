@@ -20,7 +20,8 @@ inline constexpr std::size_t kMaxWorkloadLabels = 32;
 // Problems with workload-object labels (jobTemplate.spec.workloadMetadata.labels), or nullopt:
 // at most 32 keys, no `app.kubernetes.io/managed-by`, nothing under `nvcre.nvidia.com/`, valid
 // label keys and values.
-std::optional<std::string> workload_labels_problem(const std::map<std::string, std::string>& labels);
+std::optional<std::string> workload_labels_problem(
+    const std::map<std::string, std::string>& labels);
 
 struct GangConflict {
   std::string reason;  // always workflow_reason::kGangSchedulingConflict
@@ -41,8 +42,8 @@ struct ResolvedTemplateCheck {
 // have replicatedJobs; and every replicated job's effective job-template labels, pod-template
 // labels (runtime values with the trainJob's runtimePatches folded in, later patches winning) and
 // pod schedulerName must equal the intent.
-ResolvedTemplateCheck validate_resolved_job_template(api::JobTemplateSpec job_template,
-                                                     const std::vector<api::DependencySpec>& dependencies,
-                                                     const std::optional<api::GangSchedulerSpec>& intent);
+ResolvedTemplateCheck validate_resolved_job_template(
+    api::JobTemplateSpec job_template, const std::vector<api::DependencySpec>& dependencies,
+    const std::optional<api::GangSchedulerSpec>& intent);
 
 }  // namespace nvcre::platform

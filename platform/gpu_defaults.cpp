@@ -126,9 +126,8 @@ NicResourceDetection detect_nic_resource_name(std::string_view option, std::stri
   if (!option.empty()) return {std::string(option), {}};
   static constexpr std::array<std::string_view, 4> kDetectedArchitectures{"gb200", "gb300", "b200",
                                                                           "b300"};
-  if (platform != kOnPrem ||
-      std::find(kDetectedArchitectures.begin(), kDetectedArchitectures.end(), architecture) ==
-          kDetectedArchitectures.end()) {
+  if (platform != kOnPrem || std::find(kDetectedArchitectures.begin(), kDetectedArchitectures.end(),
+                                       architecture) == kDetectedArchitectures.end()) {
     return {};
   }
   // A NIC request of 0 would not be rendered, but detection still needs at least one per node.
@@ -147,7 +146,8 @@ NicResourceDetection detect_nic_resource_name(std::string_view option, std::stri
   for (const auto& candidate : candidates) {
     const bool everywhere = std::all_of(nodes.begin(), nodes.end(), [&](const json::value& node) {
       const json::object* allocatable = NodeView(node).allocatable();
-      const json::value* amount = allocatable != nullptr ? allocatable->if_contains(candidate) : nullptr;
+      const json::value* amount =
+          allocatable != nullptr ? allocatable->if_contains(candidate) : nullptr;
       if (amount == nullptr) return false;
       auto quantity = k8s::quantity_from_json(*amount);
       return quantity.has_value() && *quantity >= required_quantity;
@@ -159,16 +159,19 @@ NicResourceDetection detect_nic_resource_name(std::string_view option, std::stri
   const std::string outcome = "; no NIC resource is requested (set nicResourceName to choose one)";
   const std::string amount = std::to_string(required);
   if (qualified.size() > 1) {
-    return {{}, "NIC resource detection is ambiguous: " + join(qualified) +
-                    " are all allocatable at " + amount + " on every target node" + outcome};
+    return {{},
+            "NIC resource detection is ambiguous: " + join(qualified) + " are all allocatable at " +
+                amount + " on every target node" + outcome};
   }
   if (candidates.empty()) {
-    return {{}, "no rdma/* or nvidia.com/mlnxnics resource is allocatable on the target nodes" +
-                    outcome};
+    return {
+        {},
+        "no rdma/* or nvidia.com/mlnxnics resource is allocatable on the target nodes" + outcome};
   }
-  return {{}, "NIC resources " + join(std::vector<std::string>(candidates.begin(), candidates.end())) +
-                  " are present but none is allocatable at " + amount +
-                  " on every target node" + outcome};
+  return {{},
+          "NIC resources " + join(std::vector<std::string>(candidates.begin(), candidates.end())) +
+              " are present but none is allocatable at " + amount + " on every target node" +
+              outcome};
 }
 
 }  // namespace nvcre::platform

@@ -14,7 +14,8 @@ std::string worker_sshd_script() {
 }
 
 std::string worker_readiness_command() {
-  return "timeout 8 ssh -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+  return "timeout 8 ssh -o BatchMode=yes -o StrictHostKeyChecking=no -o "
+         "UserKnownHostsFile=/dev/null"
          " -o ConnectTimeout=5 -o LogLevel=ERROR 127.0.0.1 true";
 }
 

@@ -7,11 +7,13 @@
 
 namespace nvcre::platform::mpi {
 
-inline constexpr std::string_view kSshAuthVolume = "mpi-ssh-auth";       // injected by Trainer's MPI plugin
+inline constexpr std::string_view kSshAuthVolume =
+    "mpi-ssh-auth";  // injected by Trainer's MPI plugin
 inline constexpr std::string_view kSshAuthMountPath = "/tmp/mpi-ssh-raw";
-inline constexpr std::string_view kSshKeysVolume = "ssh-keys";           // launcher emptyDir
+inline constexpr std::string_view kSshKeysVolume = "ssh-keys";  // launcher emptyDir
 inline constexpr std::string_view kSshKeysMountPath = "/root/.ssh";
-inline constexpr std::string_view kHostfileVolume = "mpi-hostfile";      // injected by Trainer's MPI plugin
+inline constexpr std::string_view kHostfileVolume =
+    "mpi-hostfile";  // injected by Trainer's MPI plugin
 inline constexpr std::string_view kHostfileDir = "/etc/mpi";
 inline constexpr std::string_view kHostfilePath = "/etc/mpi/hostfile";
 inline constexpr std::string_view kWorkerJob = "node";

@@ -17,14 +17,10 @@ api::EnvVar env(std::string name, std::string value) {
 
 std::vector<api::EnvVar> base_nccl_env_vars(bool enable_mnnvl) {
   return {
-      env("NCCL_DEBUG", "INFO"),
-      env("NCCL_NVLS_ENABLE", "1"),
-      env("NCCL_CUMEM_ENABLE", "1"),
-      env("NCCL_NET_GDR_C2C", "1"),
-      env("NCCL_NET_GDR_LEVEL", "PHB"),
-      env("NCCL_P2P_NET_CHUNKSIZE", "2097152"),
-      env("NCCL_SHM_DISABLE", "1"),
-      env("NCCL_MNNVL_ENABLE", enable_mnnvl ? "1" : "0"),
+      env("NCCL_DEBUG", "INFO"),         env("NCCL_NVLS_ENABLE", "1"),
+      env("NCCL_CUMEM_ENABLE", "1"),     env("NCCL_NET_GDR_C2C", "1"),
+      env("NCCL_NET_GDR_LEVEL", "PHB"),  env("NCCL_P2P_NET_CHUNKSIZE", "2097152"),
+      env("NCCL_SHM_DISABLE", "1"),      env("NCCL_MNNVL_ENABLE", enable_mnnvl ? "1" : "0"),
       env("NCCL_SOCKET_IFNAME", "eth0"),
   };
 }

@@ -8,8 +8,11 @@ namespace json = boost::json;
 std::string node_resource_version(const json::value& node) {
   const auto* object = node.if_object();
   const auto* meta = object == nullptr ? nullptr : object->if_contains("metadata");
-  const auto* version = meta == nullptr || !meta->is_object() ? nullptr : meta->as_object().if_contains("resourceVersion");
-  return version != nullptr && version->is_string() ? std::string(version->get_string()) : std::string();
+  const auto* version = meta == nullptr || !meta->is_object()
+                            ? nullptr
+                            : meta->as_object().if_contains("resourceVersion");
+  return version != nullptr && version->is_string() ? std::string(version->get_string())
+                                                    : std::string();
 }
 
 NodeFacts derive_node_facts(const json::value& node) {
@@ -37,7 +40,8 @@ CachedNodes cached_nodes(std::span<const NodeRef> refs, const k8s::CacheView& ca
   return out;
 }
 
-DetectionFacts aggregate_detection(std::span<const NodeFacts> facts, std::vector<json::value> nodes) {
+DetectionFacts aggregate_detection(std::span<const NodeFacts> facts,
+                                   std::vector<json::value> nodes) {
   DetectionFacts detection;
   detection.platform = facts.empty() ? detect_platform({}) : facts.front().platform;
   std::vector<ArchitectureVote> votes;
@@ -62,11 +66,13 @@ DetectionFacts detect_nodes(std::vector<json::value> nodes) {
 }
 
 std::vector<json::value> DetectionFacts::primary_architecture_nodes() const {
-  if (selection.architecture.empty() || selection.architecture == kUnknownArchitecture) return nodes;
+  if (selection.architecture.empty() || selection.architecture == kUnknownArchitecture)
+    return nodes;
   std::vector<json::value> kept;
   for (const auto& node : nodes) {
     const auto name = NodeView(node).name();
-    if (std::find(selection.kept.begin(), selection.kept.end(), name) != selection.kept.end()) kept.push_back(node);
+    if (std::find(selection.kept.begin(), selection.kept.end(), name) != selection.kept.end())
+      kept.push_back(node);
   }
   return kept;
 }

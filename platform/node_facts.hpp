@@ -29,7 +29,9 @@ struct NodeFacts {
   std::string platform;  // detect_node_platform
   std::string vote;      // the architecture its product label votes for; "" = it does not vote
   // node_gpu_architecture: the vote, or "unknown".
-  std::string architecture() const { return vote.empty() ? std::string(kUnknownArchitecture) : vote; }
+  std::string architecture() const {
+    return vote.empty() ? std::string(kUnknownArchitecture) : vote;
+  }
 };
 
 NodeFacts derive_node_facts(const boost::json::value& node);
@@ -47,9 +49,9 @@ std::string node_resource_version(const boost::json::value& node);
 
 // Detection over one target's nodes.
 struct DetectionFacts {
-  std::string platform;               // detect_platform: the first node's, onprem for none
-  std::string majority_architecture;  // majority_gpu_architecture: "" when no node votes
-  ArchitectureSelection selection;    // select_primary_architecture
+  std::string platform;                   // detect_platform: the first node's, onprem for none
+  std::string majority_architecture;      // majority_gpu_architecture: "" when no node votes
+  ArchitectureSelection selection;        // select_primary_architecture
   std::vector<boost::json::value> nodes;  // the nodes themselves, in request (name-sorted) order
 
   // The nodes of the primary architecture; every node when that is unknown (a build sizes its
@@ -58,7 +60,8 @@ struct DetectionFacts {
 };
 
 // `facts[i]` describes `nodes[i]`.
-DetectionFacts aggregate_detection(std::span<const NodeFacts> facts, std::vector<boost::json::value> nodes);
+DetectionFacts aggregate_detection(std::span<const NodeFacts> facts,
+                                   std::vector<boost::json::value> nodes);
 
 // Derives every node's facts, then aggregates (offline render, golden answerer).
 DetectionFacts detect_nodes(std::vector<boost::json::value> nodes);

@@ -20,8 +20,8 @@ bool is_platform_name(std::string_view name) {
 
 void validate_platform_flag(std::string_view value) {
   if (value.empty() || is_platform_name(value)) return;
-  throw std::invalid_argument("invalid --platform \"" + std::string(value) +
-                              "\": must be one of " + platform_names_list());
+  throw std::invalid_argument("invalid --platform \"" + std::string(value) + "\": must be one of " +
+                              platform_names_list());
 }
 
 }  // namespace nvcre::platform

@@ -30,7 +30,8 @@ json::object mount(std::string_view name, std::string_view path, bool read_only)
 }
 
 // A container's leading fields; `env` is left out when there is none rather than written as null.
-json::object container(std::string_view name, const std::string& image, const std::vector<api::EnvVar>& env) {
+json::object container(std::string_view name, const std::string& image,
+                       const std::vector<api::EnvVar>& env) {
   json::object object{{"name", name}, {"image", image}};
   if (!env.empty()) object["env"] = api::encode(env);
   return object;
@@ -53,7 +54,8 @@ json::object job_template(json::object labels, json::object pod_spec,
                           const std::optional<api::GangSchedulerSpec>& gang) {
   json::object pod_template;
   if (gang) {
-    pod_template["metadata"] = json::object{{"labels", json::object{{gang->queueLabelKey, gang->queue}}}};
+    pod_template["metadata"] =
+        json::object{{"labels", json::object{{gang->queueLabelKey, gang->queue}}}};
     pod_spec["schedulerName"] = gang->schedulerName;
   }
   pod_template["spec"] = std::move(pod_spec);
@@ -64,12 +66,14 @@ json::object job_template(json::object labels, json::object pod_spec,
   return result;
 }
 
-json::object runtime_object(const RuntimeConfig& config, std::string_view framework, json::object spec) {
+json::object runtime_object(const RuntimeConfig& config, std::string_view framework,
+                            json::object spec) {
   return {
       {"apiVersion", kTrainerApiVersion},
       {"kind", kTrainingRuntimeKind},
       {"metadata", json::object{{"name", config.entryName + "-runtime"},
-                                {"labels", json::object{{kFrameworkLabel, framework}, {"app", config.entryName}}}}},
+                                {"labels", json::object{{kFrameworkLabel, framework},
+                                                        {"app", config.entryName}}}}},
       {"spec", std::move(spec)},
   };
 }
@@ -80,7 +84,8 @@ api::DependencySpec dependency(json::object resource) {
   return spec;
 }
 
-json::object mpi_worker_job(const RuntimeConfig& config, const std::optional<api::GangSchedulerSpec>& gang) {
+json::object mpi_worker_job(const RuntimeConfig& config,
+                            const std::optional<api::GangSchedulerSpec>& gang) {
   json::object worker = container(mpi::kWorkerJob, config.image, config.env);
   worker["command"] = json::array{"sh", "-c"};
   worker["args"] = json::array{json::string(mpi::worker_sshd_script())};
@@ -89,7 +94,9 @@ json::object mpi_worker_job(const RuntimeConfig& config, const std::optional<api
   worker["securityContext"] =
       json::object{{"capabilities", json::object{{"add", json::array{"IPC_LOCK", "SYS_CHROOT"}}}}};
   worker["readinessProbe"] = json::object{
-      {"exec", json::object{{"command", json::array{"sh", "-c", json::string(mpi::worker_readiness_command())}}}},
+      {"exec",
+       json::object{
+           {"command", json::array{"sh", "-c", json::string(mpi::worker_readiness_command())}}}},
       {"initialDelaySeconds", 5},
       {"periodSeconds", 30},
       {"timeoutSeconds", 10},
@@ -106,7 +113,8 @@ json::object mpi_worker_job(const RuntimeConfig& config, const std::optional<api
   return job;
 }
 
-json::object mpi_launcher_job(const RuntimeConfig& config, const std::optional<api::GangSchedulerSpec>& gang) {
+json::object mpi_launcher_job(const RuntimeConfig& config,
+                              const std::optional<api::GangSchedulerSpec>& gang) {
   const bool kai = gang && gang->schedulerName == kKaiSchedulerName;
   std::string script = mpi::fix_ssh_permissions_script();
   json::array init_mounts{mount(mpi::kSshAuthVolume, mpi::kSshAuthMountPath, true),
@@ -129,7 +137,8 @@ json::object mpi_launcher_job(const RuntimeConfig& config, const std::optional<a
       {"initContainers", json::array{std::move(init)}},
       {"containers", json::array{std::move(launcher)}},
       {"restartPolicy", "OnFailure"},
-      {"volumes", json::array{json::object{{"name", mpi::kSshKeysVolume}, {"emptyDir", json::object{}}}}},
+      {"volumes",
+       json::array{json::object{{"name", mpi::kSshKeysVolume}, {"emptyDir", json::object{}}}}},
   };
   json::object job{{"name", mpi::kLauncherJob}};
   // KAI needs every PodGroup sub-group populated at once, so a readiness-gated launcher would
@@ -143,8 +152,8 @@ json::object mpi_launcher_job(const RuntimeConfig& config, const std::optional<a
 
 }  // namespace
 
-api::ResourceRequirements worker_resources(const std::optional<api::ResourceRequirements>& resources,
-                                           std::int32_t gpus_per_node) {
+api::ResourceRequirements worker_resources(
+    const std::optional<api::ResourceRequirements>& resources, std::int32_t gpus_per_node) {
   const api::Quantity gpus(std::to_string(gpus_per_node));
   if (!resources) {
     api::ResourceRequirements defaults;
@@ -153,7 +162,8 @@ api::ResourceRequirements worker_resources(const std::optional<api::ResourceRequ
     return defaults;
   }
   const std::string gpu_key(kGpuResource);
-  if (gpus_per_node <= 0 || resources->limits.contains(gpu_key) || resources->requests.contains(gpu_key)) {
+  if (gpus_per_node <= 0 || resources->limits.contains(gpu_key) ||
+      resources->requests.contains(gpu_key)) {
     return *resources;
   }
   api::ResourceRequirements with_gpu = *resources;
@@ -174,7 +184,8 @@ api::DependencySpec build_torch_runtime(const RuntimeConfig& config) {
 
   json::object pod_spec{
       {"terminationGracePeriodSeconds", 30},
-      {"securityContext", json::object{{"seccompProfile", json::object{{"type", "RuntimeDefault"}}}}},
+      {"securityContext",
+       json::object{{"seccompProfile", json::object{{"type", "RuntimeDefault"}}}}},
   };
   if (!config.initContainers.empty()) pod_spec["initContainers"] = objects(config.initContainers);
   pod_spec["containers"] = json::array{std::move(node)};
@@ -186,28 +197,34 @@ api::DependencySpec build_torch_runtime(const RuntimeConfig& config) {
   json::object spec{
       {"mlPolicy", json::object{{"numNodes", config.nodesPerJob},
                                 {"torch", json::object{{"numProcPerNode", config.gpusPerNode}}}}},
-      {"template", json::object{{"spec", json::object{{"replicatedJobs", json::array{std::move(job)}}}}}},
+      {"template",
+       json::object{{"spec", json::object{{"replicatedJobs", json::array{std::move(job)}}}}}},
   };
   return dependency(runtime_object(config, "torch", std::move(spec)));
 }
 
-api::DependencySpec build_exec_runtime(const RuntimeConfig& config) { return build_torch_runtime(config); }
+api::DependencySpec build_exec_runtime(const RuntimeConfig& config) {
+  return build_torch_runtime(config);
+}
 
 api::DependencySpec build_mpi_runtime(const RuntimeConfig& config) {
   const auto gang = gang_of(config);
   json::object spec{
-      {"mlPolicy", json::object{{"numNodes", 1},
-                                {"mpi", json::object{{"mpiImplementation", "OpenMPI"},
-                                                     {"numProcPerNode", config.gpusPerNode},
-                                                     {"sshAuthMountPath", mpi::kSshAuthMountPath}}}}},
+      {"mlPolicy",
+       json::object{{"numNodes", 1},
+                    {"mpi", json::object{{"mpiImplementation", "OpenMPI"},
+                                         {"numProcPerNode", config.gpusPerNode},
+                                         {"sshAuthMountPath", mpi::kSshAuthMountPath}}}}},
       {"template",
-       json::object{{"spec", json::object{
-                                 {"network", json::object{{"publishNotReadyAddresses", true}}},
-                                 {"replicatedJobs", json::array{mpi_worker_job(config, gang),
-                                                                mpi_launcher_job(config, gang)}},
-                                 {"successPolicy", json::object{{"operator", "All"},
-                                                                {"targetReplicatedJobs", json::array{"launcher"}}}},
-                             }}}},
+       json::object{{"spec",
+                     json::object{
+                         {"network", json::object{{"publishNotReadyAddresses", true}}},
+                         {"replicatedJobs", json::array{mpi_worker_job(config, gang),
+                                                        mpi_launcher_job(config, gang)}},
+                         {"successPolicy",
+                          json::object{{"operator", "All"},
+                                       {"targetReplicatedJobs", json::array{"launcher"}}}},
+                     }}}},
   };
   return dependency(runtime_object(config, "mpi", std::move(spec)));
 }

@@ -17,19 +17,19 @@
 namespace nvcre::platform {
 
 struct RuntimeConfig {
-  std::string entryName;                 // WorkloadRun name: `<entryName>-runtime`, label app
+  std::string entryName;  // WorkloadRun name: `<entryName>-runtime`, label app
   std::string image;
-  std::int32_t nodesPerJob = 1;          // torch mlPolicy.numNodes
-  std::int32_t gpusPerNode = 0;          // numProcPerNode and the nvidia.com/gpu request
-  std::vector<api::EnvVar> env;          // merged env (base NCCL + user), on every container
-  std::vector<boost::json::object> volumes;       // core Volume; torch/exec only
-  std::vector<boost::json::object> volumeMounts;  // core VolumeMount; torch/exec only
-  std::vector<boost::json::object> initContainers;  // core Container; torch/exec only
+  std::int32_t nodesPerJob = 1;              // torch mlPolicy.numNodes
+  std::int32_t gpusPerNode = 0;              // numProcPerNode and the nvidia.com/gpu request
+  std::vector<api::EnvVar> env;              // merged env (base NCCL + user), on every container
+  std::vector<boost::json::object> volumes;  // core Volume; torch/exec only
+  std::vector<boost::json::object> volumeMounts;       // core VolumeMount; torch/exec only
+  std::vector<boost::json::object> initContainers;     // core Container; torch/exec only
   std::optional<api::ResourceRequirements> resources;  // worker resources; see worker_resources
   std::vector<api::LocalObjectReference> imagePullSecrets;  // carried by the job template, not here
-  std::string gangSchedulerName;         // "" = no gang scheduler
-  std::string gangSchedulerQueue;        // "" = default-queue
-  std::string gangSchedulerQueueLabelKey;  // "" = kai.scheduler/queue
+  std::string gangSchedulerName;                            // "" = no gang scheduler
+  std::string gangSchedulerQueue;                           // "" = default-queue
+  std::string gangSchedulerQueueLabelKey;                   // "" = kai.scheduler/queue
 };
 BOOST_DESCRIBE_STRUCT(RuntimeConfig, (),
                       (entryName, image, nodesPerJob, gpusPerNode, env, volumes, volumeMounts,
@@ -42,8 +42,8 @@ inline constexpr std::string_view kTrainerApiVersion = "trainer.kubeflow.org/v1a
 // The worker's resources. No block: the GPU count as limit and request ("<G>"), nothing else.
 // A user block is returned as given when G <= 0 or when it names nvidia.com/gpu in limits or
 // requests (any value, 0 included); otherwise a copy with the GPU count added to both maps.
-api::ResourceRequirements worker_resources(const std::optional<api::ResourceRequirements>& resources,
-                                           std::int32_t gpus_per_node);
+api::ResourceRequirements worker_resources(
+    const std::optional<api::ResourceRequirements>& resources, std::int32_t gpus_per_node);
 
 // Torch: one replicatedJob `node` (labels trainjob-ancestor-step=trainer and app), torch mlPolicy,
 // seccomp RuntimeDefault, 30 s grace, /dev/shm from a memory emptyDir plus the user's volumes,

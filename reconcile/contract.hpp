@@ -37,9 +37,9 @@ struct PodLogWant {
 using BuildAnswers = std::map<std::string, CategoryBuildAnswer>;
 
 struct Context {
-  const boost::json::value* object = nullptr;  // the primary object as cached; nullptr: gone
-  const k8s::CacheView& cache;                  // the informer caches of every watched kind
-  const k8s::LiveReads& live;                   // answers to this pass's LiveGets
+  const boost::json::value* object = nullptr;        // the primary object as cached; nullptr: gone
+  const k8s::CacheView& cache;                       // the informer caches of every watched kind
+  const k8s::LiveReads& live;                        // answers to this pass's LiveGets
   const std::optional<k8s::ActionOutcome>& outcome;  // the previous plan's failed action
   k8s::Clock::time_point now;
   const std::map<std::string, std::string>& pod_log_tails;  // pod name -> tail, when asked for

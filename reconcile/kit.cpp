@@ -31,12 +31,14 @@ std::vector<api::Condition> status_conditions(const json::value& object) {
 
 namespace {
 const api::Condition* find(const std::vector<api::Condition>& conditions, std::string_view type) {
-  auto it = std::find_if(conditions.begin(), conditions.end(), [&](const api::Condition& c) { return c.type == type; });
+  auto it = std::find_if(conditions.begin(), conditions.end(),
+                         [&](const api::Condition& c) { return c.type == type; });
   return it == conditions.end() ? nullptr : &*it;
 }
 }  // namespace
 
-std::string condition_message(const std::vector<api::Condition>& conditions, std::string_view type) {
+std::string condition_message(const std::vector<api::Condition>& conditions,
+                              std::string_view type) {
   const auto* condition = find(conditions, type);
   return condition != nullptr ? condition->message : std::string();
 }
@@ -46,9 +48,11 @@ std::string condition_reason(const std::vector<api::Condition>& conditions, std:
   return condition != nullptr ? condition->reason : std::string();
 }
 
-std::optional<api::TypedLocalObjectReference> status_node_ref(const json::value& object, std::string_view field) {
+std::optional<api::TypedLocalObjectReference> status_node_ref(const json::value& object,
+                                                              std::string_view field) {
   const auto* status = value_at(object, {"status"});
-  const auto* ref = status != nullptr && status->is_object() ? status->as_object().if_contains(field) : nullptr;
+  const auto* ref =
+      status != nullptr && status->is_object() ? status->as_object().if_contains(field) : nullptr;
   if (ref == nullptr || ref->is_null()) return std::nullopt;
   try {
     return api::decode<api::TypedLocalObjectReference>(*ref);
@@ -69,7 +73,8 @@ const json::value* controller_reference(const json::value& object) {
 
 bool is_controlled_by(const json::value& object, std::string_view owner_uid) {
   const auto* controller = controller_reference(object);
-  return controller != nullptr && !owner_uid.empty() && string_at(*controller, {"uid"}) == owner_uid;
+  return controller != nullptr && !owner_uid.empty() &&
+         string_at(*controller, {"uid"}) == owner_uid;
 }
 
 bool is_being_deleted(const json::value& object) {
@@ -86,8 +91,10 @@ k8s::ReconcilePlan error_plan(std::string error) {
   return plan;
 }
 
-k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object, json::value new_status) {
-  if (const auto* old_status = value_at(object, {"status"}); old_status != nullptr && old_status->is_object()) {
+k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object,
+                         json::value new_status) {
+  if (const auto* old_status = value_at(object, {"status"});
+      old_status != nullptr && old_status->is_object()) {
     auto& fresh = new_status.as_object();
     for (const auto& entry : old_status->as_object()) {
       if (!fresh.contains(entry.key())) fresh[entry.key()] = nullptr;
@@ -97,7 +104,8 @@ k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object, 
   action.verb = k8s::ActionVerb::MergePatchStatus;
   action.target = self;
   action.body = json::object{
-      {"metadata", json::object{{"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}},
+      {"metadata",
+       json::object{{"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}},
       {"status", std::move(new_status)}};
   return action;
 }
@@ -119,7 +127,8 @@ bool has_finalizer(const json::value& object, std::string_view finalizer) {
   return std::find(list.begin(), list.end(), finalizer) != list.end();
 }
 
-k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const json::value& object, std::string_view finalizer) {
+k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const json::value& object,
+                                std::string_view finalizer) {
   json::array list;
   for (const auto& name : finalizers_of(object)) list.emplace_back(name);
   list.emplace_back(finalizer);
@@ -127,12 +136,14 @@ k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const json::value& o
   action.verb = k8s::ActionVerb::MergePatch;
   action.target = self;
   action.body = json::object{
-      {"metadata", json::object{{"finalizers", std::move(list)},
-                                {"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}}};
+      {"metadata",
+       json::object{{"finalizers", std::move(list)},
+                    {"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}}};
   return action;
 }
 
-k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const json::value& object, std::string_view finalizer) {
+k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const json::value& object,
+                                    std::string_view finalizer) {
   json::value body = object;
   json::array kept;
   for (const auto& name : finalizers_of(object)) {
@@ -146,16 +157,17 @@ k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const json::valu
   return action;
 }
 
-k8s::EventRecord make_event(const k8s::ObjectRef& self, const json::value& object, std::string_view type,
-                            std::string_view reason, std::string note) {
-  return k8s::EventRecord{self, string_at(object, {"metadata", "uid"}), std::string(type), std::string(reason),
-                          std::move(note)};
+k8s::EventRecord make_event(const k8s::ObjectRef& self, const json::value& object,
+                            std::string_view type, std::string_view reason, std::string note) {
+  return k8s::EventRecord{self, string_at(object, {"metadata", "uid"}), std::string(type),
+                          std::string(reason), std::move(note)};
 }
 
 std::string outcome_text(const k8s::ActionOutcome& outcome) {
   if (!outcome.message.empty()) return outcome.message;
   if (!outcome.reason.empty()) return outcome.reason;
-  return outcome.code == 0 ? std::string("transport error") : "HTTP " + std::to_string(outcome.code);
+  return outcome.code == 0 ? std::string("transport error")
+                           : "HTTP " + std::to_string(outcome.code);
 }
 
 bool is_already_exists(const k8s::ActionOutcome& outcome) {

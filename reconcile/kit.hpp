@@ -17,15 +17,16 @@
 
 namespace nvcre::reconcile {
 
-
 // status.conditions of a cached object, decoded leniently (malformed entries are skipped).
 std::vector<api::Condition> status_conditions(const boost::json::value& object);
 // The condition's message / reason when it is present ("" otherwise).
 std::string condition_message(const std::vector<api::Condition>& conditions, std::string_view type);
 std::string condition_reason(const std::vector<api::Condition>& conditions, std::string_view type);
 
-// status.<field> as a TypedLocalObjectReference (succeededNodesRef / failedNodesRef), if well formed.
-std::optional<api::TypedLocalObjectReference> status_node_ref(const boost::json::value& object, std::string_view field);
+// status.<field> as a TypedLocalObjectReference (succeededNodesRef / failedNodesRef), if well
+// formed.
+std::optional<api::TypedLocalObjectReference> status_node_ref(const boost::json::value& object,
+                                                              std::string_view field);
 
 // metav1.GetControllerOf: the ownerReference with controller: true, or nullptr.
 const boost::json::value* controller_reference(const boost::json::value& object);
@@ -40,17 +41,19 @@ k8s::ReconcilePlan error_plan(std::string error);
 // A conditional status write: MergePatchStatus of {"metadata":{"resourceVersion":RV},"status":S}.
 // Top-level status keys the old status had and the new one dropped are sent as null, so a merge
 // patch clears them as a full update would.
-k8s::Action status_patch(const k8s::ObjectRef& self, const boost::json::value& object, boost::json::value new_status);
+k8s::Action status_patch(const k8s::ObjectRef& self, const boost::json::value& object,
+                         boost::json::value new_status);
 
 // Finalizer add (§2.1): MergePatch of the whole list plus the resourceVersion.
-k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const boost::json::value& object, std::string_view finalizer);
+k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const boost::json::value& object,
+                                std::string_view finalizer);
 // Finalizer removal: Update of the object without `finalizer` (409 when stale).
 k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const boost::json::value& object,
                                     std::string_view finalizer);
 bool has_finalizer(const boost::json::value& object, std::string_view finalizer);
 
-k8s::EventRecord make_event(const k8s::ObjectRef& self, const boost::json::value& object, std::string_view type,
-                            std::string_view reason, std::string note);
+k8s::EventRecord make_event(const k8s::ObjectRef& self, const boost::json::value& object,
+                            std::string_view type, std::string_view reason, std::string note);
 
 // What a failed action said, as Go's %v of the API error would: the Status message, else its
 // reason, else the HTTP code.

@@ -5,23 +5,28 @@
 
 namespace nvcre::reconcile {
 
-k8s::EventRecord PassBase::event(std::string_view type, std::string_view reason, std::string note) const {
+k8s::EventRecord PassBase::event(std::string_view type, std::string_view reason,
+                                 std::string note) const {
   return make_event(self, object, type, reason, std::move(note));
 }
 
-const k8s::ActionOutcome* PassBase::outcome_for(k8s::ActionVerb verb, const k8s::ObjectRef& target) const {
+const k8s::ActionOutcome* PassBase::outcome_for(k8s::ActionVerb verb,
+                                                const k8s::ObjectRef& target) const {
   const auto& outcome = in.outcome;
-  return outcome && outcome->action.verb == verb && outcome->action.target == target ? &*outcome : nullptr;
+  return outcome && outcome->action.verb == verb && outcome->action.target == target ? &*outcome
+                                                                                     : nullptr;
 }
 
-void commit_status_change(PassBase& pass, boost::json::value new_status, const std::vector<api::Condition>& observed,
+void commit_status_change(PassBase& pass, boost::json::value new_status,
+                          const std::vector<api::Condition>& observed,
                           const std::vector<api::Condition>& current) {
   pass.plan.actions.push_back(status_patch(pass.self, pass.object, std::move(new_status)));
   const auto before = api::true_execution_type(observed);
   const auto after = api::true_execution_type(current);
   if (after && before != after) {
     const api::Condition* condition = api::find_condition(current, *after);
-    pass.plan.events.push_back(pass.event(api::transition_event_type(*after), condition->reason, condition->message));
+    pass.plan.events.push_back(
+        pass.event(api::transition_event_type(*after), condition->reason, condition->message));
   }
 }
 

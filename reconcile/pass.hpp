@@ -26,7 +26,8 @@ struct PassBase {
 // The status write of a pass whose status changed, the way Go's mutate-then-write callback is:
 // the conditional MergePatchStatus of `new_status`, followed by the transition event when the
 // True condition of the execution triple changed from `observed` to `current`.
-void commit_status_change(PassBase& pass, boost::json::value new_status, const std::vector<api::Condition>& observed,
+void commit_status_change(PassBase& pass, boost::json::value new_status,
+                          const std::vector<api::Condition>& observed,
                           const std::vector<api::Condition>& current);
 
 }  // namespace nvcre::reconcile

@@ -10,8 +10,11 @@ ApiError::ApiError(int code_, std::string reason_, std::string message_)
     : std::runtime_error(message_), code(code_), reason(std::move(reason_)) {}
 
 json::value ApiError::to_status() const {
-  json::object status{{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object{}},
-                      {"status", "Failure"}, {"message", what()}};
+  json::object status{{"kind", "Status"},
+                      {"apiVersion", "v1"},
+                      {"metadata", json::object{}},
+                      {"status", "Failure"},
+                      {"message", what()}};
   if (!reason.empty()) status["reason"] = reason;
   json::object details;
   if (!name.empty()) details["name"] = name;
@@ -39,7 +42,8 @@ std::string qualified_resource(const std::string& resource, const std::string& g
 }
 
 namespace {
-ApiError with_details(ApiError error, const std::string& group, const std::string& kind, const std::string& name) {
+ApiError with_details(ApiError error, const std::string& group, const std::string& kind,
+                      const std::string& name) {
   error.group = group;
   error.kind = kind;
   error.name = name;
@@ -48,32 +52,38 @@ ApiError with_details(ApiError error, const std::string& group, const std::strin
 }  // namespace
 
 ApiError not_found(const std::string& group, const std::string& resource, const std::string& name) {
-  return with_details(ApiError(404, "NotFound", qualified_resource(resource, group) + " \"" + name + "\" not found"),
+  return with_details(ApiError(404, "NotFound",
+                               qualified_resource(resource, group) + " \"" + name + "\" not found"),
                       group, resource, name);
 }
 
-ApiError already_exists(const std::string& group, const std::string& resource, const std::string& name) {
+ApiError already_exists(const std::string& group, const std::string& resource,
+                        const std::string& name) {
   return with_details(
-      ApiError(409, "AlreadyExists", qualified_resource(resource, group) + " \"" + name + "\" already exists"), group,
-      resource, name);
+      ApiError(409, "AlreadyExists",
+               qualified_resource(resource, group) + " \"" + name + "\" already exists"),
+      group, resource, name);
 }
 
 ApiError conflict(const std::string& group, const std::string& resource, const std::string& name) {
-  return with_details(ApiError(409, "Conflict",
-                               "Operation cannot be fulfilled on " + qualified_resource(resource, group) + " \"" +
-                                   name +
-                                   "\": the object has been modified; please apply your changes to the latest "
-                                   "version and try again"),
-                      group, resource, name);
+  return with_details(
+      ApiError(409, "Conflict",
+               "Operation cannot be fulfilled on " + qualified_resource(resource, group) + " \"" +
+                   name +
+                   "\": the object has been modified; please apply your changes to the latest "
+                   "version and try again"),
+      group, resource, name);
 }
 
-ApiError uid_precondition_failed(const std::string& group, const std::string& resource, const std::string& name,
-                                 const std::string& expected_uid, const std::string& actual_uid) {
-  return with_details(ApiError(409, "Conflict",
-                               "Operation cannot be fulfilled on " + qualified_resource(resource, group) + " \"" + name +
-                                   "\": Precondition failed: UID in precondition: " + expected_uid +
-                                   ", UID in object meta: " + actual_uid),
-                      group, resource, name);
+ApiError uid_precondition_failed(const std::string& group, const std::string& resource,
+                                 const std::string& name, const std::string& expected_uid,
+                                 const std::string& actual_uid) {
+  return with_details(
+      ApiError(409, "Conflict",
+               "Operation cannot be fulfilled on " + qualified_resource(resource, group) + " \"" +
+                   name + "\": Precondition failed: UID in precondition: " + expected_uid +
+                   ", UID in object meta: " + actual_uid),
+      group, resource, name);
 }
 
 ApiError invalid(const std::string& group, const std::string& kind, const std::string& name,
@@ -81,10 +91,12 @@ ApiError invalid(const std::string& group, const std::string& kind, const std::s
   std::string list;
   for (std::size_t i = 0; i < causes.size(); ++i) {
     if (i > 0) list += ", ";
-    list += (causes[i].field.empty() ? std::string("<nil>") : causes[i].field) + ": " + causes[i].message;
+    list += (causes[i].field.empty() ? std::string("<nil>") : causes[i].field) + ": " +
+            causes[i].message;
   }
   if (causes.size() != 1) list = "[" + list + "]";
-  ApiError error(422, "Invalid", qualified_resource(kind, group) + " \"" + name + "\" is invalid: " + list);
+  ApiError error(422, "Invalid",
+                 qualified_resource(kind, group) + " \"" + name + "\" is invalid: " + list);
   error = with_details(std::move(error), group, kind, name);
   error.causes = std::move(causes);
   return error;
@@ -92,6 +104,8 @@ ApiError invalid(const std::string& group, const std::string& kind, const std::s
 
 ApiError bad_request(const std::string& message) { return ApiError(400, "BadRequest", message); }
 ApiError gone(const std::string& message) { return ApiError(410, "Expired", message); }
-ApiError method_not_allowed(const std::string& message) { return ApiError(405, "MethodNotAllowed", message); }
+ApiError method_not_allowed(const std::string& message) {
+  return ApiError(405, "MethodNotAllowed", message);
+}
 
 }  // namespace nvcre::sim

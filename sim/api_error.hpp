@@ -1,6 +1,6 @@
 #pragma once
-// Errors as the Kubernetes API server reports them: an HTTP code, a StatusReason and a metav1.Status
-// body (kind Status, code, reason, message, details{name, group, kind, causes}).
+// Errors as the Kubernetes API server reports them: an HTTP code, a StatusReason and a
+// metav1.Status body (kind Status, code, reason, message, details{name, group, kind, causes}).
 #include <boost/json/value.hpp>
 
 #include <stdexcept>
@@ -35,11 +35,13 @@ class ApiError : public std::runtime_error {
 std::string qualified_resource(const std::string& resource, const std::string& group);
 
 ApiError not_found(const std::string& group, const std::string& resource, const std::string& name);
-ApiError already_exists(const std::string& group, const std::string& resource, const std::string& name);
+ApiError already_exists(const std::string& group, const std::string& resource,
+                        const std::string& name);
 ApiError conflict(const std::string& group, const std::string& resource, const std::string& name);
 // A delete whose preconditions.uid names another object (a same-named replacement).
-ApiError uid_precondition_failed(const std::string& group, const std::string& resource, const std::string& name,
-                                 const std::string& expected_uid, const std::string& actual_uid);
+ApiError uid_precondition_failed(const std::string& group, const std::string& resource,
+                                 const std::string& name, const std::string& expected_uid,
+                                 const std::string& actual_uid);
 // 422: `<Kind>.<group> "<name>" is invalid: <field>: <msg>` (one cause) or `[...]` (several).
 ApiError invalid(const std::string& group, const std::string& kind, const std::string& name,
                  std::vector<StatusCause> causes);

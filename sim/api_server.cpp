@@ -30,7 +30,9 @@ HttpResponse json_response(const json::value& body, int status = 200) {
   return HttpResponse{status, "application/json", json::serialize(body)};
 }
 
-HttpResponse error_response(const ApiError& error) { return json_response(error.to_status(), error.code); }
+HttpResponse error_response(const ApiError& error) {
+  return json_response(error.to_status(), error.code);
+}
 
 std::string query(const HttpRequest& request, const std::string& key) {
   auto it = request.query.find(key);
@@ -39,9 +41,10 @@ std::string query(const HttpRequest& request, const std::string& key) {
 
 json::value parse_body(const HttpRequest& request) {
   if (request.content_type.find("protobuf") != std::string::npos)
-    throw ApiError(415, "UnsupportedMediaType",
-                   "the body of the request was in an unknown format - accepted media types include: "
-                   "application/json, application/yaml");
+    throw ApiError(
+        415, "UnsupportedMediaType",
+        "the body of the request was in an unknown format - accepted media types include: "
+        "application/json, application/yaml");
   boost::system::error_code ec;
   json::value body = json::parse(request.body, ec);
   if (ec || !body.is_object())
@@ -64,7 +67,8 @@ Propagation propagation_policy(const HttpRequest& request) {
   if (auto parsed = parse_propagation(policy)) return *parsed;
   throw invalid("meta.k8s.io", "DeleteOptions", "",
                 {{"FieldValueNotSupported",
-                  "Unsupported value: \"" + policy + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
+                  "Unsupported value: \"" + policy +
+                      "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
                   "propagationPolicy"}});
 }
 
@@ -73,7 +77,11 @@ Propagation propagation_policy(const HttpRequest& request) {
 std::string watch_line(std::string_view type, std::string_view object_json) {
   std::string line;
   line.reserve(object_json.size() + type.size() + 24);
-  line.append(R"({"type":")").append(type).append(R"(","object":)").append(object_json).append("}\n");
+  line.append(R"({"type":")")
+      .append(type)
+      .append(R"(","object":)")
+      .append(object_json)
+      .append("}\n");
   return line;
 }
 
@@ -84,14 +92,16 @@ std::string watch_line(std::string_view type, const json::value& object) {
 ApiServer::ApiServer(ApiServerOptions options)
     : options_(std::move(options)), store_(options_.store), log_(options_.request_log_capacity) {
   for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
-    json::value object = json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
-                                      {"metadata", json::object{{"name", ns}}}};
+    json::value object = json::object{
+        {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::object{{"name", ns}}}};
     auto created = store_.create(registry_.find("", "v1", "namespaces")->type, "", object);
     created.as_object()["spec"] = json::object{{"finalizers", json::array{"kubernetes"}}};
     created.as_object()["status"] = json::object{{"phase", "Active"}};
-    store_.update(registry_.find("", "v1", "namespaces")->type, "", ns, created, Store::UpdateKind::Status);
+    store_.update(registry_.find("", "v1", "namespaces")->type, "", ns, created,
+                  Store::UpdateKind::Status);
   }
-  if (options_.cluster) add_cluster_nodes(store_, registry_.find("", "v1", "nodes")->type, *options_.cluster);
+  if (options_.cluster)
+    add_cluster_nodes(store_, registry_.find("", "v1", "nodes")->type, *options_.cluster);
   if (options_.trainer.enabled) {
     auto lookup = [this](const std::string& group, const std::string& version,
                          const std::string& resource) -> std::optional<ResourceType> {
@@ -104,7 +114,8 @@ ApiServer::ApiServer(ApiServerOptions options)
 }
 
 // handle() (faults, request log, garbage collection around this) lives in api_server_admin.cpp.
-std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::serve(const HttpRequest& request) {
+std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::serve(
+    const HttpRequest& request) {
   std::shared_ptr<WatchStream> watch;
   try {
     HttpResponse response = dispatch(request, watch);
@@ -173,7 +184,8 @@ HttpResponse ApiServer::discovery(const HttpRequest& request, bool& handled) {
                                       {"goVersion", "go1.23"},
                                       {"compiler", "gc"},
                                       {"platform", "linux/amd64"}});
-  if (p == "/healthz" || p == "/readyz" || p == "/livez") return HttpResponse{200, "text/plain", "ok"};
+  if (p == "/healthz" || p == "/readyz" || p == "/livez")
+    return HttpResponse{200, "text/plain", "ok"};
   if (p == "/api" || p == "/api/") return json_response(registry_.core_versions());
   if (p == "/apis" || p == "/apis/") return json_response(registry_.group_list());
   auto segments = split_path(p);
@@ -205,13 +217,16 @@ HttpResponse ApiServer::discovery(const HttpRequest& request, bool& handled) {
 
 void ApiServer::ensure_namespace(const ResourceInfo& info, const std::string& ns) const {
   if (!info.type.namespaced) return;
-  if (ns.empty()) throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
+  if (ns.empty())
+    throw bad_request(
+        "the namespace of the provided object does not match the namespace sent on the request");
   if (!store_.find(registry_.find("", "v1", "namespaces")->type, "", ns))
     throw not_found("", "namespaces", ns);
 }
 
-HttpResponse ApiServer::resource_request(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
-                                         const std::string& name, const std::string& sub,
+HttpResponse ApiServer::resource_request(const HttpRequest& request, const ResourceInfo& info,
+                                         const std::string& ns, const std::string& name,
+                                         const std::string& sub,
                                          std::shared_ptr<WatchStream>& watch) {
   const bool dry_run = query(request, "dryRun") == "All";
   const std::string& method = request.method;
@@ -228,10 +243,13 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
       json::value body = parse_body(request);
       std::string body_ns = meta_string(body, "namespace");
       if (info.type.namespaced && !body_ns.empty() && body_ns != ns)
-        throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
+        throw bad_request(
+            "the namespace of the provided object does not match the namespace sent on the "
+            "request");
       ensure_namespace(info, ns);
-      json::value created = store_.create(info.type, ns, std::move(body),
-                                          admission(info, false, query(request, "fieldValidation")), dry_run);
+      json::value created =
+          store_.create(info.type, ns, std::move(body),
+                        admission(info, false, query(request, "fieldValidation")), dry_run);
       if (!dry_run && info.type.resource == "customresourcedefinitions") after_crd_write(created);
       return json_response(created, 201);
     }
@@ -240,8 +258,8 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
       const std::string finalizer = propagation_finalizer(propagation_policy(request));
       json::array items;
       for (const auto& object : store_.list(info.type, ns, filter).items) {
-        auto result = store_.remove(info.type, meta_string(object, "namespace"), meta_string(object, "name"), dry_run,
-                                    std::nullopt, finalizer);
+        auto result = store_.remove(info.type, meta_string(object, "namespace"),
+                                    meta_string(object, "name"), dry_run, std::nullopt, finalizer);
         if (result.deleted && !dry_run && info.type.resource == "customresourcedefinitions")
           after_crd_delete(result.object);
         items.push_back(result.object);
@@ -254,7 +272,8 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
     throw method_not_allowed("the server does not allow this method on the requested resource");
   }
   if (sub == "log") {
-    if (method != "GET") throw method_not_allowed("the server does not allow this method on the requested resource");
+    if (method != "GET")
+      throw method_not_allowed("the server does not allow this method on the requested resource");
     const json::value pod = store_.get(info.type, ns, name);
     return HttpResponse{200, "text/plain", pod_logs_.read(ns, name, meta_string(pod, "uid"))};
   }
@@ -263,7 +282,8 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   if (method == "PUT") {
     json::value body = parse_body(request);
     json::value updated =
-        store_.update(info.type, ns, name, std::move(body), status ? Store::UpdateKind::Status : Store::UpdateKind::Main,
+        store_.update(info.type, ns, name, std::move(body),
+                      status ? Store::UpdateKind::Status : Store::UpdateKind::Main,
                       admission(info, status, query(request, "fieldValidation")), dry_run);
     if (!dry_run && info.type.resource == "customresourcedefinitions") after_crd_write(updated);
     return json_response(updated);
@@ -273,7 +293,8 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   throw method_not_allowed("the server does not allow this method on the requested resource");
 }
 
-HttpResponse ApiServer::list(const HttpRequest& request, const ResourceInfo& info, const std::string& ns) {
+HttpResponse ApiServer::list(const HttpRequest& request, const ResourceInfo& info,
+                             const std::string& ns) {
   Filter filter = make_filter(query(request, "labelSelector"), query(request, "fieldSelector"));
   std::size_t limit = 0;
   if (auto l = query(request, "limit"); !l.empty()) {
@@ -297,38 +318,43 @@ HttpResponse ApiServer::list(const HttpRequest& request, const ResourceInfo& inf
                                     {"items", std::move(items)}});
 }
 
-HttpResponse ApiServer::remove(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
-                               const std::string& name, bool dry_run) {
+HttpResponse ApiServer::remove(const HttpRequest& request, const ResourceInfo& info,
+                               const std::string& ns, const std::string& name, bool dry_run) {
   std::optional<std::string> precondition;
   std::optional<std::string> precondition_uid;
   if (!request.body.empty()) {
     boost::system::error_code ec;
     json::value options = json::parse(request.body, ec);
     if (!ec && options.is_object()) {
-      if (const auto* dr = options.as_object().if_contains("dryRun"); dr && dr->is_array() && !dr->as_array().empty())
+      if (const auto* dr = options.as_object().if_contains("dryRun");
+          dr && dr->is_array() && !dr->as_array().empty())
         dry_run = true;
-      if (const auto* pre = options.as_object().if_contains("preconditions"); pre && pre->is_object())
+      if (const auto* pre = options.as_object().if_contains("preconditions");
+          pre && pre->is_object())
         if (const auto* rv = pre->as_object().if_contains("resourceVersion"); rv && rv->is_string())
           precondition = std::string(rv->as_string());
-      if (const auto* pre = options.as_object().if_contains("preconditions"); pre && pre->is_object())
+      if (const auto* pre = options.as_object().if_contains("preconditions");
+          pre && pre->is_object())
         if (const auto* uid = pre->as_object().if_contains("uid"); uid && uid->is_string())
           precondition_uid = std::string(uid->as_string());
     }
   }
   auto result = store_.remove(info.type, ns, name, dry_run, precondition,
                               propagation_finalizer(propagation_policy(request)), precondition_uid);
-  if (result.deleted && !dry_run && info.type.resource == "customresourcedefinitions") after_crd_delete(result.object);
+  if (result.deleted && !dry_run && info.type.resource == "customresourcedefinitions")
+    after_crd_delete(result.object);
   return json_response(result.object, result.deleted ? 200 : 200);
 }
 
 void ApiServer::add_crd(const json::value& crd) {
   std::lock_guard lock(mutex_);
-  const ResourceInfo& info = *registry_.find("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+  const ResourceInfo& info =
+      *registry_.find("apiextensions.k8s.io", "v1", "customresourcedefinitions");
   after_crd_write(store_.create(info.type, "", crd, admission(info, false, "Strict")));
 }
 
-json::value ApiServer::create(const std::string& api_version, const std::string& resource, const std::string& ns,
-                              json::value object) {
+json::value ApiServer::create(const std::string& api_version, const std::string& resource,
+                              const std::string& ns, json::value object) {
   std::lock_guard lock(mutex_);
   auto slash = api_version.find('/');
   std::string group = slash == std::string::npos ? std::string() : api_version.substr(0, slash);
@@ -336,7 +362,8 @@ json::value ApiServer::create(const std::string& api_version, const std::string&
   const ResourceInfo* info = registry_.find(group, version, resource);
   if (!info) throw ApiError(404, "NotFound", "the server could not find the requested resource");
   ensure_namespace(*info, ns);
-  json::value created = store_.create(info->type, ns, std::move(object), admission(*info, false, "Strict"));
+  json::value created =
+      store_.create(info->type, ns, std::move(object), admission(*info, false, "Strict"));
   if (info->type.resource == "customresourcedefinitions") after_crd_write(created);
   return created;
 }
@@ -354,7 +381,8 @@ std::size_t ApiServer::advance_simulation() {
 
 void ApiServer::start_simulation() {
   if (trainer_ && !ticker_)
-    ticker_ = std::make_unique<PeriodicTicker>(trainer_tick_interval(options_.trainer.step), [this] { advance_simulation(); });
+    ticker_ = std::make_unique<PeriodicTicker>(trainer_tick_interval(options_.trainer.step),
+                                               [this] { advance_simulation(); });
 }
 
 void ApiServer::stop_simulation() { ticker_.reset(); }

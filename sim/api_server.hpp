@@ -51,7 +51,7 @@ struct WatchStream {
   Filter filter;
   std::uint64_t last_rv = 0;
   bool bookmarks = false;
-  bool closed = false;  // after an ERROR event
+  bool closed = false;               // after an ERROR event
   std::vector<std::string> initial;  // lines to send first (synthetic ADDED, or an ERROR)
   std::chrono::steady_clock::time_point deadline;
   std::chrono::steady_clock::time_point next_bookmark;
@@ -65,8 +65,9 @@ struct ApiServerOptions {
   std::chrono::milliseconds bookmark_interval{5000};
   int default_watch_timeout_seconds = 1800;
   std::size_t request_log_capacity = 1000;
-  std::optional<ClusterProfile> cluster;  // simulated GPU Nodes created up front (sim/cluster_profile.hpp)
-  TrainerOptions trainer;                 // simulated Kubeflow Trainer (sim/trainer.hpp); off by default
+  std::optional<ClusterProfile>
+      cluster;             // simulated GPU Nodes created up front (sim/cluster_profile.hpp)
+  TrainerOptions trainer;  // simulated Kubeflow Trainer (sim/trainer.hpp); off by default
 };
 
 class ApiServer {
@@ -82,8 +83,8 @@ class ApiServer {
   // Preloads a CRD (as `kubectl create` would); throws ApiError when it is rejected.
   void add_crd(const boost::json::value& crd);
   // Creates an object directly; for tests and the simulated cluster.
-  boost::json::value create(const std::string& api_version, const std::string& resource, const std::string& ns,
-                            boost::json::value object);
+  boost::json::value create(const std::string& api_version, const std::string& resource,
+                            const std::string& ns, boost::json::value object);
 
   Store& store() { return store_; }
   FaultInjector& faults() { return faults_; }
@@ -106,14 +107,16 @@ class ApiServer {
   HttpResponse admin(const HttpRequest& request);  // /sim/faults, /sim/stats
   HttpResponse dispatch(const HttpRequest& request, std::shared_ptr<WatchStream>& watch);
   HttpResponse discovery(const HttpRequest& request, bool& handled);
-  HttpResponse resource_request(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
-                                const std::string& name, const std::string& subresource,
+  HttpResponse resource_request(const HttpRequest& request, const ResourceInfo& info,
+                                const std::string& ns, const std::string& name,
+                                const std::string& subresource,
                                 std::shared_ptr<WatchStream>& watch);
   HttpResponse list(const HttpRequest& request, const ResourceInfo& info, const std::string& ns);
   std::shared_ptr<WatchStream> open_watch(const HttpRequest& request, const ResourceInfo& info,
                                           const std::string& ns);
-  boost::json::value patch(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
-                           const std::string& name, bool status, bool dry_run);
+  boost::json::value patch(const HttpRequest& request, const ResourceInfo& info,
+                           const std::string& ns, const std::string& name, bool status,
+                           bool dry_run);
   HttpResponse remove(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
                       const std::string& name, bool dry_run);
 

@@ -25,7 +25,8 @@ HttpResponse json_response(const json::value& body, int status = 200) {
 
 HttpResponse error_response(const ApiError& error) {
   HttpResponse response = json_response(error.to_status(), error.code);
-  if (error.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(error.retry_after_seconds));
+  if (error.retry_after_seconds > 0)
+    response.headers.emplace_back("Retry-After", std::to_string(error.retry_after_seconds));
   return response;
 }
 
@@ -49,13 +50,15 @@ std::string created_name(const HttpRequest& request, const HttpResponse* respons
   json::value body = json::parse(request.body, ec);
   if (ec) return {};
   std::string name = meta_string(body, "name");
-  if (name.empty() && !meta_string(body, "generateName").empty()) name = meta_string(body, "generateName") + "*";
+  if (name.empty() && !meta_string(body, "generateName").empty())
+    name = meta_string(body, "generateName") + "*";
   return name;
 }
 
 }  // namespace
 
-std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const HttpRequest& request) {
+std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(
+    const HttpRequest& request) {
   std::lock_guard lock(mutex_);
   if (request.path == "/sim" || request.path.starts_with("/sim/")) {
     try {
@@ -84,8 +87,9 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const
     auto& stream = *std::get<std::shared_ptr<WatchStream>>(result);
     stream.delay = fault.delay;
     if (fault.watch_gone && !stream.closed) {
-      ApiError expired = gone("too old resource version: " + std::to_string(stream.last_rv) + " (" +
-                              std::to_string(store_.resource_version()) + ") (kube-sim fault injection)");
+      ApiError expired =
+          gone("too old resource version: " + std::to_string(stream.last_rv) + " (" +
+               std::to_string(store_.resource_version()) + ") (kube-sim fault injection)");
       stream.initial = {watch_line("ERROR", expired.to_status())};
       stream.closed = true;
     }
@@ -101,10 +105,12 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(const
   // spec, label or status write leaves it nothing to do.
   if (store_.has_gc_work()) collect_garbage();
 
-  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
-  log_.record(RequestRecord{request.method, target_of(request), target ? to_string(target->verb) : "other", code,
-                            elapsed + std::chrono::duration_cast<std::chrono::microseconds>(fault.delay),
-                            fault.error.has_value() || fault.watch_gone, request.user_agent});
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started);
+  log_.record(RequestRecord{
+      request.method, target_of(request), target ? to_string(target->verb) : "other", code,
+      elapsed + std::chrono::duration_cast<std::chrono::microseconds>(fault.delay),
+      fault.error.has_value() || fault.watch_gone, request.user_agent});
   return result;
 }
 
@@ -116,13 +122,15 @@ void ApiServer::collect_garbage() {
 }
 
 HttpResponse ApiServer::admin(const HttpRequest& request) {
-  const ApiError not_found_error(404, "NotFound", "the server could not find the requested resource");
+  const ApiError not_found_error(404, "NotFound",
+                                 "the server could not find the requested resource");
   if (request.path == "/sim/faults") {
     if (request.method == "GET") return json_response(faults_.report());
     if (request.method == "PUT" || request.method == "POST") {
       FaultPlan plan;
       try {
-        if (request.body.find_first_not_of(" \t\r\n") != std::string::npos) plan = parse_fault_plan(request.body);
+        if (request.body.find_first_not_of(" \t\r\n") != std::string::npos)
+          plan = parse_fault_plan(request.body);
       } catch (const std::invalid_argument& e) {
         throw bad_request(e.what());
       }

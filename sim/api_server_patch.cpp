@@ -42,8 +42,9 @@ std::string now_string(const Store& store) { return store.now_rfc3339(); }
 
 }  // namespace
 
-json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
-                             const std::string& name, bool status, bool dry_run) {
+json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& info,
+                             const std::string& ns, const std::string& name, bool status,
+                             bool dry_run) {
   const std::string type = media_type(request.content_type);
   json::value body;
   try {
@@ -55,14 +56,16 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
   } catch (const std::exception& e) {
     throw bad_request(std::string("error decoding patch: ") + e.what());
   }
-  auto field_validation = request.query.contains("fieldValidation") ? request.query.at("fieldValidation") : "";
+  auto field_validation =
+      request.query.contains("fieldValidation") ? request.query.at("fieldValidation") : "";
   const auto kind = status ? Store::UpdateKind::Status : Store::UpdateKind::Main;
   for (int attempt = 0;; ++attempt) {
     auto current = store_.find(info.type, ns, name);
     if (!current) {
       if (type == "application/apply-patch+yaml" && !status) {
         ensure_namespace(info, ns);
-        auto created = store_.create(info.type, ns, body, admission(info, false, field_validation), dry_run);
+        auto created =
+            store_.create(info.type, ns, body, admission(info, false, field_validation), dry_run);
         if (!dry_run && info.type.resource == "customresourcedefinitions") after_crd_write(created);
         return created;
       }
@@ -71,21 +74,26 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
     json::value patched;
     try {
       if (type == "application/json-patch+json") {
-        if (!body.is_array()) throw bad_request("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+        if (!body.is_array())
+          throw bad_request("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
         patched = jsonkit::apply_json_patch(*current, body);
       } else if (type == "application/merge-patch+json") {
         patched = jsonkit::merge_patch(*current, body);
-      } else if (type == "application/strategic-merge-patch+json" || type == "application/apply-patch+yaml") {
+      } else if (type == "application/strategic-merge-patch+json" ||
+                 type == "application/apply-patch+yaml") {
         patched = jsonkit::merge_patch(*current, strip_directives(body));
       } else {
-        throw ApiError(415, "UnsupportedMediaType",
-                       "the body of the request was in an unknown format - accepted media types include: "
-                       "application/json-patch+json, application/merge-patch+json, "
-                       "application/apply-patch+yaml, application/strategic-merge-patch+json");
+        throw ApiError(
+            415, "UnsupportedMediaType",
+            "the body of the request was in an unknown format - accepted media types include: "
+            "application/json-patch+json, application/merge-patch+json, "
+            "application/apply-patch+yaml, application/strategic-merge-patch+json");
       }
     } catch (const std::invalid_argument& e) {
-      throw ApiError(422, "Invalid", std::string("the server rejected our request due to an error in our request: ") +
-                                         e.what());
+      throw ApiError(
+          422, "Invalid",
+          std::string("the server rejected our request due to an error in our request: ") +
+              e.what());
     }
     if (!patched.is_object()) throw bad_request("the patch did not produce a JSON object");
     const std::string current_rv = meta_string(*current, "resourceVersion");
@@ -106,8 +114,10 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
   }
 }
 
-Admit ApiServer::admission(const ResourceInfo& info, bool status, const std::string& field_validation) {
-  if (info.type.group == "apiextensions.k8s.io" && info.type.resource == "customresourcedefinitions") {
+Admit ApiServer::admission(const ResourceInfo& info, bool status,
+                           const std::string& field_validation) {
+  if (info.type.group == "apiextensions.k8s.io" &&
+      info.type.resource == "customresourcedefinitions") {
     if (status) return {};
     return [this](const json::value* old, json::value& crd) {
       auto infos = ResourceRegistry::from_crd(crd);
@@ -116,30 +126,39 @@ Admit ApiServer::admission(const ResourceInfo& info, bool status, const std::str
         for (const auto& existing : registry_.all())
           if (existing.crd_name != name && existing.type.group == candidate.type.group &&
               existing.type.kind == candidate.type.kind)
-            throw invalid("apiextensions.k8s.io", "CustomResourceDefinition", name,
-                          {{"FieldValueInvalid", "Invalid value: \"" + candidate.type.kind + "\": kind is already served by " +
-                                                     (existing.crd_name.empty() ? "a built-in resource" : existing.crd_name),
-                            "spec.names.kind"}});
+            throw invalid(
+                "apiextensions.k8s.io", "CustomResourceDefinition", name,
+                {{"FieldValueInvalid",
+                  "Invalid value: \"" + candidate.type.kind + "\": kind is already served by " +
+                      (existing.crd_name.empty() ? "a built-in resource" : existing.crd_name),
+                  "spec.names.kind"}});
       api::SchemaRegistry trial = schemas_;
       try {
         trial.add_crd(crd);
       } catch (const std::invalid_argument& e) {
-        throw invalid("apiextensions.k8s.io", "CustomResourceDefinition", name,
-                      {{"FieldValueInvalid", std::string("Invalid value: ") + e.what(), "spec.versions"}});
+        throw invalid(
+            "apiextensions.k8s.io", "CustomResourceDefinition", name,
+            {{"FieldValueInvalid", std::string("Invalid value: ") + e.what(), "spec.versions"}});
       }
       if (!old) {
         const json::value& spec = crd.at("spec");
         json::array stored;
         for (const auto& v : spec.at("versions").as_array())
-          if (const auto* storage = v.as_object().if_contains("storage"); storage && storage->is_bool() && storage->as_bool())
+          if (const auto* storage = v.as_object().if_contains("storage");
+              storage && storage->is_bool() && storage->as_bool())
             stored.push_back(v.at("name"));
         const std::string now = now_string(store_);
         crd.as_object()["status"] = json::object{
             {"acceptedNames", spec.at("names")},
             {"conditions",
-             json::array{json::object{{"type", "NamesAccepted"}, {"status", "True"}, {"lastTransitionTime", now},
-                                      {"reason", "NoConflicts"}, {"message", "no conflicts found"}},
-                         json::object{{"type", "Established"}, {"status", "True"}, {"lastTransitionTime", now},
+             json::array{json::object{{"type", "NamesAccepted"},
+                                      {"status", "True"},
+                                      {"lastTransitionTime", now},
+                                      {"reason", "NoConflicts"},
+                                      {"message", "no conflicts found"}},
+                         json::object{{"type", "Established"},
+                                      {"status", "True"},
+                                      {"lastTransitionTime", now},
                                       {"reason", "InitialNamesAccepted"},
                                       {"message", "the initial names have been accepted"}}}},
             {"storedVersions", std::move(stored)}};
@@ -164,13 +183,15 @@ Admit ApiServer::admission(const ResourceInfo& info, bool status, const std::str
     }
     const bool strict = field_validation != "Ignore" && field_validation != "Warn";
     if (!unknown.empty() && strict && causes.empty()) {
-      std::string message = type.kind + " in version \"" + type.version + "\" cannot be handled as a " + type.kind +
-                            ": strict decoding error: ";
-      for (std::size_t i = 0; i < unknown.size(); ++i) message += (i ? ", " : "") + unknown[i].message;
+      std::string message = type.kind + " in version \"" + type.version +
+                            "\" cannot be handled as a " + type.kind + ": strict decoding error: ";
+      for (std::size_t i = 0; i < unknown.size(); ++i)
+        message += (i ? ", " : "") + unknown[i].message;
       throw bad_request(message);
     }
     if (strict) causes.insert(causes.end(), unknown.begin(), unknown.end());
-    if (!causes.empty()) throw invalid(type.group, type.kind, meta_string(object, "name"), std::move(causes));
+    if (!causes.empty())
+      throw invalid(type.group, type.kind, meta_string(object, "name"), std::move(causes));
   };
 }
 

@@ -9,7 +9,8 @@ namespace nvcre::sim {
 
 namespace json = boost::json;
 
-std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request, const ResourceInfo& info,
+std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
+                                                   const ResourceInfo& info,
                                                    const std::string& ns) {
   auto param = [&](const char* key) {
     auto it = request.query.find(key);
@@ -85,7 +86,8 @@ std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
     lines.push_back(watch_line(
         "BOOKMARK", json::object{{"kind", stream.type.kind},
                                  {"apiVersion", stream.type.api_version()},
-                                 {"metadata", json::object{{"resourceVersion", std::to_string(stream.last_rv)}}}}));
+                                 {"metadata", json::object{{"resourceVersion",
+                                                            std::to_string(stream.last_rv)}}}}));
     stream.next_bookmark = now + options_.bookmark_interval;
   }
   if (now >= stream.deadline) stream.closed = true;

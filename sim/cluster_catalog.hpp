@@ -30,7 +30,7 @@ struct SimGpuModel {
   std::string_view family;        // nvidia.com/gpu.family
   bool grace = false;             // Grace-based trays are arm64 in NVL72 racks
   int gpus_per_node = 8;
-  int nics_per_node = 8;          // RDMA NICs a node advertises
+  int nics_per_node = 8;  // RDMA NICs a node advertises
 };
 
 const std::vector<SimPlatform>& sim_platforms();

@@ -19,7 +19,8 @@ namespace nvcre::sim {
 
 inline constexpr std::string_view kNodeFaultAnnotation = "sim.nvcre.nvidia.com/fault";
 inline constexpr std::string_view kDefaultNodeFault =
-    "NCCL all-reduce failed: NCCL WARN NET/IB : Got completion from peer with error 12, opcode 0, len 0, "
+    "NCCL all-reduce failed: NCCL WARN NET/IB : Got completion from peer with error 12, opcode 0, "
+    "len 0, "
     "vendor err 129 (Recv)";
 
 struct FaultyNode {
@@ -50,8 +51,8 @@ std::string gpu_product_for(std::string_view architecture);
 // Every Node of the profile, complete with status. Throws std::invalid_argument when a faulty
 // node is not one of the profile's nodes.
 // `timestamp` (RFC 3339) stamps the node conditions.
-std::vector<boost::json::value> build_cluster_nodes(const ClusterProfile& profile,
-                                                    const std::string& timestamp = "2025-01-01T00:00:00Z");
+std::vector<boost::json::value> build_cluster_nodes(
+    const ClusterProfile& profile, const std::string& timestamp = "2025-01-01T00:00:00Z");
 
 // Creates the profile's Nodes in the store (create, then the status write a kubelet would do).
 void add_cluster_nodes(Store& store, const ResourceType& node_type, const ClusterProfile& profile);

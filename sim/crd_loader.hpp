@@ -1,7 +1,7 @@
 #pragma once
 // Installs every CustomResourceDefinition found in a directory's *.yaml / *.yml / *.json files
-// (files in name order, other kinds skipped), as `kubectl create -f DIR` would. Used by the kube-sim
-// binary (--crds) and the embedded demo.
+// (files in name order, other kinds skipped), as `kubectl create -f DIR` would. Used by the
+// kube-sim binary (--crds) and the embedded demo.
 #include "sim/api_server.hpp"
 
 #include <filesystem>

@@ -12,13 +12,20 @@ namespace json = boost::json;
 
 const char* to_string(Verb verb) {
   switch (verb) {
-    case Verb::Get: return "get";
-    case Verb::List: return "list";
-    case Verb::Create: return "create";
-    case Verb::Update: return "update";
-    case Verb::Patch: return "patch";
-    case Verb::Delete: return "delete";
-    case Verb::Watch: return "watch";
+    case Verb::Get:
+      return "get";
+    case Verb::List:
+      return "list";
+    case Verb::Create:
+      return "create";
+    case Verb::Update:
+      return "update";
+    case Verb::Patch:
+      return "patch";
+    case Verb::Delete:
+      return "delete";
+    case Verb::Watch:
+      return "watch";
   }
   return "unknown";
 }
@@ -100,7 +107,8 @@ double rate(const json::value& value, const std::string& field) {
 
 int non_negative_int(const json::value& value, const std::string& field) {
   double n = number(value, field);
-  if (n < 0 || n != static_cast<double>(static_cast<long long>(n)) || n > 86400000) bad(field, "must be a non-negative integer");
+  if (n < 0 || n != static_cast<double>(static_cast<long long>(n)) || n > 86400000)
+    bad(field, "must be a non-negative integer");
   return static_cast<int>(n);
 }
 
@@ -155,7 +163,8 @@ VerbFaults parse_verb_faults(const json::value& value, const std::string& field,
     } else if (watch && key == "dropEverySeconds") {
       faults.watch_drop_seconds = non_negative_int(v, f);
     } else {
-      bad(f, watch ? "unknown field" : "unknown field (forceGoneRate and dropEverySeconds are for watch)");
+      bad(f, watch ? "unknown field"
+                   : "unknown field (forceGoneRate and dropEverySeconds are for watch)");
     }
   }
   return faults;
@@ -185,8 +194,10 @@ FaultPlan parse_fault_plan(std::string_view text) {
       for (const auto& [verb, faults] : object(value, "verbs")) {
         const std::string name(verb);
         auto parsed = parse_verb(name);
-        if (!parsed && name != "*") bad("verbs." + name, "unknown verb (get, list, create, update, patch, delete, watch, *)");
-        plan.verbs[name] = parse_verb_faults(faults, "verbs." + name, name == "*" || parsed == Verb::Watch);
+        if (!parsed && name != "*")
+          bad("verbs." + name, "unknown verb (get, list, create, update, patch, delete, watch, *)");
+        plan.verbs[name] =
+            parse_verb_faults(faults, "verbs." + name, name == "*" || parsed == Verb::Watch);
       }
     } else {
       bad(std::string(key), "unknown field");
@@ -207,7 +218,8 @@ json::value to_json(const FaultPlan& plan) {
     }
     if (!errors.empty()) v["errors"] = std::move(errors);
     if (faults.latency_fixed.count() || faults.latency_jitter.count())
-      v["latency"] = json::object{{"fixedMs", faults.latency_fixed.count()}, {"jitterMs", faults.latency_jitter.count()}};
+      v["latency"] = json::object{{"fixedMs", faults.latency_fixed.count()},
+                                  {"jitterMs", faults.latency_jitter.count()}};
     if (faults.watch_gone_rate > 0) v["forceGoneRate"] = faults.watch_gone_rate;
     if (faults.watch_drop_seconds > 0) v["dropEverySeconds"] = faults.watch_drop_seconds;
     verbs[name] = std::move(v);
@@ -216,30 +228,36 @@ json::value to_json(const FaultPlan& plan) {
 }
 
 ApiError injected_error(const ErrorRule& rule, const RequestTarget& target) {
-  const std::string what = std::string(to_string(target.verb)) + " " + qualified_resource(target.resource, target.group) +
+  const std::string what = std::string(to_string(target.verb)) + " " +
+                           qualified_resource(target.resource, target.group) +
                            (target.name.empty() ? std::string() : " \"" + target.name + "\"");
   ApiError error(500, "InternalError", "");
   switch (rule.code) {
     case 503:
-      error = ApiError(503, "ServiceUnavailable",
-                       "the server is currently unable to handle the request (kube-sim fault injection: " + what + ")");
+      error = ApiError(
+          503, "ServiceUnavailable",
+          "the server is currently unable to handle the request (kube-sim fault injection: " +
+              what + ")");
       break;
     case 409:
       error = ApiError(409, "Conflict",
-                       "Operation cannot be fulfilled on " + qualified_resource(target.resource, target.group) + " \"" +
-                           target.name +
-                           "\": the object has been modified; please apply your changes to the latest version and "
+                       "Operation cannot be fulfilled on " +
+                           qualified_resource(target.resource, target.group) + " \"" + target.name +
+                           "\": the object has been modified; please apply your changes to the "
+                           "latest version and "
                            "try again (kube-sim fault injection)");
       error.name = target.name;
       error.group = target.group;
       error.kind = target.resource;
       break;
     case 429:
-      error = ApiError(429, "TooManyRequests",
-                       "Too many requests, please try again later. (kube-sim fault injection: " + what + ")");
+      error = ApiError(
+          429, "TooManyRequests",
+          "Too many requests, please try again later. (kube-sim fault injection: " + what + ")");
       break;
     default:
-      error = ApiError(500, "InternalError", "Internal error occurred: kube-sim fault injection: " + what);
+      error = ApiError(500, "InternalError",
+                       "Internal error occurred: kube-sim fault injection: " + what);
       break;
   }
   error.retry_after_seconds = rule.retry_after_seconds;
@@ -282,9 +300,9 @@ FaultDecision FaultInjector::decide(const RequestTarget& target) {
     }
   }
   if (faults->latency_fixed.count() > 0 || faults->latency_jitter.count() > 0) {
-    auto jitter = faults->latency_jitter.count() > 0
-                      ? std::uniform_int_distribution<long long>(0, faults->latency_jitter.count())(rng_)
-                      : 0LL;
+    auto jitter = faults->latency_jitter.count() > 0 ? std::uniform_int_distribution<long long>(
+                                                           0, faults->latency_jitter.count())(rng_)
+                                                     : 0LL;
     decision.delay = faults->latency_fixed + std::chrono::milliseconds(jitter);
     ++counters_["Latency"][verb];
   }
@@ -293,7 +311,8 @@ FaultDecision FaultInjector::decide(const RequestTarget& target) {
       decision.watch_gone = true;
       ++counters_["WatchGone"][verb];
     }
-    if (faults->watch_drop_seconds > 0) decision.watch_drop_after = std::chrono::seconds(faults->watch_drop_seconds);
+    if (faults->watch_drop_seconds > 0)
+      decision.watch_drop_after = std::chrono::seconds(faults->watch_drop_seconds);
   }
   return decision;
 }

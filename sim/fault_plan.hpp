@@ -36,8 +36,8 @@
 namespace nvcre::sim {
 
 enum class Verb { Get, List, Create, Update, Patch, Delete, Watch };
-inline constexpr std::array<Verb, 7> kAllVerbs{Verb::Get,   Verb::List,   Verb::Create, Verb::Update,
-                                               Verb::Patch, Verb::Delete, Verb::Watch};
+inline constexpr std::array<Verb, 7> kAllVerbs{
+    Verb::Get, Verb::List, Verb::Create, Verb::Update, Verb::Patch, Verb::Delete, Verb::Watch};
 const char* to_string(Verb verb);
 std::optional<Verb> parse_verb(std::string_view text);
 
@@ -55,17 +55,18 @@ std::optional<RequestTarget> classify_request(const std::string& method, const s
                                               const std::map<std::string, std::string>& query);
 
 struct ErrorRule {
-  int code = 503;  // 500, 503, 409 or 429
+  int code = 503;   // 500, 503, 409 or 429
   double rate = 0;  // probability in [0, 1]
-  int retry_after_seconds = 0;  // 429 (default 1) and optionally 503: details.retryAfterSeconds + Retry-After
+  int retry_after_seconds =
+      0;  // 429 (default 1) and optionally 503: details.retryAfterSeconds + Retry-After
 };
 
 struct VerbFaults {
   std::vector<ErrorRule> errors;
   std::chrono::milliseconds latency_fixed{0};
   std::chrono::milliseconds latency_jitter{0};
-  double watch_gone_rate = 0;   // watch only
-  int watch_drop_seconds = 0;   // watch only; 0 = never
+  double watch_gone_rate = 0;  // watch only
+  int watch_drop_seconds = 0;  // watch only; 0 = never
 };
 
 struct FaultPlan {
@@ -81,9 +82,9 @@ FaultPlan parse_fault_plan(std::string_view text);
 boost::json::value to_json(const FaultPlan& plan);
 
 struct FaultDecision {
-  std::optional<ApiError> error;         // answer with this instead of serving the request
-  std::chrono::milliseconds delay{0};    // before the response (or the watch's first bytes)
-  bool watch_gone = false;               // answer the watch with ERROR 410 Expired
+  std::optional<ApiError> error;             // answer with this instead of serving the request
+  std::chrono::milliseconds delay{0};        // before the response (or the watch's first bytes)
+  bool watch_gone = false;                   // answer the watch with ERROR 410 Expired
   std::chrono::seconds watch_drop_after{0};  // 0: no drop
 };
 

@@ -19,9 +19,12 @@ std::optional<Propagation> parse_propagation(const std::string& text) {
 
 const char* propagation_finalizer(Propagation policy) {
   switch (policy) {
-    case Propagation::Foreground: return kForegroundFinalizer;
-    case Propagation::Orphan: return kOrphanFinalizer;
-    case Propagation::Background: break;
+    case Propagation::Foreground:
+      return kForegroundFinalizer;
+    case Propagation::Orphan:
+      return kOrphanFinalizer;
+    case Propagation::Background:
+      break;
   }
   return "";
 }
@@ -40,13 +43,18 @@ bool has_finalizer(const json::value& object, const std::string& finalizer) {
   if (!meta) return false;
   const auto* list = meta->if_contains("finalizers");
   if (!list || !list->is_array()) return false;
-  return std::any_of(list->as_array().begin(), list->as_array().end(),
-                     [&](const json::value& f) { return f.is_string() && f.as_string() == finalizer; });
+  return std::any_of(list->as_array().begin(), list->as_array().end(), [&](const json::value& f) {
+    return f.is_string() && f.as_string() == finalizer;
+  });
 }
 
-bool deleting(const json::value& object) { return !meta_string(object, "deletionTimestamp").empty(); }
+bool deleting(const json::value& object) {
+  return !meta_string(object, "deletionTimestamp").empty();
+}
 
-bool is_namespace(const ResourceType& type) { return type.group.empty() && type.resource == "namespaces"; }
+bool is_namespace(const ResourceType& type) {
+  return type.group.empty() && type.resource == "namespaces";
+}
 
 GcAction action_for(GcAction::Kind kind, const GcObject& target) {
   GcAction action;
@@ -86,7 +94,8 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
   for (const auto& entry : objects)
     for (const auto& ref : owner_links(entry.object))
       if (resolve(entry, ref.uid)) dependents[ref.uid].push_back({&entry, ref.block});
-  auto dependents_of = [&](const GcObject& owner) -> const std::vector<std::pair<const GcObject*, bool>>& {
+  auto dependents_of =
+      [&](const GcObject& owner) -> const std::vector<std::pair<const GcObject*, bool>>& {
     static const std::vector<std::pair<const GcObject*, bool>> none;
     auto it = dependents.find(meta_string(owner.object, "uid"));
     return it == dependents.end() ? none : it->second;
@@ -115,7 +124,8 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
 
     if (is_deleting && has_finalizer(entry.object, kForegroundFinalizer)) {
       const auto& deps = dependents_of(entry);
-      const bool blocked = std::any_of(deps.begin(), deps.end(), [](const auto& d) { return d.second; });
+      const bool blocked =
+          std::any_of(deps.begin(), deps.end(), [](const auto& d) { return d.second; });
       if (!blocked) {
         auto action = action_for(GcAction::Kind::RemoveFinalizer, entry);
         action.finalizer = kForegroundFinalizer;
@@ -125,7 +135,8 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
     }
     if (is_deleting) continue;  // already going; its own finalizers decide when
 
-    if (entry.type.namespaced && !live_namespaces.contains(meta_string(entry.object, "namespace"))) {
+    if (entry.type.namespaced &&
+        !live_namespaces.contains(meta_string(entry.object, "namespace"))) {
       actions.push_back(action_for(GcAction::Kind::Delete, entry));
       continue;
     }
@@ -146,7 +157,8 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
     }
     if (!solid) {
       auto action = action_for(GcAction::Kind::Delete, entry);
-      if (!waiting.empty() && !dependents_of(entry).empty()) action.propagation = Propagation::Foreground;
+      if (!waiting.empty() && !dependents_of(entry).empty())
+        action.propagation = Propagation::Foreground;
       actions.push_back(std::move(action));
     } else if (!dangling.empty() || !waiting.empty()) {
       auto action = action_for(GcAction::Kind::RemoveOwnerReferences, entry);
@@ -214,7 +226,8 @@ json::value metadata_only(const json::value& object) {
   const auto* fields = meta == nullptr ? nullptr : meta->if_object();
   json::object kept;
   if (fields != nullptr) {
-    for (const char* key : {"name", "namespace", "uid", "resourceVersion", "deletionTimestamp", "finalizers", "ownerReferences"}) {
+    for (const char* key : {"name", "namespace", "uid", "resourceVersion", "deletionTimestamp",
+                            "finalizers", "ownerReferences"}) {
       if (const auto* value = fields->if_contains(key)) kept[key] = *value;
     }
   }
@@ -223,12 +236,14 @@ json::value metadata_only(const json::value& object) {
 
 }  // namespace
 
-GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, GcScope scope, std::size_t max_passes) {
+GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, GcScope scope,
+                         std::size_t max_passes) {
   std::vector<ResourceType> unique;
   std::map<std::string, ResourceType> by_bucket;  // the Store's "group/resource"
   for (const auto& type : types)
     if (by_bucket.emplace(type.group + "/" + type.resource, type).second) unique.push_back(type);
-  const auto namespaces = std::find_if(unique.begin(), unique.end(), [](const ResourceType& t) { return is_namespace(t); });
+  const auto namespaces = std::find_if(unique.begin(), unique.end(),
+                                       [](const ResourceType& t) { return is_namespace(t); });
 
   GcReport report;
   for (std::size_t round = 0; round < max_passes; ++round) {
@@ -240,15 +255,20 @@ GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, G
     std::vector<GcObject> snapshot;
     std::set<std::string> taken;
     auto take = [&](const ResourceType& type, const json::value& object) {
-      if (taken.insert(meta_string(object, "uid")).second) snapshot.push_back({type, metadata_only(object)});
+      if (taken.insert(meta_string(object, "uid")).second)
+        snapshot.push_back({type, metadata_only(object)});
     };
     if (work.everything) {
-      for (const auto& type : unique) store.visit(type, [&](const json::value& object) { take(type, object); });
+      for (const auto& type : unique)
+        store.visit(type, [&](const json::value& object) { take(type, object); });
     } else {
-      if (namespaces != unique.end()) store.visit(*namespaces, [&](const json::value& object) { take(*namespaces, object); });
-      store.visit_owner_components(work.uids, [&](const std::string& bucket, const json::value& object) {
-        if (auto it = by_bucket.find(bucket); it != by_bucket.end()) take(it->second, object);
-      });
+      if (namespaces != unique.end())
+        store.visit(*namespaces, [&](const json::value& object) { take(*namespaces, object); });
+      store.visit_owner_components(work.uids,
+                                   [&](const std::string& bucket, const json::value& object) {
+                                     if (auto it = by_bucket.find(bucket); it != by_bucket.end())
+                                       take(it->second, object);
+                                   });
     }
     report.examined += snapshot.size();
     auto actions = plan_garbage_collection(snapshot);
@@ -259,9 +279,15 @@ GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, G
       if (!apply(store, action)) continue;  // lost a race: that write is the next round's work
       progressed = true;
       switch (action.kind) {
-        case GcAction::Kind::Delete: ++report.deleted; break;
-        case GcAction::Kind::RemoveOwnerReferences: ++report.references_removed; break;
-        case GcAction::Kind::RemoveFinalizer: ++report.finalizers_removed; break;
+        case GcAction::Kind::Delete:
+          ++report.deleted;
+          break;
+        case GcAction::Kind::RemoveOwnerReferences:
+          ++report.references_removed;
+          break;
+        case GcAction::Kind::RemoveFinalizer:
+          ++report.finalizers_removed;
+          break;
       }
     }
     if (!progressed) break;

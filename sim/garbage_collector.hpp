@@ -80,7 +80,7 @@ enum class GcScope { Changed, Everything };
 // enough; duplicates are ignored; a Namespace change widens a round to everything), plans, applies
 // and repeats until nothing is left to do (at most `max_passes`). Actions that lost a race (404,
 // 409) are skipped: the write that beat them is the next round's work.
-GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types, GcScope scope = GcScope::Changed,
-                         std::size_t max_passes = 64);
+GcReport collect_garbage(Store& store, const std::vector<ResourceType>& types,
+                         GcScope scope = GcScope::Changed, std::size_t max_passes = 64);
 
 }  // namespace nvcre::sim

@@ -35,9 +35,9 @@ using TlsStream = ssl::stream<tcp::socket>;
 namespace {
 
 // A watch woken within this long after it last sent waits out the rest, so a burst of writes goes
-// out in a few chunks rather than one per event. Measured with nvcre_sim_capacity_bench (100 watchers
-// of one type, one writer): 0 or 1 ms gave 66-68k events/s delivered, 2 ms 158k, 5 ms 177k. A watch
-// that has been quiet for 2 ms is woken at once.
+// out in a few chunks rather than one per event. Measured with nvcre_sim_capacity_bench (100
+// watchers of one type, one writer): 0 or 1 ms gave 66-68k events/s delivered, 2 ms 158k, 5 ms
+// 177k. A watch that has been quiet for 2 ms is woken at once.
 constexpr std::chrono::milliseconds kBurstGap{2};
 
 // An open watch, as WatchWakeups sees it.
@@ -103,8 +103,8 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
 
  public:
   template <class... StreamArgs>
-  Session(ApiServer& api, WatchWakeups& wakeups, std::string token, std::chrono::milliseconds watch_poll,
-          StreamArgs&&... stream_args)
+  Session(ApiServer& api, WatchWakeups& wakeups, std::string token,
+          std::chrono::milliseconds watch_poll, StreamArgs&&... stream_args)
       : stream_(std::forward<StreamArgs>(stream_args)...),
         timer_(stream_.get_executor()),
         api_(api),
@@ -114,11 +114,13 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
 
   void start() {
     if constexpr (std::is_same_v<Stream, TlsStream>) {
-      stream_.async_handshake(ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
-        if (!ec) return self->read();
-        if (log_enabled()) std::fprintf(stderr, "kube-sim: TLS handshake failed: %s\n", ec.message().c_str());
-        self->linger_close();
-      });
+      stream_.async_handshake(
+          ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
+            if (!ec) return self->read();
+            if (log_enabled())
+              std::fprintf(stderr, "kube-sim: TLS handshake failed: %s\n", ec.message().c_str());
+            self->linger_close();
+          });
     } else {
       read();
     }
@@ -130,10 +132,11 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   void read() {
     parser_.emplace();
     parser_->body_limit(256 * 1024 * 1024);
-    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->close();
-      self->on_request();
-    });
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                       if (ec) return self->close();
+                       self->on_request();
+                     });
   }
 
   void on_request() {
@@ -147,19 +150,24 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     req.body = std::move(request.body());
     auto parsed = boost::urls::parse_origin_form(request.target());
     if (!parsed) {
-      return respond(HttpResponse{400, "application/json", R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"bad request target","reason":"BadRequest","code":400})"});
+      return respond(HttpResponse{
+          400, "application/json",
+          R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"bad request target","reason":"BadRequest","code":400})"});
     }
     req.path = std::string(parsed->path());
-    for (auto param : parsed->params()) req.query[std::string(param.key)] = std::string(param.value);
+    for (auto param : parsed->params())
+      req.query[std::string(param.key)] = std::string(param.value);
     if (!token_.empty() && request[http::field::authorization] != "Bearer " + token_) {
-      return respond(HttpResponse{401, "application/json", R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"});
+      return respond(HttpResponse{
+          401, "application/json",
+          R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"});
     }
     auto result = api_.handle(req);
     if (log_enabled()) {
       const auto* plain = std::get_if<HttpResponse>(&result);
       std::fprintf(stderr, "kube-sim: %s %s ct=%s accept=%s -> %d\n", req.method.c_str(),
-                   std::string(request.target()).c_str(), req.content_type.c_str(), req.accept.c_str(),
-                   plain ? plain->status : 200);
+                   std::string(request.target()).c_str(), req.content_type.c_str(),
+                   req.accept.c_str(), plain ? plain->status : 200);
     }
     if (auto* response = std::get_if<HttpResponse>(&result)) {
       if (response->delay.count() <= 0) return respond(std::move(*response));
@@ -176,17 +184,19 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   }
 
   void respond(HttpResponse response) {
-    auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
+    auto res = std::make_shared<http::response<http::string_body>>(
+        static_cast<http::status>(response.status), 11);
     res->set(http::field::content_type, response.content_type);
     res->set(http::field::cache_control, "no-cache, private");
     for (const auto& [name, value] : response.headers) res->set(name, value);
     res->keep_alive(keep_alive_);
     res->body() = std::move(response.body);
     res->prepare_payload();
-    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
-      if (ec || !self->keep_alive_) return self->close();
-      self->read();
-    });
+    http::async_write(stream_, *res,
+                      [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+                        if (ec || !self->keep_alive_) return self->close();
+                        self->read();
+                      });
   }
 
   // ---- watch: raw chunked transfer encoding, one event per chunk ----
@@ -198,12 +208,13 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     watch_->initial.clear();
     enqueue(std::move(head));
     // Notice a client hang-up while we only write.
-    stream_.async_read_some(asio::buffer(probe_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) {
-        self->watch_gone_ = true;
-        self->timer_.cancel();
-      }
-    });
+    stream_.async_read_some(asio::buffer(probe_),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                              if (ec) {
+                                self->watch_gone_ = true;
+                                self->timer_.cancel();
+                              }
+                            });
     wakeups_.add(Store::bucket_key(watch_->type), this->weak_from_this());
     schedule_poll();
   }
@@ -216,7 +227,8 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
 
   void schedule_poll() {
     timer_.expires_after(watch_poll_);
-    timer_.async_wait([self = shared_from_this()](beast::error_code ec) { self->on_poll_timer(ec); });
+    timer_.async_wait(
+        [self = shared_from_this()](beast::error_code ec) { self->on_poll_timer(ec); });
   }
 
   // A new event of our type cancels the poll wait, whose handler then polls.
@@ -228,9 +240,11 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   // gap after our last write: wait out the rest of it.
   void on_poll_timer(beast::error_code ec) {
     const auto due = last_sent_ + kBurstGap;
-    if (ec == asio::error::operation_aborted && !watch_gone_ && std::chrono::steady_clock::now() < due) {
+    if (ec == asio::error::operation_aborted && !watch_gone_ &&
+        std::chrono::steady_clock::now() < due) {
       timer_.expires_at(due);
-      timer_.async_wait([self = shared_from_this()](beast::error_code next) { self->on_poll_timer(next); });
+      timer_.async_wait(
+          [self = shared_from_this()](beast::error_code next) { self->on_poll_timer(next); });
       return;
     }
     poll();
@@ -264,15 +278,16 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
       return;
     }
     writing_ = true;
-    asio::async_write(stream_, asio::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      self->outbox_.pop_front();
-      if (ec) {
-        self->watch_gone_ = true;
-        self->timer_.cancel();
-        return self->close();
-      }
-      self->write_next();
-    });
+    asio::async_write(stream_, asio::buffer(outbox_.front()),
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                        self->outbox_.pop_front();
+                        if (ec) {
+                          self->watch_gone_ = true;
+                          self->timer_.cancel();
+                          return self->close();
+                        }
+                        self->write_next();
+                      });
   }
 
   void close() {
@@ -293,10 +308,11 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   }
 
   void drain() {
-    tcp_socket().async_read_some(asio::buffer(probe_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (!ec) return self->drain();
-      self->timer_.cancel();  // its handler closes the socket
-    });
+    tcp_socket().async_read_some(asio::buffer(probe_),
+                                 [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                   if (!ec) return self->drain();
+                                   self->timer_.cancel();  // its handler closes the socket
+                                 });
   }
 
   Stream stream_;
@@ -327,7 +343,8 @@ std::string pem_of(const std::string& pem, const std::string& file, const std::s
   return text.str();
 }
 
-// Names the item in errors: its file, or "<what> PEM" for inline text (whose bytes are never shown).
+// Names the item in errors: its file, or "<what> PEM" for inline text (whose bytes are never
+// shown).
 std::string name_of(const std::string& pem, const std::string& file, const std::string& what) {
   return pem.empty() ? what + " file " + file : what + " PEM";
 }
@@ -335,21 +352,24 @@ std::string name_of(const std::string& pem, const std::string& file, const std::
 // Every certificate in `pem` becomes an acceptable client-certificate issuer announced in the
 // CertificateRequest (clients such as Go's pick their certificate by that list).
 void announce_client_cas(ssl::context& context, const std::string& pem) {
-  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+      BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
   while (X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
     SSL_CTX_add_client_CA(context.native_handle(), cert);  // copies the subject name
     X509_free(cert);
   }
-  ERR_clear_error();  // the loop ends on "no start line"; leave no stale error for the next TLS call
+  ERR_clear_error();  // the loop ends on "no start line"; leave no stale error for the next TLS
+                      // call
 }
 
 ssl::context make_server_tls(const KubeSimTls& options) {
   ssl::context context(ssl::context::tls_server);
-  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                      ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
   const auto cert = pem_of(options.cert_pem, options.cert_file, "server certificate");
   const auto key = pem_of(options.key_pem, options.key_file, "server private key");
-  if (cert.empty() || key.empty()) throw std::runtime_error("kube-sim: TLS needs a server certificate and its private key");
+  if (cert.empty() || key.empty())
+    throw std::runtime_error("kube-sim: TLS needs a server certificate and its private key");
   auto fail = [](const std::string& what, const beast::error_code& ec) {
     // OpenSSL's messages name the PEM problem, never the bytes.
     throw std::runtime_error("kube-sim: " + what + " is not usable: " + ec.message());
@@ -357,7 +377,8 @@ ssl::context make_server_tls(const KubeSimTls& options) {
   beast::error_code ec;
   context.use_certificate_chain(asio::buffer(cert), ec);
   if (ec) fail(name_of(options.cert_pem, options.cert_file, "server certificate"), ec);
-  context.use_private_key(asio::buffer(key), ssl::context::pem, ec);  // also checks it matches the certificate
+  context.use_private_key(asio::buffer(key), ssl::context::pem,
+                          ec);  // also checks it matches the certificate
   if (ec) fail(name_of(options.key_pem, options.key_file, "server private key"), ec);
   const auto client_ca = pem_of(options.client_ca_pem, options.client_ca_file, "client CA");
   if (!client_ca.empty()) {
@@ -379,9 +400,13 @@ struct KubeSim::Impl {
       if (ec) return;  // closed by stop()
       socket.set_option(tcp::no_delay(true), ec);
       if (tls) {
-        std::make_shared<Session<TlsStream>>(api, wakeups, options.token, options.watch_poll, std::move(socket), *tls)->start();
+        std::make_shared<Session<TlsStream>>(api, wakeups, options.token, options.watch_poll,
+                                             std::move(socket), *tls)
+            ->start();
       } else {
-        std::make_shared<Session<tcp::socket>>(api, wakeups, options.token, options.watch_poll, std::move(socket))->start();
+        std::make_shared<Session<tcp::socket>>(api, wakeups, options.token, options.watch_poll,
+                                               std::move(socket))
+            ->start();
       }
       accept();
     });
@@ -407,17 +432,21 @@ void KubeSim::start() {
   if (impl_->options.tls && !impl_->tls) impl_->tls.emplace(make_server_tls(*impl_->options.tls));
   beast::error_code ec;
   auto address = asio::ip::make_address(impl_->options.address, ec);
-  if (ec) throw std::runtime_error("kube-sim: bad address " + impl_->options.address + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("kube-sim: bad address " + impl_->options.address + ": " +
+                             ec.message());
   tcp::endpoint endpoint(address, impl_->options.port);
   impl_->acceptor.emplace(impl_->ioc);
   impl_->acceptor->open(endpoint.protocol(), ec);
   if (!ec) impl_->acceptor->set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) impl_->acceptor->bind(endpoint, ec);
   if (!ec) impl_->acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) throw std::runtime_error("kube-sim: cannot listen on " + impl_->options.address + ":" +
-                                   std::to_string(impl_->options.port) + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("kube-sim: cannot listen on " + impl_->options.address + ":" +
+                             std::to_string(impl_->options.port) + ": " + ec.message());
   impl_->port = impl_->acceptor->local_endpoint().port();
-  impl_->api.store().set_on_change([this](const ResourceType& type) { impl_->wakeups.notify(type); });
+  impl_->api.store().set_on_change(
+      [this](const ResourceType& type) { impl_->wakeups.notify(type); });
   impl_->accept();
   impl_->running = true;
   impl_->thread = std::thread([this] { impl_->ioc.run(); });
@@ -440,7 +469,8 @@ void KubeSim::stop() {
 unsigned short KubeSim::port() const { return impl_->port; }
 
 std::string KubeSim::url() const {
-  return (impl_->options.tls ? "https://" : "http://") + impl_->options.address + ":" + std::to_string(impl_->port);
+  return (impl_->options.tls ? "https://" : "http://") + impl_->options.address + ":" +
+         std::to_string(impl_->port);
 }
 
 ApiServer& KubeSim::api() { return impl_->api; }

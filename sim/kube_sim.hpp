@@ -24,8 +24,8 @@ struct KubeSimTls {
 
 struct KubeSimOptions {
   std::string address = "127.0.0.1";
-  unsigned short port = 0;  // 0: ephemeral
-  std::string token;        // non-empty: require "Authorization: Bearer <token>"
+  unsigned short port = 0;        // 0: ephemeral
+  std::string token;              // non-empty: require "Authorization: Bearer <token>"
   std::optional<KubeSimTls> tls;  // set: serve HTTPS only; unset: plain HTTP
   ApiServerOptions api;
   // How often an open watch polls the store on its own (bookmarks, injected drops, the server-side
@@ -43,7 +43,7 @@ class KubeSim {
   // Loads the TLS material and binds (throws std::runtime_error naming the bad file or field, never
   // key bytes), then starts serving.
   void start();
-  void stop();   // closes every connection; idempotent
+  void stop();  // closes every connection; idempotent
   unsigned short port() const;
   std::string url() const;  // http://127.0.0.1:<port>, or https:// with TLS
   ApiServer& api();

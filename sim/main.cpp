@@ -1,10 +1,13 @@
 // kube-sim: an in-memory Kubernetes API server on loopback.
-//   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N] [--fault-plan FILE]
+//   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N] [--fault-plan
+//   FILE]
 //            [--tls-cert-file F --tls-private-key-file F [--client-ca-file F]]
-//            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]... [--trainer-step-ms N] [--no-trainer]
+//            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]... [--trainer-step-ms N]
+//            [--no-trainer]
 // --cluster creates simulated GPU Nodes (sim/cluster_profile.hpp); the simulated Trainer
 // (sim/trainer.hpp) runs TrainJobs and fails the pods on --faulty-node nodes.
-// --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it later.
+// --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it
+// later.
 // --tls-cert-file/--tls-private-key-file serve HTTPS (PEM, like kube-apiserver's flags);
 // --client-ca-file then requires client certificates signed by that CA.
 // Prints "kube-sim listening on http(s)://<address>:<port>" once ready; stops on SIGINT / SIGTERM.
@@ -35,29 +38,40 @@ int main(int argc, char** argv) {
   std::optional<unsigned> trainer_step_ms;
   bool no_trainer = false;
   nvcre::sim::KubeSimTls tls;
-  CLI::App app{"kube-sim: an in-memory Kubernetes API server on loopback, with a simulated GPU cluster and Trainer."};
+  CLI::App app{
+      "kube-sim: an in-memory Kubernetes API server on loopback, with a simulated GPU cluster and "
+      "Trainer."};
   app.add_option("--port", options.port, "port to listen on (0: any free port)");
   app.add_option("--address", options.address, "address to listen on");
-  app.add_option("--crds", crds, "install every CRD manifest in this directory")->check(CLI::ExistingDirectory);
+  app.add_option("--crds", crds, "install every CRD manifest in this directory")
+      ->check(CLI::ExistingDirectory);
   app.add_option("--token", options.token, "require this bearer token");
-  app.add_option("--watch-window", watch_window, "events kept for watches; older resourceVersions answer 410 Gone")
+  app.add_option("--watch-window", watch_window,
+                 "events kept for watches; older resourceVersions answer 410 Gone")
       ->check(CLI::PositiveNumber);
-  app.add_option("--fault-plan", fault_plan, "YAML/JSON fault plan (sim/fault_plan.hpp)")->check(CLI::ExistingFile);
-  app.add_option("--tls-cert-file", tls.cert_file, "serve HTTPS with this PEM certificate")->check(CLI::ExistingFile);
-  app.add_option("--tls-private-key-file", tls.key_file, "... and this PEM key")->check(CLI::ExistingFile);
-  app.add_option("--client-ca-file", tls.client_ca_file, "require client certificates signed by this CA")
+  app.add_option("--fault-plan", fault_plan, "YAML/JSON fault plan (sim/fault_plan.hpp)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-cert-file", tls.cert_file, "serve HTTPS with this PEM certificate")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-private-key-file", tls.key_file, "... and this PEM key")
+      ->check(CLI::ExistingFile);
+  app.add_option("--client-ca-file", tls.client_ca_file,
+                 "require client certificates signed by this CA")
       ->check(CLI::ExistingFile);
   app.add_option("--cluster", cluster, "simulated GPU nodes, PLATFORM:GPU:NODES (e.g. aws:h100:8)");
-  app.add_option("--faulty-node", faulty_node_flags, "NAME[=REASON]: the Trainer fails pods on this node (repeatable)");
+  app.add_option("--faulty-node", faulty_node_flags,
+                 "NAME[=REASON]: the Trainer fails pods on this node (repeatable)");
   app.add_option("--trainer-step-ms", trainer_step_ms, "simulated Trainer step");
   app.add_flag("--no-trainer", no_trainer, "do not simulate the Kubeflow Trainer");
   CLI11_PARSE(app, argc, argv);
   options.api.store.retained_events = watch_window;
-  options.api.trainer.enabled = !no_trainer;  // the binary simulates the Trainer unless --no-trainer
+  options.api.trainer.enabled =
+      !no_trainer;  // the binary simulates the Trainer unless --no-trainer
   if (trainer_step_ms) options.api.trainer.step = std::chrono::milliseconds(*trainer_step_ms);
   try {
     if (cluster) options.api.cluster = nvcre::sim::parse_cluster_profile(*cluster);
-    for (const auto& flag : faulty_node_flags) faulty_nodes.push_back(nvcre::sim::parse_faulty_node(flag));
+    for (const auto& flag : faulty_node_flags)
+      faulty_nodes.push_back(nvcre::sim::parse_faulty_node(flag));
   } catch (const std::exception& e) {
     std::cerr << "kube-sim: " << e.what() << "\nRun with --help for more information.\n";
     return 2;

@@ -15,7 +15,8 @@ std::string gv_path_of(const ResourceType& type) {
 json::value operation(const ResourceType& type, const char* action) {
   json::array parameters;
   for (const char* name : {"dryRun", "fieldManager", "fieldValidation"})
-    parameters.push_back(json::object{{"name", name}, {"in", "query"}, {"schema", json::object{{"type", "string"}}}});
+    parameters.push_back(json::object{
+        {"name", name}, {"in", "query"}, {"schema", json::object{{"type", "string"}}}});
   return json::object{
       {"x-kubernetes-action", action},
       {"x-kubernetes-group-version-kind",
@@ -35,17 +36,21 @@ json::value openapi_v3_index(const ResourceRegistry& registry, const std::string
   return json::object{{"paths", std::move(paths)}};
 }
 
-std::optional<json::value> openapi_v3_document(const ResourceRegistry& registry, const std::string& gv_path) {
+std::optional<json::value> openapi_v3_document(const ResourceRegistry& registry,
+                                               const std::string& gv_path) {
   json::object paths;
   for (const auto& info : registry.all()) {
     if (gv_path_of(info.type) != gv_path) continue;
-    const std::string base = "/" + gv_path + (info.type.namespaced ? "/namespaces/{namespace}/" : "/") + info.type.resource;
+    const std::string base = "/" + gv_path +
+                             (info.type.namespaced ? "/namespaces/{namespace}/" : "/") +
+                             info.type.resource;
     paths[base] = json::object{{"post", operation(info.type, "post")}};
-    json::object item{{"put", operation(info.type, "put")}, {"patch", operation(info.type, "patch")}};
+    json::object item{{"put", operation(info.type, "put")},
+                      {"patch", operation(info.type, "patch")}};
     paths[base + "/{name}"] = std::move(item);
     if (info.type.status_subresource)
-      paths[base + "/{name}/status"] =
-          json::object{{"put", operation(info.type, "put")}, {"patch", operation(info.type, "patch")}};
+      paths[base + "/{name}/status"] = json::object{{"put", operation(info.type, "put")},
+                                                    {"patch", operation(info.type, "patch")}};
   }
   if (paths.empty()) return std::nullopt;
   return json::object{{"openapi", "3.0.0"},

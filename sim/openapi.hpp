@@ -15,6 +15,7 @@ namespace nvcre::sim {
 
 boost::json::value openapi_v3_index(const ResourceRegistry& registry, const std::string& hash);
 // `gv_path` is "api/v1" or "apis/<group>/<version>"; nullopt when nothing is served there.
-std::optional<boost::json::value> openapi_v3_document(const ResourceRegistry& registry, const std::string& gv_path);
+std::optional<boost::json::value> openapi_v3_document(const ResourceRegistry& registry,
+                                                      const std::string& gv_path);
 
 }  // namespace nvcre::sim

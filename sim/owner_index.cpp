@@ -43,17 +43,20 @@ std::vector<OwnerLink> owner_links(const json::value& object) {
     const auto* uid = r == nullptr ? nullptr : r->if_contains("uid");
     if (uid == nullptr || !uid->is_string() || uid->get_string().empty()) continue;
     const auto* block = r->if_contains("blockOwnerDeletion");
-    out.push_back({std::string(uid->get_string()), block != nullptr && block->is_bool() && block->get_bool()});
+    out.push_back({std::string(uid->get_string()),
+                   block != nullptr && block->is_bool() && block->get_bool()});
   }
   return out;
 }
 
-void OwnerIndex::record_write(const std::string& bucket, const json::value* old_object, const json::value* new_object) {
+void OwnerIndex::record_write(const std::string& bucket, const json::value* old_object,
+                              const json::value* new_object) {
   const json::object* before = metadata(old_object);
   const json::object* after = metadata(new_object);
   // What the collector decides on; a spec, label or status write changes none of it.
-  const bool relevant = before == nullptr || after == nullptr || !same_field(before, after, "deletionTimestamp") ||
-                        !same_field(before, after, "finalizers") || !same_field(before, after, "ownerReferences");
+  const bool relevant =
+      before == nullptr || after == nullptr || !same_field(before, after, "deletionTimestamp") ||
+      !same_field(before, after, "finalizers") || !same_field(before, after, "ownerReferences");
   if (!relevant) return;
   const std::string uid = string_field(after != nullptr ? after : before, "uid");
   if (uid.empty()) return;
@@ -87,7 +90,8 @@ GcWork OwnerIndex::take_work() {
   return work;
 }
 
-std::vector<OwnerIndex::Location> OwnerIndex::components(const std::vector<std::string>& uids) const {
+std::vector<OwnerIndex::Location> OwnerIndex::components(
+    const std::vector<std::string>& uids) const {
   std::vector<Location> out;
   std::set<std::string> seen;
   std::deque<std::string> queue(uids.begin(), uids.end());
@@ -99,7 +103,8 @@ std::vector<OwnerIndex::Location> OwnerIndex::components(const std::vector<std::
       out.push_back(it->second.location);
       queue.insert(queue.end(), it->second.owners.begin(), it->second.owners.end());
     }
-    if (auto it = dependents_.find(uid); it != dependents_.end()) queue.insert(queue.end(), it->second.begin(), it->second.end());
+    if (auto it = dependents_.find(uid); it != dependents_.end())
+      queue.insert(queue.end(), it->second.begin(), it->second.end());
   }
   return out;
 }

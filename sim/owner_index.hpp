@@ -40,7 +40,8 @@ class OwnerIndex {
 
   // One committed write in `bucket` (e.g. "/namespaces"): old_object null for a create,
   // new_object null when the object left the store.
-  void record_write(const std::string& bucket, const boost::json::value* old_object, const boost::json::value* new_object);
+  void record_write(const std::string& bucket, const boost::json::value* old_object,
+                    const boost::json::value* new_object);
 
   bool has_work() const { return everything_ || !dirty_.empty(); }
   GcWork take_work();
@@ -55,8 +56,9 @@ class OwnerIndex {
     Location location;
     std::vector<std::string> owners;  // owner uids, as its ownerReferences name them
   };
-  std::unordered_map<std::string, Entry> entries_;                     // uid -> where it is, whom it names
-  std::unordered_map<std::string, std::set<std::string>> dependents_;  // owner uid -> dependent uids
+  std::unordered_map<std::string, Entry> entries_;  // uid -> where it is, whom it names
+  std::unordered_map<std::string, std::set<std::string>>
+      dependents_;  // owner uid -> dependent uids
   std::set<std::string> dirty_;
   bool everything_ = false;
 };

@@ -2,12 +2,14 @@
 
 namespace nvcre::sim {
 
-void PodLogs::write(const std::string& ns, const std::string& name, const std::string& uid, std::string text) {
+void PodLogs::write(const std::string& ns, const std::string& name, const std::string& uid,
+                    std::string text) {
   std::lock_guard lock(mutex_);
   logs_[{ns, name}] = Log{uid, std::move(text)};
 }
 
-std::string PodLogs::read(const std::string& ns, const std::string& name, const std::string& uid) const {
+std::string PodLogs::read(const std::string& ns, const std::string& name,
+                          const std::string& uid) const {
   std::lock_guard lock(mutex_);
   auto it = logs_.find({ns, name});
   return it == logs_.end() || it->second.uid != uid ? std::string() : it->second.text;

@@ -13,7 +13,8 @@ namespace nvcre::sim {
 class PodLogs {
  public:
   // Replaces the log of the pod (ns, name) whose uid is `uid`.
-  void write(const std::string& ns, const std::string& name, const std::string& uid, std::string text);
+  void write(const std::string& ns, const std::string& name, const std::string& uid,
+             std::string text);
   // The log of the pod (ns, name) with this uid; "" when it has none (a pod of the same name
   // created again starts without its predecessor's log).
   std::string read(const std::string& ns, const std::string& name, const std::string& uid) const;

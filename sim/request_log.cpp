@@ -17,8 +17,8 @@ void RequestLog::record(RequestRecord record) {
   while (ring_.size() > capacity_) ring_.pop_front();
 }
 
-void RequestLog::record_create(const std::string& resource, const std::string& ns, const std::string& name,
-                               bool created) {
+void RequestLog::record_create(const std::string& resource, const std::string& ns,
+                               const std::string& name, bool created) {
   std::lock_guard lock(mutex_);
   auto& count = creates_[{resource, ns, name}];
   ++count.attempts;
@@ -42,7 +42,8 @@ std::uint64_t RequestLog::requests(const std::string& verb, int code) const {
   return c == v->second.end() ? 0 : c->second;
 }
 
-std::uint64_t RequestLog::requests_by(const std::string& user_agent, const std::string& verb) const {
+std::uint64_t RequestLog::requests_by(const std::string& user_agent,
+                                      const std::string& verb) const {
   std::lock_guard lock(mutex_);
   auto a = by_agent_verb_.find(user_agent);
   if (a == by_agent_verb_.end()) return 0;
@@ -73,8 +74,11 @@ json::value RequestLog::stats(std::size_t recent) const {
   }
   json::array creates, duplicates;
   for (const auto& [key, count] : creates_) {
-    json::object entry{{"resource", std::get<0>(key)}, {"namespace", std::get<1>(key)}, {"name", std::get<2>(key)},
-                       {"attempts", count.attempts}, {"created", count.created}};
+    json::object entry{{"resource", std::get<0>(key)},
+                       {"namespace", std::get<1>(key)},
+                       {"name", std::get<2>(key)},
+                       {"attempts", count.attempts},
+                       {"created", count.created}};
     if (count.attempts > 1) duplicates.push_back(entry);
     creates.push_back(std::move(entry));
   }
@@ -89,8 +93,8 @@ json::value RequestLog::stats(std::size_t recent) const {
                                {"latencyMs", static_cast<double>(r.latency.count()) / 1000.0},
                                {"injected", r.injected}});
   }
-  return json::object{{"requests", std::move(requests)}, {"total", total_}, {"byUserAgent", std::move(by_agent)},
-                      {"creates", std::move(creates)},
+  return json::object{{"requests", std::move(requests)},           {"total", total_},
+                      {"byUserAgent", std::move(by_agent)},        {"creates", std::move(creates)},
                       {"duplicateCreates", std::move(duplicates)}, {"log", std::move(log)}};
 }
 

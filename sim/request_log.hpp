@@ -32,13 +32,15 @@ class RequestLog {
 
   void record(RequestRecord record);
   // A create attempt for (group/resource, namespace, name); `created` when it answered 201.
-  void record_create(const std::string& resource, const std::string& ns, const std::string& name, bool created);
+  void record_create(const std::string& resource, const std::string& ns, const std::string& name,
+                     bool created);
   void reset();
 
   std::uint64_t requests(const std::string& verb, int code) const;
   // Requests of one client (User-Agent) with one verb, whatever their answer.
   std::uint64_t requests_by(const std::string& user_agent, const std::string& verb) const;
-  std::uint64_t create_attempts(const std::string& resource, const std::string& ns, const std::string& name) const;
+  std::uint64_t create_attempts(const std::string& resource, const std::string& ns,
+                                const std::string& name) const;
 
   // {"requests": {"<verb>": {"<code>": n}}, "total": n, "byUserAgent": {"<agent>": {"<verb>": n}},
   //  "creates": [{"resource", "namespace", "name", "attempts", "created"}],

@@ -10,8 +10,9 @@ namespace json = boost::json;
 
 namespace {
 
-ResourceInfo builtin(std::string group, std::string version, std::string resource, std::string kind, bool namespaced,
-                     std::vector<std::string> short_names = {}, bool status = false) {
+ResourceInfo builtin(std::string group, std::string version, std::string resource, std::string kind,
+                     bool namespaced, std::vector<std::string> short_names = {},
+                     bool status = false) {
   ResourceInfo info;
   info.type.group = std::move(group);
   info.type.version = std::move(version);
@@ -47,7 +48,8 @@ json::array to_array(const std::vector<std::string>& items) {
   return out;
 }
 
-ApiError crd_invalid(const std::string& name, const std::string& field, const std::string& message) {
+ApiError crd_invalid(const std::string& name, const std::string& field,
+                     const std::string& message) {
   return invalid("apiextensions.k8s.io", "CustomResourceDefinition", name,
                  {{"FieldValueInvalid", message, field}});
 }
@@ -67,42 +69,48 @@ ResourceRegistry::ResourceRegistry() {
       builtin("", "v1", "serviceaccounts", "ServiceAccount", true, {"sa"}),
       builtin("events.k8s.io", "v1", "events", "Event", true, {"ev"}),
       builtin("coordination.k8s.io", "v1", "leases", "Lease", true),
-      builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", false,
-              {"crd", "crds"}, true),
+      builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
+              false, {"crd", "crds"}, true),
   };
   for (auto& info : resources_)
     if (info.type.resource == "pods") info.log_subresource = true;
 }
 
 std::vector<ResourceInfo> ResourceRegistry::from_crd(const json::value& crd) {
-  const std::string name = crd.is_object() ? string_at(crd.as_object().contains("metadata") &&
-                                                               crd.as_object().at("metadata").is_object()
-                                                           ? crd.as_object().at("metadata").as_object()
-                                                           : json::object{},
-                                                       "name")
-                                           : std::string();
+  const std::string name = crd.is_object()
+                               ? string_at(crd.as_object().contains("metadata") &&
+                                                   crd.as_object().at("metadata").is_object()
+                                               ? crd.as_object().at("metadata").as_object()
+                                               : json::object{},
+                                           "name")
+                               : std::string();
   const auto* spec_value = crd.is_object() ? crd.as_object().if_contains("spec") : nullptr;
   if (!spec_value || !spec_value->is_object()) throw crd_invalid(name, "spec", "Required value");
   const auto& spec = spec_value->as_object();
   const std::string group = string_at(spec, "group");
   if (group.empty()) throw crd_invalid(name, "spec.group", "Required value");
   const auto* names_value = spec.if_contains("names");
-  if (!names_value || !names_value->is_object()) throw crd_invalid(name, "spec.names", "Required value");
+  if (!names_value || !names_value->is_object())
+    throw crd_invalid(name, "spec.names", "Required value");
   const auto& names = names_value->as_object();
   const std::string plural = string_at(names, "plural");
   const std::string kind = string_at(names, "kind");
   if (plural.empty()) throw crd_invalid(name, "spec.names.plural", "Required value");
   if (kind.empty()) throw crd_invalid(name, "spec.names.kind", "Required value");
   if (name != plural + "." + group)
-    throw crd_invalid(name, "metadata.name", "Invalid value: \"" + name + "\": must be spec.names.plural+\".\"+spec.group");
+    throw crd_invalid(
+        name, "metadata.name",
+        "Invalid value: \"" + name + "\": must be spec.names.plural+\".\"+spec.group");
   const std::string scope = string_at(spec, "scope");
   if (scope != "Namespaced" && scope != "Cluster")
-    throw crd_invalid(name, "spec.scope", "Unsupported value: \"" + scope +
-                                              "\": supported values: \"Cluster\", \"Namespaced\"");
+    throw crd_invalid(
+        name, "spec.scope",
+        "Unsupported value: \"" + scope + "\": supported values: \"Cluster\", \"Namespaced\"");
   std::vector<ResourceInfo> out;
   const auto* versions = spec.if_contains("versions");
   if (!versions || !versions->is_array() || versions->as_array().empty())
-    throw crd_invalid(name, "spec.versions", "Invalid value: []: must have exactly one version marked as storage version");
+    throw crd_invalid(name, "spec.versions",
+                      "Invalid value: []: must have exactly one version marked as storage version");
   for (const auto& v : versions->as_array()) {
     if (!v.is_object()) continue;
     const auto& version = v.as_object();
@@ -147,29 +155,34 @@ void ResourceRegistry::add(std::vector<ResourceInfo> infos) {
 }
 
 void ResourceRegistry::remove_crd(const std::string& crd_name) {
-  std::erase_if(resources_, [&](const ResourceInfo& r) { return !r.crd_name.empty() && r.crd_name == crd_name; });
+  std::erase_if(resources_, [&](const ResourceInfo& r) {
+    return !r.crd_name.empty() && r.crd_name == crd_name;
+  });
 }
 
 const ResourceInfo* ResourceRegistry::find(const std::string& group, const std::string& version,
                                            const std::string& resource) const {
   for (const auto& r : resources_)
-    if (r.type.group == group && r.type.version == version && r.type.resource == resource) return &r;
+    if (r.type.group == group && r.type.version == version && r.type.resource == resource)
+      return &r;
   return nullptr;
 }
 
 std::vector<std::string> ResourceRegistry::versions_of(const std::string& group) const {
   std::vector<std::string> versions;
   for (const auto& r : resources_)
-    if (r.type.group == group && std::find(versions.begin(), versions.end(), r.type.version) == versions.end())
+    if (r.type.group == group &&
+        std::find(versions.begin(), versions.end(), r.type.version) == versions.end())
       versions.push_back(r.type.version);
   return versions;
 }
 
 json::value ResourceRegistry::core_versions() const {
-  return json::object{{"kind", "APIVersions"},
-                      {"versions", json::array{"v1"}},
-                      {"serverAddressByClientCIDRs",
-                       json::array{json::object{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", "127.0.0.1"}}}}};
+  return json::object{
+      {"kind", "APIVersions"},
+      {"versions", json::array{"v1"}},
+      {"serverAddressByClientCIDRs",
+       json::array{json::object{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", "127.0.0.1"}}}}};
 }
 
 std::optional<json::value> ResourceRegistry::group(const std::string& group_name) const {
@@ -179,14 +192,18 @@ std::optional<json::value> ResourceRegistry::group(const std::string& group_name
   for (const auto& v : versions)
     list.push_back(json::object{{"groupVersion", group_name + "/" + v}, {"version", v}});
   json::object preferred = list.front().as_object();
-  return json::object{{"kind", "APIGroup"}, {"apiVersion", "v1"}, {"name", group_name},
-                      {"versions", std::move(list)}, {"preferredVersion", std::move(preferred)}};
+  return json::object{{"kind", "APIGroup"},
+                      {"apiVersion", "v1"},
+                      {"name", group_name},
+                      {"versions", std::move(list)},
+                      {"preferredVersion", std::move(preferred)}};
 }
 
 json::value ResourceRegistry::group_list() const {
   std::vector<std::string> groups;
   for (const auto& r : resources_)
-    if (!r.type.group.empty() && std::find(groups.begin(), groups.end(), r.type.group) == groups.end())
+    if (!r.type.group.empty() &&
+        std::find(groups.begin(), groups.end(), r.type.group) == groups.end())
       groups.push_back(r.type.group);
   json::array list;
   for (const auto& g : groups) {
@@ -201,11 +218,14 @@ json::value ResourceRegistry::group_list() const {
 std::optional<json::value> ResourceRegistry::resource_list(const std::string& group_name,
                                                            const std::string& version) const {
   json::array list;
-  const json::array verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
+  const json::array verbs{"create", "delete", "deletecollection", "get",
+                          "list",   "patch",  "update",           "watch"};
   for (const auto& r : resources_) {
     if (r.type.group != group_name || r.type.version != version) continue;
-    json::object entry{{"name", r.type.resource},       {"singularName", r.singular},
-                       {"namespaced", r.type.namespaced}, {"kind", r.type.kind},
+    json::object entry{{"name", r.type.resource},
+                       {"singularName", r.singular},
+                       {"namespaced", r.type.namespaced},
+                       {"kind", r.type.kind},
                        {"verbs", verbs}};
     if (!r.short_names.empty()) entry["shortNames"] = to_array(r.short_names);
     if (!r.categories.empty()) entry["categories"] = to_array(r.categories);
@@ -225,7 +245,9 @@ std::optional<json::value> ResourceRegistry::resource_list(const std::string& gr
   }
   if (list.empty()) return std::nullopt;
   const std::string gv = group_name.empty() ? version : group_name + "/" + version;
-  return json::object{{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", gv},
+  return json::object{{"kind", "APIResourceList"},
+                      {"apiVersion", "v1"},
+                      {"groupVersion", gv},
                       {"resources", std::move(list)}};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The resources kube-sim serves: built-in kinds plus every CustomResourceDefinition created at run
-// time, and the discovery documents (/api, /api/v1, /apis, /apis/<group>/<version>) derived from them.
+// time, and the discovery documents (/api, /api/v1, /apis, /apis/<group>/<version>) derived from
+// them.
 #include "sim/store.hpp"
 
 #include <boost/json/value.hpp>
@@ -30,14 +31,16 @@ class ResourceRegistry {
   void add(std::vector<ResourceInfo> infos);  // replaces by (group, version, resource)
   void remove_crd(const std::string& crd_name);
 
-  const ResourceInfo* find(const std::string& group, const std::string& version, const std::string& resource) const;
+  const ResourceInfo* find(const std::string& group, const std::string& version,
+                           const std::string& resource) const;
   const std::vector<ResourceInfo>& all() const { return resources_; }
 
-  boost::json::value core_versions() const;                 // /api  (APIVersions)
-  boost::json::value group_list() const;                    // /apis (APIGroupList)
+  boost::json::value core_versions() const;                                 // /api  (APIVersions)
+  boost::json::value group_list() const;                                    // /apis (APIGroupList)
   std::optional<boost::json::value> group(const std::string& group) const;  // /apis/<group>
   // /api/v1 or /apis/<group>/<version> (APIResourceList); nullopt when nothing is served there.
-  std::optional<boost::json::value> resource_list(const std::string& group, const std::string& version) const;
+  std::optional<boost::json::value> resource_list(const std::string& group,
+                                                  const std::string& version) const;
 
  private:
   std::vector<std::string> versions_of(const std::string& group) const;

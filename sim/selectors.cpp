@@ -31,7 +31,8 @@ std::vector<FieldRequirement> parse_fields(const std::string& text) {
   std::size_t start = 0;
   while (start <= text.size() && !text.empty()) {
     std::size_t comma = text.find(',', start);
-    std::string term = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    std::string term =
+        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!term.empty()) {
       FieldRequirement req;
       std::size_t op = term.find("!=");
@@ -59,7 +60,8 @@ std::optional<std::string> field_value(const json::value& object, const std::str
   std::size_t start = 0;
   while (true) {
     std::size_t dot = path.find('.', start);
-    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::string key =
+        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     if (!cur->is_object()) return std::nullopt;
     cur = cur->as_object().if_contains(key);
     if (!cur) return std::string();

@@ -19,9 +19,12 @@ namespace json = boost::json;
 
 const char* to_string(EventType type) {
   switch (type) {
-    case EventType::Added: return "ADDED";
-    case EventType::Modified: return "MODIFIED";
-    case EventType::Deleted: return "DELETED";
+    case EventType::Added:
+      return "ADDED";
+    case EventType::Modified:
+      return "MODIFIED";
+    case EventType::Deleted:
+      return "DELETED";
   }
   return "ERROR";
 }
@@ -101,10 +104,11 @@ std::string Store::new_uid() {
   a = (a & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
   b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant 10
   char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%08llx-%04llx-%04llx-%04llx-%012llx",
-                static_cast<unsigned long long>(a >> 32), static_cast<unsigned long long>((a >> 16) & 0xffff),
-                static_cast<unsigned long long>(a & 0xffff), static_cast<unsigned long long>(b >> 48),
-                static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  std::snprintf(
+      buffer, sizeof buffer, "%08llx-%04llx-%04llx-%04llx-%012llx",
+      static_cast<unsigned long long>(a >> 32), static_cast<unsigned long long>((a >> 16) & 0xffff),
+      static_cast<unsigned long long>(a & 0xffff), static_cast<unsigned long long>(b >> 48),
+      static_cast<unsigned long long>(b & 0xffffffffffffULL));
   return buffer;
 }
 
@@ -113,7 +117,8 @@ const std::string& WatchEvent::object_json() const {
   return serialized->text;
 }
 
-void Store::record(EventType type, const ResourceType& rt, const std::string& ns, StoredObject object) {
+void Store::record(EventType type, const ResourceType& rt, const std::string& ns,
+                   StoredObject object) {
   last_change_[bucket_key(rt)] = rv_;
   events_.push_back(WatchEvent{rv_, type, rt.group, rt.resource, ns, std::move(object)});
   if (on_commit_) on_commit_(events_.back());
@@ -146,8 +151,8 @@ void Store::set_on_change(std::function<void(const ResourceType&)> callback) {
   on_change_ = std::move(callback);
 }
 
-json::value Store::create(const ResourceType& type, const std::string& ns, json::value object, const Admit& admit,
-                          bool dry_run) {
+json::value Store::create(const ResourceType& type, const std::string& ns, json::value object,
+                          const Admit& admit, bool dry_run) {
   if (!object.is_object()) throw bad_request("the body of the request was not a JSON object");
   {
     std::lock_guard lock(mutex_);
@@ -160,7 +165,8 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
       std::string generate = meta_string(object, "generateName");
       if (generate.empty())
         throw invalid(type.group, type.kind, "",
-                      {{"FieldValueRequired", "Required value: name or generateName is required", "metadata.name"}});
+                      {{"FieldValueRequired", "Required value: name or generateName is required",
+                        "metadata.name"}});
       static const char* alphabet = "bcdfghjklmnpqrstvwxz2456789";
       name = generate;
       for (int i = 0; i < 5; ++i) name += alphabet[rng_() % 27];
@@ -194,7 +200,8 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
   return object;
 }
 
-std::optional<json::value> Store::find(const ResourceType& type, const std::string& ns, const std::string& name) const {
+std::optional<json::value> Store::find(const ResourceType& type, const std::string& ns,
+                                       const std::string& name) const {
   std::lock_guard lock(mutex_);
   auto bucket = buckets_.find(bucket_key(type));
   if (bucket == buckets_.end()) return std::nullopt;
@@ -203,7 +210,8 @@ std::optional<json::value> Store::find(const ResourceType& type, const std::stri
   return *it->second;
 }
 
-json::value Store::get(const ResourceType& type, const std::string& ns, const std::string& name) const {
+json::value Store::get(const ResourceType& type, const std::string& ns,
+                       const std::string& name) const {
   auto found = find(type, ns, name);
   if (!found) throw not_found(type.group, type.resource, name);
   return std::move(*found);
@@ -224,10 +232,9 @@ using Key = std::pair<std::string, std::string>;  // namespace, name
 // The bucket (or one namespace of it) as it was at `rv`: the current objects, with each key changed
 // after `rv` rolled back through the event log to its state at `rv`. nullopt when that state has
 // left the log.
-std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, StoredObject>& current,
-                                                           const std::deque<WatchEvent>& events,
-                                                           const ResourceType& type, const std::string& ns,
-                                                           std::uint64_t rv) {
+std::optional<std::map<Key, const json::value*>> bucket_at(
+    const std::map<Key, StoredObject>& current, const std::deque<WatchEvent>& events,
+    const ResourceType& type, const std::string& ns, std::uint64_t rv) {
   const bool one_ns = type.namespaced && !ns.empty();
   std::map<Key, const json::value*> view;
   // Keys are (namespace, name): one namespace is a contiguous, already sorted range.
@@ -260,7 +267,8 @@ std::optional<std::map<Key, const json::value*>> bucket_at(const std::map<Key, S
 
 }  // namespace
 
-void Store::visit(const ResourceType& type, const std::function<void(const json::value&)>& fn) const {
+void Store::visit(const ResourceType& type,
+                  const std::function<void(const json::value&)>& fn) const {
   std::lock_guard lock(mutex_);
   auto bucket = buckets_.find(bucket_key(type));
   if (bucket == buckets_.end()) return;
@@ -287,8 +295,9 @@ GcWork Store::take_gc_work() {
   return owner_index_.take_work();
 }
 
-void Store::visit_owner_components(const std::vector<std::string>& uids,
-                                   const std::function<void(const std::string& bucket, const json::value&)>& fn) const {
+void Store::visit_owner_components(
+    const std::vector<std::string>& uids,
+    const std::function<void(const std::string& bucket, const json::value&)>& fn) const {
   std::lock_guard lock(mutex_);
   for (const auto& location : owner_index_.components(uids)) {
     auto bucket = buckets_.find(location.bucket);
@@ -298,15 +307,16 @@ void Store::visit_owner_components(const std::vector<std::string>& uids,
   }
 }
 
-ListResult Store::list(const ResourceType& type, const std::string& ns, const Filter& filter, std::size_t limit,
-                       const std::string& continue_token) const {
+ListResult Store::list(const ResourceType& type, const std::string& ns, const Filter& filter,
+                       std::size_t limit, const std::string& continue_token) const {
   std::lock_guard lock(mutex_);
   ListResult result;
   result.resource_version = rv_;
   std::optional<Key> after;
   if (!continue_token.empty()) {
     const auto dash = continue_token.find('-');
-    auto decoded = decode_continue_token(dash == std::string::npos ? std::string() : continue_token.substr(dash + 1));
+    auto decoded = decode_continue_token(
+        dash == std::string::npos ? std::string() : continue_token.substr(dash + 1));
     if (!decoded) throw bad_request("continue key is not valid: illegal base64 data");
     try {
       result.resource_version = std::stoull(continue_token.substr(0, dash));
@@ -320,18 +330,20 @@ ListResult Store::list(const ResourceType& type, const std::string& ns, const Fi
   const auto& current = bucket == buckets_.end() ? kEmpty : bucket->second;
   // Events after the snapshot must all still be in the log to roll back to it.
   std::optional<std::map<Key, const json::value*>> view;
-  if (result.resource_version >= compacted_rv_) view = bucket_at(current, events_, type, ns, result.resource_version);
+  if (result.resource_version >= compacted_rv_)
+    view = bucket_at(current, events_, type, ns, result.resource_version);
   if (!view)
-    throw gone("The provided continue parameter is too old to display a consistent list result. "
-               "You can start a new list without the continue parameter.");
+    throw gone(
+        "The provided continue parameter is too old to display a consistent list result. "
+        "You can start a new list without the continue parameter.");
   auto it = after ? view->upper_bound(*after) : view->begin();
   for (; it != view->end(); ++it) {
     if (type.namespaced && !ns.empty() && it->first.first != ns) continue;
     if (filter && !filter(*it->second)) continue;
     if (limit > 0 && result.items.size() == limit) {
       const auto& last = result.items.back();
-      result.continue_token =
-          snapshot_token(result.resource_version, meta_string(last, "namespace"), meta_string(last, "name"));
+      result.continue_token = snapshot_token(
+          result.resource_version, meta_string(last, "namespace"), meta_string(last, "name"));
       for (; it != view->end(); ++it) {
         if (type.namespaced && !ns.empty() && it->first.first != ns) continue;
         if (filter && !filter(*it->second)) continue;
@@ -359,10 +371,12 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
 
     std::string body_name = meta_string(object, "name");
     if (!body_name.empty() && body_name != name)
-      throw bad_request("the name of the object (" + body_name + ") does not match the name on the URL (" + name + ")");
+      throw bad_request("the name of the object (" + body_name +
+                        ") does not match the name on the URL (" + name + ")");
     std::string body_ns = meta_string(object, "namespace");
     if (type.namespaced && !body_ns.empty() && body_ns != key.first)
-      throw bad_request("the namespace of the provided object does not match the namespace sent on the request");
+      throw bad_request(
+          "the namespace of the provided object does not match the namespace sent on the request");
     std::string body_rv = meta_string(object, "resourceVersion");
     if (body_rv.empty() && !type.allow_unconditional_update)
       throw invalid(type.group, type.kind, name,
@@ -407,16 +421,19 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
         auto old_finalizers = finalizers_of(old);
         std::vector<std::string> added;
         for (const auto& f : finalizers_of(next))
-          if (std::find(old_finalizers.begin(), old_finalizers.end(), f) == old_finalizers.end()) added.push_back(f);
+          if (std::find(old_finalizers.begin(), old_finalizers.end(), f) == old_finalizers.end())
+            added.push_back(f);
         if (!added.empty())
           throw invalid(type.group, type.kind, name,
                         {{"FieldValueForbidden",
-                          "Forbidden: no new finalizers can be added if the object is being deleted, found new "
-                          "finalizers " + go_string_slice(added),
+                          "Forbidden: no new finalizers can be added if the object is being "
+                          "deleted, found new "
+                          "finalizers " +
+                              go_string_slice(added),
                           "metadata.finalizers"}});
       }
       if (!jsonkit::json_equal(generation_view(old, type.status_subresource),
-                                generation_view(next, type.status_subresource)))
+                               generation_view(next, type.status_subresource)))
         meta["generation"] = generation_of(old) + 1;
     }
     metadata_of(next)["resourceVersion"] = meta_string(old, "resourceVersion");
@@ -424,7 +441,8 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
     if (jsonkit::json_equal(next, old)) return old;  // no-op: no new resourceVersion, no event
     if (dry_run) return next;
 
-    const bool finalize = !meta_string(next, "deletionTimestamp").empty() && finalizers_of(next).empty();
+    const bool finalize =
+        !meta_string(next, "deletionTimestamp").empty() && finalizers_of(next).empty();
     ++rv_;
     metadata_of(next)["resourceVersion"] = std::to_string(rv_);
     owner_index_.record_write(bucket_key(type), &old, finalize ? nullptr : &next);
@@ -441,9 +459,11 @@ json::value Store::update(const ResourceType& type, const std::string& ns, const
   return result;
 }
 
-Store::DeleteResult Store::remove(const ResourceType& type, const std::string& ns, const std::string& name,
-                                  bool dry_run, const std::optional<std::string>& precondition_rv,
-                                  const std::string& add_finalizer, const std::optional<std::string>& precondition_uid) {
+Store::DeleteResult Store::remove(const ResourceType& type, const std::string& ns,
+                                  const std::string& name, bool dry_run,
+                                  const std::optional<std::string>& precondition_rv,
+                                  const std::string& add_finalizer,
+                                  const std::optional<std::string>& precondition_uid) {
   DeleteResult result;
   {
     std::lock_guard lock(mutex_);
@@ -453,12 +473,13 @@ Store::DeleteResult Store::remove(const ResourceType& type, const std::string& n
     if (it == bucket.end()) throw not_found(type.group, type.resource, name);
     const json::value& current = *it->second;
     if (precondition_uid && *precondition_uid != meta_string(current, "uid"))
-      throw uid_precondition_failed(type.group, type.resource, name, *precondition_uid, meta_string(current, "uid"));
+      throw uid_precondition_failed(type.group, type.resource, name, *precondition_uid,
+                                    meta_string(current, "uid"));
     if (precondition_rv && *precondition_rv != meta_string(current, "resourceVersion"))
       throw conflict(type.group, type.resource, name);
     const auto finalizers = finalizers_of(current);
-    const bool add = !add_finalizer.empty() &&
-                     std::find(finalizers.begin(), finalizers.end(), add_finalizer) == finalizers.end();
+    const bool add = !add_finalizer.empty() && std::find(finalizers.begin(), finalizers.end(),
+                                                         add_finalizer) == finalizers.end();
     if (!finalizers.empty() || add) {
       const bool marked = !meta_string(current, "deletionTimestamp").empty();
       if (marked && !add) return {current, false};
@@ -508,20 +529,24 @@ void Store::remove_all(const ResourceType& type) {
       json::value gone_object = *object;
       metadata_of(gone_object)["resourceVersion"] = std::to_string(rv_);
       owner_index_.record_write(bucket->first, object.get(), nullptr);
-      record(EventType::Deleted, type, key.first, std::make_shared<const json::value>(std::move(gone_object)));
+      record(EventType::Deleted, type, key.first,
+             std::make_shared<const json::value>(std::move(gone_object)));
     }
     buckets_.erase(bucket);
   }
   notify(type);
 }
 
-std::vector<WatchEvent> Store::events_since(std::uint64_t rv, const ResourceType& type, const std::string& ns) const {
+std::vector<WatchEvent> Store::events_since(std::uint64_t rv, const ResourceType& type,
+                                            const std::string& ns) const {
   std::lock_guard lock(mutex_);
   if (rv < compacted_rv_)
-    throw gone("too old resource version: " + std::to_string(rv) + " (" + std::to_string(compacted_rv_ + 1) + ")");
+    throw gone("too old resource version: " + std::to_string(rv) + " (" +
+               std::to_string(compacted_rv_ + 1) + ")");
   std::vector<WatchEvent> out;
-  auto it = std::lower_bound(events_.begin(), events_.end(), rv + 1,
-                             [](const WatchEvent& e, std::uint64_t v) { return e.resource_version < v; });
+  auto it =
+      std::lower_bound(events_.begin(), events_.end(), rv + 1,
+                       [](const WatchEvent& e, std::uint64_t v) { return e.resource_version < v; });
   for (; it != events_.end(); ++it) {
     if (it->group != type.group || it->resource != type.resource) continue;
     if (type.namespaced && !ns.empty() && it->ns != ns) continue;

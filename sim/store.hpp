@@ -58,7 +58,8 @@ struct WatchEvent {
   std::string resource;
   std::string ns;
   StoredObject object;
-  std::shared_ptr<SerializedOnce> serialized = std::make_shared<SerializedOnce>();  // shared by copies
+  std::shared_ptr<SerializedOnce> serialized =
+      std::make_shared<SerializedOnce>();  // shared by copies
 
   // The object serialized, once for every watch that sends it (thread-safe).
   const std::string& object_json() const;
@@ -88,10 +89,12 @@ class Store {
  public:
   explicit Store(StoreOptions options = {});
 
-  boost::json::value create(const ResourceType& type, const std::string& ns, boost::json::value object,
-                            const Admit& admit = {}, bool dry_run = false);
+  boost::json::value create(const ResourceType& type, const std::string& ns,
+                            boost::json::value object, const Admit& admit = {},
+                            bool dry_run = false);
 
-  boost::json::value get(const ResourceType& type, const std::string& ns, const std::string& name) const;
+  boost::json::value get(const ResourceType& type, const std::string& ns,
+                         const std::string& name) const;
   std::optional<boost::json::value> find(const ResourceType& type, const std::string& ns,
                                          const std::string& name) const;
 
@@ -101,7 +104,8 @@ class Store {
 
   // Calls fn on every stored object of `type` (all namespaces), under the store's lock and without
   // copying them: for readers that need a small part of each object (the garbage collector).
-  void visit(const ResourceType& type, const std::function<void(const boost::json::value&)>& fn) const;
+  void visit(const ResourceType& type,
+             const std::function<void(const boost::json::value&)>& fn) const;
   // Every stored object of `type` (all namespaces, in (namespace, name) order), shared, not copied:
   // a reader that works on many objects for a while holds the store's lock only to take them.
   std::vector<StoredObject> snapshot(const ResourceType& type) const;
@@ -111,8 +115,9 @@ class Store {
   // metadata.resourceVersion -> 409 Conflict. Main updates keep the stored status (when the type
   // has a status subresource); status updates keep everything but status. Removing the last
   // finalizer of an object being deleted deletes it.
-  boost::json::value update(const ResourceType& type, const std::string& ns, const std::string& name,
-                            boost::json::value object, UpdateKind kind = UpdateKind::Main, const Admit& admit = {},
+  boost::json::value update(const ResourceType& type, const std::string& ns,
+                            const std::string& name, boost::json::value object,
+                            UpdateKind kind = UpdateKind::Main, const Admit& admit = {},
                             bool dry_run = false);
 
   struct DeleteResult {
@@ -123,22 +128,25 @@ class Store {
   // added, when missing, in the same write that sets deletionTimestamp.
   DeleteResult remove(const ResourceType& type, const std::string& ns, const std::string& name,
                       bool dry_run = false, const std::optional<std::string>& precondition_rv = {},
-                      const std::string& add_finalizer = {}, const std::optional<std::string>& precondition_uid = std::nullopt);
+                      const std::string& add_finalizer = {},
+                      const std::optional<std::string>& precondition_uid = std::nullopt);
 
   // What changed for the garbage collector since it last took the work (sim/owner_index.hpp).
   bool has_gc_work() const;
   GcWork take_gc_work();
   // Calls fn with the bucket ("group/resource") and object of everything owner-linked to `uids`
   // (their connected components), under the store's lock and without copying.
-  void visit_owner_components(const std::vector<std::string>& uids,
-                              const std::function<void(const std::string& bucket, const boost::json::value&)>& fn) const;
+  void visit_owner_components(
+      const std::vector<std::string>& uids,
+      const std::function<void(const std::string& bucket, const boost::json::value&)>& fn) const;
 
   // Deletes every object of a type at once (a CRD going away); emits DELETED events.
   void remove_all(const ResourceType& type);
 
   // Events with resourceVersion > rv for `type` (and `ns` unless empty), oldest first.
   // rv older than the retained window -> ApiError 410 Expired "too old resource version".
-  std::vector<WatchEvent> events_since(std::uint64_t rv, const ResourceType& type, const std::string& ns) const;
+  std::vector<WatchEvent> events_since(std::uint64_t rv, const ResourceType& type,
+                                       const std::string& ns) const;
 
   std::uint64_t resource_version() const;
   // The resourceVersion of the latest change to any object of `type` (0: none yet): lets a reader
@@ -154,7 +162,9 @@ class Store {
   // it: lets an in-process observer (the manager benchmark) time commits. Keep it cheap.
   void set_on_commit(std::function<void(const WatchEvent&)> callback);
   // "group/resource": one key per type, for whoever tracks changes by type.
-  static std::string bucket_key(const ResourceType& type) { return type.group + "/" + type.resource; }
+  static std::string bucket_key(const ResourceType& type) {
+    return type.group + "/" + type.resource;
+  }
 
   std::string now_rfc3339() const;
 

@@ -35,15 +35,19 @@ std::string condition_status(const json::value& object, std::string_view type) {
 }
 
 // metav1.Condition upsert; lastTransitionTime moves only when the status flips.
-void set_condition(json::object& status, std::string_view type, std::string_view value, std::string_view reason,
-                   const std::string& message, const std::string& now) {
+void set_condition(json::object& status, std::string_view type, std::string_view value,
+                   std::string_view reason, const std::string& message, const std::string& now) {
   auto& conditions = status["conditions"];
   if (!conditions.is_array()) conditions = json::array{};
-  json::object condition{{"type", type}, {"status", value}, {"reason", reason}, {"message", message},
+  json::object condition{{"type", type},
+                         {"status", value},
+                         {"reason", reason},
+                         {"message", message},
                          {"lastTransitionTime", now}};
   for (auto& existing : conditions.as_array()) {
     if (!existing.is_object() || existing.as_object()["type"] != json::value(type)) continue;
-    if (existing.as_object()["status"] == json::value(value)) condition["lastTransitionTime"] = existing.at("lastTransitionTime");
+    if (existing.as_object()["status"] == json::value(value))
+      condition["lastTransitionTime"] = existing.at("lastTransitionTime");
     existing = std::move(condition);
     return;
   }
@@ -58,7 +62,8 @@ json::value write_status_of(Store& store, const ResourceType& type, json::value 
 
 std::string node_fault(const NodePicker& picker, const json::value& pod) {
   const json::value* node = picker.node(pod_node(pod));
-  const auto* annotations = node ? find_object(node->as_object(), {"metadata", "annotations"}) : nullptr;
+  const auto* annotations =
+      node ? find_object(node->as_object(), {"metadata", "annotations"}) : nullptr;
   const auto* fault = find_string(annotations, kNodeFaultAnnotation);
   return fault ? std::string(*fault) : std::string();
 }
@@ -67,7 +72,8 @@ std::string node_fault(const NodePicker& picker, const json::value& pod) {
 
 std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step) {
   using std::chrono::milliseconds;
-  return step.count() <= 0 ? milliseconds(20) : std::clamp(step / 5, milliseconds(10), milliseconds(100));
+  return step.count() <= 0 ? milliseconds(20)
+                           : std::clamp(step / 5, milliseconds(10), milliseconds(100));
 }
 
 struct Trainer::Pass {
@@ -87,9 +93,12 @@ namespace {
 bool runs_here(const json::value& train_job) {
   const auto* spec = find_object(train_job.as_object(), {"spec"});
   if (spec == nullptr || !meta_string(train_job, "deletionTimestamp").empty()) return false;
-  if (condition_status(train_job, "Complete") == "True" || condition_status(train_job, "Failed") == "True") return false;
+  if (condition_status(train_job, "Complete") == "True" ||
+      condition_status(train_job, "Failed") == "True")
+    return false;
   const auto* managed_by = find_string(spec, "managedBy");
-  return managed_by == nullptr || *managed_by == kTrainerManagedBy;  // e.g. Kueue MultiKueue runs it elsewhere
+  return managed_by == nullptr ||
+         *managed_by == kTrainerManagedBy;  // e.g. Kueue MultiKueue runs it elsewhere
 }
 
 }  // namespace
@@ -140,8 +149,12 @@ std::size_t Trainer::reconcile() {
     nodes_ = sorted_nodes(std::move(copies));
     nodes_version_ = version;
   }
-  Pass pass{*train_jobs, *pods, std::move(pods_by_owner), NodePicker(nodes_, gpus_in_use),
-            options_.clock(), store_.now_rfc3339()};
+  Pass pass{*train_jobs,
+            *pods,
+            std::move(pods_by_owner),
+            NodePicker(nodes_, gpus_in_use),
+            options_.clock(),
+            store_.now_rfc3339()};
   std::size_t changed = 0;
   for (const auto& job : running) {
     try {
@@ -158,17 +171,21 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   const std::string uid = meta_string(train_job, "uid");
   std::vector<StoredObject> pods;
   for (auto& pod : pass.pods_by_owner[uid])
-    if (meta_string(*pod, "namespace") == meta_string(train_job, "namespace")) pods.push_back(std::move(pod));
-  std::sort(pods.begin(), pods.end(),
-            [](const StoredObject& a, const StoredObject& b) { return meta_string(*a, "name") < meta_string(*b, "name"); });
+    if (meta_string(*pod, "namespace") == meta_string(train_job, "namespace"))
+      pods.push_back(std::move(pod));
+  std::sort(pods.begin(), pods.end(), [](const StoredObject& a, const StoredObject& b) {
+    return meta_string(*a, "name") < meta_string(*b, "name");
+  });
 
-  if (const auto* suspended = spec->if_contains("suspend"); suspended && *suspended == json::value(true))
+  if (const auto* suspended = spec->if_contains("suspend");
+      suspended && *suspended == json::value(true))
     return suspend(pass, train_job, pods);
   bool changed = false;
   if (condition_status(train_job, "Suspended") == "True") {
-    json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
-    set_condition(ensure_object(fresh.as_object(), "status"), "Suspended", "False", "Resumed", "TrainJob is resumed",
-                  pass.now_text);
+    json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"),
+                                   meta_string(train_job, "name"));
+    set_condition(ensure_object(fresh.as_object(), "status"), "Suspended", "False", "Resumed",
+                  "TrainJob is resumed", pass.now_text);
     write_status_of(store_, pass.train_jobs, std::move(fresh));
     changed = true;
   }
@@ -185,7 +202,9 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   }
   changed = bind_unscheduled(pass, pods) || changed;
   if (first_seen || pass.now - stage->second < options_.step) return changed;
-  if (std::any_of(pods.begin(), pods.end(), [](const StoredObject& p) { return pod_node(*p).empty(); })) return changed;
+  if (std::any_of(pods.begin(), pods.end(),
+                  [](const StoredObject& p) { return pod_node(*p).empty(); }))
+    return changed;
 
   int world_size = 0;
   bool has_launcher = false;
@@ -194,7 +213,8 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
     has_launcher = has_launcher || pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob;
   }
   auto in_phase = [&](const char* phase) {
-    return std::any_of(pods.begin(), pods.end(), [&](const StoredObject& p) { return pod_phase(*p) == phase; });
+    return std::any_of(pods.begin(), pods.end(),
+                       [&](const StoredObject& p) { return pod_phase(*p) == phase; });
   };
   if (in_phase("Pending")) {
     start_pods(pass, pods, world_size, has_launcher);
@@ -206,14 +226,17 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   return true;
 }
 
-bool Trainer::suspend(Pass& pass, const json::value& train_job, const std::vector<StoredObject>& pods) {
+bool Trainer::suspend(Pass& pass, const json::value& train_job,
+                      const std::vector<StoredObject>& pods) {
   // A suspended JobSet has no pods: they are deleted and come back on resume.
-  for (const auto& pod : pods) store_.remove(pass.pods, meta_string(*pod, "namespace"), meta_string(*pod, "name"));
+  for (const auto& pod : pods)
+    store_.remove(pass.pods, meta_string(*pod, "namespace"), meta_string(*pod, "name"));
   last_stage_.erase(meta_string(train_job, "uid"));
   if (condition_status(train_job, "Suspended") == "True") return !pods.empty();
-  json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
-  set_condition(ensure_object(fresh.as_object(), "status"), "Suspended", "True", "Suspended", "TrainJob is suspended",
-                pass.now_text);
+  json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"),
+                                 meta_string(train_job, "name"));
+  set_condition(ensure_object(fresh.as_object(), "status"), "Suspended", "True", "Suspended",
+                "TrainJob is suspended", pass.now_text);
   write_status_of(store_, pass.train_jobs, std::move(fresh));
   return true;
 }
@@ -224,22 +247,26 @@ std::optional<json::value> Trainer::find_runtime(const json::value& train_job) c
   if (name == nullptr) return std::nullopt;
   const auto* kind = find_string(ref, "kind");  // the Trainer's default is ClusterTrainingRuntime
   const bool cluster = kind == nullptr || *kind != "TrainingRuntime";
-  auto type = lookup_(std::string(kTrainerGroup), "v1alpha1", cluster ? "clustertrainingruntimes" : "trainingruntimes");
+  auto type = lookup_(std::string(kTrainerGroup), "v1alpha1",
+                      cluster ? "clustertrainingruntimes" : "trainingruntimes");
   if (!type) return std::nullopt;
-  return store_.find(*type, cluster ? std::string() : meta_string(train_job, "namespace"), std::string(*name));
+  return store_.find(*type, cluster ? std::string() : meta_string(train_job, "namespace"),
+                     std::string(*name));
 }
 
-void Trainer::create_missing_pods(Pass& pass, const json::value& train_job, const json::value& runtime,
-                                  std::vector<StoredObject>& pods) {
+void Trainer::create_missing_pods(Pass& pass, const json::value& train_job,
+                                  const json::value& runtime, std::vector<StoredObject>& pods) {
   const auto* runtime_spec = find_object(runtime.as_object(), {"spec"});
   if (runtime_spec == nullptr) return;
   std::set<std::string> existing;
   for (const auto& pod : pods) existing.insert(meta_string(*pod, "name"));
-  PodIdentity id{meta_string(train_job, "name"), meta_string(train_job, "namespace"), meta_string(train_job, "uid")};
+  PodIdentity id{meta_string(train_job, "name"), meta_string(train_job, "namespace"),
+                 meta_string(train_job, "uid")};
   for (const auto& plan : plan_replicated_jobs(train_job.at("spec").as_object(), *runtime_spec)) {
     std::set<std::string> taken;
     for (const auto& pod : pods)
-      if (pod_label(*pod, kReplicatedJobNameLabel) == plan.name && !pod_node(*pod).empty()) taken.insert(pod_node(*pod));
+      if (pod_label(*pod, kReplicatedJobNameLabel) == plan.name && !pod_node(*pod).empty())
+        taken.insert(pod_node(*pod));
     for (id.index = 0; id.index < plan.pods; ++id.index) {
       json::value pod = build_pod(id, plan);
       if (existing.contains(meta_string(pod, "name"))) continue;
@@ -251,7 +278,8 @@ void Trainer::create_missing_pods(Pass& pass, const json::value& train_job, cons
       }
       json::value created = store_.create(pass.pods, id.ns, std::move(pod));
       created.as_object()["status"] = pending_status(pass.now_text, placement.message);
-      pods.push_back(std::make_shared<const json::value>(write_status_of(store_, pass.pods, std::move(created))));
+      pods.push_back(std::make_shared<const json::value>(
+          write_status_of(store_, pass.pods, std::move(created))));
     }
   }
 }
@@ -262,7 +290,8 @@ bool Trainer::bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods) {
     if (!pod_node(*pod).empty() || pod_phase(*pod) != "Pending") continue;
     std::set<std::string> taken;
     for (const auto& sibling : pods)
-      if (pod_label(*sibling, kReplicatedJobNameLabel) == pod_label(*pod, kReplicatedJobNameLabel) &&
+      if (pod_label(*sibling, kReplicatedJobNameLabel) ==
+              pod_label(*pod, kReplicatedJobNameLabel) &&
           !pod_node(*sibling).empty())
         taken.insert(pod_node(*sibling));
     auto placement = pass.picker.place(pod->at("spec").as_object(), taken);
@@ -272,7 +301,8 @@ bool Trainer::bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods) {
     bound.as_object()["spec"].as_object()["nodeName"] = placement.node;
     bound = store_.update(pass.pods, ns, name, std::move(bound));
     bound.as_object()["status"] = pending_status(pass.now_text, {});
-    pod = std::make_shared<const json::value>(store_.update(pass.pods, ns, name, std::move(bound), Store::UpdateKind::Status));
+    pod = std::make_shared<const json::value>(
+        store_.update(pass.pods, ns, name, std::move(bound), Store::UpdateKind::Status));
     changed = true;
   }
   return changed;
@@ -282,8 +312,8 @@ namespace {
 
 // Writes the pod's log, then its status, as a kubelet does: whoever sees the new phase can read the
 // log that goes with it.
-json::value write_pod(Store& store, PodLogs& logs, const ResourceType& type, json::value pod, std::string log,
-                      json::object status) {
+json::value write_pod(Store& store, PodLogs& logs, const ResourceType& type, json::value pod,
+                      std::string log, json::object status) {
   const std::string ns = meta_string(pod, "namespace"), name = meta_string(pod, "name");
   logs.write(ns, name, meta_string(pod, "uid"), std::move(log));
   pod.as_object()["status"] = std::move(status);
@@ -292,18 +322,21 @@ json::value write_pod(Store& store, PodLogs& logs, const ResourceType& type, jso
 
 }  // namespace
 
-void Trainer::start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher) {
+void Trainer::start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size,
+                         bool has_launcher) {
   for (auto& pod : pods) {
     if (pod_phase(*pod) != "Pending") continue;
     const json::value* node = pass.picker.node(pod_node(*pod));
     const json::value no_node = json::object{};
     auto context = log_context(*pod, node, world_size, has_launcher);
-    pod = std::make_shared<const json::value>(write_pod(store_, logs_, pass.pods, *pod, startup_log(context),
-                                                        running_status(*pod, node ? *node : no_node, pass.now_text)));
+    pod = std::make_shared<const json::value>(
+        write_pod(store_, logs_, pass.pods, *pod, startup_log(context),
+                  running_status(*pod, node ? *node : no_node, pass.now_text)));
   }
 }
 
-void Trainer::finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher) {
+void Trainer::finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size,
+                          bool has_launcher) {
   // mpirun fails as soon as one rank does, so the launcher reports its workers' failure.
   std::string worker_failure;
   for (const auto& pod : pods)
@@ -313,56 +346,75 @@ void Trainer::finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world
   for (auto& pod : pods) {
     if (pod_phase(*pod) != "Running") continue;
     std::string failure = node_fault(pass.picker, *pod);
-    if (failure.empty() && pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob) failure = worker_failure;
+    if (failure.empty() && pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob)
+      failure = worker_failure;
     auto context = log_context(*pod, pass.picker.node(pod_node(*pod)), world_size, has_launcher);
     pod = std::make_shared<const json::value>(
-        write_pod(store_, logs_, pass.pods, *pod, failure.empty() ? completion_log(context) : failure_log(context, failure),
+        write_pod(store_, logs_, pass.pods, *pod,
+                  failure.empty() ? completion_log(context) : failure_log(context, failure),
                   terminated_status(*pod, pass.now_text, failure.empty() ? 0 : 1, failure)));
   }
 }
 
-void Trainer::write_status(Pass& pass, const json::value& train_job, const std::vector<StoredObject>& pods) {
-  json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"), meta_string(train_job, "name"));
+void Trainer::write_status(Pass& pass, const json::value& train_job,
+                           const std::vector<StoredObject>& pods) {
+  json::value fresh = store_.get(pass.train_jobs, meta_string(train_job, "namespace"),
+                                 meta_string(train_job, "name"));
   auto& status = ensure_object(fresh.as_object(), "status");
   // jobsStatus: one entry per replicated job, in pod-name order of first appearance.
   json::array jobs;
   for (const auto& pod : pods) {
     const std::string job = pod_label(*pod, kReplicatedJobNameLabel), phase = pod_phase(*pod);
-    auto it = std::find_if(jobs.begin(), jobs.end(), [&](const json::value& j) { return j.at("name") == json::value(job); });
+    auto it = std::find_if(jobs.begin(), jobs.end(),
+                           [&](const json::value& j) { return j.at("name") == json::value(job); });
     if (it == jobs.end()) {
-      jobs.push_back(json::object{{"name", job}, {"ready", 0}, {"succeeded", 0}, {"failed", 0}, {"active", 0}, {"suspended", 0}});
+      jobs.push_back(json::object{{"name", job},
+                                  {"ready", 0},
+                                  {"succeeded", 0},
+                                  {"failed", 0},
+                                  {"active", 0},
+                                  {"suspended", 0}});
       it = jobs.end() - 1;
     }
     auto& entry = it->as_object();
-    const char* counter = phase == "Succeeded" ? "succeeded" : phase == "Failed" ? "failed" : "active";
+    const char* counter = phase == "Succeeded" ? "succeeded"
+                          : phase == "Failed"  ? "failed"
+                                               : "active";
     entry[counter] = entry[counter].as_int64() + 1;
     if (phase == "Running") entry["ready"] = entry["ready"].as_int64() + 1;
   }
   status["jobsStatus"] = std::move(jobs);
-  const bool finished = !pods.empty() && std::all_of(pods.begin(), pods.end(), [](const StoredObject& p) {
-    return pod_phase(*p) == "Succeeded" || pod_phase(*p) == "Failed";
-  });
+  const bool finished =
+      !pods.empty() && std::all_of(pods.begin(), pods.end(), [](const StoredObject& p) {
+        return pod_phase(*p) == "Succeeded" || pod_phase(*p) == "Failed";
+      });
   if (finished) {
     // JobSet's terminal condition, as Trainer v2 copies it; the message names the failed pod.
     const json::value* failed = nullptr;  // a worker first: the launcher only echoes its ranks
     for (const auto& pod : pods)
-      if (pod_phase(*pod) == "Failed" && pod_label(*pod, kReplicatedJobNameLabel) != kLauncherJob && !failed) failed = pod.get();
+      if (pod_phase(*pod) == "Failed" && pod_label(*pod, kReplicatedJobNameLabel) != kLauncherJob &&
+          !failed)
+        failed = pod.get();
     for (const auto& pod : pods)
       if (pod_phase(*pod) == "Failed" && !failed) failed = pod.get();
     if (failed) {
       const auto* statuses = find_array(failed->as_object(), {"status", "containerStatuses"});
-      const auto* terminated = statuses && !statuses->empty()
-                                   ? find_object(statuses->front().as_object(), {"state", "terminated"})
-                                   : nullptr;
+      const auto* terminated =
+          statuses && !statuses->empty()
+              ? find_object(statuses->front().as_object(), {"state", "terminated"})
+              : nullptr;
       const auto* message = find_string(terminated, "message");
-      const auto exit_code = json_int(terminated ? terminated->if_contains("exitCode") : nullptr, 1);
+      const auto exit_code =
+          json_int(terminated ? terminated->if_contains("exitCode") : nullptr, 1);
       set_condition(status, "Failed", "True", "FailedJobs",
-                    "jobset failed due to one or more job failures: pod " + meta_string(*failed, "name") + " on node " +
-                        pod_node(*failed) + " failed with exit code " + std::to_string(exit_code) + ": " +
+                    "jobset failed due to one or more job failures: pod " +
+                        meta_string(*failed, "name") + " on node " + pod_node(*failed) +
+                        " failed with exit code " + std::to_string(exit_code) + ": " +
                         (message ? std::string(*message) : std::string("Error")),
                     pass.now_text);
     } else {
-      set_condition(status, "Complete", "True", "AllJobsCompleted", "jobset completed successfully", pass.now_text);
+      set_condition(status, "Complete", "True", "AllJobsCompleted", "jobset completed successfully",
+                    pass.now_text);
     }
   }
   write_status_of(store_, pass.train_jobs, std::move(fresh));

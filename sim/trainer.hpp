@@ -46,9 +46,8 @@ std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step);
 class Trainer {
  public:
   // The served type of (group, version, resource), or nullopt when it is not served (yet).
-  using TypeLookup =
-      std::function<std::optional<ResourceType>(const std::string& group, const std::string& version,
-                                                 const std::string& resource)>;
+  using TypeLookup = std::function<std::optional<ResourceType>(
+      const std::string& group, const std::string& version, const std::string& resource)>;
 
   // The pods' container logs go to `logs`, not into the pod objects.
   Trainer(Store& store, PodLogs& logs, TypeLookup lookup, TrainerOptions options = {});
@@ -59,15 +58,18 @@ class Trainer {
  private:
   struct Pass;
   bool reconcile_train_job(Pass& pass, const boost::json::value& train_job);
-  bool suspend(Pass& pass, const boost::json::value& train_job, const std::vector<StoredObject>& pods);
+  bool suspend(Pass& pass, const boost::json::value& train_job,
+               const std::vector<StoredObject>& pods);
   std::optional<boost::json::value> find_runtime(const boost::json::value& train_job) const;
-  // Creates the pods the TrainJob should have and does not (all of them at first), bound where they fit.
-  void create_missing_pods(Pass& pass, const boost::json::value& train_job, const boost::json::value& runtime,
-                           std::vector<StoredObject>& pods);
+  // Creates the pods the TrainJob should have and does not (all of them at first), bound where they
+  // fit.
+  void create_missing_pods(Pass& pass, const boost::json::value& train_job,
+                           const boost::json::value& runtime, std::vector<StoredObject>& pods);
   bool bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods);
   void start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher);
   void finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher);
-  void write_status(Pass& pass, const boost::json::value& train_job, const std::vector<StoredObject>& pods);
+  void write_status(Pass& pass, const boost::json::value& train_job,
+                    const std::vector<StoredObject>& pods);
 
   Store& store_;
   PodLogs& logs_;

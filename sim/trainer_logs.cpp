@@ -49,7 +49,8 @@ double bus_bandwidth(const std::string& product) {
 
 // "<host>:<pid>:<tid> [<device>] ", as NCCL tags its lines.
 std::string process_tag(const PodLogContext& c) {
-  return c.node + ":" + std::to_string(200 + c.index) + ":" + std::to_string(200 + c.index) + " [0] ";
+  return c.node + ":" + std::to_string(200 + c.index) + ":" + std::to_string(200 + c.index) +
+         " [0] ";
 }
 
 std::string nccl_prefix(const PodLogContext& c) { return process_tag(c) + "NCCL INFO "; }
@@ -59,17 +60,23 @@ std::string nccl_table(const PodLogContext& c) {
   const double bus = bus_bandwidth(c.product);
   const double alg = ranks > 1 ? bus * ranks / (2.0 * (ranks - 1)) : bus;
   std::string out =
-      "#\n#                                                              out-of-place                       in-place\n"
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n";
+      "#\n#                                                              out-of-place              "
+      "         in-place\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+      "time   algbw   busbw #wrong\n"
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            "
+      "(us)  (GB/s)  (GB/s)\n";
   char row[256];
   for (unsigned long long size = 1ULL << 30; size <= 1ULL << 33; size <<= 1) {
     const double time_us = static_cast<double>(size) / (alg * 1e3);
-    std::snprintf(row, sizeof row, "%12llu  %12llu     float     sum      -1  %7.1f  %6.2f  %6.2f      0  %7.1f  %6.2f  %6.2f      0\n",
+    std::snprintf(row, sizeof row,
+                  "%12llu  %12llu     float     sum      -1  %7.1f  %6.2f  %6.2f      0  %7.1f  "
+                  "%6.2f  %6.2f      0\n",
                   size, size / 4, time_us, alg, bus, time_us, alg, bus);
     out += row;
   }
-  std::snprintf(row, sizeof row, "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : %.2f\n#\n", bus);
+  std::snprintf(row, sizeof row,
+                "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : %.2f\n#\n", bus);
   return out + row;
 }
 
@@ -77,10 +84,11 @@ std::string training_lines() {
   std::string out;
   char line[256];
   for (int iteration = 10; iteration <= 50; iteration += 10) {
-    std::snprintf(line, sizeof line,
-                  " iteration %8d/%8d | consumed samples: %10d | elapsed time per iteration (ms): %.1f | "
-                  "global batch size: %5d | lm loss: %.6E | number of skipped iterations: 0 |\n",
-                  iteration, 50, iteration * 256, 1843.2 + iteration / 10.0, 256, 9.4 - iteration * 0.05);
+    std::snprintf(
+        line, sizeof line,
+        " iteration %8d/%8d | consumed samples: %10d | elapsed time per iteration (ms): %.1f | "
+        "global batch size: %5d | lm loss: %.6E | number of skipped iterations: 0 |\n",
+        iteration, 50, iteration * 256, 1843.2 + iteration / 10.0, 256, 9.4 - iteration * 0.05);
     out += line;
   }
   return out + "[after training is done]\n";
@@ -88,11 +96,13 @@ std::string training_lines() {
 
 }  // namespace
 
-PodLogContext log_context(const json::value& pod, const json::value* node, int world_size, bool has_launcher) {
+PodLogContext log_context(const json::value& pod, const json::value* node, int world_size,
+                          bool has_launcher) {
   PodLogContext c;
   c.pod = meta_string(pod, "name");
   c.node = pod_node(pod);
-  c.index = static_cast<int>(json_int(pod.at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel), 0));
+  c.index = static_cast<int>(
+      json_int(pod.at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel), 0));
   c.world_size = world_size;
   const std::string job = pod_label(pod, kReplicatedJobNameLabel);
   c.reports_results = has_launcher ? job == kLauncherJob : job == kWorkerJob && c.index == 0;
@@ -103,18 +113,21 @@ PodLogContext log_context(const json::value& pod, const json::value* node, int w
     const auto* product = find_string(labels, "nvidia.com/gpu.product");
     c.product = product != nullptr ? std::string(*product) : std::string();
     const auto* allocatable = find_object(node->as_object(), {"status", "allocatable"});
-    c.gpus = static_cast<int>(json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0));
+    c.gpus = static_cast<int>(
+        json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0));
   }
   return c;
 }
 
 std::string startup_log(const PodLogContext& c) {
   const std::string p = nccl_prefix(c);
-  return "kube-sim: pod " + c.pod + " started on node " + c.node + " (" + std::to_string(c.gpus) + "x " + c.product +
-         ", " + c.platform + ")\n" + p + "Bootstrap: Using eth0\n" + p + "cudaDriverVersion 12080\n" + p +
-         "NCCL version 2.27.7+cuda12.9\n" + p + "Using network " + network_name(c.platform) + "\n" + p + "comm rank " +
+  return "kube-sim: pod " + c.pod + " started on node " + c.node + " (" + std::to_string(c.gpus) +
+         "x " + c.product + ", " + c.platform + ")\n" + p + "Bootstrap: Using eth0\n" + p +
+         "cudaDriverVersion 12080\n" + p + "NCCL version 2.27.7+cuda12.9\n" + p + "Using network " +
+         network_name(c.platform) + "\n" + p + "comm rank " +
          std::to_string(c.index * std::max(1, c.gpus)) + " nRanks " +
-         std::to_string(c.world_size * std::max(1, c.gpus)) + " nNodes " + std::to_string(c.world_size) + " - Init COMPLETE\n";
+         std::to_string(c.world_size * std::max(1, c.gpus)) + " nNodes " +
+         std::to_string(c.world_size) + " - Init COMPLETE\n";
 }
 
 std::string completion_log(const PodLogContext& c) {

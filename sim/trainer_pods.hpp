@@ -15,14 +15,15 @@ namespace nvcre::sim::trainer {
 
 inline constexpr std::string_view kJobSetNameLabel = "jobset.sigs.k8s.io/jobset-name";
 inline constexpr std::string_view kReplicatedJobNameLabel = "jobset.sigs.k8s.io/replicatedjob-name";
-inline constexpr std::string_view kCompletionIndexLabel = "batch.kubernetes.io/job-completion-index";
+inline constexpr std::string_view kCompletionIndexLabel =
+    "batch.kubernetes.io/job-completion-index";
 inline constexpr std::string_view kLauncherJob = "launcher";
 inline constexpr std::string_view kWorkerJob = "node";
 
 // One replicated job as the Trainer would render it into the JobSet.
 struct ReplicatedJobPlan {
   std::string name;
-  int pods = 1;                     // `node`: numNodes; others: replicas x parallelism
+  int pods = 1;                      // `node`: numNodes; others: replicas x parallelism
   boost::json::object pod_template;  // effective PodTemplateSpec {metadata, spec}
 };
 
@@ -47,14 +48,16 @@ struct PodIdentity {
 boost::json::value build_pod(const PodIdentity& id, const ReplicatedJobPlan& plan);
 
 // Pod statuses a kubelet would report. `now` is RFC 3339.
-boost::json::object pending_status(const std::string& now, const std::string& unschedulable_message);
+boost::json::object pending_status(const std::string& now,
+                                   const std::string& unschedulable_message);
 boost::json::object running_status(const boost::json::value& pod, const boost::json::value& node,
                                    const std::string& now);
-boost::json::object terminated_status(const boost::json::value& pod, const std::string& now, int exit_code,
-                                      const std::string& message);
+boost::json::object terminated_status(const boost::json::value& pod, const std::string& now,
+                                      int exit_code, const std::string& message);
 
 // Small typed reads of pod JSON that never throw.
-std::int64_t json_int(const boost::json::value* value, std::int64_t fallback);  // number or numeric string
+std::int64_t json_int(const boost::json::value* value,
+                      std::int64_t fallback);  // number or numeric string
 std::string pod_phase(const boost::json::value& pod);
 std::string pod_node(const boost::json::value& pod);
 std::string pod_label(const boost::json::value& pod, std::string_view key);

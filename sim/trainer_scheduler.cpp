@@ -28,7 +28,8 @@ bool requirement_matches(const json::object& requirement, const json::object* la
   const auto* op = find_string(&requirement, "operator");
   if (key == nullptr || op == nullptr) return false;
   const json::value* label = labels ? labels->if_contains(*key) : nullptr;
-  const std::string value = label && label->is_string() ? std::string(label->as_string()) : std::string();
+  const std::string value =
+      label && label->is_string() ? std::string(label->as_string()) : std::string();
   std::vector<std::string> values;
   if (const auto* list = find_array(requirement, {"values"}))
     for (const auto& v : *list)
@@ -49,7 +50,8 @@ bool requirement_matches(const json::object& requirement, const json::object* la
 bool term_matches(const json::object& term, const json::value& node) {
   const auto* expressions = find_array(term, {"matchExpressions"});
   const auto* fields = find_array(term, {"matchFields"});
-  if ((!expressions || expressions->empty()) && (!fields || fields->empty())) return false;  // an empty term matches nothing
+  if ((!expressions || expressions->empty()) && (!fields || fields->empty()))
+    return false;  // an empty term matches nothing
   const auto* labels = labels_of(node);
   if (expressions)
     for (const auto& e : *expressions)
@@ -70,10 +72,12 @@ bool selector_and_affinity_match(const json::object& pod_spec, const json::value
       if (have == nullptr || *have != want) return false;
     }
   const auto* terms =
-      find_array(pod_spec, {"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"});
+      find_array(pod_spec, {"affinity", "nodeAffinity",
+                            "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"});
   if (terms == nullptr) return true;
-  return std::any_of(terms->begin(), terms->end(),
-                     [&](const json::value& term) { return term.is_object() && term_matches(term.as_object(), node); });
+  return std::any_of(terms->begin(), terms->end(), [&](const json::value& term) {
+    return term.is_object() && term_matches(term.as_object(), node);
+  });
 }
 
 std::string_view string_or_empty(const json::object* object, std::string_view key) {
@@ -91,22 +95,25 @@ bool tolerates(const json::array* tolerations, const json::object& taint) {
     if (!effect.empty() && effect != string_or_empty(&taint, "effect")) continue;
     const auto key = string_or_empty(t, "key");
     const bool exists = string_or_empty(t, "operator") == "Exists";
-    if (key.empty() ? exists : key == string_or_empty(&taint, "key") &&
-                                   (exists || string_or_empty(t, "value") == string_or_empty(&taint, "value")))
+    if (key.empty()
+            ? exists
+            : key == string_or_empty(&taint, "key") &&
+                  (exists || string_or_empty(t, "value") == string_or_empty(&taint, "value")))
       return true;
   }
   return false;
 }
 
 // The first NoSchedule/NoExecute taint the pod does not tolerate, or nullopt.
-std::optional<json::object> untolerated_taint(const json::object& pod_spec, const json::value& node) {
+std::optional<json::object> untolerated_taint(const json::object& pod_spec,
+                                              const json::value& node) {
   std::vector<json::object> taints;
   const auto& object = node.as_object();
   if (const auto* list = find_array(object, {"spec", "taints"}))
     for (const auto& t : *list)
       if (t.is_object()) taints.push_back(t.as_object());
-  if (const auto* spec = find_object(object, {"spec"}); spec && spec->if_contains("unschedulable") &&
-                                                        spec->at("unschedulable") == json::value(true))
+  if (const auto* spec = find_object(object, {"spec"});
+      spec && spec->if_contains("unschedulable") && spec->at("unschedulable") == json::value(true))
     taints.push_back({{"key", "node.kubernetes.io/unschedulable"}, {"effect", "NoSchedule"}});
   if (const auto* conditions = find_array(object, {"status", "conditions"}))
     for (const auto& c : *conditions)
@@ -116,7 +123,9 @@ std::optional<json::object> untolerated_taint(const json::object& pod_spec, cons
   const auto* tolerations = find_array(pod_spec, {"tolerations"});
   for (const auto& taint : taints) {
     const auto* effect = find_string(&taint, "effect");
-    if (effect && (*effect == "NoSchedule" || *effect == "NoExecute") && !tolerates(tolerations, taint)) return taint;
+    if (effect && (*effect == "NoSchedule" || *effect == "NoExecute") &&
+        !tolerates(tolerations, taint))
+      return taint;
   }
   return std::nullopt;
 }
@@ -151,17 +160,20 @@ NodePicker::Nodes sorted_nodes(std::vector<json::value> nodes) {
   return std::make_shared<const std::vector<json::value>>(std::move(nodes));
 }
 
-NodePicker::NodePicker(Nodes nodes, const std::map<std::string, std::int64_t>& gpus_in_use) : nodes_(std::move(nodes)) {
+NodePicker::NodePicker(Nodes nodes, const std::map<std::string, std::int64_t>& gpus_in_use)
+    : nodes_(std::move(nodes)) {
   for (const auto& node : *nodes_) {
     const std::string name(node.at("metadata").at("name").as_string());
     const auto* allocatable = find_object(node.as_object(), {"status", "allocatable"});
     auto used = gpus_in_use.find(name);
-    free_gpus_[name] = json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0) -
-                       (used == gpus_in_use.end() ? 0 : used->second);
+    free_gpus_[name] =
+        json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0) -
+        (used == gpus_in_use.end() ? 0 : used->second);
   }
 }
 
-NodePicker::Placement NodePicker::place(const json::object& pod_spec, const std::set<std::string>& taken) {
+NodePicker::Placement NodePicker::place(const json::object& pod_spec,
+                                        const std::set<std::string>& taken) {
   const std::int64_t gpus = gpu_request(pod_spec);
   std::map<std::string, int> reasons;  // kube-scheduler's per-reason node counts
   for (const auto& node : *nodes_) {
@@ -169,8 +181,8 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec, const std:
     if (!selector_and_affinity_match(pod_spec, node)) {
       ++reasons["node(s) didn't match Pod's node affinity/selector"];
     } else if (auto taint = untolerated_taint(pod_spec, node)) {
-      ++reasons["node(s) had untolerated taint {" + std::string(string_or_empty(&*taint, "key")) + ": " +
-                std::string(string_or_empty(&*taint, "value")) + "}"];
+      ++reasons["node(s) had untolerated taint {" + std::string(string_or_empty(&*taint, "key")) +
+                ": " + std::string(string_or_empty(&*taint, "value")) + "}"];
     } else if (taken.contains(name)) {
       ++reasons["node(s) already run a pod of this replicated job"];
     } else if (gpus > 0 && free_gpus_[name] < gpus) {
@@ -194,6 +206,5 @@ const json::value* NodePicker::node(const std::string& name) const {
     if (node.at("metadata").at("name").as_string() == name) return &node;
   return nullptr;
 }
-
 
 }  // namespace nvcre::sim::trainer

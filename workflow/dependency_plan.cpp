@@ -33,21 +33,28 @@ std::vector<std::string> strings_of(const api::DependencySpec& dependency) {
   return collect_strings(json::value(dependency.resource));
 }
 
-bool never_job_scoped(const api::DependencySpec& dependency) { return dependency_kind(dependency).rfind("Cluster", 0) == 0; }
+bool never_job_scoped(const api::DependencySpec& dependency) {
+  return dependency_kind(dependency).rfind("Cluster", 0) == 0;
+}
 
 // Visits the metadata objects of every runtime patch whose label / annotation maps are metadata.
 template <class Visit>
 void for_each_runtime_patch_metadata(json::value& job_spec, Visit&& visit) {
   auto* spec = job_spec.if_object();
   auto* workload = spec == nullptr ? nullptr : spec->if_contains("workload");
-  auto* train_job = workload == nullptr || !workload->is_object() ? nullptr : workload->get_object().if_contains("trainJob");
-  auto* patches = train_job == nullptr || !train_job->is_object() ? nullptr : train_job->get_object().if_contains("runtimePatches");
+  auto* train_job = workload == nullptr || !workload->is_object()
+                        ? nullptr
+                        : workload->get_object().if_contains("trainJob");
+  auto* patches = train_job == nullptr || !train_job->is_object()
+                      ? nullptr
+                      : train_job->get_object().if_contains("runtimePatches");
   if (patches == nullptr || !patches->is_array()) return;
   auto child = [](json::value* v, std::string_view key) -> json::value* {
     return v == nullptr || !v->is_object() ? nullptr : v->get_object().if_contains(key);
   };
   for (std::size_t i = 0; i < patches->get_array().size(); ++i) {
-    json::value* template_ = child(child(&patches->get_array()[i], "trainingRuntimeSpec"), "template");
+    json::value* template_ =
+        child(child(&patches->get_array()[i], "trainingRuntimeSpec"), "template");
     visit(child(template_, "metadata"), i, SIZE_MAX, 0);
     json::value* jobs = child(child(template_, "spec"), "replicatedJobs");
     if (jobs == nullptr || !jobs->is_array()) continue;
@@ -63,11 +70,12 @@ json::value classification_document(const api::JobSpec& job_spec) {
   api::JobSpec copy = job_spec;
   copy.workloadMetadata.reset();
   json::value document = api::encode(copy);
-  for_each_runtime_patch_metadata(document, [](json::value* metadata, std::size_t, std::size_t, int) {
-    if (metadata == nullptr || !metadata->is_object()) return;
-    metadata->get_object().erase("labels");
-    metadata->get_object().erase("annotations");
-  });
+  for_each_runtime_patch_metadata(document,
+                                  [](json::value* metadata, std::size_t, std::size_t, int) {
+                                    if (metadata == nullptr || !metadata->is_object()) return;
+                                    metadata->get_object().erase("labels");
+                                    metadata->get_object().erase("annotations");
+                                  });
   return document;
 }
 
@@ -93,7 +101,9 @@ bool is_resource_name(std::string_view text) {
 
 std::string dependency_name(const api::DependencySpec& dependency) {
   const json::value* metadata = dependency.resource.if_contains("metadata");
-  const json::value* name = metadata == nullptr || !metadata->is_object() ? nullptr : metadata->get_object().if_contains("name");
+  const json::value* name = metadata == nullptr || !metadata->is_object()
+                                ? nullptr
+                                : metadata->get_object().if_contains("name");
   return name != nullptr && name->is_string() ? std::string(name->get_string()) : std::string();
 }
 
@@ -109,7 +119,8 @@ ClassifiedDependencies classify_dependencies(const std::vector<api::DependencySp
   for (std::size_t i = 0; i < dependencies.size(); ++i) {
     if (auto name = dependency_name(dependencies[i]); !name.empty()) by_name[name] = i;
   }
-  std::map<std::string, std::vector<std::size_t>> sharing;  // resource-name-like string -> dependencies
+  std::map<std::string, std::vector<std::size_t>>
+      sharing;  // resource-name-like string -> dependencies
   for (std::size_t i = 0; i < dependencies.size(); ++i) {
     if (never_job_scoped(dependencies[i])) continue;
     for (const auto& s : strings_of(dependencies[i])) {
@@ -154,7 +165,8 @@ std::vector<api::DependencySpec> order_dependencies(std::vector<api::DependencyS
   for (std::size_t i = 0; i < n; ++i) {
     std::set<std::size_t> needs;
     for (const auto& s : strings_of(dependencies[i])) {
-      if (auto it = by_name.find(s); it != by_name.end() && it->second != i) needs.insert(it->second);
+      if (auto it = by_name.find(s); it != by_name.end() && it->second != i)
+        needs.insert(it->second);
     }
     for (std::size_t j : needs) dependents[j].insert(i);
     waiting[i] = needs.size();
@@ -183,15 +195,16 @@ std::vector<api::DependencySpec> order_dependencies(std::vector<api::DependencyS
   return out;
 }
 
-std::string job_dependency_suffix(std::int64_t total_groups, bool multiple_iterations, std::string_view group,
-                                  std::int64_t iteration, std::string_view workflow_name) {
+std::string job_dependency_suffix(std::int64_t total_groups, bool multiple_iterations,
+                                  std::string_view group, std::int64_t iteration,
+                                  std::string_view workflow_name) {
   const std::string hash = k8s::extract_hash(workflow_name);
   if (!multiple_iterations && total_groups <= 1 && iteration <= 1) return "-" + hash + "-job";
   return "-" + hash + "-" + std::string(group) + "-iter-" + std::to_string(iteration);
 }
 
-std::map<std::string, std::string> job_dependency_replacements(const std::vector<api::DependencySpec>& job_scoped,
-                                                               std::string_view suffix) {
+std::map<std::string, std::string> job_dependency_replacements(
+    const std::vector<api::DependencySpec>& job_scoped, std::string_view suffix) {
   std::set<std::string> names;
   for (const auto& dependency : job_scoped) {
     if (auto name = dependency_name(dependency); !name.empty()) names.insert(name);
@@ -203,20 +216,24 @@ std::map<std::string, std::string> job_dependency_replacements(const std::vector
       if (is_resource_name(s) && names.count(s) == 0 && seen.insert(s).second) ++counts[s];
     }
   }
-  auto renamed = [&](const std::string& name) { return k8s::truncate_name(name + std::string(suffix), k8s::kMaxDnsLabelLength); };
+  auto renamed = [&](const std::string& name) {
+    return k8s::truncate_name(name + std::string(suffix), k8s::kMaxDnsLabelLength);
+  };
   std::map<std::string, std::string> replacements;
   for (const auto& dependency : job_scoped) {
     const std::string name = dependency_name(dependency);
     if (name.empty()) continue;
     replacements[name] = renamed(name);
     for (const auto& s : strings_of(dependency)) {
-      if (s != name && counts.count(s) && counts[s] >= 2 && !replacements.count(s)) replacements[s] = renamed(s);
+      if (s != name && counts.count(s) && counts[s] >= 2 && !replacements.count(s))
+        replacements[s] = renamed(s);
     }
   }
   return replacements;
 }
 
-json::value rename_strings(const json::value& value, const std::map<std::string, std::string>& replacements) {
+json::value rename_strings(const json::value& value,
+                           const std::map<std::string, std::string>& replacements) {
   auto renamed = [&](std::string_view text) -> std::string {
     auto it = replacements.find(std::string(text));
     return it == replacements.end() ? std::string(text) : it->second;
@@ -235,44 +252,54 @@ json::value rename_strings(const json::value& value, const std::map<std::string,
   return value;
 }
 
-api::JobSpec rename_job_spec(const api::JobSpec& spec, const std::map<std::string, std::string>& replacements) {
+api::JobSpec rename_job_spec(const api::JobSpec& spec,
+                             const std::map<std::string, std::string>& replacements) {
   api::JobSpec renameable = spec;
   renameable.workloadMetadata.reset();
   json::value original = api::encode(renameable);
   json::value renamed = rename_strings(original, replacements);
   // Put back the runtime-patch label / annotation maps (renaming never changes the shape).
   std::map<std::tuple<std::size_t, std::size_t, int>, json::object> kept;
-  for_each_runtime_patch_metadata(original, [&](json::value* metadata, std::size_t i, std::size_t j, int level) {
-    if (metadata != nullptr && metadata->is_object()) kept[{i, j, level}] = metadata->get_object();
-  });
-  for_each_runtime_patch_metadata(renamed, [&](json::value* metadata, std::size_t i, std::size_t j, int level) {
-    auto it = kept.find({i, j, level});
-    if (metadata == nullptr || !metadata->is_object() || it == kept.end()) return;
-    for (std::string_view key : {"labels", "annotations"}) {
-      if (const json::value* before = it->second.if_contains(key)) metadata->get_object()[key] = *before;
-    }
-  });
+  for_each_runtime_patch_metadata(
+      original, [&](json::value* metadata, std::size_t i, std::size_t j, int level) {
+        if (metadata != nullptr && metadata->is_object())
+          kept[{i, j, level}] = metadata->get_object();
+      });
+  for_each_runtime_patch_metadata(
+      renamed, [&](json::value* metadata, std::size_t i, std::size_t j, int level) {
+        auto it = kept.find({i, j, level});
+        if (metadata == nullptr || !metadata->is_object() || it == kept.end()) return;
+        for (std::string_view key : {"labels", "annotations"}) {
+          if (const json::value* before = it->second.if_contains(key))
+            metadata->get_object()[key] = *before;
+        }
+      });
   api::JobSpec out = api::decode<api::JobSpec>(renamed, "spec");
   out.workloadMetadata = spec.workloadMetadata;
   return out;
 }
 
-PreparedJobDependencies prepare_job_dependencies(const api::WorkflowSpec& spec, const api::JobSpec& job_spec,
-                                                 std::string_view workflow_name, std::int64_t total_groups,
-                                                 std::string_view group, std::int64_t iteration) {
+PreparedJobDependencies prepare_job_dependencies(const api::WorkflowSpec& spec,
+                                                 const api::JobSpec& job_spec,
+                                                 std::string_view workflow_name,
+                                                 std::int64_t total_groups, std::string_view group,
+                                                 std::int64_t iteration) {
   PreparedJobDependencies out{job_spec, spec.dependencies, {}};
   ClassifiedDependencies classified = classify_dependencies(spec.dependencies, job_spec);
   if (classified.job_scoped.empty()) return out;
   const auto job_scoped = order_dependencies(classified.job_scoped);
   const bool multiple_iterations = spec.orchestration.iterations.value_or(1) > 1;
   const auto replacements = job_dependency_replacements(
-      job_scoped, job_dependency_suffix(total_groups, multiple_iterations, group, iteration, workflow_name));
+      job_scoped,
+      job_dependency_suffix(total_groups, multiple_iterations, group, iteration, workflow_name));
   if (replacements.empty()) return out;
   out.effective = classified.workflow_scoped;
   for (const auto& dependency : job_scoped) {
-    json::object renamed = rename_strings(json::value(dependency.resource), replacements).as_object();
+    json::object renamed =
+        rename_strings(json::value(dependency.resource), replacements).as_object();
     // A queue label equal to a dependency name must survive the blind rename.
-    renamed = platform::preserve_scheduling_fields(dependency.resource, std::move(renamed), spec.gangScheduler);
+    renamed = platform::preserve_scheduling_fields(dependency.resource, std::move(renamed),
+                                                   spec.gangScheduler);
     out.copies.push_back({std::move(renamed), dependency.when});
   }
   out.effective.insert(out.effective.end(), out.copies.begin(), out.copies.end());
@@ -281,9 +308,9 @@ PreparedJobDependencies prepare_job_dependencies(const api::WorkflowSpec& spec, 
 }
 
 bool is_cluster_scoped_kind(std::string_view kind) {
-  static const std::set<std::string_view> known = {"Namespace", "PersistentVolume", "StorageClass", "PriorityClass",
-                                                   "CustomResourceDefinition", "Node", "ResourceSlice", "DeviceClass",
-                                                   "RuntimeClass", "IngressClass"};
+  static const std::set<std::string_view> known = {
+      "Namespace", "PersistentVolume", "StorageClass", "PriorityClass", "CustomResourceDefinition",
+      "Node",      "ResourceSlice",    "DeviceClass",  "RuntimeClass",  "IngressClass"};
   return kind.rfind("Cluster", 0) == 0 || known.count(kind) != 0;
 }
 
@@ -292,7 +319,8 @@ json::object dependency_object(const json::object& resource, std::string_view wo
                                const std::optional<json::object>& owner) {
   json::object object = resource;
   const json::value* kind = object.if_contains("kind");
-  const bool cluster_scoped = kind != nullptr && kind->is_string() && is_cluster_scoped_kind(kind->get_string());
+  const bool cluster_scoped =
+      kind != nullptr && kind->is_string() && is_cluster_scoped_kind(kind->get_string());
   json::value& metadata_slot = object["metadata"];
   if (!metadata_slot.is_object()) metadata_slot = json::object();
   json::object& metadata = metadata_slot.get_object();
@@ -303,9 +331,11 @@ json::object dependency_object(const json::object& resource, std::string_view wo
   if (owner && !cluster_scoped) {
     json::value& refs = metadata["ownerReferences"];
     if (!refs.is_array()) refs = json::array();
-    const bool present = std::any_of(refs.get_array().begin(), refs.get_array().end(), [&](const json::value& ref) {
-      return ref.is_object() && ref.get_object().if_contains("uid") != nullptr && ref.get_object().at("uid") == owner->at("uid");
-    });
+    const bool present =
+        std::any_of(refs.get_array().begin(), refs.get_array().end(), [&](const json::value& ref) {
+          return ref.is_object() && ref.get_object().if_contains("uid") != nullptr &&
+                 ref.get_object().at("uid") == owner->at("uid");
+        });
     if (!present) refs.get_array().push_back(*owner);
   }
   json::value& labels = metadata["labels"];
@@ -325,10 +355,12 @@ const json::object* metadata_of(const json::value& object) {
   return metadata == nullptr ? nullptr : metadata->if_object();
 }
 
-std::string metadata_map_value(const json::value& object, std::string_view map, std::string_view key) {
+std::string metadata_map_value(const json::value& object, std::string_view map,
+                               std::string_view key) {
   const json::object* metadata = metadata_of(object);
   const json::value* m = metadata == nullptr ? nullptr : metadata->if_contains(map);
-  const json::value* v = m == nullptr || !m->is_object() ? nullptr : m->get_object().if_contains(key);
+  const json::value* v =
+      m == nullptr || !m->is_object() ? nullptr : m->get_object().if_contains(key);
   return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
@@ -336,15 +368,16 @@ std::string metadata_map_value(const json::value& object, std::string_view map, 
 
 bool controlled_by(const json::value& object, std::string_view owner_uid) {
   const json::object* metadata = metadata_of(object);
-  const json::value* refs = metadata == nullptr ? nullptr : metadata->if_contains("ownerReferences");
+  const json::value* refs =
+      metadata == nullptr ? nullptr : metadata->if_contains("ownerReferences");
   if (refs == nullptr || !refs->is_array()) return false;
   for (const auto& ref : refs->get_array()) {
     const auto* r = ref.if_object();
     if (r == nullptr) continue;
     const json::value* uid = r->if_contains("uid");
     const json::value* controller = r->if_contains("controller");
-    if (uid != nullptr && uid->is_string() && uid->get_string() == owner_uid && controller != nullptr &&
-        controller->is_bool() && controller->get_bool()) {
+    if (uid != nullptr && uid->is_string() && uid->get_string() == owner_uid &&
+        controller != nullptr && controller->is_bool() && controller->get_bool()) {
       return true;
     }
   }
@@ -354,7 +387,8 @@ bool controlled_by(const json::value& object, std::string_view owner_uid) {
 bool owned_by_workflow(const json::value& object, std::string_view workflow_uid) {
   if (workflow_uid.empty()) return false;
   const json::object* metadata = metadata_of(object);
-  const json::value* refs = metadata == nullptr ? nullptr : metadata->if_contains("ownerReferences");
+  const json::value* refs =
+      metadata == nullptr ? nullptr : metadata->if_contains("ownerReferences");
   if (refs != nullptr && refs->is_array()) {
     for (const auto& ref : refs->get_array()) {
       const json::value* uid = ref.is_object() ? ref.get_object().if_contains("uid") : nullptr;
@@ -364,13 +398,16 @@ bool owned_by_workflow(const json::value& object, std::string_view workflow_uid)
   return metadata_map_value(object, "annotations", kWorkflowUidAnnotation) == workflow_uid;
 }
 
-bool owned_for_cleanup(const json::value& object, std::string_view workflow_uid, std::string_view workflow_name) {
-  return owned_by_workflow(object, workflow_uid) || metadata_map_value(object, "labels", kWorkflowLabel) == workflow_name;
+bool owned_for_cleanup(const json::value& object, std::string_view workflow_uid,
+                       std::string_view workflow_name) {
+  return owned_by_workflow(object, workflow_uid) ||
+         metadata_map_value(object, "labels", kWorkflowLabel) == workflow_name;
 }
 
 bool is_deleting(const json::value& object) {
   const json::object* metadata = metadata_of(object);
-  const json::value* ts = metadata == nullptr ? nullptr : metadata->if_contains("deletionTimestamp");
+  const json::value* ts =
+      metadata == nullptr ? nullptr : metadata->if_contains("deletionTimestamp");
   return ts != nullptr && ts->is_string() && !ts->get_string().empty();
 }
 

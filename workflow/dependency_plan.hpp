@@ -45,21 +45,24 @@ ClassifiedDependencies classify_dependencies(const std::vector<api::DependencySp
 std::vector<api::DependencySpec> order_dependencies(std::vector<api::DependencySpec> dependencies);
 
 // "-<wfhash>-job" for a single group, single iteration; else "-<wfhash>-<group>-iter-<n>".
-std::string job_dependency_suffix(std::int64_t total_groups, bool multiple_iterations, std::string_view group,
-                                  std::int64_t iteration, std::string_view workflow_name);
+std::string job_dependency_suffix(std::int64_t total_groups, bool multiple_iterations,
+                                  std::string_view group, std::int64_t iteration,
+                                  std::string_view workflow_name);
 
 // Old name -> per-Job name for every job-scoped dependency name and every resource-name-like string
 // shared by two or more of them (a ComputeDomain channel template name, say).
-std::map<std::string, std::string> job_dependency_replacements(const std::vector<api::DependencySpec>& job_scoped,
-                                                               std::string_view suffix);
+std::map<std::string, std::string> job_dependency_replacements(
+    const std::vector<api::DependencySpec>& job_scoped, std::string_view suffix);
 
-// Every string (values and object keys) equal to a replacement key, replaced: the structural form of
-// upstream's quoted-string substitution over the JSON text.
-boost::json::value rename_strings(const boost::json::value& value, const std::map<std::string, std::string>& replacements);
+// Every string (values and object keys) equal to a replacement key, replaced: the structural form
+// of upstream's quoted-string substitution over the JSON text.
+boost::json::value rename_strings(const boost::json::value& value,
+                                  const std::map<std::string, std::string>& replacements);
 
 // The Job spec with dependency references renamed; workloadMetadata and the label / annotation maps
 // of runtime patches are metadata, never references, and are kept as they were.
-api::JobSpec rename_job_spec(const api::JobSpec& spec, const std::map<std::string, std::string>& replacements);
+api::JobSpec rename_job_spec(const api::JobSpec& spec,
+                             const std::map<std::string, std::string>& replacements);
 
 // A Job's job-scoped dependency copies and the spec that references them.
 struct PreparedJobDependencies {
@@ -68,24 +71,29 @@ struct PreparedJobDependencies {
   std::vector<api::DependencySpec> copies;     // renamed, creation order
 };
 
-PreparedJobDependencies prepare_job_dependencies(const api::WorkflowSpec& spec, const api::JobSpec& job_spec,
-                                                 std::string_view workflow_name, std::int64_t total_groups,
-                                                 std::string_view group, std::int64_t iteration);
+PreparedJobDependencies prepare_job_dependencies(const api::WorkflowSpec& spec,
+                                                 const api::JobSpec& job_spec,
+                                                 std::string_view workflow_name,
+                                                 std::int64_t total_groups, std::string_view group,
+                                                 std::int64_t iteration);
 
 // Cluster-scoped kinds we know of (no REST mapper in a pure function; unknown kinds are namespaced,
 // as upstream falls back to when discovery cannot resolve a kind).
 bool is_cluster_scoped_kind(std::string_view kind);
 
 // The object to create for a dependency: namespace defaulted (namespaced kinds), the tracking label
-// and workflow-uid annotation added, and `owner` appended to ownerReferences (namespaced kinds only).
-boost::json::object dependency_object(const boost::json::object& resource, std::string_view workflow_namespace,
+// and workflow-uid annotation added, and `owner` appended to ownerReferences (namespaced kinds
+// only).
+boost::json::object dependency_object(const boost::json::object& resource,
+                                      std::string_view workflow_namespace,
                                       std::string_view workflow_name, std::string_view workflow_uid,
                                       const std::optional<boost::json::object>& owner);
 
 // Adoption check: an owner reference with the Workflow's UID, or the workflow-uid annotation.
 bool owned_by_workflow(const boost::json::value& object, std::string_view workflow_uid);
 // Cleanup check: the above, or the legacy tracking label naming the Workflow.
-bool owned_for_cleanup(const boost::json::value& object, std::string_view workflow_uid, std::string_view workflow_name);
+bool owned_for_cleanup(const boost::json::value& object, std::string_view workflow_uid,
+                       std::string_view workflow_name);
 // A controller owner reference with this UID.
 bool controlled_by(const boost::json::value& object, std::string_view owner_uid);
 bool is_deleting(const boost::json::value& object);

@@ -19,15 +19,16 @@
 
 namespace nvcre::workflow {
 
-using api::kManagedByLabel;
-using api::kManagedByValue;
 using api::kGroupLabel;
 using api::kGroupNodesAnnotation;
+using api::kManagedByLabel;
+using api::kManagedByValue;
 
 // `<wf>-job` when not diagnose, at most one iteration and at most one group; else
 // `<wf>-<group>-iter-<n>`; truncated to 35.
 std::string group_job_name(std::string_view workflow_name, bool diagnose, bool multiple_iterations,
-                           std::int64_t total_groups, std::string_view group, std::int64_t iteration);
+                           std::int64_t total_groups, std::string_view group,
+                           std::int64_t iteration);
 
 // The template spec with validation.performance thresholds / measurementTimeout copied in.
 api::JobSpec job_spec_from_template(const api::WorkflowSpec& spec);
@@ -42,14 +43,15 @@ boost::json::value node_affinity_for(const std::vector<std::string>& hostnames,
 // Taint selectors become tolerations (no value: Exists, else Equal; effect copied) for every
 // workload; otherwise only MPI workloads (a `launcher` runtime patch) get one: Pinned a blanket
 // Exists, Unpinned the GPU and arm64 NoSchedule taints. Empty: none.
-boost::json::array tolerations_for(const std::optional<api::TargetSpec>& target, bool has_launcher, bool unpinned);
+boost::json::array tolerations_for(const std::optional<api::TargetSpec>& target, bool has_launcher,
+                                   bool unpinned);
 
 struct GroupJobInput {
   const api::Workflow& workflow;  // name, namespace, uid
   const api::WorkflowSpec& spec;  // effective spec (overrides applied)
   const WorkflowExtras& extras;   // placement, recorded gpu products
   const api::GroupStatus& group;
-  api::JobSpec job_spec;          // the template spec with dependency references renamed
+  api::JobSpec job_spec;  // the template spec with dependency references renamed
   std::string job_name;
 };
 

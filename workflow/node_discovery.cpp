@@ -27,7 +27,8 @@ std::string string_member(const json::object* object, std::string_view key) {
   return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
 }
 
-bool matches_expressions(const k8s::Labels& labels, const std::vector<api::NodeSelectorRequirement>& expressions) {
+bool matches_expressions(const k8s::Labels& labels,
+                         const std::vector<api::NodeSelectorRequirement>& expressions) {
   using Op = k8s::Requirement::Operator;
   for (const auto& expression : expressions) {
     Op op;
@@ -43,7 +44,8 @@ bool matches_expressions(const k8s::Labels& labels, const std::vector<api::NodeS
       return false;  // upstream converts only these four operators; anything else rejects the node
     }
     try {
-      if (!k8s::make_requirement(expression.key, op, expression.values).matches(labels)) return false;
+      if (!k8s::make_requirement(expression.key, op, expression.values).matches(labels))
+        return false;
     } catch (const std::invalid_argument&) {
       return false;
     }
@@ -79,8 +81,10 @@ std::int64_t gpu_request_value(const json::value& value) {
     return std::max<std::int64_t>(quantity->value(), 0);
   }
   if (value.is_int64()) return std::max<std::int64_t>(value.get_int64(), 0);
-  if (value.is_uint64()) return static_cast<std::int64_t>(std::min<std::uint64_t>(value.get_uint64(), INT64_MAX));
-  if (value.is_double()) return value.get_double() > 0 ? static_cast<std::int64_t>(value.get_double()) : 0;
+  if (value.is_uint64())
+    return static_cast<std::int64_t>(std::min<std::uint64_t>(value.get_uint64(), INT64_MAX));
+  if (value.is_double())
+    return value.get_double() > 0 ? static_cast<std::int64_t>(value.get_double()) : 0;
   return 0;
 }
 
@@ -103,7 +107,9 @@ std::int64_t max_gpu_request(const json::value& document) {
 
 }  // namespace
 
-std::string node_name(const json::value& node) { return string_member(object_member(node, "metadata"), "name"); }
+std::string node_name(const json::value& node) {
+  return string_member(object_member(node, "metadata"), "name");
+}
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
@@ -120,11 +126,14 @@ bool targets_cordoned_nodes(const std::optional<api::TargetSpec>& target) {
                      [](const api::TaintSelector& s) { return s.key == kUnschedulableTaint; });
 }
 
-DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache, const std::optional<api::TargetSpec>& target) {
+DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache,
+                                      const std::optional<api::TargetSpec>& target) {
   k8s::LabelSelector selector;
-  if (target && !target->nodeSelector.empty()) selector = k8s::LabelSelector::from_match_labels(target->nodeSelector);
-  const std::set<std::string> names = target ? std::set<std::string>(target->nodeNames.begin(), target->nodeNames.end())
-                                             : std::set<std::string>();
+  if (target && !target->nodeSelector.empty())
+    selector = k8s::LabelSelector::from_match_labels(target->nodeSelector);
+  const std::set<std::string> names =
+      target ? std::set<std::string>(target->nodeNames.begin(), target->nodeNames.end())
+             : std::set<std::string>();
   const bool keep_cordoned = targets_cordoned_nodes(target);
   DiscoveredNodes out;
   for (const json::value* node : cache.list("v1", "Node", "", selector)) {
@@ -162,10 +171,12 @@ CapacityFilter filter_by_gpu_capacity(std::vector<json::value> nodes, std::int64
   CapacityFilter out;
   for (auto& node : nodes) {
     const json::object* allocatable = platform::NodeView(node).allocatable();
-    const json::value* count = allocatable == nullptr ? nullptr : allocatable->if_contains(kGpuResource);
+    const json::value* count =
+        allocatable == nullptr ? nullptr : allocatable->if_contains(kGpuResource);
     if (gpus > 0 && count != nullptr) {
       auto quantity = k8s::quantity_from_json(*count);
-      if (quantity && quantity->milli_value() % 1000 == 0 && quantity->value() > 0 && quantity->value() < gpus) {
+      if (quantity && quantity->milli_value() % 1000 == 0 && quantity->value() > 0 &&
+          quantity->value() < gpus) {
         out.excluded.push_back({node_name(node), quantity->value()});
         continue;
       }
@@ -181,54 +192,64 @@ std::string gpu_shortfall_detail(const std::vector<CapacityExclusion>& excluded)
   return join(parts);
 }
 
-ExclusionRecord exclusion_summary(const std::vector<std::string>& cordoned, const std::vector<std::string>& arch_excluded,
-                                  std::string_view architecture, const std::vector<CapacityExclusion>& capacity_excluded,
+ExclusionRecord exclusion_summary(const std::vector<std::string>& cordoned,
+                                  const std::vector<std::string>& arch_excluded,
+                                  std::string_view architecture,
+                                  const std::vector<CapacityExclusion>& capacity_excluded,
                                   std::int64_t gpus_per_node) {
   ExclusionRecord record;
   std::vector<std::string> reasons;
   if (!cordoned.empty()) {
     record.nodes.insert(record.nodes.end(), cordoned.begin(), cordoned.end());
-    reasons.push_back(std::to_string(cordoned.size()) +
-                      " node(s) matched the target but were unschedulable (cordoned): " + join(cordoned));
+    reasons.push_back(
+        std::to_string(cordoned.size()) +
+        " node(s) matched the target but were unschedulable (cordoned): " + join(cordoned));
   }
   if (!arch_excluded.empty()) {
     record.nodes.insert(record.nodes.end(), arch_excluded.begin(), arch_excluded.end());
-    reasons.push_back("target set has more than one GPU architecture; certified " + std::string(architecture) + " only");
+    reasons.push_back("target set has more than one GPU architecture; certified " +
+                      std::string(architecture) + " only");
   }
   if (!capacity_excluded.empty()) {
     for (const auto& e : capacity_excluded) record.nodes.push_back(e.node);
-    reasons.push_back(std::to_string(capacity_excluded.size()) +
-                      " node(s) matched the target but have insufficient GPU capacity, the workload requests " +
-                      std::to_string(gpus_per_node) + " nvidia.com/gpu per node: " + gpu_shortfall_detail(capacity_excluded));
+    reasons.push_back(
+        std::to_string(capacity_excluded.size()) +
+        " node(s) matched the target but have insufficient GPU capacity, the workload requests " +
+        std::to_string(gpus_per_node) +
+        " nvidia.com/gpu per node: " + gpu_shortfall_detail(capacity_excluded));
   }
   // ". " because the architecture sentence already contains a semicolon.
   record.reason = join(reasons, ". ");
   return record;
 }
 
-std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found, std::string_view architecture,
+std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found,
+                                     std::string_view architecture,
                                      const std::vector<std::string>& arch_excluded,
-                                     const std::vector<CapacityExclusion>& capacity_excluded, std::int64_t gpus_per_node) {
-  std::string message =
-      "Not enough schedulable nodes: need " + std::to_string(needed) + ", found " + std::to_string(found);
+                                     const std::vector<CapacityExclusion>& capacity_excluded,
+                                     std::int64_t gpus_per_node) {
+  std::string message = "Not enough schedulable nodes: need " + std::to_string(needed) +
+                        ", found " + std::to_string(found);
   std::vector<std::string> causes;
   std::vector<std::string> remedies;
   if (!arch_excluded.empty()) {
-    causes.push_back(std::to_string(arch_excluded.size()) +
-                     " node(s) matched the target but were excluded for not being GPU architecture " +
-                     std::string(architecture) + ": " + join(arch_excluded));
+    causes.push_back(
+        std::to_string(arch_excluded.size()) +
+        " node(s) matched the target but were excluded for not being GPU architecture " +
+        std::string(architecture) + ": " + join(arch_excluded));
     remedies.emplace_back("narrow the target to one architecture");
   }
   if (!capacity_excluded.empty()) {
     causes.push_back(std::to_string(capacity_excluded.size()) +
                      " node(s) matched the target but were excluded for having fewer than the " +
-                     std::to_string(gpus_per_node) + " allocatable nvidia.com/gpu the workload requests per node: " +
+                     std::to_string(gpus_per_node) +
+                     " allocatable nvidia.com/gpu the workload requests per node: " +
                      gpu_shortfall_detail(capacity_excluded));
     remedies.emplace_back("lower gpusPerNode");
   }
   if (causes.empty()) return message;
-  return message + ". " + join(causes, ". ") + ". Set nodesPerJob to " + std::to_string(found) + ", or " +
-         join(remedies, ", or ");
+  return message + ". " + join(causes, ". ") + ". Set nodesPerJob to " + std::to_string(found) +
+         ", or " + join(remedies, ", or ");
 }
 
 std::vector<std::string> distinct_gpu_products(const std::vector<json::value>& nodes) {

@@ -1,8 +1,8 @@
 #pragma once
 // Target-node discovery and the node exclusions the Workflow controller records (controllers.md
-// §3.1, §3.5 capacity filter, §5.4): which cached GPU nodes a TargetSpec selects, which of them were
-// dropped as cordoned, under-capacity or of a minority architecture, and the sentences that explain
-// it in status, events and failure messages. Pure functions over cached Node JSON.
+// §3.1, §3.5 capacity filter, §5.4): which cached GPU nodes a TargetSpec selects, which of them
+// were dropped as cordoned, under-capacity or of a minority architecture, and the sentences that
+// explain it in status, events and failure messages. Pure functions over cached Node JSON.
 #include "api/labels.hpp"
 #include "api/workflow.hpp"
 #include "k8s/object_cache.hpp"
@@ -22,15 +22,17 @@ inline constexpr std::string_view kGpuResource = "nvidia.com/gpu";
 inline constexpr std::string_view kUnschedulableTaint = "node.kubernetes.io/unschedulable";
 
 struct DiscoveredNodes {
-  std::vector<boost::json::value> nodes;  // name-sorted copies of the selected schedulable GPU nodes
-  std::vector<std::string> cordoned;      // name-sorted GPU nodes dropped for spec.unschedulable
+  std::vector<boost::json::value>
+      nodes;                          // name-sorted copies of the selected schedulable GPU nodes
+  std::vector<std::string> cordoned;  // name-sorted GPU nodes dropped for spec.unschedulable
 };
 
 // discoverTargetNodes over the cache (which holds only gpu.present=true nodes): nodeSelector, then
 // every matchExpression (In/NotIn/Exists/DoesNotExist; other operators reject the node), nodeNames,
 // taintSelectors (every one must match a taint), the cordon filter (skipped when a taint selector
 // names node.kubernetes.io/unschedulable) and the gpu.present=true label.
-DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache, const std::optional<api::TargetSpec>& target);
+DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache,
+                                      const std::optional<api::TargetSpec>& target);
 
 // A taint selector names node.kubernetes.io/unschedulable: cordoned nodes are targets, and the
 // default node-health monitor is dropped for the run.
@@ -62,15 +64,19 @@ struct ExclusionRecord {
   std::string reason;  // one sentence per cause, joined by ". "
 };
 
-ExclusionRecord exclusion_summary(const std::vector<std::string>& cordoned, const std::vector<std::string>& arch_excluded,
-                                  std::string_view architecture, const std::vector<CapacityExclusion>& capacity_excluded,
+ExclusionRecord exclusion_summary(const std::vector<std::string>& cordoned,
+                                  const std::vector<std::string>& arch_excluded,
+                                  std::string_view architecture,
+                                  const std::vector<CapacityExclusion>& capacity_excluded,
                                   std::int64_t gpus_per_node);
 
 // "Not enough schedulable nodes: need N, found M" plus the architecture / capacity causes and the
 // remedies when either filter dropped nodes.
-std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found, std::string_view architecture,
+std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found,
+                                     std::string_view architecture,
                                      const std::vector<std::string>& arch_excluded,
-                                     const std::vector<CapacityExclusion>& capacity_excluded, std::int64_t gpus_per_node);
+                                     const std::vector<CapacityExclusion>& capacity_excluded,
+                                     std::int64_t gpus_per_node);
 
 // Distinct non-empty nvidia.com/gpu.product values, sorted.
 std::vector<std::string> distinct_gpu_products(const std::vector<boost::json::value>& nodes);

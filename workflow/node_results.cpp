@@ -19,7 +19,8 @@ namespace json = boost::json;
 std::string gzip(std::string_view data) {
   z_stream stream{};
   // windowBits 15 + 16: a gzip wrapper with mtime 0, so equal input gives equal bytes.
-  if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
     throw std::runtime_error("gzip: deflateInit2 failed");
   }
   std::string out(deflateBound(&stream, static_cast<uLong>(data.size())) + 32, '\0');
@@ -36,7 +37,8 @@ std::string gzip(std::string_view data) {
 
 std::string gunzip(std::string_view data) {
   z_stream stream{};
-  if (inflateInit2(&stream, 15 + 32) != Z_OK) throw std::runtime_error("gunzip: inflateInit2 failed");
+  if (inflateInit2(&stream, 15 + 32) != Z_OK)
+    throw std::runtime_error("gunzip: inflateInit2 failed");
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   stream.avail_in = static_cast<uInt>(data.size());
   std::string out;
@@ -61,11 +63,13 @@ std::string gunzip(std::string_view data) {
 }
 
 std::string base64_encode(std::string_view data) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   std::size_t i = 0;
   for (; i + 2 < data.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(data[i]) << 16) | (static_cast<unsigned char>(data[i + 1]) << 8) |
+    const unsigned v = (static_cast<unsigned char>(data[i]) << 16) |
+                       (static_cast<unsigned char>(data[i + 1]) << 8) |
                        static_cast<unsigned char>(data[i + 2]);
     for (int shift : {18, 12, 6, 0}) out += kAlphabet[(v >> shift) & 0x3F];
   }
@@ -94,12 +98,14 @@ std::vector<api::FailedNode> merge_failed_nodes(const std::vector<api::FailedNod
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto* list : {&existing, &incoming}) {
     for (const auto& node : *list) {
-      if (!node.name.empty() && seen.insert({node.name, node.reason}).second) merged.push_back(node);
+      if (!node.name.empty() && seen.insert({node.name, node.reason}).second)
+        merged.push_back(node);
     }
   }
-  std::stable_sort(merged.begin(), merged.end(), [](const api::FailedNode& a, const api::FailedNode& b) {
-    return a.name != b.name ? a.name < b.name : a.reason < b.reason;
-  });
+  std::stable_sort(merged.begin(), merged.end(),
+                   [](const api::FailedNode& a, const api::FailedNode& b) {
+                     return a.name != b.name ? a.name < b.name : a.reason < b.reason;
+                   });
   return merged;
 }
 
@@ -109,21 +115,28 @@ namespace {
 std::string stored_payload(const json::value* configmap, std::string_view key) {
   if (configmap == nullptr || !configmap->is_object()) return {};
   const json::value* data = configmap->get_object().if_contains("binaryData");
-  const json::value* entry = data == nullptr || !data->is_object() ? nullptr : data->get_object().if_contains(key);
+  const json::value* entry =
+      data == nullptr || !data->is_object() ? nullptr : data->get_object().if_contains(key);
   if (entry == nullptr || !entry->is_string()) return {};
   auto bytes = k8s::decode_base64(std::string(entry->get_string()));
-  if (!bytes) throw std::runtime_error("node results ConfigMap entry " + std::string(key) + " is not base64");
+  if (!bytes)
+    throw std::runtime_error("node results ConfigMap entry " + std::string(key) + " is not base64");
   return bytes->empty() ? std::string() : gunzip(*bytes);
 }
 
 bool has_controller(const json::value& object) {
-  const json::value* metadata = object.is_object() ? object.get_object().if_contains("metadata") : nullptr;
-  const json::value* refs = metadata == nullptr || !metadata->is_object() ? nullptr : metadata->get_object().if_contains("ownerReferences");
+  const json::value* metadata =
+      object.is_object() ? object.get_object().if_contains("metadata") : nullptr;
+  const json::value* refs = metadata == nullptr || !metadata->is_object()
+                                ? nullptr
+                                : metadata->get_object().if_contains("ownerReferences");
   if (refs == nullptr || !refs->is_array()) return false;
-  return std::any_of(refs->get_array().begin(), refs->get_array().end(), [](const json::value& ref) {
-    const json::value* controller = ref.is_object() ? ref.get_object().if_contains("controller") : nullptr;
-    return controller != nullptr && controller->is_bool() && controller->get_bool();
-  });
+  return std::any_of(
+      refs->get_array().begin(), refs->get_array().end(), [](const json::value& ref) {
+        const json::value* controller =
+            ref.is_object() ? ref.get_object().if_contains("controller") : nullptr;
+        return controller != nullptr && controller->is_bool() && controller->get_bool();
+      });
 }
 
 std::string merged_csv(const std::string& existing, const std::vector<std::string>& nodes) {
@@ -143,16 +156,20 @@ std::string merged_csv(const std::string& existing, const std::vector<std::strin
   return join({names.begin(), names.end()}, ",");
 }
 
-std::string merged_failed_json(const std::string& existing, const std::vector<api::FailedNode>& incoming) {
+std::string merged_failed_json(const std::string& existing,
+                               const std::vector<api::FailedNode>& incoming) {
   std::vector<api::FailedNode> stored;
-  if (!existing.empty()) stored = api::decode<std::vector<api::FailedNode>>(json::parse(existing), "failedNodes");
+  if (!existing.empty())
+    stored = api::decode<std::vector<api::FailedNode>>(json::parse(existing), "failedNodes");
   return json::serialize(api::encode(merge_failed_nodes(stored, incoming)));
 }
 
 }  // namespace
 
-std::optional<NodeResultWrite> node_results_write(NodeResultKind kind, const api::Workflow& workflow,
-                                                  const json::value* existing, const std::vector<std::string>& succeeded,
+std::optional<NodeResultWrite> node_results_write(NodeResultKind kind,
+                                                  const api::Workflow& workflow,
+                                                  const json::value* existing,
+                                                  const std::vector<std::string>& succeeded,
                                                   const std::vector<api::FailedNode>& failed) {
   const bool is_succeeded = kind == NodeResultKind::Succeeded;
   if (is_succeeded ? succeeded.empty() : failed.empty()) return std::nullopt;
@@ -160,7 +177,8 @@ std::optional<NodeResultWrite> node_results_write(NodeResultKind kind, const api
   const std::string name = is_succeeded ? succeeded_nodes_configmap_name(workflow.metadata.uid)
                                         : failed_nodes_configmap_name(workflow.metadata.uid);
   const std::string before = stored_payload(existing, key);
-  const std::string after = is_succeeded ? merged_csv(before, succeeded) : merged_failed_json(before, failed);
+  const std::string after =
+      is_succeeded ? merged_csv(before, succeeded) : merged_failed_json(before, failed);
   const bool owned = existing != nullptr && controlled_by(*existing, workflow.metadata.uid);
   if (existing != nullptr && !owned && has_controller(*existing)) {
     throw std::runtime_error("ConfigMap " + name + " is already controlled by another object");
@@ -175,8 +193,10 @@ std::optional<NodeResultWrite> node_results_write(NodeResultKind kind, const api
     body = existing->get_object();
     write.action.verb = k8s::ActionVerb::Update;
   } else {
-    body = json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-                        {"metadata", json::object{{"name", name}, {"namespace", workflow.metadata.namespace_}}}};
+    body = json::object{
+        {"apiVersion", "v1"},
+        {"kind", "ConfigMap"},
+        {"metadata", json::object{{"name", name}, {"namespace", workflow.metadata.namespace_}}}};
     write.action.verb = k8s::ActionVerb::Create;
   }
   json::value& metadata = body["metadata"];

@@ -24,8 +24,9 @@ std::string gzip(std::string_view data);
 std::string gunzip(std::string_view data);
 std::string base64_encode(std::string_view data);
 
-std::string succeeded_nodes_configmap_name(std::string_view workflow_uid);  // succeeded-nodes-<uid8>
-std::string failed_nodes_configmap_name(std::string_view workflow_uid);     // failed-nodes-<uid8>
+std::string succeeded_nodes_configmap_name(
+    std::string_view workflow_uid);                                      // succeeded-nodes-<uid8>
+std::string failed_nodes_configmap_name(std::string_view workflow_uid);  // failed-nodes-<uid8>
 
 // Union by (name, reason), sorted by name then reason; nameless entries dropped.
 std::vector<api::FailedNode> merge_failed_nodes(const std::vector<api::FailedNode>& existing,
@@ -41,7 +42,8 @@ struct NodeResultWrite {
 // The write merging `succeeded` (kind Succeeded) or `failed` (kind Failed) into the ConfigMap
 // `existing` (the cached or live holder; nullptr: create it). nullopt when the entries are empty or
 // already all recorded. Throws std::runtime_error when the stored payload cannot be decoded.
-std::optional<NodeResultWrite> node_results_write(NodeResultKind kind, const api::Workflow& workflow,
+std::optional<NodeResultWrite> node_results_write(NodeResultKind kind,
+                                                  const api::Workflow& workflow,
                                                   const boost::json::value* existing,
                                                   const std::vector<std::string>& succeeded,
                                                   const std::vector<api::FailedNode>& failed);

@@ -14,12 +14,14 @@ struct Domain {
   std::vector<std::string> nodes;  // name order
 };
 
-std::vector<PartitionGroup> partition_simple(const std::vector<std::string>& names, std::size_t npj) {
+std::vector<PartitionGroup> partition_simple(const std::vector<std::string>& names,
+                                             std::size_t npj) {
   std::vector<PartitionGroup> groups;
   const std::size_t full = names.size() / npj;
   for (std::size_t i = 0; i < full; ++i) {
     groups.push_back({"group-" + std::to_string(i),
-                      {names.begin() + static_cast<std::ptrdiff_t>(i * npj), names.begin() + static_cast<std::ptrdiff_t>((i + 1) * npj)},
+                      {names.begin() + static_cast<std::ptrdiff_t>(i * npj),
+                       names.begin() + static_cast<std::ptrdiff_t>((i + 1) * npj)},
                       {},
                       false});
   }
@@ -31,7 +33,8 @@ std::vector<PartitionGroup> partition_simple(const std::vector<std::string>& nam
   }
   // The remainder borrows the tail of the last full group to reach nodesPerJob.
   const auto& last = groups.back().nodes;
-  std::vector<std::string> nodes(names.begin() + static_cast<std::ptrdiff_t>(full * npj), names.end());
+  std::vector<std::string> nodes(names.begin() + static_cast<std::ptrdiff_t>(full * npj),
+                                 names.end());
   nodes.insert(nodes.end(), last.end() - static_cast<std::ptrdiff_t>(npj - remainder), last.end());
   std::sort(nodes.begin(), nodes.end());
   groups.push_back({"group-" + std::to_string(full) + "-overflow", std::move(nodes), {}, true});
@@ -40,8 +43,9 @@ std::vector<PartitionGroup> partition_simple(const std::vector<std::string>& nam
 
 // Overflow groups for nodes the greedy pass left untested: racks with the most untested nodes first
 // (then the larger rack, then name), untested nodes before already-tested ones within a rack.
-void add_overflow_groups(std::vector<PartitionGroup>& groups, std::size_t group_index, const std::vector<Domain>& domains,
-                         std::set<std::string>& untested, std::size_t npj) {
+void add_overflow_groups(std::vector<PartitionGroup>& groups, std::size_t group_index,
+                         const std::vector<Domain>& domains, std::set<std::string>& untested,
+                         std::size_t npj) {
   struct Pool {
     std::string domain;
     std::vector<std::string> nodes;
@@ -59,7 +63,8 @@ void add_overflow_groups(std::vector<PartitionGroup>& groups, std::size_t group_
     std::size_t total = 0;
     for (auto& pool : pools) {
       pool.untested = static_cast<std::size_t>(
-          std::count_if(pool.nodes.begin(), pool.nodes.end(), [&](const std::string& n) { return untested.count(n) != 0; }));
+          std::count_if(pool.nodes.begin(), pool.nodes.end(),
+                        [&](const std::string& n) { return untested.count(n) != 0; }));
       total += pool.untested;
     }
     if (total == 0) return;
@@ -74,7 +79,8 @@ void add_overflow_groups(std::vector<PartitionGroup>& groups, std::size_t group_
       if (group.nodes.size() >= npj) break;
       if (pool.nodes.empty()) continue;
       const std::size_t take = std::min(npj - group.nodes.size(), pool.nodes.size());
-      group.nodes.insert(group.nodes.end(), pool.nodes.begin(), pool.nodes.begin() + static_cast<std::ptrdiff_t>(take));
+      group.nodes.insert(group.nodes.end(), pool.nodes.begin(),
+                         pool.nodes.begin() + static_cast<std::ptrdiff_t>(take));
       pool.nodes.erase(pool.nodes.begin(), pool.nodes.begin() + static_cast<std::ptrdiff_t>(take));
       group.domains.push_back(pool.domain);
     }
@@ -87,22 +93,25 @@ void add_overflow_groups(std::vector<PartitionGroup>& groups, std::size_t group_
   }
 }
 
-std::vector<PartitionGroup> partition_topology(const std::vector<PartitionNode>& nodes, const std::string& key,
-                                               bool strict, std::size_t npj) {
+std::vector<PartitionGroup> partition_topology(const std::vector<PartitionNode>& nodes,
+                                               const std::string& key, bool strict,
+                                               std::size_t npj) {
   std::map<std::string, std::vector<std::string>> by_domain;
   std::map<std::string, std::string> domain_of;
   for (const auto& node : nodes) {
     auto label = node.labels.find(key);
     if (label == node.labels.end() || label->second.empty()) {
-      throw std::invalid_argument("node \"" + node.name + "\" missing topology label \"" + key + "\"");
+      throw std::invalid_argument("node \"" + node.name + "\" missing topology label \"" + key +
+                                  "\"");
     }
     by_domain[label->second].push_back(node.name);
     domain_of[node.name] = label->second;
   }
   std::vector<Domain> domains;
   for (auto& [name, members] : by_domain) domains.push_back({name, std::move(members)});
-  std::stable_sort(domains.begin(), domains.end(),
-                   [](const Domain& a, const Domain& b) { return a.nodes.size() > b.nodes.size(); });
+  std::stable_sort(domains.begin(), domains.end(), [](const Domain& a, const Domain& b) {
+    return a.nodes.size() > b.nodes.size();
+  });
 
   std::vector<PartitionGroup> groups;
   if (strict) {
@@ -135,10 +144,12 @@ std::vector<PartitionGroup> partition_topology(const std::vector<PartitionNode>&
     if (unassigned == 0 || unassigned < npj || top < npj) break;
     PartitionGroup group;
     group.name = "group-" + std::to_string(groups.size());
-    for (std::size_t i = 0; i < available.size() && group.nodes.size() < npj && i < max_domains; ++i) {
+    for (std::size_t i = 0; i < available.size() && group.nodes.size() < npj && i < max_domains;
+         ++i) {
       auto& pool = pools[available[i].name];
       const std::size_t take = std::min(npj - group.nodes.size(), pool.size());
-      group.nodes.insert(group.nodes.end(), pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(take));
+      group.nodes.insert(group.nodes.end(), pool.begin(),
+                         pool.begin() + static_cast<std::ptrdiff_t>(take));
       pool.erase(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(take));
       group.domains.push_back(available[i].name);
     }
@@ -166,13 +177,15 @@ std::vector<PartitionGroup> partition_topology(const std::vector<PartitionNode>&
 
 std::vector<PartitionGroup> partition_nodes(PartitionInput input) {
   if (input.nodes_per_job < 1) {
-    throw std::invalid_argument("nodesPerJob must be >= 1, got " + std::to_string(input.nodes_per_job));
+    throw std::invalid_argument("nodesPerJob must be >= 1, got " +
+                                std::to_string(input.nodes_per_job));
   }
   if (input.nodes.empty()) throw std::invalid_argument("no nodes provided");
   std::sort(input.nodes.begin(), input.nodes.end(),
             [](const PartitionNode& a, const PartitionNode& b) { return a.name < b.name; });
   const auto npj = static_cast<std::size_t>(input.nodes_per_job);
-  if (!input.topology_key.empty()) return partition_topology(input.nodes, input.topology_key, input.strict_domain, npj);
+  if (!input.topology_key.empty())
+    return partition_topology(input.nodes, input.topology_key, input.strict_domain, npj);
   std::vector<std::string> names;
   for (const auto& node : input.nodes) names.push_back(node.name);
   return partition_simple(names, npj);

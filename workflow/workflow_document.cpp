@@ -39,7 +39,8 @@ bool is_extras_field(std::string_view path) {
   constexpr std::string_view kOverrides = "spec.overrides[";
   constexpr std::string_view kPlacement = "].orchestration.placement";
   if (!path.starts_with(kOverrides) || !path.ends_with(kPlacement)) return false;
-  const std::string_view index = path.substr(kOverrides.size(), path.size() - kOverrides.size() - kPlacement.size());
+  const std::string_view index =
+      path.substr(kOverrides.size(), path.size() - kOverrides.size() - kPlacement.size());
   return !index.empty() && index.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
@@ -53,7 +54,8 @@ WorkflowDocument read_workflow(const json::value& object) {
   if (const json::array* overrides = find_array(root, {"spec", "overrides"})) {
     for (std::size_t i = 0; i < overrides->size(); ++i) {
       const json::value& item = (*overrides)[i];
-      const json::object* orchestration = item.is_object() ? find_object(item.get_object(), {"orchestration"}) : nullptr;
+      const json::object* orchestration =
+          item.is_object() ? find_object(item.get_object(), {"orchestration"}) : nullptr;
       if (orchestration == nullptr || !orchestration->contains("placement")) continue;
       doc.extras.override_placements[i] = string_in(orchestration, "placement");
     }
@@ -64,7 +66,8 @@ WorkflowDocument read_workflow(const json::value& object) {
   api::DecodeContext context;
   context.tolerate_unknown_fields(is_extras_field);
   doc.workflow = api::decode<api::Workflow>(object, context);
-  doc.status_json = doc.workflow.status ? encode_status(*doc.workflow.status, doc.extras) : json::value(json::object());
+  doc.status_json = doc.workflow.status ? encode_status(*doc.workflow.status, doc.extras)
+                                        : json::value(json::object());
   return doc;
 }
 
@@ -79,7 +82,8 @@ json::value encode_status(const api::WorkflowStatus& status, const WorkflowExtra
     for (const auto& product : extras.gpu_products) products.emplace_back(product);
     orchestration.as_object()["gpuProducts"] = std::move(products);
   }
-  if (!extras.status_placement.empty()) orchestration.as_object()["placement"] = extras.status_placement;
+  if (!extras.status_placement.empty())
+    orchestration.as_object()["placement"] = extras.status_placement;
   return out;
 }
 

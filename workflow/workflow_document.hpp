@@ -44,6 +44,7 @@ bool is_unpinned(std::string_view placement);
 
 // The RFC 7386 merge patch turning `before` into `after`: `after` itself plus an explicit null for
 // every object member `before` had and `after` lacks (recursively; arrays are replaced whole).
-boost::json::value merge_patch_between(const boost::json::value& before, const boost::json::value& after);
+boost::json::value merge_patch_between(const boost::json::value& before,
+                                       const boost::json::value& after);
 
 }  // namespace nvcre::workflow

@@ -20,9 +20,11 @@ k8s::ReconcilePlan add_finalizer(const api::Workflow& workflow) {
   finalizers.emplace_back(kWorkflowFinalizer);
   k8s::Action patch;
   patch.verb = k8s::ActionVerb::MergePatch;
-  patch.target = {std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_, workflow.metadata.name};
-  patch.body = json::object{{"metadata", json::object{{"finalizers", std::move(finalizers)},
-                                                      {"resourceVersion", workflow.metadata.resourceVersion}}}};
+  patch.target = {std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_,
+                  workflow.metadata.name};
+  patch.body = json::object{
+      {"metadata", json::object{{"finalizers", std::move(finalizers)},
+                                {"resourceVersion", workflow.metadata.resourceVersion}}}};
   k8s::ReconcilePlan plan;
   plan.actions.push_back(std::move(patch));
   return plan;
@@ -30,7 +32,8 @@ k8s::ReconcilePlan add_finalizer(const api::Workflow& workflow) {
 
 // The placement the resolved overrides leave in effect: the spec's, replaced by each applied
 // override that sets one (list order, last wins).
-std::string resolved_placement(const WorkflowExtras& extras, const std::vector<api::AppliedOverride>& applied) {
+std::string resolved_placement(const WorkflowExtras& extras,
+                               const std::vector<api::AppliedOverride>& applied) {
   std::string placement = extras.placement;
   for (const auto& entry : applied) {
     auto it = extras.override_placements.find(static_cast<std::size_t>(entry.index));
@@ -43,12 +46,15 @@ std::string resolved_placement(const WorkflowExtras& extras, const std::vector<a
 // Upstream passes no nodes here, so topology.domainCount reads 0 and `when.config` never matches.
 bool apply_untracked_overrides(Pass& pass) {
   const auto& orch = pass.status.orchestration;
-  overrides::MatchContext context = overrides::match_context_for(pass.doc.workflow.spec, orch ? orch->detectedPlatform : "",
-                                           orch ? orch->detectedGPUArchitecture : "", 0);
+  overrides::MatchContext context =
+      overrides::match_context_for(pass.doc.workflow.spec, orch ? orch->detectedPlatform : "",
+                                   orch ? orch->detectedGPUArchitecture : "", 0);
   context.config = nullptr;
   try {
-    overrides::ResolvedOverrides resolved = overrides::resolve_overrides(pass.doc.workflow.spec, context);
-    resolved.spec.dependencies = overrides::select_dependencies(resolved.spec.dependencies, context);
+    overrides::ResolvedOverrides resolved =
+        overrides::resolve_overrides(pass.doc.workflow.spec, context);
+    resolved.spec.dependencies =
+        overrides::select_dependencies(resolved.spec.dependencies, context);
     pass.spec = std::move(resolved.spec);
     pass.extras.placement = resolved_placement(pass.doc.extras, resolved.applied);
     return true;
@@ -66,22 +72,29 @@ bool checkpoint_pvc_declared(Pass& pass) {
   for (const auto& dependency : pass.spec.dependencies) {
     const json::value* kind = dependency.resource.if_contains("kind");
     const json::value* metadata = dependency.resource.if_contains("metadata");
-    const json::value* name = metadata != nullptr && metadata->is_object() ? metadata->get_object().if_contains("name") : nullptr;
-    if (kind != nullptr && *kind == "PersistentVolumeClaim" && name != nullptr && name->is_string() &&
-        name->get_string() == checkpoint->pvcName) {
+    const json::value* name = metadata != nullptr && metadata->is_object()
+                                  ? metadata->get_object().if_contains("name")
+                                  : nullptr;
+    if (kind != nullptr && *kind == "PersistentVolumeClaim" && name != nullptr &&
+        name->is_string() && name->get_string() == checkpoint->pvcName) {
       return true;
     }
   }
-  pass.fail("CheckpointPVCMissing", "Checkpoint requires PVC \"" + checkpoint->pvcName + "\" in dependencies");
+  pass.fail("CheckpointPVCMissing",
+            "Checkpoint requires PVC \"" + checkpoint->pvcName + "\" in dependencies");
   return false;
 }
 
 void run_groups(Pass& pass) {
   auto& orch = pass.orch();
-  const bool any_running = std::any_of(orch.groups.begin(), orch.groups.end(), detail::group_running);
+  const bool any_running =
+      std::any_of(orch.groups.begin(), orch.groups.end(), detail::group_running);
   if (any_running) detail::update_running_groups(pass);
-  if (pass.waiting_for_live() || pass.has_error() || api::is_terminal(pass.status.conditions)) return;
-  const bool all_terminal = !orch.groups.empty() && std::all_of(orch.groups.begin(), orch.groups.end(), detail::group_terminal);
+  if (pass.waiting_for_live() || pass.has_error() || api::is_terminal(pass.status.conditions))
+    return;
+  const bool all_terminal =
+      !orch.groups.empty() &&
+      std::all_of(orch.groups.begin(), orch.groups.end(), detail::group_terminal);
   if (all_terminal) {
     // The iteration closes in the pass that saw its last group finish, in the same status write,
     // unless that pass already spent its one create (a failed-nodes ConfigMap): then the groups
@@ -110,9 +123,12 @@ k8s::ReconcilePlan plan_workflow(const reconcile::Context& input) {
   const api::Workflow& workflow = doc.workflow;
   if (!workflow.metadata.deletionTimestamp.empty()) return detail::reconcile_deletion(input, doc);
   const auto& finalizers = workflow.metadata.finalizers;
-  if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return add_finalizer(workflow);
-  if (workflow.status && api::is_terminal(workflow.status->conditions)) return {};  // never restarts itself
-  const k8s::ObjectRef self{std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_, workflow.metadata.name};
+  if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end())
+    return add_finalizer(workflow);
+  if (workflow.status && api::is_terminal(workflow.status->conditions))
+    return {};  // never restarts itself
+  const k8s::ObjectRef self{std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_,
+                            workflow.metadata.name};
   if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create &&
       !detail::is_own_conflict(*input.outcome, self)) {
     k8s::ReconcilePlan plan;
@@ -133,6 +149,8 @@ k8s::ReconcilePlan plan_workflow(const reconcile::Context& input) {
 
 }  // namespace
 
-reconcile::Result reconcile_workflow(const reconcile::Context& context) { return {plan_workflow(context), {}, {}}; }
+reconcile::Result reconcile_workflow(const reconcile::Context& context) {
+  return {plan_workflow(context), {}, {}};
+}
 
 }  // namespace nvcre::workflow

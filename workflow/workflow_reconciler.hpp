@@ -1,7 +1,8 @@
 #pragma once
 // The Workflow controller's reconcile logic (controllers.md §5, without §5.10 diagnose) as a pure
 // function: the cached Workflow, the read-only caches (Nodes, Pods, Jobs, ConfigMaps, TrainJobs),
-// live reads, the previous plan's failed action and `now` in; the plan out (k8s/reconcile_plan.hpp).
+// live reads, the previous plan's failed action and `now` in; the plan out
+// (k8s/reconcile_plan.hpp).
 //
 // How the imperative upstream flow maps onto plans:
 //   - Every status change of a pass is one conditional MergePatchStatus ({metadata.resourceVersion,
@@ -18,7 +19,8 @@
 //   - Assumption on the shell: within one pass, live reads already made stay available when the
 //     reconcile is re-run with an outcome.
 // A 409 on a conditional write is re-planned from the fresh copy; any other failed action except a
-// Create comes back as an error (rate-limited requeue) and the next pass recomputes from the cluster.
+// Create comes back as an error (rate-limited requeue) and the next pass recomputes from the
+// cluster.
 //
 // Not modelled here (the shell or later work): pod-log tails for timed-out Jobs, PV reclaim-policy
 // handling of PVC dependencies, the DRA ResourceSlice product fallback, topology metrics, diagnose.

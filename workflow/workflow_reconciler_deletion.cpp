@@ -37,18 +37,22 @@ k8s::Action remove_finalizer(const api::Workflow& workflow, const k8s::ObjectRef
   k8s::Action patch;
   patch.verb = k8s::ActionVerb::MergePatch;
   patch.target = self;
-  patch.body = json::object{{"metadata", json::object{{"finalizers", std::move(finalizers)},
-                                                      {"resourceVersion", workflow.metadata.resourceVersion}}}};
+  patch.body = json::object{
+      {"metadata", json::object{{"finalizers", std::move(finalizers)},
+                                {"resourceVersion", workflow.metadata.resourceVersion}}}};
   return patch;
 }
 
 }  // namespace
 
-k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const WorkflowDocument& doc) {
+k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
+                                      const WorkflowDocument& doc) {
   const auto& finalizers = doc.workflow.metadata.finalizers;
-  if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end()) return {};
+  if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end())
+    return {};
   Pass pass(input, doc);
-  if (input.outcome && !is_own_conflict(*input.outcome, pass.self_ref())) {  // a failed delete: back off, re-read
+  if (input.outcome &&
+      !is_own_conflict(*input.outcome, pass.self_ref())) {  // a failed delete: back off, re-read
     k8s::ReconcilePlan plan;
     plan.error = describe_outcome(*input.outcome);
     return plan;
@@ -56,8 +60,9 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const Wor
 
   // Phase 1: Jobs labelled with this Workflow (cache; a cache that lists none is confirmed live).
   std::vector<json::value> jobs;
-  for (const json::value* job : input.cache.list(api::kApiVersion, "Job", pass.ns(),
-                                                 k8s::LabelSelector::from_match_labels({{std::string(kWorkflowLabel), pass.name()}}))) {
+  for (const json::value* job : input.cache.list(
+           api::kApiVersion, "Job", pass.ns(),
+           k8s::LabelSelector::from_match_labels({{std::string(kWorkflowLabel), pass.name()}}))) {
     jobs.push_back(*job);
   }
   if (jobs.empty()) {
@@ -77,7 +82,8 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const Wor
 
   // Phase 2: dependencies, newest first; foreign holders of a recorded name are left alone.
   const auto& refs = pass.status.dependencyRefs;
-  for (auto it = refs.rbegin(); it != refs.rend(); ++it) pass.live({it->apiVersion, it->kind, it->namespace_, it->name});
+  for (auto it = refs.rbegin(); it != refs.rend(); ++it)
+    pass.live({it->apiVersion, it->kind, it->namespace_, it->name});
   if (pass.waiting_for_live()) return pass.finish();
   for (auto it = refs.rbegin(); it != refs.rend(); ++it) {
     const k8s::ObjectRef target{it->apiVersion, it->kind, it->namespace_, it->name};

@@ -18,7 +18,9 @@ std::string string_at(const json::object& object, std::string_view key) {
   return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
-k8s::ObjectRef target_of(const api::DependencyResourceRef& ref) { return {ref.apiVersion, ref.kind, ref.namespace_, ref.name}; }
+k8s::ObjectRef target_of(const api::DependencyResourceRef& ref) {
+  return {ref.apiVersion, ref.kind, ref.namespace_, ref.name};
+}
 
 }  // namespace
 
@@ -26,30 +28,36 @@ api::DependencyResourceRef dependency_ref_of(const json::object& object) {
   api::DependencyResourceRef ref;
   ref.apiVersion = string_at(object, "apiVersion");
   ref.kind = string_at(object, "kind");
-  if (const json::value* metadata = object.if_contains("metadata"); metadata != nullptr && metadata->is_object()) {
+  if (const json::value* metadata = object.if_contains("metadata");
+      metadata != nullptr && metadata->is_object()) {
     ref.name = string_at(metadata->get_object(), "name");
     ref.namespace_ = string_at(metadata->get_object(), "namespace");
   }
   return ref;
 }
 
-CreateOutcome create_dependency(Pass& pass, const json::object& object, const api::DependencyResourceRef& ref) {
+CreateOutcome create_dependency(Pass& pass, const json::object& object,
+                                const api::DependencyResourceRef& ref) {
   const k8s::ObjectRef target = target_of(ref);
   const std::string location = ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
   if (const k8s::ActionOutcome* outcome = pass.outcome_for(k8s::ActionVerb::Create, target)) {
     if (outcome->reason != "AlreadyExists") {
-      return {CreateResult::Retry, "failed to create dependency " + ref.apiVersion + "/" + ref.kind + " " + ref.name + ": " +
-                                       (outcome->message.empty() ? outcome->reason : outcome->message)};
+      return {CreateResult::Retry,
+              "failed to create dependency " + ref.apiVersion + "/" + ref.kind + " " + ref.name +
+                  ": " + (outcome->message.empty() ? outcome->reason : outcome->message)};
     }
     if (!outcome->live_holder || outcome->live_holder->is_null()) {
-      return {CreateResult::Retry, "failed to get existing dependency " + ref.kind + " " + ref.name};
+      return {CreateResult::Retry,
+              "failed to get existing dependency " + ref.kind + " " + ref.name};
     }
     // Never adopt blindly: only our own earlier create (owner UID or workflow-uid annotation).
     if (owned_by_workflow(*outcome->live_holder, pass.uid())) return {CreateResult::Adopted, {}};
     if (is_deleting(*outcome->live_holder)) {
-      return {CreateResult::Retry, "dependency " + ref.kind + " \"" + location + "\" already exists but is being deleted; retrying"};
+      return {CreateResult::Retry, "dependency " + ref.kind + " \"" + location +
+                                       "\" already exists but is being deleted; retrying"};
     }
-    return {CreateResult::Collision, "dependency " + ref.kind + " \"" + location + "\" already exists and is not owned by Workflow \"" +
+    return {CreateResult::Collision, "dependency " + ref.kind + " \"" + location +
+                                         "\" already exists and is not owned by Workflow \"" +
                                          pass.name() + "\"; refusing to adopt it"};
   }
   if (!pass.can_create()) return {CreateResult::NoBudget, {}};
@@ -65,13 +73,15 @@ bool ensure_workflow_dependencies(Pass& pass) {
   auto classified = classify_dependencies(pass.spec.dependencies, pass.spec.jobTemplate.spec);
   const auto ordered = order_dependencies(std::move(classified.workflow_scoped));
   // Crash-resume: the first `existing` dependencies in creation order are already recorded.
-  const auto existing = static_cast<std::size_t>(std::count_if(
-      pass.status.dependencyRefs.begin(), pass.status.dependencyRefs.end(), [](const api::DependencyResourceRef& r) {
-        return r.scope.empty() || r.scope == api::dependency_scope::kWorkflow;
-      }));
+  const auto existing = static_cast<std::size_t>(
+      std::count_if(pass.status.dependencyRefs.begin(), pass.status.dependencyRefs.end(),
+                    [](const api::DependencyResourceRef& r) {
+                      return r.scope.empty() || r.scope == api::dependency_scope::kWorkflow;
+                    }));
   const auto owner = workflow_owner_reference(pass.workflow(), false);
   for (std::size_t i = existing; i < ordered.size(); ++i) {
-    json::object object = dependency_object(ordered[i].resource, pass.ns(), pass.name(), pass.uid(), owner);
+    json::object object =
+        dependency_object(ordered[i].resource, pass.ns(), pass.name(), pass.uid(), owner);
     api::DependencyResourceRef ref = dependency_ref_of(object);
     ref.scope = std::string(api::dependency_scope::kWorkflow);
     CreateOutcome created = create_dependency(pass, object, ref);
@@ -91,7 +101,8 @@ bool ensure_workflow_dependencies(Pass& pass) {
         return false;
       case CreateResult::Retry:
         // Upstream fails the Workflow on any dependency error and also returns it (backoff).
-        pass.fail(api::workflow_reason::kDependencyCreationError, "Failed to create dependency: " + created.message);
+        pass.fail(api::workflow_reason::kDependencyCreationError,
+                  "Failed to create dependency: " + created.message);
         pass.set_error(created.message);
         return false;
     }
@@ -101,14 +112,17 @@ bool ensure_workflow_dependencies(Pass& pass) {
 
 bool cleanup_job_dependencies(Pass& pass, std::string_view group, std::int64_t iteration) {
   auto matches = [&](const api::DependencyResourceRef& r) {
-    return r.scope == api::dependency_scope::kJob && r.groupName == group && r.iteration.value_or(0) == iteration;
+    return r.scope == api::dependency_scope::kJob && r.groupName == group &&
+           r.iteration.value_or(0) == iteration;
   };
   std::vector<api::DependencyResourceRef> doomed;
   std::vector<api::DependencyResourceRef> remaining;
-  for (const auto& ref : pass.status.dependencyRefs) (matches(ref) ? doomed : remaining).push_back(ref);
+  for (const auto& ref : pass.status.dependencyRefs)
+    (matches(ref) ? doomed : remaining).push_back(ref);
   if (doomed.empty()) return true;
   bool known = true;
-  for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) known = pass.live(target_of(*it)).known && known;
+  for (auto it = doomed.rbegin(); it != doomed.rend(); ++it)
+    known = pass.live(target_of(*it)).known && known;
   if (!known) return false;
   // Reverse creation order: dependents go before what they reference. A foreign object with the
   // name (not ours by owner, annotation or tracking label) is skipped and forgotten, never deleted.

@@ -52,23 +52,29 @@ class Discovery {
   std::vector<PendingEvent> events_;
 };
 
-std::string placement_problem(const api::OrchestrationSpec& orchestration, std::string_view placement) {
+std::string placement_problem(const api::OrchestrationSpec& orchestration,
+                              std::string_view placement) {
   if (!is_unpinned(placement)) return {};
   if (orchestration.diagnose) {
-    return "orchestration.placement: Unpinned is incompatible with orchestration.diagnose: diagnose isolates faults by "
-           "partitioning nodes into groups and bisecting the failures, which requires the node pinning Unpinned "
+    return "orchestration.placement: Unpinned is incompatible with orchestration.diagnose: "
+           "diagnose isolates faults by "
+           "partitioning nodes into groups and bisecting the failures, which requires the node "
+           "pinning Unpinned "
            "removes; drop one of the two";
   }
   if (orchestration.topology && orchestration.topology->strictDomain) {
-    return "orchestration.placement: Unpinned is incompatible with orchestration.topology.strictDomain: strictDomain "
-           "runs one job per topology domain, Unpinned runs exactly one job; to confine a single unpinned job to one "
+    return "orchestration.placement: Unpinned is incompatible with "
+           "orchestration.topology.strictDomain: strictDomain "
+           "runs one job per topology domain, Unpinned runs exactly one job; to confine a single "
+           "unpinned job to one "
            "domain, name the domain label in target.matchExpressions instead";
   }
   return {};
 }
 
 std::vector<api::GroupStatus> group_statuses(const std::vector<PartitionGroup>& groups,
-                                             const std::vector<json::value>& nodes, const std::string& topology_key) {
+                                             const std::vector<json::value>& nodes,
+                                             const std::string& topology_key) {
   std::map<std::string, std::string> domain_of;
   if (!topology_key.empty()) {
     for (const auto& node : nodes) {
@@ -86,7 +92,8 @@ std::vector<api::GroupStatus> group_statuses(const std::vector<PartitionGroup>& 
     status.phase = std::string(api::group_phase::kPending);
     if (g.domains.size() > 1 && !domain_of.empty()) {
       for (const auto& n : g.nodes) {
-        if (auto it = domain_of.find(n); it != domain_of.end()) ++status.domainNodeCounts[it->second];
+        if (auto it = domain_of.find(n); it != domain_of.end())
+          ++status.domainNodeCounts[it->second];
       }
     }
     out.push_back(std::move(status));
@@ -105,8 +112,8 @@ struct Survivors {
 
 void record_exclusions(Pass& pass, const Survivors& survivors) {
   ExclusionRecord record = exclusion_summary(survivors.cordoned, survivors.selection.excluded,
-                                             survivors.selection.architecture, survivors.capacity_excluded,
-                                             survivors.gpus);
+                                             survivors.selection.architecture,
+                                             survivors.capacity_excluded, survivors.gpus);
   pass.orch().excludedNodes = record.nodes;
   pass.orch().exclusionReason = record.reason;
 }
@@ -117,15 +124,17 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
   auto& orch = pass.orch();
   DiscoveredNodes found = discover_target_nodes(pass.in.cache, pass.spec.orchestration.target);
   if (found.nodes.empty()) {
-    return discovery.fail(reason::kNodeDiscoveryError, "No target nodes found matching orchestration target", false);
+    return discovery.fail(reason::kNodeDiscoveryError,
+                          "No target nodes found matching orchestration target", false);
   }
   const auto platform_check = platform::detect_platform_consistent(found.nodes);
-  if (!platform_check.ok()) return discovery.fail("HeterogeneousPlatform", platform_check.error, true);
+  if (!platform_check.ok())
+    return discovery.fail("HeterogeneousPlatform", platform_check.error, true);
   orch.detectedPlatform = platform_check.platform;
   if (!found.cordoned.empty()) {
     discovery.event("Warning", "CordonedNodesExcluded",
-                    "Excluded " + std::to_string(found.cordoned.size()) + " cordoned node(s) from certification: " +
-                        join(found.cordoned));
+                    "Excluded " + std::to_string(found.cordoned.size()) +
+                        " cordoned node(s) from certification: " + join(found.cordoned));
   }
 
   survivors.cordoned = std::move(found.cordoned);
@@ -133,15 +142,17 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
   const auto& selection = survivors.selection;
   auto& nodes = survivors.nodes;
   for (auto& node : found.nodes) {
-    if (std::find(selection.kept.begin(), selection.kept.end(), node_name(node)) != selection.kept.end()) {
+    if (std::find(selection.kept.begin(), selection.kept.end(), node_name(node)) !=
+        selection.kept.end()) {
       nodes.push_back(std::move(node));
     }
   }
   if (!selection.excluded.empty()) {
     discovery.event("Warning", "HeterogeneousGPU",
-                    "Filtered " + std::to_string(nodes.size()) + "/" + std::to_string(nodes.size() + selection.excluded.size()) +
-                        " nodes to primary GPU architecture " + selection.architecture + "; excluded: " +
-                        join(selection.excluded));
+                    "Filtered " + std::to_string(nodes.size()) + "/" +
+                        std::to_string(nodes.size() + selection.excluded.size()) +
+                        " nodes to primary GPU architecture " + selection.architecture +
+                        "; excluded: " + join(selection.excluded));
   }
   orch.detectedGPUArchitecture = selection.architecture;
   pass.extras.gpu_products = distinct_gpu_products(nodes);
@@ -155,13 +166,16 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
 bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors& survivors) {
   const api::WorkflowSpec& stored = pass.doc.workflow.spec;
   auto& orch = pass.orch();
-  const std::string topology_key = stored.orchestration.topology ? stored.orchestration.topology->topologyKey : "";
-  overrides::MatchContext context = overrides::match_context_for(stored, orch.detectedPlatform, survivors.selection.architecture,
-                                           platform::count_topology_domains(topology_key, survivors.nodes));
+  const std::string topology_key =
+      stored.orchestration.topology ? stored.orchestration.topology->topologyKey : "";
+  overrides::MatchContext context =
+      overrides::match_context_for(stored, orch.detectedPlatform, survivors.selection.architecture,
+                                   platform::count_topology_domains(topology_key, survivors.nodes));
   context.config = nullptr;
   try {
     overrides::ResolvedOverrides resolved = overrides::resolve_overrides(stored, context);
-    resolved.spec.dependencies = overrides::select_dependencies(resolved.spec.dependencies, context);
+    resolved.spec.dependencies =
+        overrides::select_dependencies(resolved.spec.dependencies, context);
     pass.spec = std::move(resolved.spec);
     orch.appliedOverrides = resolved.applied;
     pass.extras.placement = pass.doc.extras.placement;
@@ -171,11 +185,13 @@ bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors
         pass.extras.placement = it->second;
       }
     }
-    for (const auto& e : overrides::override_events(resolved.applied, stored.overrides.size(), context)) {
+    for (const auto& e :
+         overrides::override_events(resolved.applied, stored.overrides.size(), context)) {
       discovery.event(e.type, e.reason, e.message);
     }
   } catch (const overrides::OverrideError& error) {
-    return discovery.fail(overrides::kOverrideErrorReason, overrides::override_failure_message(error), true);
+    return discovery.fail(overrides::kOverrideErrorReason,
+                          overrides::override_failure_message(error), true);
   }
   return true;
 }
@@ -183,7 +199,8 @@ bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors
 bool check_placement(Pass& pass, Discovery& discovery) {
   const bool unpinned = is_unpinned(pass.extras.placement);
   pass.extras.status_placement = std::string(unpinned ? kPlacementUnpinned : kPlacementPinned);
-  if (auto problem = placement_problem(pass.spec.orchestration, pass.extras.placement); !problem.empty()) {
+  if (auto problem = placement_problem(pass.spec.orchestration, pass.extras.placement);
+      !problem.empty()) {
     return discovery.fail(reason::kPartitionError, problem, true);
   }
   return true;
@@ -200,7 +217,8 @@ bool drop_nodes_short_of_gpus(Pass& pass, Discovery& discovery, Survivors& survi
   if (!excluded.empty()) {
     discovery.event("Warning", "InsufficientGPUCapacity",
                     "Excluded " + std::to_string(excluded.size()) + " node(s) with fewer than " +
-                        std::to_string(gpus) + " allocatable nvidia.com/gpu: " + gpu_shortfall_detail(excluded));
+                        std::to_string(gpus) +
+                        " allocatable nvidia.com/gpu: " + gpu_shortfall_detail(excluded));
   }
   record_exclusions(pass, survivors);
   if (survivors.nodes.empty()) {
@@ -208,40 +226,45 @@ bool drop_nodes_short_of_gpus(Pass& pass, Discovery& discovery, Survivors& survi
     for (const auto& e : excluded) best = std::max(best, e.allocatable);
     return discovery.fail(reason::kPartitionError,
                           "No node can supply the " + std::to_string(gpus) +
-                              " nvidia.com/gpu the workload requests per node; best available is " + std::to_string(best),
+                              " nvidia.com/gpu the workload requests per node; best available is " +
+                              std::to_string(best),
                           true);
   }
   return true;
 }
 
 // The nodes each job runs on: the TrainJob's own count, else (pinned) every surviving node.
-bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& survivors, bool unpinned,
-                          std::int64_t& nodes_per_job) {
+bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& survivors,
+                          bool unpinned, std::int64_t& nodes_per_job) {
   if (!pass.spec.jobTemplate.spec.workload.trainJob) {
-    return discovery.fail(reason::kPartitionError,
-                          "Failed to determine workload adapter: no workload type specified in WorkloadSpec", true);
+    return discovery.fail(
+        reason::kPartitionError,
+        "Failed to determine workload adapter: no workload type specified in WorkloadSpec", true);
   }
   try {
     nodes_per_job = trainjob::nodes_required(*pass.spec.jobTemplate.spec.workload.trainJob);
   } catch (const trainjob::AdapterError& error) {
-    return discovery.fail(reason::kPartitionError, std::string("Failed to detect nodesPerJob: ") + error.what(), true);
+    return discovery.fail(reason::kPartitionError,
+                          std::string("Failed to detect nodesPerJob: ") + error.what(), true);
   }
   const auto node_count = static_cast<std::int64_t>(survivors.nodes.size());
   if (nodes_per_job < 1) {
     if (unpinned) {
-      return discovery.fail(reason::kPartitionError,
-                            "Unpinned placement needs an explicit job size: set trainer.numNodes (nodesPerJob)", true);
+      return discovery.fail(
+          reason::kPartitionError,
+          "Unpinned placement needs an explicit job size: set trainer.numNodes (nodesPerJob)",
+          true);
     }
     nodes_per_job = node_count;
   }
   if (nodes_per_job > node_count) {
-    std::string message = unpinned ? "Not enough schedulable nodes: need " + std::to_string(nodes_per_job) + ", found " +
-                                         std::to_string(node_count) + "; make " + std::to_string(nodes_per_job) +
-                                         " qualifying nodes available"
-                                   : not_enough_nodes_message(nodes_per_job, node_count,
-                                                              survivors.selection.architecture,
-                                                              survivors.selection.excluded,
-                                                              survivors.capacity_excluded, survivors.gpus);
+    std::string message =
+        unpinned ? "Not enough schedulable nodes: need " + std::to_string(nodes_per_job) +
+                       ", found " + std::to_string(node_count) + "; make " +
+                       std::to_string(nodes_per_job) + " qualifying nodes available"
+                 : not_enough_nodes_message(
+                       nodes_per_job, node_count, survivors.selection.architecture,
+                       survivors.selection.excluded, survivors.capacity_excluded, survivors.gpus);
     return discovery.fail(reason::kPartitionError, message, true);
   }
   return true;
@@ -249,14 +272,17 @@ bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& sur
 
 // One unpinned group, or the surviving nodes partitioned into groups of `nodes_per_job`.
 bool partition_groups(const Pass& pass, Discovery& discovery, const std::vector<json::value>& nodes,
-                      std::int64_t nodes_per_job, bool unpinned, std::vector<PartitionGroup>& groups) {
+                      std::int64_t nodes_per_job, bool unpinned,
+                      std::vector<PartitionGroup>& groups) {
   if (unpinned) {
     groups.push_back({"group-0", {}, {}, false});
     return true;
   }
   if (pass.spec.orchestration.diagnose) {
-    return discovery.fail(reason::kPartitionError,
-                          "Failed to partition nodes: orchestration.diagnose is not supported by this controller", true);
+    return discovery.fail(
+        reason::kPartitionError,
+        "Failed to partition nodes: orchestration.diagnose is not supported by this controller",
+        true);
   }
   PartitionInput input;
   for (const auto& node : nodes) input.nodes.push_back({node_name(node), k8s::labels_of(node)});
@@ -268,16 +294,19 @@ bool partition_groups(const Pass& pass, Discovery& discovery, const std::vector<
   try {
     groups = partition_nodes(std::move(input));
   } catch (const std::invalid_argument& error) {
-    return discovery.fail(reason::kPartitionError, std::string("Failed to partition nodes: ") + error.what(), true);
+    return discovery.fail(reason::kPartitionError,
+                          std::string("Failed to partition nodes: ") + error.what(), true);
   }
   return true;
 }
 
 void record_partition(Pass& pass, Discovery& discovery, const std::vector<json::value>& nodes,
-                      const std::vector<PartitionGroup>& groups, std::int64_t nodes_per_job, bool unpinned) {
+                      const std::vector<PartitionGroup>& groups, std::int64_t nodes_per_job,
+                      bool unpinned) {
   auto& orch = pass.orch();
   const auto node_count = static_cast<std::int64_t>(nodes.size());
-  const std::string effective_key = pass.spec.orchestration.topology ? pass.spec.orchestration.topology->topologyKey : "";
+  const std::string effective_key =
+      pass.spec.orchestration.topology ? pass.spec.orchestration.topology->topologyKey : "";
   orch.totalNodes = node_count;
   orch.nodesPerJob = nodes_per_job;
   orch.totalGroups = static_cast<std::int64_t>(groups.size());
@@ -286,10 +315,11 @@ void record_partition(Pass& pass, Discovery& discovery, const std::vector<json::
   discovery.flush();
   const std::string message =
       unpinned ? "Discovered " + std::to_string(node_count) + " nodes, running 1 unpinned job of " +
-                     std::to_string(nodes_per_job) + " nodes (" + std::to_string(node_count - nodes_per_job) +
-                     " target nodes not exercised)"
-               : "Discovered " + std::to_string(node_count) + " nodes, partitioned into " + std::to_string(groups.size()) +
-                     " groups (" + std::to_string(nodes_per_job) + " nodes/job)";
+                     std::to_string(nodes_per_job) + " nodes (" +
+                     std::to_string(node_count - nodes_per_job) + " target nodes not exercised)"
+               : "Discovered " + std::to_string(node_count) + " nodes, partitioned into " +
+                     std::to_string(groups.size()) + " groups (" + std::to_string(nodes_per_job) +
+                     " nodes/job)";
   pass.set_condition(api::kConditionInProgress, reason::kGroupsPartitioned, message);
   pass.requeue(k8s::kImmediateRequeue);
 }
@@ -304,8 +334,8 @@ void discover_and_partition(Pass& pass) {
   if (!check_placement(pass, discovery)) return;
   if (!drop_nodes_short_of_gpus(pass, discovery, survivors)) return;
 
-  const auto gang = platform::validate_resolved_job_template(pass.spec.jobTemplate, pass.spec.dependencies,
-                                                             pass.doc.workflow.spec.gangScheduler);
+  const auto gang = platform::validate_resolved_job_template(
+      pass.spec.jobTemplate, pass.spec.dependencies, pass.doc.workflow.spec.gangScheduler);
   if (gang.conflict) {
     discovery.fail(reason::kGangSchedulingConflict, gang.conflict->message, true);
     return;

@@ -19,7 +19,8 @@ api::IterationResult snapshot(const api::OrchestrationStatus& orch) {
   api::IterationResult result;
   result.iteration = orch.currentIteration.value_or(1);
   for (const auto& g : orch.groups) {
-    result.groups.push_back({g.name, g.phase, g.jobRef ? g.jobRef->name : "", g.startTime, g.completionTime});
+    result.groups.push_back(
+        {g.name, g.phase, g.jobRef ? g.jobRef->name : "", g.startTime, g.completionTime});
   }
   return result;
 }
@@ -44,9 +45,11 @@ bool failed_group_job_has(const Pass& pass, std::string_view type) {
 bool record_succeeded_nodes(Pass& pass) {
   std::vector<std::string> nodes;
   for (const auto& g : pass.orch().groups) {
-    if (g.phase == api::group_phase::kSucceeded) nodes.insert(nodes.end(), g.nodes.begin(), g.nodes.end());
+    if (g.phase == api::group_phase::kSucceeded)
+      nodes.insert(nodes.end(), g.nodes.begin(), g.nodes.end());
   }
-  const k8s::ObjectRef ref{"v1", "ConfigMap", pass.ns(), succeeded_nodes_configmap_name(pass.uid())};
+  const k8s::ObjectRef ref{"v1", "ConfigMap", pass.ns(),
+                           succeeded_nodes_configmap_name(pass.uid())};
   const json::value* existing = pass.in.cache.get(ref);
   if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, ref)) {
     if (outcome->reason != "AlreadyExists" || !outcome->live_holder) {
@@ -63,7 +66,8 @@ bool record_succeeded_nodes(Pass& pass) {
   }
   if (!write) {
     if (existing != nullptr && !nodes.empty()) {
-      pass.status.succeededNodesRef = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
+      pass.status.succeededNodesRef =
+          api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
     }
     return true;
   }
@@ -77,7 +81,8 @@ bool record_succeeded_nodes(Pass& pass) {
   } else {
     pass.add(std::move(write->action));
   }
-  pass.status.succeededNodesRef = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", write->name};
+  pass.status.succeededNodesRef =
+      api::TypedLocalObjectReference{std::nullopt, "ConfigMap", write->name};
   return true;
 }
 
@@ -90,15 +95,18 @@ void final_status(Pass& pass) {
   }
   failed += std::count_if(orch.groups.begin(), orch.groups.end(),
                           [](const auto& g) { return g.phase == api::group_phase::kFailed; });
-  if (!record_succeeded_nodes(pass)) return pass.discard_status_changes();  // the count must not move twice
+  if (!record_succeeded_nodes(pass))
+    return pass.discard_status_changes();  // the count must not move twice
   const std::string iterations = std::to_string(pass.iterations());
   if (failed == 0) {
-    pass.set_condition(api::kConditionSucceeded, reason::kJobCompleted, "All " + iterations + " iterations completed successfully");
+    pass.set_condition(api::kConditionSucceeded, reason::kJobCompleted,
+                       "All " + iterations + " iterations completed successfully");
     return;
   }
   const bool hardware = failed_group_job_has(pass, api::condition_type::kHardwareFailed);
   const bool validation = failed_group_job_has(pass, api::kConditionValidationFailed);
-  std::string message = std::to_string(failed) + " groups failed across " + iterations + " iterations";
+  std::string message =
+      std::to_string(failed) + " groups failed across " + iterations + " iterations";
   if (hardware) message += "; hardware failures occurred on one or more nodes";
   if (validation) {  // independent quality signal, kept even when hardware wins the Failed reason
     api::set_condition(pass.status.conditions,
@@ -108,14 +116,17 @@ void final_status(Pass& pass) {
                                       "One or more Jobs failed performance threshold validation"},
                        pass.now_text);
   }
-  pass.fail(hardware ? reason::kJobHardwareFailed : validation ? reason::kJobValidationFailed : reason::kIterationsFailed,
+  pass.fail(hardware     ? reason::kJobHardwareFailed
+            : validation ? reason::kJobValidationFailed
+                         : reason::kIterationsFailed,
             message);
 }
 
 }  // namespace
 
 void complete_iteration(Pass& pass) {
-  if (!pass.can_create()) return pass.requeue(k8s::kImmediateRequeue);  // the final pass may create a ConfigMap
+  if (!pass.can_create())
+    return pass.requeue(k8s::kImmediateRequeue);  // the final pass may create a ConfigMap
   auto& orch = pass.orch();
   const std::int64_t completed = orch.completedIterations.value_or(0) + 1;
   orch.completedIterations = completed;
@@ -127,7 +138,8 @@ void complete_iteration(Pass& pass) {
     if (!g.jobRef) continue;
     const k8s::ObjectRef ref = job_ref_of(pass, *g.jobRef);
     const json::value* cached = pass.in.cache.get(ref);
-    pass.delete_object(ref, cached == nullptr ? std::nullopt : std::optional<std::string>(k8s::uid_of(*cached)));
+    pass.delete_object(
+        ref, cached == nullptr ? std::nullopt : std::optional<std::string>(k8s::uid_of(*cached)));
   }
   const bool unpinned = is_unpinned(pass.extras.placement);
   for (auto& g : orch.groups) {
@@ -140,8 +152,8 @@ void complete_iteration(Pass& pass) {
   }
   orch.currentIteration = completed + 1;
   pass.set_condition(api::kConditionInProgress, reason::kIterationCompleted,
-                     "Iteration " + std::to_string(completed) + "/" + std::to_string(pass.iterations()) +
-                         " completed, starting next");
+                     "Iteration " + std::to_string(completed) + "/" +
+                         std::to_string(pass.iterations()) + " completed, starting next");
   pass.requeue(k8s::kImmediateRequeue);
 }
 

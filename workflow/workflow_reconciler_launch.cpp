@@ -21,31 +21,39 @@ enum class Launch { Launched, Waiting, Stopped };
 
 constexpr std::chrono::milliseconds kComputeDomainWait = k8s::kDefaultRequeue;
 
-bool overlaps_running_group(const api::GroupStatus& candidate, const std::vector<api::GroupStatus>& groups) {
+bool overlaps_running_group(const api::GroupStatus& candidate,
+                            const std::vector<api::GroupStatus>& groups) {
   std::set<std::string> busy;
   for (const auto& g : groups) {
     if (group_running(g) && g.name != candidate.name) busy.insert(g.nodes.begin(), g.nodes.end());
   }
-  return std::any_of(candidate.nodes.begin(), candidate.nodes.end(), [&](const std::string& n) { return busy.count(n) != 0; });
+  return std::any_of(candidate.nodes.begin(), candidate.nodes.end(),
+                     [&](const std::string& n) { return busy.count(n) != 0; });
 }
 
 // Succeeded or Failed True on a Job's conditions.
 bool finished(const json::value& job) {
   const json::value* status = job.is_object() ? job.get_object().if_contains("status") : nullptr;
-  const json::value* conditions = status == nullptr || !status->is_object() ? nullptr : status->get_object().if_contains("conditions");
+  const json::value* conditions = status == nullptr || !status->is_object()
+                                      ? nullptr
+                                      : status->get_object().if_contains("conditions");
   if (conditions == nullptr || !conditions->is_array()) return false;
-  return std::any_of(conditions->get_array().begin(), conditions->get_array().end(), [](const json::value& c) {
-    const json::value* type = c.is_object() ? c.get_object().if_contains("type") : nullptr;
-    const json::value* status = c.is_object() ? c.get_object().if_contains("status") : nullptr;
-    return type != nullptr && status != nullptr && *status == "True" && (*type == "Succeeded" || *type == "Failed");
-  });
+  return std::any_of(
+      conditions->get_array().begin(), conditions->get_array().end(), [](const json::value& c) {
+        const json::value* type = c.is_object() ? c.get_object().if_contains("type") : nullptr;
+        const json::value* status = c.is_object() ? c.get_object().if_contains("status") : nullptr;
+        return type != nullptr && status != nullptr && *status == "True" &&
+               (*type == "Succeeded" || *type == "Failed");
+      });
 }
 
 bool recorded(const Pass& pass, const api::DependencyResourceRef& ref) {
-  return std::any_of(pass.status.dependencyRefs.begin(), pass.status.dependencyRefs.end(), [&](const auto& r) {
-    return r.scope == ref.scope && r.groupName == ref.groupName && r.iteration == ref.iteration &&
-           r.apiVersion == ref.apiVersion && r.kind == ref.kind && r.name == ref.name;
-  });
+  return std::any_of(pass.status.dependencyRefs.begin(), pass.status.dependencyRefs.end(),
+                     [&](const auto& r) {
+                       return r.scope == ref.scope && r.groupName == ref.groupName &&
+                              r.iteration == ref.iteration && r.apiVersion == ref.apiVersion &&
+                              r.kind == ref.kind && r.name == ref.name;
+                     });
 }
 
 // Creates (or adopts) the group's job-scoped copies in order; Launched means all exist.
@@ -56,7 +64,8 @@ Launch ensure_copies(Pass& pass, const api::GroupStatus& group, std::int64_t ite
   const auto owner = workflow_owner_reference(pass.workflow(), false);
   const std::string context = "failed to ensure job dependencies for group " + group.name + ": ";
   for (const auto& copy : copies) {
-    json::object object = dependency_object(copy.resource, pass.ns(), pass.name(), pass.uid(), owner);
+    json::object object =
+        dependency_object(copy.resource, pass.ns(), pass.name(), pass.uid(), owner);
     api::DependencyResourceRef ref = dependency_ref_of(object);
     ref.scope = std::string(api::dependency_scope::kJob);
     ref.groupName = group.name;
@@ -93,26 +102,31 @@ Launch ensure_copies(Pass& pass, const api::GroupStatus& group, std::int64_t ite
 Launch launch_group(Pass& pass, api::GroupStatus& group) {
   auto& orch = pass.orch();
   const std::int64_t iteration = orch.currentIteration.value_or(1);
-  const std::string job_name = group_job_name(pass.name(), pass.spec.orchestration.diagnose.has_value(),
-                                              pass.iterations() > 1, orch.totalGroups, group.name, iteration);
+  const std::string job_name =
+      group_job_name(pass.name(), pass.spec.orchestration.diagnose.has_value(),
+                     pass.iterations() > 1, orch.totalGroups, group.name, iteration);
   PreparedJobDependencies prepared;
   try {
-    prepared = prepare_job_dependencies(pass.spec, job_spec_from_template(pass.spec), pass.name(), orch.totalGroups,
-                                        group.name, iteration);
+    prepared = prepare_job_dependencies(pass.spec, job_spec_from_template(pass.spec), pass.name(),
+                                        orch.totalGroups, group.name, iteration);
   } catch (const std::exception& error) {
-    pass.set_error("failed to ensure job dependencies for group " + group.name + ": " + error.what());
+    pass.set_error("failed to ensure job dependencies for group " + group.name + ": " +
+                   error.what());
     return Launch::Stopped;
   }
   // The final manifests (renamed copies, rewritten spec) must still carry the gang intent.
   api::JobTemplateSpec job_template = pass.spec.jobTemplate;
   job_template.spec = prepared.spec;
-  auto gang = platform::validate_resolved_job_template(job_template, prepared.effective, pass.doc.workflow.spec.gangScheduler);
+  auto gang = platform::validate_resolved_job_template(job_template, prepared.effective,
+                                                       pass.doc.workflow.spec.gangScheduler);
   if (gang.conflict) {
     pass.fail(reason::kGangSchedulingConflict, gang.conflict->message);
     return Launch::Stopped;
   }
 
-  if (Launch copies = ensure_copies(pass, group, iteration, prepared.copies); copies != Launch::Launched) return copies;
+  if (Launch copies = ensure_copies(pass, group, iteration, prepared.copies);
+      copies != Launch::Launched)
+    return copies;
 
   const k8s::ObjectRef job_ref{std::string(api::kApiVersion), "Job", pass.ns(), job_name};
   const json::value* holder = pass.in.cache.get(job_ref);
@@ -130,11 +144,13 @@ Launch launch_group(Pass& pass, api::GroupStatus& group) {
   if (holder != nullptr) {
     if (!controlled_by(*holder, pass.uid())) {  // never adopt a foreign Job
       if (is_deleting(*holder)) {
-        pass.set_error("existing Job \"" + job_name + "\" in namespace \"" + pass.ns() + "\" is being deleted; retrying");
+        pass.set_error("existing Job \"" + job_name + "\" in namespace \"" + pass.ns() +
+                       "\" is being deleted; retrying");
       } else {
-        pass.fail(reason::kJobNameCollision, "Job \"" + job_name + "\" already exists in namespace \"" + pass.ns() +
-                                                 "\" and is not controlled by Workflow \"" + pass.name() +
-                                                 "\"; refusing to adopt it");
+        pass.fail(reason::kJobNameCollision, "Job \"" + job_name +
+                                                 "\" already exists in namespace \"" + pass.ns() +
+                                                 "\" and is not controlled by Workflow \"" +
+                                                 pass.name() + "\"; refusing to adopt it");
       }
       return Launch::Stopped;
     }
@@ -152,7 +168,8 @@ Launch launch_group(Pass& pass, api::GroupStatus& group) {
     }
     api::Job job;
     try {
-      job = build_group_job({pass.workflow(), pass.spec, pass.extras, group, gang.jobTemplate.spec, job_name});
+      job = build_group_job(
+          {pass.workflow(), pass.spec, pass.extras, group, gang.jobTemplate.spec, job_name});
     } catch (const trainjob::AdapterError& error) {
       pass.set_error(std::string("failed to get workload adapter: ") + error.what());
       return Launch::Stopped;
@@ -177,7 +194,8 @@ void launch_pending_groups(Pass& pass) {
   auto running = std::count_if(orch.groups.begin(), orch.groups.end(), group_running);
   bool launched = false;
   for (auto& group : orch.groups) {
-    if (group.phase != api::group_phase::kPending || pass.reset_groups.count(group.name) != 0) continue;
+    if (group.phase != api::group_phase::kPending || pass.reset_groups.count(group.name) != 0)
+      continue;
     if (max_concurrent > 0 && running >= max_concurrent) break;
     if (overlaps_running_group(group, orch.groups)) continue;  // also serialises overflow groups
     const Launch result = launch_group(pass, group);
@@ -188,7 +206,8 @@ void launch_pending_groups(Pass& pass) {
   if (launched) {
     pass.set_condition(api::kConditionInProgress, reason::kJobCreated,
                        "Iteration " + std::to_string(orch.currentIteration.value_or(1)) + "/" +
-                           std::to_string(pass.iterations()) + ": " + std::to_string(running) + " groups running");
+                           std::to_string(pass.iterations()) + ": " + std::to_string(running) +
+                           " groups running");
   }
 }
 

@@ -16,18 +16,23 @@ Pass::Pass(const reconcile::Context& input, WorkflowDocument document)
   extras = doc.extras;
 }
 
-k8s::ObjectRef Pass::self_ref() const { return {std::string(api::kApiVersion), "Workflow", ns(), name()}; }
+k8s::ObjectRef Pass::self_ref() const {
+  return {std::string(api::kApiVersion), "Workflow", ns(), name()};
+}
 
 api::OrchestrationStatus& Pass::orch() {
   if (!status.orchestration) status.orchestration = api::OrchestrationStatus{};
   return *status.orchestration;
 }
 
-std::int64_t Pass::iterations() const { return std::max<std::int64_t>(1, spec.orchestration.iterations.value_or(1)); }
+std::int64_t Pass::iterations() const {
+  return std::max<std::int64_t>(1, spec.orchestration.iterations.value_or(1));
+}
 
 void Pass::set_condition(std::string_view type, std::string_view reason, std::string_view message) {
   const std::int64_t generation = doc.workflow.metadata.generation.value_or(0);
-  auto change = api::set_exclusive_condition(status.conditions, type, reason, message, generation, now_text);
+  auto change =
+      api::set_exclusive_condition(status.conditions, type, reason, message, generation, now_text);
   if (change.transition_to) {
     event(api::transition_event_type(*change.transition_to), reason, std::string(message));
   }
@@ -37,9 +42,10 @@ void Pass::event(std::string_view type, std::string_view reason, std::string not
   event_on(self_ref(), uid(), type, reason, std::move(note));
 }
 
-void Pass::event_on(k8s::ObjectRef regarding, std::string object_uid, std::string_view type, std::string_view reason,
-                    std::string note) {
-  events_.push_back({std::move(regarding), std::move(object_uid), std::string(type), std::string(reason), std::move(note)});
+void Pass::event_on(k8s::ObjectRef regarding, std::string object_uid, std::string_view type,
+                    std::string_view reason, std::string note) {
+  events_.push_back({std::move(regarding), std::move(object_uid), std::string(type),
+                     std::string(reason), std::move(note)});
 }
 
 Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
@@ -48,7 +54,8 @@ Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
     used_live_ = true;
     return {true, it->second.is_null() ? nullptr : &it->second};
   }
-  const bool planned = std::any_of(live_gets_.begin(), live_gets_.end(), [&](const k8s::Action& a) { return a.target == ref; });
+  const bool planned = std::any_of(live_gets_.begin(), live_gets_.end(),
+                                   [&](const k8s::Action& a) { return a.target == ref; });
   if (!planned) {
     k8s::Action get;
     get.verb = k8s::ActionVerb::LiveGet;
@@ -58,8 +65,10 @@ Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
   return {false, nullptr};
 }
 
-const k8s::ActionOutcome* Pass::outcome_for(k8s::ActionVerb verb, const k8s::ObjectRef& target) const {
-  if (!in.outcome || in.outcome->action.verb != verb || in.outcome->action.target != target) return nullptr;
+const k8s::ActionOutcome* Pass::outcome_for(k8s::ActionVerb verb,
+                                            const k8s::ObjectRef& target) const {
+  if (!in.outcome || in.outcome->action.verb != verb || in.outcome->action.target != target)
+    return nullptr;
   return &*in.outcome;
 }
 
@@ -68,7 +77,8 @@ void Pass::add_create(k8s::Action action) {
   actions_.push_back(std::move(action));
 }
 
-void Pass::delete_object(const k8s::ObjectRef& ref, std::optional<std::string> object_uid, bool joins_previous) {
+void Pass::delete_object(const k8s::ObjectRef& ref, std::optional<std::string> object_uid,
+                         bool joins_previous) {
   k8s::Action del;
   del.joins_previous = joins_previous;
   del.verb = k8s::ActionVerb::Delete;
@@ -101,8 +111,9 @@ k8s::ReconcilePlan Pass::finish() {
     k8s::Action write;
     write.verb = k8s::ActionVerb::MergePatchStatus;
     write.target = self_ref();
-    write.body = json::object{{"metadata", json::object{{"resourceVersion", doc.workflow.metadata.resourceVersion}}},
-                              {"status", merge_patch_between(doc.status_json, after)}};
+    write.body = json::object{
+        {"metadata", json::object{{"resourceVersion", doc.workflow.metadata.resourceVersion}}},
+        {"status", merge_patch_between(doc.status_json, after)}};
     plan.actions.push_back(std::move(write));
   }
   plan.events = std::move(events_);
@@ -112,23 +123,28 @@ k8s::ReconcilePlan Pass::finish() {
   return plan;
 }
 
-bool group_running(const api::GroupStatus& group) { return group.phase == api::group_phase::kRunning; }
+bool group_running(const api::GroupStatus& group) {
+  return group.phase == api::group_phase::kRunning;
+}
 
 bool group_terminal(const api::GroupStatus& group) {
   return group.phase == api::group_phase::kSucceeded || group.phase == api::group_phase::kFailed;
 }
 
 k8s::ObjectRef job_ref_of(const Pass& pass, const api::WorkloadReference& ref) {
-  return {std::string(api::kApiVersion), "Job", ref.namespace_.empty() ? pass.ns() : ref.namespace_, ref.name};
+  return {std::string(api::kApiVersion), "Job", ref.namespace_.empty() ? pass.ns() : ref.namespace_,
+          ref.name};
 }
 
 bool is_own_conflict(const k8s::ActionOutcome& outcome, const k8s::ObjectRef& workflow) {
-  return outcome.code == 409 && outcome.reason != "AlreadyExists" && outcome.action.target == workflow &&
-         outcome.action.verb != k8s::ActionVerb::Create && outcome.action.verb != k8s::ActionVerb::Delete;
+  return outcome.code == 409 && outcome.reason != "AlreadyExists" &&
+         outcome.action.target == workflow && outcome.action.verb != k8s::ActionVerb::Create &&
+         outcome.action.verb != k8s::ActionVerb::Delete;
 }
 
 std::string describe_outcome(const k8s::ActionOutcome& outcome) {
-  std::string text = std::string(k8s::to_string(outcome.action.verb)) + " " + k8s::to_string(outcome.action.target) + ": ";
+  std::string text = std::string(k8s::to_string(outcome.action.verb)) + " " +
+                     k8s::to_string(outcome.action.target) + ": ";
   if (!outcome.message.empty()) return text + outcome.message;
   if (!outcome.reason.empty()) return text + outcome.reason;
   return text + "HTTP " + std::to_string(outcome.code);

@@ -1,7 +1,7 @@
 #pragma once
-// Internal to the Workflow reconciler: the state of one pass (inputs, the effective spec, the status
-// being edited, the actions planned so far) and the steps that share it. Steps mutate `status`
-// freely; finish() turns the difference into one conditional status write.
+// Internal to the Workflow reconciler: the state of one pass (inputs, the effective spec, the
+// status being edited, the actions planned so far) and the steps that share it. Steps mutate
+// `status` freely; finish() turns the difference into one conditional status write.
 #include "api/labels.hpp"
 #include "api/conditions.hpp"
 #include "api/workflow.hpp"
@@ -27,12 +27,13 @@ class Pass {
   Pass(const reconcile::Context& input, WorkflowDocument document);
 
   const reconcile::Context& in;
-  WorkflowDocument doc;          // as read; doc.workflow.spec is the stored spec
-  api::WorkflowSpec spec;        // effective spec (overrides applied)
-  api::WorkflowStatus status;    // being edited
-  WorkflowExtras extras;         // placement and status extras being edited
+  WorkflowDocument doc;        // as read; doc.workflow.spec is the stored spec
+  api::WorkflowSpec spec;      // effective spec (overrides applied)
+  api::WorkflowStatus status;  // being edited
+  WorkflowExtras extras;       // placement and status extras being edited
   std::string now_text;
-  std::set<std::string> reset_groups;  // sent back to Pending by this pass: not relaunched before the next
+  std::set<std::string>
+      reset_groups;  // sent back to Pending by this pass: not relaunched before the next
 
   const api::Workflow& workflow() const { return doc.workflow; }
   const std::string& name() const { return doc.workflow.metadata.name; }
@@ -44,12 +45,15 @@ class Pass {
 
   // Conditions and events. set_condition queues the transition event when the True type changes.
   void set_condition(std::string_view type, std::string_view reason, std::string_view message);
-  void fail(std::string_view reason, std::string_view message) { set_condition(api::kConditionFailed, reason, message); }
+  void fail(std::string_view reason, std::string_view message) {
+    set_condition(api::kConditionFailed, reason, message);
+  }
   void event(std::string_view type, std::string_view reason, std::string note);
-  void event_on(k8s::ObjectRef regarding, std::string uid, std::string_view type, std::string_view reason, std::string note);
+  void event_on(k8s::ObjectRef regarding, std::string uid, std::string_view type,
+                std::string_view reason, std::string note);
 
-  // Live reads: the object (nullptr = live NotFound), or, when not read yet, a LiveGet is planned and
-  // `known` is false.
+  // Live reads: the object (nullptr = live NotFound), or, when not read yet, a LiveGet is planned
+  // and `known` is false.
   struct LiveAnswer {
     bool known = false;
     const boost::json::value* object = nullptr;
@@ -68,7 +72,8 @@ class Pass {
   bool can_launch() const { return can_create() && !used_live_; }
   void add_create(k8s::Action action);
   // joins_previous: the delete does not have to wait for the action planned before it.
-  void delete_object(const k8s::ObjectRef& ref, std::optional<std::string> uid, bool joins_previous = false);
+  void delete_object(const k8s::ObjectRef& ref, std::optional<std::string> uid,
+                     bool joins_previous = false);
 
   // Requeue wishes; finish() takes the shortest one.
   void requeue(std::chrono::milliseconds after);
@@ -113,7 +118,8 @@ struct CreateOutcome {
 // The ref (apiVersion, kind, name, namespace) of a dependency object about to be created.
 api::DependencyResourceRef dependency_ref_of(const boost::json::object& object);
 // Plans the Create of a dependency object, or reads the previous plan's outcome for it.
-CreateOutcome create_dependency(Pass& pass, const boost::json::object& object, const api::DependencyResourceRef& ref);
+CreateOutcome create_dependency(Pass& pass, const boost::json::object& object,
+                                const api::DependencyResourceRef& ref);
 
 // Deletes the dependency refs of (group, iteration) in reverse order after an ownership check;
 // returns false while live reads are outstanding. Refs whose object is gone or foreign are dropped.
@@ -137,7 +143,8 @@ bool group_terminal(const api::GroupStatus& group);
 k8s::ObjectRef job_ref_of(const Pass& pass, const api::WorkloadReference& ref);
 std::string describe_outcome(const k8s::ActionOutcome& outcome);
 // A 409 on a conditional write of the Workflow itself: re-planning from the fresh copy answers it.
-// (A 409 on another object's write is reported, so the retry comes after backoff and a fresher cache.)
+// (A 409 on another object's write is reported, so the retry comes after backoff and a fresher
+// cache.)
 bool is_own_conflict(const k8s::ActionOutcome& outcome, const k8s::ObjectRef& workflow);
 
 }  // namespace nvcre::workflow::detail

@@ -27,8 +27,10 @@ struct JobState {
 
 JobState state_of(const api::Job& job) {
   const auto& c = job.status ? job.status->conditions : std::vector<api::Condition>{};
-  return {api::condition_is_true(c, api::kConditionFailed), api::condition_is_true(c, api::condition_type::kHardwareFailed),
-          api::condition_is_true(c, api::kConditionSucceeded), api::condition_is_true(c, api::kConditionValidationFailed)};
+  return {api::condition_is_true(c, api::kConditionFailed),
+          api::condition_is_true(c, api::condition_type::kHardwareFailed),
+          api::condition_is_true(c, api::kConditionSucceeded),
+          api::condition_is_true(c, api::kConditionValidationFailed)};
 }
 
 std::optional<k8s::Clock::time_point> time_of(const std::string& text) {
@@ -37,19 +39,23 @@ std::optional<k8s::Clock::time_point> time_of(const std::string& text) {
 
 std::string pod_phase(const json::value& pod) {
   const json::value* status = pod.is_object() ? pod.get_object().if_contains("status") : nullptr;
-  const json::value* phase = status == nullptr || !status->is_object() ? nullptr : status->get_object().if_contains("phase");
+  const json::value* phase = status == nullptr || !status->is_object()
+                                 ? nullptr
+                                 : status->get_object().if_contains("phase");
   return phase != nullptr && phase->is_string() ? std::string(phase->get_string()) : std::string();
 }
 
 std::string pod_node(const json::value& pod) {
   const json::value* spec = pod.is_object() ? pod.get_object().if_contains("spec") : nullptr;
-  const json::value* node = spec == nullptr || !spec->is_object() ? nullptr : spec->get_object().if_contains("nodeName");
+  const json::value* node =
+      spec == nullptr || !spec->is_object() ? nullptr : spec->get_object().if_contains("nodeName");
   return node != nullptr && node->is_string() ? std::string(node->get_string()) : std::string();
 }
 
 std::vector<const json::value*> job_pods(const Pass& pass, const api::Job& job) {
-  return pass.in.cache.list("v1", "Pod", job.metadata.namespace_,
-                            k8s::LabelSelector::from_match_labels({{std::string(kJobLabel), job.metadata.name}}));
+  return pass.in.cache.list(
+      "v1", "Pod", job.metadata.namespace_,
+      k8s::LabelSelector::from_match_labels({{std::string(kJobLabel), job.metadata.name}}));
 }
 
 // §5.11: wait while the workload's pods still run, at most 5 minutes from the teardown start (the
@@ -63,7 +69,8 @@ bool should_wait_for_pod_drain(const Pass& pass, const api::Job& job) {
   if (!active) return false;
   std::optional<k8s::Clock::time_point> start = time_of(job.metadata.deletionTimestamp);
   if (job.status) {
-    for (std::string_view type : {api::kConditionFailed, api::condition_type::kHardwareFailed, api::kConditionSucceeded}) {
+    for (std::string_view type :
+         {api::kConditionFailed, api::condition_type::kHardwareFailed, api::kConditionSucceeded}) {
       const api::Condition* c = api::find_condition(job.status->conditions, type);
       auto t = c != nullptr && c->status == "True" ? time_of(c->lastTransitionTime) : std::nullopt;
       if (t && (!start || *start < *t)) start = t;
@@ -88,7 +95,8 @@ bool timed_out(const Pass& pass, const api::GroupStatus& group, const api::Job& 
 }
 
 bool timed_out_failure(const api::Job& job) {
-  const api::Condition* c = job.status ? api::find_condition(job.status->conditions, api::kConditionFailed) : nullptr;
+  const api::Condition* c =
+      job.status ? api::find_condition(job.status->conditions, api::kConditionFailed) : nullptr;
   return c != nullptr && c->status == "True" && c->reason == api::job_reason::kJobTimedOut;
 }
 
@@ -122,7 +130,8 @@ void GroupPoll::fail_deleted(api::GroupStatus& group) {
 api::Job GroupPoll::time_out(const api::Job& job, bool blocked_pods) {
   api::Job updated = job;
   api::JobStatus& status = updated.status.emplace(job.status.value_or(api::JobStatus{}));
-  // The launcher / trainer pod's identity (its log tail needs the pod-log API, which the shell owns).
+  // The launcher / trainer pod's identity (its log tail needs the pod-log API, which the shell
+  // owns).
   const json::value* chosen = nullptr;
   for (const json::value* pod : job_pods(pass_, job)) {
     const std::string phase = pod_phase(*pod);
@@ -133,17 +142,22 @@ api::Job GroupPoll::time_out(const api::Job& job, bool blocked_pods) {
     }
     if (chosen == nullptr) chosen = pod;
   }
-  if (chosen != nullptr) status.failureLog = api::FailureLog{k8s::object_ref_of(*chosen).name, pod_node(*chosen), 0, "Timeout", ""};
-  const std::string message =
-      blocked_pods ? "Job exceeded timeoutPerJob while its pods were unschedulable" : "Job exceeded timeoutPerJob";
-  auto change = api::set_exclusive_condition(status.conditions, api::kConditionFailed, api::job_reason::kJobTimedOut,
-                                             message, job.metadata.generation.value_or(0), pass_.now_text);
+  if (chosen != nullptr)
+    status.failureLog =
+        api::FailureLog{k8s::object_ref_of(*chosen).name, pod_node(*chosen), 0, "Timeout", ""};
+  const std::string message = blocked_pods
+                                  ? "Job exceeded timeoutPerJob while its pods were unschedulable"
+                                  : "Job exceeded timeoutPerJob";
+  auto change = api::set_exclusive_condition(status.conditions, api::kConditionFailed,
+                                             api::job_reason::kJobTimedOut, message,
+                                             job.metadata.generation.value_or(0), pass_.now_text);
   k8s::Action write;
   write.verb = k8s::ActionVerb::UpdateStatus;
   write.target = {std::string(api::kApiVersion), "Job", job.metadata.namespace_, job.metadata.name};
   write.body = api::encode(updated);
   if (change.transition_to) {
-    pass_.event_on(write.target, job.metadata.uid, "Warning", api::job_reason::kJobTimedOut, message);
+    pass_.event_on(write.target, job.metadata.uid, "Warning", api::job_reason::kJobTimedOut,
+                   message);
   }
   pass_.add(std::move(write));
   return updated;
@@ -154,21 +168,28 @@ bool GroupPoll::complete(api::GroupStatus& group, const api::Job& job) {
   const JobState state = state_of(job);
   const bool failed = state.any_failure();
   if (failed) {
-    if (job.status && job.status->workloadRef) {  // free the GPUs; the Job object stays for the report
+    if (job.status &&
+        job.status->workloadRef) {  // free the GPUs; the Job object stays for the report
       const auto& ref = *job.status->workloadRef;
-      const k8s::ObjectRef workload{ref.apiVersion, ref.kind, ref.namespace_.empty() ? job.metadata.namespace_ : ref.namespace_,
-                                    ref.name};
+      const k8s::ObjectRef workload{
+          ref.apiVersion, ref.kind,
+          ref.namespace_.empty() ? job.metadata.namespace_ : ref.namespace_, ref.name};
       const json::value* cached = pass_.in.cache.get(workload);
       if (cached == nullptr || !is_deleting(*cached)) pass_.delete_object(workload, std::nullopt);
     }
     if (should_wait_for_pod_drain(pass_, job)) return false;
   }
   group.completionTime = pass_.now_text;
-  if (job.status) failed_nodes_.insert(failed_nodes_.end(), job.status->failedNodes.begin(), job.status->failedNodes.end());
+  if (job.status)
+    failed_nodes_.insert(failed_nodes_.end(), job.status->failedNodes.begin(),
+                         job.status->failedNodes.end());
   const std::int64_t iteration = pass_.orch().currentIteration.value_or(1);
   const std::int64_t retries = group.retries.value_or(0);
-  if (failed && pass_.spec.orchestration.execution.retryFailedGroups.value_or(0) > retries && !timed_out_failure(job)) {
-    pass_.delete_object({std::string(api::kApiVersion), "Job", job.metadata.namespace_, job.metadata.name}, job.metadata.uid);
+  if (failed && pass_.spec.orchestration.execution.retryFailedGroups.value_or(0) > retries &&
+      !timed_out_failure(job)) {
+    pass_.delete_object(
+        {std::string(api::kApiVersion), "Job", job.metadata.namespace_, job.metadata.name},
+        job.metadata.uid);
     cleanup_job_dependencies(pass_, group.name, iteration);
     group.retries = retries + 1;
     group.phase = std::string(api::group_phase::kPending);
@@ -213,7 +234,8 @@ void GroupPoll::poll(api::GroupStatus& group) {
     for (const json::value* pod : job_pods(pass_, job)) {
       if (auto node = pod_node(*pod); !node.empty()) bound.insert(node);
     }
-    if (static_cast<std::int64_t>(bound.size()) == pass_.orch().nodesPerJob) {  // complete placement only
+    if (static_cast<std::int64_t>(bound.size()) ==
+        pass_.orch().nodesPerJob) {  // complete placement only
       group.nodes.assign(bound.begin(), bound.end());
       changed = true;
     }
@@ -231,7 +253,9 @@ void GroupPoll::poll(api::GroupStatus& group) {
       return;
     }
     running = true;
-    const api::Condition* progress = job.status ? api::find_condition(job.status->conditions, api::kConditionInProgress) : nullptr;
+    const api::Condition* progress =
+        job.status ? api::find_condition(job.status->conditions, api::kConditionInProgress)
+                   : nullptr;
     if (blocked.empty() && progress != nullptr && progress->status == "True" &&
         progress->reason == api::job_reason::kWorkloadSchedulingBlocked) {
       blocked = "job " + job.metadata.name + " scheduling blocked: " + progress->message;
@@ -239,8 +263,9 @@ void GroupPoll::poll(api::GroupStatus& group) {
     return;
   }
   // A Succeeded Job with thresholds stays Running until the Job controller has evaluated them.
-  const bool awaiting_thresholds = state.succeeded && !job.spec.thresholds.empty() && job.status &&
-                                   api::find_condition(job.status->conditions, api::kConditionValidationFailed) == nullptr;
+  const bool awaiting_thresholds =
+      state.succeeded && !job.spec.thresholds.empty() && job.status &&
+      api::find_condition(job.status->conditions, api::kConditionValidationFailed) == nullptr;
   if (awaiting_thresholds || !complete(group, job)) {
     running = true;
     return;
@@ -253,12 +278,14 @@ void GroupPoll::record_failed_nodes() {
   const k8s::ObjectRef ref{"v1", "ConfigMap", pass_.ns(), failed_nodes_configmap_name(pass_.uid())};
   const json::value* existing = pass_.in.cache.get(ref);
   if (const auto* outcome = pass_.outcome_for(k8s::ActionVerb::Create, ref)) {
-    if (outcome->reason != "AlreadyExists" || !outcome->live_holder) return pass_.set_error(describe_outcome(*outcome));
+    if (outcome->reason != "AlreadyExists" || !outcome->live_holder)
+      return pass_.set_error(describe_outcome(*outcome));
     existing = &*outcome->live_holder;
   }
   std::optional<NodeResultWrite> write;
   try {
-    write = node_results_write(NodeResultKind::Failed, pass_.workflow(), existing, {}, failed_nodes_);
+    write =
+        node_results_write(NodeResultKind::Failed, pass_.workflow(), existing, {}, failed_nodes_);
   } catch (const std::exception&) {
     return;  // upstream logs a failed node-results write and carries on
   }
@@ -266,7 +293,8 @@ void GroupPoll::record_failed_nodes() {
     // Already holds these nodes (e.g. created by a pass whose status write then lost a conflict):
     // the group still completes in this pass, so the ref must be written with it or never.
     if (existing != nullptr) {
-      pass_.status.failedNodesRef = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
+      pass_.status.failedNodesRef =
+          api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
     }
     return;
   }
@@ -277,7 +305,8 @@ void GroupPoll::record_failed_nodes() {
   } else {
     pass_.add(std::move(write->action));
   }
-  pass_.status.failedNodesRef = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", write->name};
+  pass_.status.failedNodesRef =
+      api::TypedLocalObjectReference{std::nullopt, "ConfigMap", write->name};
 }
 
 }  // namespace
@@ -291,12 +320,14 @@ bool update_running_groups(Pass& pass) {
   if (poll.changed || poll.running) {
     const auto& groups = pass.orch().groups;
     const auto running = std::count_if(groups.begin(), groups.end(), group_running);
-    std::string message = "Iteration " + std::to_string(pass.orch().currentIteration.value_or(1)) + "/" +
-                          std::to_string(pass.iterations()) + ": " + std::to_string(running) + " groups running";
+    std::string message = "Iteration " + std::to_string(pass.orch().currentIteration.value_or(1)) +
+                          "/" + std::to_string(pass.iterations()) + ": " + std::to_string(running) +
+                          " groups running";
     if (poll.blocked.empty()) {
       pass.set_condition(api::kConditionInProgress, api::workflow_reason::kJobRunning, message);
     } else {
-      pass.set_condition(api::kConditionInProgress, "JobSchedulingBlocked", message + "; " + poll.blocked);
+      pass.set_condition(api::kConditionInProgress, "JobSchedulingBlocked",
+                         message + "; " + poll.blocked);
     }
   }
   return poll.changed;

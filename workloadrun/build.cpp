@@ -37,9 +37,12 @@ enum class Framework { kTorch, kMpi, kExec };
 
 std::string_view framework_name(Framework framework) {
   switch (framework) {
-    case Framework::kTorch: return "torch";
-    case Framework::kMpi: return "mpi";
-    case Framework::kExec: return "exec";
+    case Framework::kTorch:
+      return "torch";
+    case Framework::kMpi:
+      return "mpi";
+    case Framework::kExec:
+      return "exec";
   }
   return "exec";
 }
@@ -49,9 +52,10 @@ Framework select_framework(const api::FrameworkSpec& framework) {
   if (framework.torch) {
     const auto& torch = *framework.torch;
     if (torch.script.empty() == torch.module_.empty()) {
-      throw BuildFailure(torch.script.empty()
-                             ? "spec.framework.torch: either script or module must be set"
-                             : "spec.framework.torch: script and module are mutually exclusive; set only one");
+      throw BuildFailure(
+          torch.script.empty()
+              ? "spec.framework.torch: either script or module must be set"
+              : "spec.framework.torch: script and module are mutually exclusive; set only one");
     }
     return Framework::kTorch;
   }
@@ -60,43 +64,51 @@ Framework select_framework(const api::FrameworkSpec& framework) {
       throw BuildFailure("spec.framework.mpi.binary is required: set the program mpirun launches");
     }
     if (framework.mpi->mpirunPath.empty()) {
-      throw BuildFailure("spec.framework.mpi.mpirunPath is required: set the mpirun path inside the image");
+      throw BuildFailure(
+          "spec.framework.mpi.mpirunPath is required: set the mpirun path inside the image");
     }
     return Framework::kMpi;
   }
   if (!framework.exec) throw BuildFailure("exec framework selected but spec.framework.exec is nil");
   if (framework.exec->command.empty()) {
-    throw BuildFailure("spec.framework.exec.command must name the command to run (at least one item)");
+    throw BuildFailure(
+        "spec.framework.exec.command must name the command to run (at least one item)");
   }
   return Framework::kExec;
 }
 
 std::string timeout_per_job(const std::optional<api::WorkloadOrchestration>& orchestration) {
-  if (!orchestration || orchestration->timeoutPerJob.empty()) return std::string(kDefaultTimeoutPerJob);
+  if (!orchestration || orchestration->timeoutPerJob.empty())
+    return std::string(kDefaultTimeoutPerJob);
   auto parsed = k8s::parse_go_duration(orchestration->timeoutPerJob);
   if (!parsed) return std::string(kDefaultTimeoutPerJob);
   return k8s::format_go_duration(*parsed);
 }
 
-json::object replicated_job_patch(std::string_view name, const std::vector<api::LocalObjectReference>& secrets) {
+json::object replicated_job_patch(std::string_view name,
+                                  const std::vector<api::LocalObjectReference>& secrets) {
   json::object job{{"name", name}};
   if (!secrets.empty()) {
     job["template"] = json::object{
-        {"spec", json::object{{"template", json::object{{"spec", json::object{{"imagePullSecrets", api::encode(secrets)}}}}}}}};
+        {"spec",
+         json::object{{"template", json::object{{"spec", json::object{{"imagePullSecrets",
+                                                                       api::encode(secrets)}}}}}}}};
   }
   return job;
 }
 
 // runtimePatches: image pull secrets on `node`; MPI also lists `launcher` (it runs the same image)
 // so later per-Job patches reach it.
-json::array runtime_patches(Framework framework, const std::vector<api::LocalObjectReference>& secrets) {
+json::array runtime_patches(Framework framework,
+                            const std::vector<api::LocalObjectReference>& secrets) {
   if (secrets.empty() && framework != Framework::kMpi) return {};
   json::array jobs{replicated_job_patch("node", secrets)};
   if (framework == Framework::kMpi) jobs.push_back(replicated_job_patch("launcher", secrets));
   return json::array{json::object{
       {"manager", kRuntimePatchManager},
       {"trainingRuntimeSpec",
-       json::object{{"template", json::object{{"spec", json::object{{"replicatedJobs", std::move(jobs)}}}}}}}}};
+       json::object{{"template",
+                     json::object{{"spec", json::object{{"replicatedJobs", std::move(jobs)}}}}}}}}};
 }
 
 json::array strings(const std::vector<std::string>& items) {
@@ -110,8 +122,8 @@ struct TrainerCommand {
   std::vector<std::string> args;
 };
 
-TrainerCommand trainer_command(Framework framework, const api::FrameworkSpec& spec, std::int32_t gpus_per_node,
-                               const std::vector<api::EnvVar>& env) {
+TrainerCommand trainer_command(Framework framework, const api::FrameworkSpec& spec,
+                               std::int32_t gpus_per_node, const std::vector<api::EnvVar>& env) {
   TrainerCommand out;
   switch (framework) {
     case Framework::kTorch: {
@@ -128,7 +140,11 @@ TrainerCommand trainer_command(Framework framework, const api::FrameworkSpec& sp
     case Framework::kMpi: {
       const auto& mpi = *spec.mpi;
       out.command = {"timeout", "3600", mpi.mpirunPath};
-      out.args = {"-N", std::to_string(gpus_per_node), "--allow-run-as-root", "--mca", "plm_rsh_args",
+      out.args = {"-N",
+                  std::to_string(gpus_per_node),
+                  "--allow-run-as-root",
+                  "--mca",
+                  "plm_rsh_args",
                   "-o StrictHostKeyChecking=no -o ConnectionAttempts=10"};
       for (auto& arg : platform::mpi_env_args(env, mpi.mpiArgs)) out.args.push_back(std::move(arg));
       out.args.insert(out.args.end(), mpi.mpiArgs.begin(), mpi.mpiArgs.end());
@@ -158,17 +174,20 @@ void wrap_with_pre_commands(TrainerCommand& trainer, const std::vector<std::stri
 
 void check_required_fields(const std::string& name, const api::WorkloadRunSpec& spec) {
   if (name.empty()) throw BuildFailure("metadata.name is required");
-  if (spec.image.empty()) throw BuildFailure("spec.image is required: set the container image to run");
+  if (spec.image.empty())
+    throw BuildFailure("spec.image is required: set the container image to run");
   if (spec.numNodes < 1) {
-    throw BuildFailure("spec.numNodes must be at least 1 (nodes per job group), got " + std::to_string(spec.numNodes));
+    throw BuildFailure("spec.numNodes must be at least 1 (nodes per job group), got " +
+                       std::to_string(spec.numNodes));
   }
 }
 
 std::string supported_test_scale(const api::WorkloadRunSpec& spec) {
   const std::string test_scale = spec.orchestration ? spec.orchestration->testScale : std::string();
   if (test_scale == api::test_scale::kDiagnose) {
-    throw BuildFailure("spec.orchestration.testScale diagnose is not supported for WorkloadRuns; use "
-                       "intra-node, intra-rack or full-scale");
+    throw BuildFailure(
+        "spec.orchestration.testScale diagnose is not supported for WorkloadRuns; use "
+        "intra-node, intra-rack or full-scale");
   }
   return test_scale;
 }
@@ -187,15 +206,17 @@ struct Settled {
 
 // Detection and hardware defaults; the spec's own values win over the defaults.
 // Records the platform, architecture, GPUs per node and their events in `result`.
-void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input, const std::string& prefix,
-                     Settled& settled, WorkloadRunBuild& result) {
+void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input,
+                     const std::string& prefix, Settled& settled, WorkloadRunBuild& result) {
   platform::NodeDefaults defaults = platform::kFallbackNodeDefaults;
   bool default_mnnvl = false;
   if (!input.nodes.empty()) {
     result.platform = platform::detect_platform(input.nodes);
-    result.gpu_architecture = input.gpu_architecture.empty() ? platform::majority_gpu_architecture(input.nodes)
-                                                             : input.gpu_architecture;
-    if (result.gpu_architecture.empty()) result.gpu_architecture = std::string(platform::kUnknownArchitecture);
+    result.gpu_architecture = input.gpu_architecture.empty()
+                                  ? platform::majority_gpu_architecture(input.nodes)
+                                  : input.gpu_architecture;
+    if (result.gpu_architecture.empty())
+      result.gpu_architecture = std::string(platform::kUnknownArchitecture);
     defaults = platform::gpu_defaults(result.gpu_architecture, result.platform);
     default_mnnvl = platform::default_enable_mnnvl(result.gpu_architecture);
     if (auto message = platform::gpu_arch_fallback_message(result.gpu_architecture)) {
@@ -209,7 +230,8 @@ void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input, 
   settled.mnnvl = spec.enableMNNVL.value_or(default_mnnvl);
   auto nic = platform::detect_nic_resource_name(spec.nicResourceName.value_or(""), result.platform,
                                                 result.gpu_architecture, settled.mlnx, input.nodes);
-  if (!nic.message.empty()) result.events.push_back({"Normal", "NICResourceDetection", prefix + nic.message});
+  if (!nic.message.empty())
+    result.events.push_back({"Normal", "NICResourceDetection", prefix + nic.message});
   settled.nic_resource_name = std::move(nic.resourceName);
   result.gpus_per_node = settled.gpus;
 }
@@ -226,9 +248,11 @@ Volumes volumes_with_config(const std::string& name, const api::WorkloadRunSpec&
   if (!spec.config->inline_.empty() && spec.config->configMapRef) {
     throw BuildFailure("spec.config: inline and configMapRef are mutually exclusive; set only one");
   }
-  const std::string config_map_name = spec.config->configMapRef ? spec.config->configMapRef->name : name + "-config";
-  out.volumes.push_back(json::object{{"name", kConfigVolume},
-                                     {"configMap", json::object{{"name", config_map_name}, {"defaultMode", 0755}}}});
+  const std::string config_map_name =
+      spec.config->configMapRef ? spec.config->configMapRef->name : name + "-config";
+  out.volumes.push_back(
+      json::object{{"name", kConfigVolume},
+                   {"configMap", json::object{{"name", config_map_name}, {"defaultMode", 0755}}}});
   out.mounts.push_back(json::object{{"name", kConfigVolume}, {"mountPath", kConfigMountPath}});
   return out;
 }
@@ -253,9 +277,12 @@ api::DependencySpec runtime_dependency(const std::string& name, const api::Workl
     runtime.gangSchedulerQueueLabelKey = spec.gangScheduler->queueLabelKey;
   }
   switch (settled.framework) {
-    case Framework::kTorch: return platform::build_torch_runtime(runtime);
-    case Framework::kMpi: return platform::build_mpi_runtime(runtime);
-    case Framework::kExec: break;
+    case Framework::kTorch:
+      return platform::build_torch_runtime(runtime);
+    case Framework::kMpi:
+      return platform::build_mpi_runtime(runtime);
+    case Framework::kExec:
+      break;
   }
   return platform::build_exec_runtime(runtime);
 }
@@ -269,7 +296,8 @@ void add_config_and_checkpoint(const std::string& name, const api::WorkloadRunSp
     dependencies.push_back(api::DependencySpec{
         json::object{{"apiVersion", "v1"},
                      {"kind", "ConfigMap"},
-                     {"metadata", json::object{{"name", name + "-config"}, {"labels", json::object{{"app", name}}}}},
+                     {"metadata", json::object{{"name", name + "-config"},
+                                               {"labels", json::object{{"app", name}}}}},
                      {"data", std::move(data)}},
         {}});
   }
@@ -277,9 +305,12 @@ void add_config_and_checkpoint(const std::string& name, const api::WorkloadRunSp
     if (spec.checkpoint->storageSize.empty()) {
       throw BuildFailure("spec.checkpoint.storageSize is required (e.g. 100Gi)");
     }
-    json::object pvc_spec{{"accessModes", json::array{"ReadWriteMany"}},
-                          {"resources", json::object{{"requests", json::object{{"storage", spec.checkpoint->storageSize}}}}}};
-    if (spec.checkpoint->storageClassName) pvc_spec["storageClassName"] = *spec.checkpoint->storageClassName;
+    json::object pvc_spec{
+        {"accessModes", json::array{"ReadWriteMany"}},
+        {"resources",
+         json::object{{"requests", json::object{{"storage", spec.checkpoint->storageSize}}}}}};
+    if (spec.checkpoint->storageClassName)
+      pvc_spec["storageClassName"] = *spec.checkpoint->storageClassName;
     dependencies.push_back(api::DependencySpec{
         json::object{{"apiVersion", "v1"},
                      {"kind", "PersistentVolumeClaim"},
@@ -292,12 +323,13 @@ void add_config_and_checkpoint(const std::string& name, const api::WorkloadRunSp
 // Target, iterations, topology and execution limits.
 void set_orchestration(const api::WorkloadRunSpec& spec, const std::string& test_scale,
                        api::OrchestrationSpec& orchestration) {
-  orchestration.target = spec.target ? *spec.target
-                                     : api::TargetSpec{{{std::string(kGpuPresentLabel), "true"}}, {}, {}, {}};
-  orchestration.iterations = spec.orchestration && spec.orchestration->repeatCount
-                                 ? *spec.orchestration->repeatCount
-                                 : 1;
-  if (test_scale == api::test_scale::kIntraRack) orchestration.topology = api::TopologySpec{"", true};
+  orchestration.target =
+      spec.target ? *spec.target
+                  : api::TargetSpec{{{std::string(kGpuPresentLabel), "true"}}, {}, {}, {}};
+  orchestration.iterations =
+      spec.orchestration && spec.orchestration->repeatCount ? *spec.orchestration->repeatCount : 1;
+  if (test_scale == api::test_scale::kIntraRack)
+    orchestration.topology = api::TopologySpec{"", true};
   if (spec.orchestration && spec.orchestration->maxConcurrent) {
     orchestration.execution.maxConcurrent = *spec.orchestration->maxConcurrent;
   }
@@ -312,7 +344,8 @@ struct FoldedOverrides {
 };
 
 // Each later match's mpiArgs are prepended.
-FoldedOverrides fold_matching_overrides(const api::FrameworkSpec& framework_spec, Framework framework,
+FoldedOverrides fold_matching_overrides(const api::FrameworkSpec& framework_spec,
+                                        Framework framework,
                                         const std::vector<WorkloadRunOverride>& platform_overrides,
                                         const overrides::MatchContext& platform_context) {
   FoldedOverrides out{framework_spec, {}};
@@ -328,31 +361,37 @@ FoldedOverrides fold_matching_overrides(const api::FrameworkSpec& framework_spec
       auto& args = out.framework.mpi->mpiArgs;
       args.insert(args.begin(), override_item.mpiArgs.begin(), override_item.mpiArgs.end());
     }
-    out.pre_commands.insert(out.pre_commands.end(), override_item.preCommand.begin(), override_item.preCommand.end());
+    out.pre_commands.insert(out.pre_commands.end(), override_item.preCommand.begin(),
+                            override_item.preCommand.end());
   }
   return out;
 }
 
 // The job template, its trainer command wrapped by the preCommands.
-void set_job_template(const std::string& name, const api::WorkloadRunSpec& spec, const Settled& settled,
-                      const FoldedOverrides& folded, api::JobSpec& job_spec) {
-  TrainerCommand command = trainer_command(settled.framework, folded.framework, settled.gpus, settled.env);
+void set_job_template(const std::string& name, const api::WorkloadRunSpec& spec,
+                      const Settled& settled, const FoldedOverrides& folded,
+                      api::JobSpec& job_spec) {
+  TrainerCommand command =
+      trainer_command(settled.framework, folded.framework, settled.gpus, settled.env);
   wrap_with_pre_commands(command, folded.pre_commands);
   json::object trainer{{"image", spec.image}, {"command", strings(command.command)}};
   if (!command.args.empty()) trainer["args"] = strings(command.args);
   trainer["numNodes"] = settled.nodes_per_job;
   trainer["numProcPerNode"] = settled.gpus;
-  json::object train_job{{"runtimeRef", json::object{{"name", name + "-runtime"}, {"kind", "TrainingRuntime"}}},
-                         {"trainer", std::move(trainer)}};
+  json::object train_job{
+      {"runtimeRef", json::object{{"name", name + "-runtime"}, {"kind", "TrainingRuntime"}}},
+      {"trainer", std::move(trainer)}};
   if (auto patches = runtime_patches(settled.framework, spec.imagePullSecrets); !patches.empty()) {
     train_job["runtimePatches"] = std::move(patches);
   }
   job_spec.workload.trainJob = std::move(train_job);
-  job_spec.nodeHealthMonitor = api::NodeHealthMonitor{api::CELNodeHealthCheck{std::string(api::kDefaultNodeHealthExpression)}};
+  job_spec.nodeHealthMonitor = api::NodeHealthMonitor{
+      api::CELNodeHealthCheck{std::string(api::kDefaultNodeHealthExpression)}};
   job_spec.goodputMeasurement = spec.goodputMeasurement;
   job_spec.bandwidthMeasurement = spec.bandwidthMeasurement;
   if (spec.checkpoint) {
-    job_spec.checkpoint = api::CheckpointConfig{name + "-checkpoint-pvc", spec.checkpoint->maxRestarts};
+    job_spec.checkpoint =
+        api::CheckpointConfig{name + "-checkpoint-pvc", spec.checkpoint->maxRestarts};
   }
   job_spec.workloadMetadata = spec.workloadMetadata;
 }
@@ -361,8 +400,10 @@ void set_job_template(const std::string& name, const api::WorkloadRunSpec& spec,
 void add_overrides_and_validation(const api::WorkloadRunSpec& spec,
                                   const std::vector<WorkloadRunOverride>& platform_overrides,
                                   api::WorkflowSpec& workflow_spec) {
-  for (const auto& override_item : platform_overrides) workflow_spec.overrides.push_back(override_item.spec);
-  workflow_spec.overrides.insert(workflow_spec.overrides.end(), spec.overrides.begin(), spec.overrides.end());
+  for (const auto& override_item : platform_overrides)
+    workflow_spec.overrides.push_back(override_item.spec);
+  workflow_spec.overrides.insert(workflow_spec.overrides.end(), spec.overrides.begin(),
+                                 spec.overrides.end());
   if (!spec.thresholds.empty()) {
     api::PerformanceValidationSpec performance;
     performance.enabled = true;
@@ -374,12 +415,14 @@ void add_overrides_and_validation(const api::WorkloadRunSpec& spec,
 // Offline there is no Workflow controller: the render resolves every override here, against
 // the detected platform/GPU. The controller instead hands them all, unfiltered, to the Workflow
 // controller, which applies them against the nodes it discovers, with tracking and events.
-void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workflow_spec, WorkloadRunBuild& result) {
-  const auto context = overrides::match_context_for(workflow_spec, result.platform, result.gpu_architecture,
-                                                   workflow_spec.orchestration.topology
-                                                       ? platform::count_topology_domains(
-                                                             workflow_spec.orchestration.topology->topologyKey, input.nodes)
-                                                       : 0);
+void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workflow_spec,
+                               WorkloadRunBuild& result) {
+  const auto context = overrides::match_context_for(
+      workflow_spec, result.platform, result.gpu_architecture,
+      workflow_spec.orchestration.topology
+          ? platform::count_topology_domains(workflow_spec.orchestration.topology->topologyKey,
+                                             input.nodes)
+          : 0);
   auto resolved = overrides::resolve_overrides(workflow_spec, context);
   result.applied_overrides = std::move(resolved.applied);
   workflow_spec = std::move(resolved.spec);
@@ -389,7 +432,8 @@ void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workf
 // The Workflow's spec before the Certification transforms; failures throw BuildFailure (or what
 // the platform and override code throw).
 api::WorkflowSpec build_workflow_spec(const std::string& name, const api::WorkloadRunSpec& spec,
-                                      const BuildInput& input, const std::string& prefix, WorkloadRunBuild& result) {
+                                      const BuildInput& input, const std::string& prefix,
+                                      WorkloadRunBuild& result) {
   api::WorkflowSpec workflow_spec;
   check_required_fields(name, spec);
   Settled settled;
@@ -405,14 +449,21 @@ api::WorkflowSpec build_workflow_spec(const std::string& name, const api::Worklo
   add_config_and_checkpoint(name, spec, workflow_spec.dependencies);
   set_orchestration(spec, settled.test_scale, workflow_spec.orchestration);
 
-  OverrideConfig override_config{name, settled.nodes_per_job, settled.gpus, settled.mlnx, settled.nic_resource_name,
-                                 settled.mnnvl, std::string(framework_name(settled.framework)), settled.test_scale,
+  OverrideConfig override_config{name,
+                                 settled.nodes_per_job,
+                                 settled.gpus,
+                                 settled.mlnx,
+                                 settled.nic_resource_name,
+                                 settled.mnnvl,
+                                 std::string(framework_name(settled.framework)),
+                                 settled.test_scale,
                                  spec.env};
   const auto platform_overrides = build_platform_overrides(override_config);
-  const overrides::MatchContext platform_context{result.platform, result.gpu_architecture, {}, {}, {}};
+  const overrides::MatchContext platform_context{
+      result.platform, result.gpu_architecture, {}, {}, {}};
 
-  const FoldedOverrides folded =
-      fold_matching_overrides(spec.framework, settled.framework, platform_overrides, platform_context);
+  const FoldedOverrides folded = fold_matching_overrides(spec.framework, settled.framework,
+                                                         platform_overrides, platform_context);
   set_job_template(name, spec, settled, folded, workflow_spec.jobTemplate.spec);
   add_overrides_and_validation(spec, platform_overrides, workflow_spec);
   if (input.offline) resolve_overrides_offline(input, workflow_spec, result);
@@ -427,11 +478,13 @@ api::Workflow workflow_of(const api::WorkloadRun& run, api::WorkflowSpec workflo
   workflow.kind = std::string(api::Workflow::kKind);
   workflow.metadata.name = name;
   workflow.metadata.namespace_ = run.metadata.namespace_;
-  workflow.metadata.labels = {{std::string(api::kManagedByLabel), std::string(api::kManagedByValue)},
-                              {std::string(kWorkloadRunLabel), name}};
+  workflow.metadata.labels = {
+      {std::string(api::kManagedByLabel), std::string(api::kManagedByValue)},
+      {std::string(kWorkloadRunLabel), name}};
   if (!run.metadata.uid.empty()) {
-    workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion), std::string(api::WorkloadRun::kKind),
-                                                 name, run.metadata.uid, true, true});
+    workflow.metadata.ownerReferences.push_back({std::string(api::kApiVersion),
+                                                 std::string(api::WorkloadRun::kKind), name,
+                                                 run.metadata.uid, true, true});
   }
   workflow.spec = std::move(workflow_spec);
   return workflow;
@@ -443,15 +496,33 @@ std::string go_quote(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char buffer[5];

@@ -15,7 +15,8 @@ namespace {
 constexpr std::string_view kFragment = "overrides/workloadrun.yaml";
 
 const api::EnvVar* user_var(const std::vector<api::EnvVar>& user_env, std::string_view name) {
-  for (auto it = user_env.rbegin(); it != user_env.rend(); ++it) {  // the last duplicate is the effective one
+  for (auto it = user_env.rbegin(); it != user_env.rend();
+       ++it) {  // the last duplicate is the effective one
     if (it->name == name) return &*it;
   }
   return nullptr;
@@ -52,13 +53,15 @@ void apply_user_env_to_runtime(json::object& resource, const std::vector<api::En
     auto* containers = at_path(job, {"template", "spec", "template", "spec", "containers"});
     if (containers == nullptr || !containers->is_array()) continue;
     for (auto& container : containers->as_array()) {
-      if (auto* object = container.if_object()) apply_user_env(object->if_contains("env"), user_env);
+      if (auto* object = container.if_object())
+        apply_user_env(object->if_contains("env"), user_env);
     }
   }
   resource = std::move(root.as_object());
 }
 
-void apply_user_env_to_mpi_args(std::vector<std::string>& args, const std::vector<api::EnvVar>& user_env) {
+void apply_user_env_to_mpi_args(std::vector<std::string>& args,
+                                const std::vector<api::EnvVar>& user_env) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] != "-x") continue;
     const std::string& operand = args[i + 1];
@@ -72,9 +75,11 @@ void apply_user_env_to_mpi_args(std::vector<std::string>& args, const std::vecto
 
 std::vector<std::string> string_list(const json::value& value, std::string_view where) {
   std::vector<std::string> out;
-  if (!value.is_array()) throw std::runtime_error(std::string(where) + " must be a list of strings");
+  if (!value.is_array())
+    throw std::runtime_error(std::string(where) + " must be a list of strings");
   for (const auto& item : value.as_array()) {
-    if (!item.is_string()) throw std::runtime_error(std::string(where) + " must be a list of strings");
+    if (!item.is_string())
+      throw std::runtime_error(std::string(where) + " must be a list of strings");
     out.emplace_back(item.get_string());
   }
   return out;
@@ -101,18 +106,22 @@ std::vector<WorkloadRunOverride> build_platform_overrides(const OverrideConfig& 
   } catch (const std::exception& error) {
     throw std::runtime_error(std::string("platform overrides: render: ") + error.what());
   }
-  if (!rendered.is_array()) throw std::runtime_error("platform overrides: parse: the document must be a list");
+  if (!rendered.is_array())
+    throw std::runtime_error("platform overrides: parse: the document must be a list");
   std::vector<WorkloadRunOverride> overrides;
   for (std::size_t i = 0; i < rendered.as_array().size(); ++i) {
     const std::string where = "platform overrides: item " + std::to_string(i);
     auto* item = rendered.as_array()[i].if_object();
     if (item == nullptr) throw std::runtime_error(where + ": must be a map");
     WorkloadRunOverride result;
-    if (const auto* pre = item->if_contains("preCommand")) result.preCommand = string_list(*pre, where + ": preCommand");
-    if (const auto* args = item->if_contains("mpiArgs")) result.mpiArgs = string_list(*args, where + ": mpiArgs");
+    if (const auto* pre = item->if_contains("preCommand"))
+      result.preCommand = string_list(*pre, where + ": preCommand");
+    if (const auto* args = item->if_contains("mpiArgs"))
+      result.mpiArgs = string_list(*args, where + ": mpiArgs");
     item->erase("preCommand");
     item->erase("mpiArgs");
-    if (auto* patch = item->if_contains("jobTemplatePatch"); patch != nullptr && patch->is_string()) {
+    if (auto* patch = item->if_contains("jobTemplatePatch");
+        patch != nullptr && patch->is_string()) {
       try {
         *patch = json::parse(patch->get_string());
       } catch (const std::exception& error) {
@@ -125,9 +134,11 @@ std::vector<WorkloadRunOverride> build_platform_overrides(const OverrideConfig& 
       throw std::runtime_error(where + ": decode: " + error.what());
     }
     if (!config.userEnv.empty()) {
-      apply_user_env(at_path(result.spec.jobTemplate, {"spec", "workload", "trainJob", "trainer", "env"}),
-                     config.userEnv);
-      for (auto& dependency : result.spec.dependencies) apply_user_env_to_runtime(dependency.resource, config.userEnv);
+      apply_user_env(
+          at_path(result.spec.jobTemplate, {"spec", "workload", "trainJob", "trainer", "env"}),
+          config.userEnv);
+      for (auto& dependency : result.spec.dependencies)
+        apply_user_env_to_runtime(dependency.resource, config.userEnv);
       apply_user_env_to_mpi_args(result.mpiArgs, config.userEnv);
     }
     overrides.push_back(std::move(result));

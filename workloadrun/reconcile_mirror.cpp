@@ -7,8 +7,8 @@
 namespace nvcre::workloadrun::detail {
 
 namespace reason = api::workloadrun_reason;
-using jsonkit::value_at;
 using jsonkit::string_at;
+using jsonkit::value_at;
 
 namespace {
 
@@ -19,7 +19,8 @@ constexpr std::string_view kJobValidationFailed = "JobValidationFailed";
 
 void mirror_workflow(Pass& pass) {
   // The Workflow lives in the run's namespace, whatever the ref says (as upstream reads it).
-  const auto ref = reconcile::workflow_object_ref(pass.run.metadata.namespace_, pass.run.status->workflowRef->name);
+  const auto ref = reconcile::workflow_object_ref(pass.run.metadata.namespace_,
+                                                  pass.run.status->workflowRef->name);
   const boost::json::value* workflow = pass.in.cache.get(ref);
   if (workflow == nullptr) {
     // A cache miss is not proof of deletion (§2.4): only a live NotFound fails the run.
@@ -38,9 +39,11 @@ void mirror_workflow(Pass& pass) {
 
   StatusUpdate update(pass);
   auto& status = update.status();
-  if (const auto* orchestration = jsonkit::value_at(*workflow, {"status", "orchestration"}); orchestration && orchestration->is_object()) {
+  if (const auto* orchestration = jsonkit::value_at(*workflow, {"status", "orchestration"});
+      orchestration && orchestration->is_object()) {
     status.detectedPlatform = jsonkit::string_at(*orchestration, {"detectedPlatform"});
-    status.detectedGPUArchitecture = jsonkit::string_at(*orchestration, {"detectedGPUArchitecture"});
+    status.detectedGPUArchitecture =
+        jsonkit::string_at(*orchestration, {"detectedGPUArchitecture"});
   }
   status.succeededNodesRef = reconcile::status_node_ref(*workflow, "succeededNodesRef");
   status.failedNodesRef = reconcile::status_node_ref(*workflow, "failedNodesRef");
@@ -51,11 +54,14 @@ void mirror_workflow(Pass& pass) {
                          reconcile::condition_message(conditions, api::kConditionValidationFailed));
   }
   if (api::condition_is_true(conditions, api::kConditionSucceeded)) {
-    update.set_execution(api::kConditionSucceeded, reason::kWorkflowSucceeded, "Workflow completed successfully");
+    update.set_execution(api::kConditionSucceeded, reason::kWorkflowSucceeded,
+                         "Workflow completed successfully");
   } else if (api::condition_is_true(conditions, api::kConditionFailed)) {
     // "Ran but missed its numbers" is told apart from "broke" by the Workflow's Failed reason.
-    const bool threshold = reconcile::condition_reason(conditions, api::kConditionFailed) == kJobValidationFailed;
-    update.set_execution(api::kConditionFailed, threshold ? reason::kWorkflowValidationFailed : reason::kWorkflowFailed,
+    const bool threshold =
+        reconcile::condition_reason(conditions, api::kConditionFailed) == kJobValidationFailed;
+    update.set_execution(api::kConditionFailed,
+                         threshold ? reason::kWorkflowValidationFailed : reason::kWorkflowFailed,
                          reconcile::condition_message(conditions, api::kConditionFailed));
   } else {
     pass.plan.requeue_after = k8s::kDefaultRequeue;

@@ -11,9 +11,12 @@ StatusUpdate::StatusUpdate(const Pass& pass)
       status_(observed_),
       now_(k8s::format_rfc3339(pass.in.now)) {}
 
-void StatusUpdate::set_execution(std::string_view type, std::string_view reason, std::string_view message) {
-  for (std::string_view each : {api::kConditionInProgress, api::kConditionSucceeded, api::kConditionFailed}) {
-    api::Condition condition{.type = std::string(each), .status = "False",
+void StatusUpdate::set_execution(std::string_view type, std::string_view reason,
+                                 std::string_view message) {
+  for (std::string_view each :
+       {api::kConditionInProgress, api::kConditionSucceeded, api::kConditionFailed}) {
+    api::Condition condition{.type = std::string(each),
+                             .status = "False",
                              .reason = std::string(api::inactive_reason::kSuperseded)};
     if (each == type) {
       condition.status = "True";
@@ -24,16 +27,20 @@ void StatusUpdate::set_execution(std::string_view type, std::string_view reason,
   }
 }
 
-void StatusUpdate::set_condition(std::string_view type, std::string_view reason, std::string_view message) {
+void StatusUpdate::set_condition(std::string_view type, std::string_view reason,
+                                 std::string_view message) {
   api::set_condition(status_.conditions,
-                     api::Condition{.type = std::string(type), .status = "True", .reason = std::string(reason),
+                     api::Condition{.type = std::string(type),
+                                    .status = "True",
+                                    .reason = std::string(reason),
                                     .message = std::string(message)},
                      now_);
 }
 
 void StatusUpdate::commit(Pass& pass) {
   if (status_ == observed_) return;
-  reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions, status_.conditions);
+  reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions,
+                                  status_.conditions);
 }
 
 }  // namespace nvcre::workloadrun::detail

@@ -13,9 +13,9 @@ namespace nvcre::workloadrun {
 namespace {
 
 namespace reason = api::workloadrun_reason;
-using jsonkit::string_at;
 using detail::Pass;
 using detail::StatusUpdate;
+using jsonkit::string_at;
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
@@ -25,26 +25,29 @@ bool owned_by_predecessor(const boost::json::value& holder, const api::WorkloadR
   const auto* owner = reconcile::controller_reference(holder);
   return owner != nullptr && jsonkit::string_at(*owner, {"apiVersion"}) == api::kApiVersion &&
          jsonkit::string_at(*owner, {"kind"}) == api::WorkloadRun::kKind &&
-         jsonkit::string_at(*owner, {"name"}) == run.metadata.name && jsonkit::string_at(*owner, {"uid"}) != run.metadata.uid;
+         jsonkit::string_at(*owner, {"name"}) == run.metadata.name &&
+         jsonkit::string_at(*owner, {"uid"}) != run.metadata.uid;
 }
 
 enum class CreateDecision { Adopt, Wait, Done };
 
 // §7.1 step 5 for a Create that failed. Adopt falls through to recording the ref; Wait requeues;
 // Done means the plan already says everything (an error, or the collision verdict).
-CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome, const std::string& name) {
+CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome,
+                                   const std::string& name) {
   const api::WorkloadRun& run = pass.run;
   if (!reconcile::is_already_exists(outcome)) {
     const std::string text = reconcile::outcome_text(outcome);
-    pass.plan.events.push_back(
-        pass.event("Warning", api::workloadrun_event::kWorkflowCreationError, "Failed to create Workflow " + name + ": " + text));
+    pass.plan.events.push_back(pass.event("Warning", api::workloadrun_event::kWorkflowCreationError,
+                                          "Failed to create Workflow " + name + ": " + text));
     pass.plan.error = "creating Workflow: " + text;
     return CreateDecision::Done;
   }
   if (!outcome.live_holder || outcome.live_holder->is_null()) {
-    pass.plan.error = "getting existing Workflow " + name + ": " +
-                      (outcome.live_holder ? "workflows.nvcre.nvidia.com " + quoted(name) + " not found"
-                                           : std::string("the live read failed"));
+    pass.plan.error =
+        "getting existing Workflow " + name + ": " +
+        (outcome.live_holder ? "workflows.nvcre.nvidia.com " + quoted(name) + " not found"
+                             : std::string("the live read failed"));
     return CreateDecision::Done;
   }
   const auto& holder = *outcome.live_holder;
@@ -55,8 +58,10 @@ CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome
   if (ours) return CreateDecision::Adopt;
   StatusUpdate update(pass);
   update.set_execution(api::kConditionFailed, reason::kWorkflowNameCollision,
-                       "Workflow " + quoted(name) + " already exists in namespace " + quoted(run.metadata.namespace_) +
-                           " and is not controlled by WorkloadRun " + quoted(run.metadata.name) + "; refusing to adopt it");
+                       "Workflow " + quoted(name) + " already exists in namespace " +
+                           quoted(run.metadata.namespace_) +
+                           " and is not controlled by WorkloadRun " + quoted(run.metadata.name) +
+                           "; refusing to adopt it");
   update.commit(pass);
   return CreateDecision::Done;
 }
@@ -65,7 +70,8 @@ CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome
 void create_workflow(Pass& pass) {
   const api::WorkloadRun& run = pass.run;
   BuildInput input;
-  // Best-effort discovery for the GPU and platform defaults; the Workflow discovers authoritatively.
+  // Best-effort discovery for the GPU and platform defaults; the Workflow discovers
+  // authoritatively.
   input.nodes = workflow::discover_target_nodes(pass.in.cache, run.spec.target).nodes;
   WorkloadRunBuild build;
   try {
@@ -80,22 +86,30 @@ void create_workflow(Pass& pass) {
   const std::string& name = build.workflow.metadata.name;
   const auto target = reconcile::workflow_object_ref(run.metadata.namespace_, name);
   const auto& outcome = pass.in.outcome;
-  if (outcome && outcome->action.verb == k8s::ActionVerb::Create && outcome->action.target == target) {
+  if (outcome && outcome->action.verb == k8s::ActionVerb::Create &&
+      outcome->action.target == target) {
     switch (judge_failed_create(pass, *outcome, name)) {
-      case CreateDecision::Done: return;
-      case CreateDecision::Wait: pass.plan.requeue_after = k8s::kDefaultRequeue; return;
-      case CreateDecision::Adopt: break;
+      case CreateDecision::Done:
+        return;
+      case CreateDecision::Wait:
+        pass.plan.requeue_after = k8s::kDefaultRequeue;
+        return;
+      case CreateDecision::Adopt:
+        break;
     }
   } else {
-    pass.plan.actions.push_back(k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow)));
+    pass.plan.actions.push_back(
+        k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow)));
     // Only the pass whose Create succeeds reports the build's notices (events follow all actions).
-    for (const auto& notice : build.events) pass.plan.events.push_back(pass.event(notice.type, notice.reason, notice.message));
+    for (const auto& notice : build.events)
+      pass.plan.events.push_back(pass.event(notice.type, notice.reason, notice.message));
   }
   // The ref goes in the same write as the condition, so a run never says "created" without it.
   StatusUpdate update(pass);
   update.status().workflowRef = api::WorkflowReference{name, run.metadata.namespace_};
   update.status().resolvedGpusPerNode = build.gpus_per_node;
-  update.set_execution(api::kConditionInProgress, reason::kWorkflowCreated, "Workflow " + name + " created");
+  update.set_execution(api::kConditionInProgress, reason::kWorkflowCreated,
+                       "Workflow " + name + " created");
   update.commit(pass);
   pass.plan.requeue_after = k8s::kDefaultRequeue;
 }
@@ -114,7 +128,8 @@ reconcile::Result reconcile_workloadrun(const reconcile::Context& input) {
   const auto& outcome = input.outcome;
   // A failed Create is judged where it was planned; a stale status write carries no decision (the
   // actor re-read the run); anything else is returned as the error upstream returns.
-  if (outcome && outcome->action.verb != k8s::ActionVerb::Create && !reconcile::is_stale_write(*outcome)) {
+  if (outcome && outcome->action.verb != k8s::ActionVerb::Create &&
+      !reconcile::is_stale_write(*outcome)) {
     const std::string text = reconcile::outcome_text(*outcome);
     pass.plan.error = outcome->action.verb == k8s::ActionVerb::LiveGet
                           ? "getting Workflow " + outcome->action.target.name + ": " + text

@@ -30,7 +30,6 @@ std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,11 +40,15 @@ int main(int argc, char** argv) {
   int step_ms = 300;
   int timeout_s = 300;
   CLI::App app{"nvcre-demo: one Certification end to end on an in-process kube-sim", "nvcre-demo"};
-  app.add_option("--cluster", cluster, "Simulated cluster PLATFORM:GPU:NODES")->capture_default_str();
+  app.add_option("--cluster", cluster, "Simulated cluster PLATFORM:GPU:NODES")
+      ->capture_default_str();
   app.add_option("--faulty-node", faulty, "NAME[=REASON]: pods on this node fail (repeatable)");
-  app.add_option("--certification", certification_file, "The Certification to submit")->capture_default_str();
+  app.add_option("--certification", certification_file, "The Certification to submit")
+      ->capture_default_str();
   app.add_option("--crds", crds, "Directory of the CRDs to install")->capture_default_str();
-  app.add_option("--trainer-step-ms", step_ms, "Simulated Trainer: time between a TrainJob's stages")->capture_default_str();
+  app.add_option("--trainer-step-ms", step_ms,
+                 "Simulated Trainer: time between a TrainJob's stages")
+      ->capture_default_str();
   app.add_option("--timeout", timeout_s, "Give up after this many seconds")->capture_default_str();
   if (int code = nvcre::manager::parse_command_line(app, argc, argv); code >= 0) return code;
   spdlog::set_level(spdlog::level::warn);
@@ -63,9 +66,10 @@ int main(int argc, char** argv) {
     nvcre::manager::EmbeddedCluster embedded(cluster_options);
     embedded.start();
     const auto& profile = embedded.profile();
-    std::cout << "kube-sim on " << embedded.sim().url() << ": " << profile.node_count << " " << profile.platform << " "
-              << profile.architecture << " nodes";
-    for (const auto& f : profile.faulty_nodes) std::cout << ", faulty " << f.name << " (" << f.reason << ")";
+    std::cout << "kube-sim on " << embedded.sim().url() << ": " << profile.node_count << " "
+              << profile.platform << " " << profile.architecture << " nodes";
+    for (const auto& f : profile.faulty_nodes)
+      std::cout << ", faulty " << f.name << " (" << f.reason << ")";
     std::cout << "\n";
 
     auto options = embedded.manager_options("nvcre-demo");
@@ -74,7 +78,8 @@ int main(int argc, char** argv) {
     manager.start();
 
     nvcre::k8s::RestClient& api = embedded.client();
-    const nvcre::k8s::ResourceRef certifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+    const nvcre::k8s::ResourceRef certifications{"nvcre.nvidia.com", "v1alpha1", "certifications",
+                                                 true};
     api.create(certifications, ns, certification);
     std::cout << "submitted Certification " << ns << "/" << name << "\n";
 

@@ -52,7 +52,8 @@ void configure_logging(const nvcre::manager::ManagerFlags& flags) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(flags.log_level));
   if (flags.log_format == "json") {
-    spdlog::set_pattern(R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","msg":"%v"})", spdlog::pattern_time_type::utc);
+    spdlog::set_pattern(R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","msg":"%v"})",
+                        spdlog::pattern_time_type::utc);
   }
 }
 
@@ -63,7 +64,8 @@ std::string identity() {
   return std::string(host) + "_" + std::to_string(random() % 100000);
 }
 
-// "" when `name` is empty or a top-level actor of the manager, else why --fault-kill-actor is wrong.
+// "" when `name` is empty or a top-level actor of the manager, else why --fault-kill-actor is
+// wrong.
 std::string fault_target_problem(const nvcre::actors::Manager& manager, const std::string& name) {
   if (name.empty()) return {};
   std::string known;
@@ -118,7 +120,8 @@ int main(int argc, char** argv) {
       exposer->RegisterCollectable(registry);
     }
     nvcre::actors::Manager manager(options);
-    nvcre::manager::ProbeServer probes(flags.health_probe_bind_address, [&manager] { return manager.ready(); });
+    nvcre::manager::ProbeServer probes(flags.health_probe_bind_address,
+                                       [&manager] { return manager.ready(); });
     probes.start();
     spdlog::info("health probes on port {}", probes.port());
     manager.start();
@@ -129,9 +132,12 @@ int main(int argc, char** argv) {
       probes.stop();
       return 1;
     }
-    const auto fault_kill_at = std::chrono::steady_clock::now() + *nvcre::k8s::parse_go_duration(flags.fault_kill_after);
+    const auto fault_kill_at =
+        std::chrono::steady_clock::now() + *nvcre::k8s::parse_go_duration(flags.fault_kill_after);
     bool fault_pending = !flags.fault_kill_actor.empty();
-    if (fault_pending) spdlog::warn("fault injection: {} will be killed after {}", flags.fault_kill_actor, flags.fault_kill_after);
+    if (fault_pending)
+      spdlog::warn("fault injection: {} will be killed after {}", flags.fault_kill_actor,
+                   flags.fault_kill_after);
 
     std::signal(SIGTERM, [](int s) { g_signal = s; });
     std::signal(SIGINT, [](int s) { g_signal = s; });
@@ -147,8 +153,9 @@ int main(int argc, char** argv) {
     const bool actor_down = g_actor_down;
     const auto failure = manager.failure();
     spdlog::info("shutting down ({})", lost_lease ? "leadership lost"
-                                       : actor_down ? "actor failed: " + failure.value_or("unknown actor")
-                                                    : std::string("signal"));
+                                       : actor_down
+                                           ? "actor failed: " + failure.value_or("unknown actor")
+                                           : std::string("signal"));
     manager.stop();
     probes.stop();
     spdlog::info("shutdown complete");

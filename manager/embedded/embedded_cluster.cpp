@@ -36,8 +36,10 @@ void EmbeddedCluster::start() {
   sim::install_crds_from_directory(impl_->sim->api(), impl_->options.crds_dir);
   impl_->client = std::make_unique<k8s::RestClient>(client_config());
   for (const auto& ns : impl_->options.namespaces) {
-    impl_->client->create({"", "v1", "namespaces", false}, "",
-                          boost::json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+    impl_->client->create(
+        {"", "v1", "namespaces", false}, "",
+        boost::json::object{
+            {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
   }
 }
 

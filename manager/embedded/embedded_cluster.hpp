@@ -16,12 +16,12 @@
 namespace nvcre::manager {
 
 struct EmbeddedClusterOptions {
-  std::string profile = "aws:h100:8";      // PLATFORM:GPU:NODES (sim/cluster_profile.hpp)
-  std::vector<std::string> faulty_nodes;   // NAME[=REASON]: pods on that node fail
+  std::string profile = "aws:h100:8";     // PLATFORM:GPU:NODES (sim/cluster_profile.hpp)
+  std::vector<std::string> faulty_nodes;  // NAME[=REASON]: pods on that node fail
   std::chrono::milliseconds trainer_step{50};
   std::chrono::milliseconds bookmark_interval{200};
-  std::string crds_dir;                    // the CRDs to install (deploy/crds)
-  std::vector<std::string> namespaces;     // created up front
+  std::string crds_dir;                 // the CRDs to install (deploy/crds)
+  std::vector<std::string> namespaces;  // created up front
 };
 
 class EmbeddedCluster {

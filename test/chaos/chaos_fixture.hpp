@@ -1,7 +1,8 @@
 #pragma once
-// What the chaos tests share: an in-process kube-sim with the CRDs (manager::EmbeddedCluster), Certifications
-// built and read through the API as a user would, and kube-sim's create counters read back as
-// "which child was created how often". The tests drive the real manager (actors/manager.hpp).
+// What the chaos tests share: an in-process kube-sim with the CRDs (manager::EmbeddedCluster),
+// Certifications built and read through the API as a user would, and kube-sim's create counters
+// read back as "which child was created how often". The tests drive the real manager
+// (actors/manager.hpp).
 #include "manager/embedded/embedded_cluster.hpp"
 #include "test/support/resources.hpp"
 #include "test/support/verdict.hpp"
@@ -25,17 +26,17 @@ namespace nvcre::chaos {
 
 namespace json = boost::json;
 using nvcre::testing::kCertifications;
-using nvcre::testing::kWorkflows;
+using nvcre::testing::kEvents;
 using nvcre::testing::kJobs;
 using nvcre::testing::kTrainJobs;
-using nvcre::testing::kEvents;
+using nvcre::testing::kWorkflows;
 using Clock = std::chrono::steady_clock;
-
 
 inline const std::string kNamespace = "chaos";
 
-inline nvcre::manager::EmbeddedClusterOptions cluster_options(const std::string& profile, std::chrono::milliseconds trainer_step,
-                                                      std::vector<std::string> faulty_nodes = {}) {
+inline nvcre::manager::EmbeddedClusterOptions cluster_options(
+    const std::string& profile, std::chrono::milliseconds trainer_step,
+    std::vector<std::string> faulty_nodes = {}) {
   nvcre::manager::EmbeddedClusterOptions options;
   options.profile = profile;
   options.faulty_nodes = std::move(faulty_nodes);
@@ -45,7 +46,8 @@ inline nvcre::manager::EmbeddedClusterOptions cluster_options(const std::string&
   return options;
 }
 
-// The simulated GPU node `index` (sim/cluster_profile.cpp: two digits for profiles of up to 100 nodes).
+// The simulated GPU node `index` (sim/cluster_profile.cpp: two digits for profiles of up to 100
+// nodes).
 inline std::string node_name(int index) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "gpu-node-%02d", index);
@@ -55,8 +57,10 @@ inline std::string node_name(int index) {
 // A Certification of one category on the GPU nodes, restricted to `node_names` when given, one
 // node per Job: diagnostics/dcgm-level1 then runs one single-pod Job per node, so no multi-pod
 // gang can end up half placed on a busy simulated cluster and contention only ever delays a Job.
-inline json::value certification(const std::string& name, const std::vector<std::string>& node_names = {},
-                                 const std::string& domain = "diagnostics", const std::string& variant = "dcgm-level1") {
+inline json::value certification(const std::string& name,
+                                 const std::vector<std::string>& node_names = {},
+                                 const std::string& domain = "diagnostics",
+                                 const std::string& variant = "dcgm-level1") {
   json::object target{{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}};
   if (!node_names.empty()) {
     json::array names;
@@ -70,7 +74,8 @@ inline json::value certification(const std::string& name, const std::vector<std:
       {"spec",
        {{"target", std::move(target)},
         {"categories",
-         json::array{json::object{{"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 1}}}}}}}}};
+         json::array{json::object{
+             {"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 1}}}}}}}}};
 }
 
 using nvcre::testing::Verdict;
@@ -86,7 +91,8 @@ inline std::map<std::string, Verdict> verdicts(k8s::RestClient& client) {
   return out;
 }
 
-inline std::size_t count_with_verdict(const std::map<std::string, Verdict>& all, const std::set<std::string>& names) {
+inline std::size_t count_with_verdict(const std::map<std::string, Verdict>& all,
+                                      const std::set<std::string>& names) {
   std::size_t n = 0;
   for (const auto& name : names) {
     auto it = all.find(name);
@@ -108,10 +114,12 @@ inline double seconds_since(Clock::time_point start) {
 
 // Every mutating request (create, update, patch, delete) kube-sim received from one client,
 // told apart by its User-Agent (ManagerOptions::user_agent), whatever the answer.
-inline std::uint64_t writes_by(nvcre::manager::EmbeddedCluster& cluster, const std::string& user_agent) {
+inline std::uint64_t writes_by(nvcre::manager::EmbeddedCluster& cluster,
+                               const std::string& user_agent) {
   const auto& log = cluster.sim().api().request_log();
   std::uint64_t n = 0;
-  for (const char* verb : {"create", "update", "patch", "delete"}) n += log.requests_by(user_agent, verb);
+  for (const char* verb : {"create", "update", "patch", "delete"})
+    n += log.requests_by(user_agent, verb);
   return n;
 }
 
@@ -121,13 +129,13 @@ struct Progress {
 };
 
 inline Progress progress(k8s::RestClient& client, const std::set<std::string>& names) {
-  return Progress{count_items(client, kWorkflows), count_items(client, kJobs), count_items(client, kTrainJobs),
-                  count_with_verdict(verdicts(client), names)};
+  return Progress{count_items(client, kWorkflows), count_items(client, kJobs),
+                  count_items(client, kTrainJobs), count_with_verdict(verdicts(client), names)};
 }
 
 inline std::ostream& operator<<(std::ostream& out, const Progress& p) {
-  return out << p.workflows << " Workflows, " << p.jobs << " Jobs, " << p.train_jobs << " TrainJobs, " << p.verdicts
-             << " verdicts";
+  return out << p.workflows << " Workflows, " << p.jobs << " Jobs, " << p.train_jobs
+             << " TrainJobs, " << p.verdicts << " verdicts";
 }
 
 // One (resource, namespace, name) of kube-sim's create counters: every create request for that
@@ -145,7 +153,8 @@ struct CreateCount {
 // (candidates race to create it by design; reported separately).
 inline bool is_child_resource(const std::string& resource) {
   static const std::set<std::string> not_children{"namespaces", "certifications.nvcre.nvidia.com",
-                                                  "events.events.k8s.io", "events", "leases.coordination.k8s.io"};
+                                                  "events.events.k8s.io", "events",
+                                                  "leases.coordination.k8s.io"};
   return !not_children.contains(resource);
 }
 
@@ -153,8 +162,10 @@ inline std::vector<CreateCount> create_counts(nvcre::manager::EmbeddedCluster& c
   const json::value stats = cluster.sim().api().request_log().stats(0);
   std::vector<CreateCount> out;
   for (const auto& entry : stats.at("creates").as_array()) {
-    out.push_back(CreateCount{std::string(entry.at("resource").as_string()), std::string(entry.at("namespace").as_string()),
-                              std::string(entry.at("name").as_string()), entry.at("attempts").to_number<std::uint64_t>(),
+    out.push_back(CreateCount{std::string(entry.at("resource").as_string()),
+                              std::string(entry.at("namespace").as_string()),
+                              std::string(entry.at("name").as_string()),
+                              entry.at("attempts").to_number<std::uint64_t>(),
                               entry.at("created").to_number<std::uint64_t>()});
   }
   return out;
@@ -163,8 +174,8 @@ inline std::vector<CreateCount> create_counts(nvcre::manager::EmbeddedCluster& c
 // The children summary the tests assert on and print.
 struct ChildCreates {
   std::map<std::string, std::size_t> per_resource;  // children created, per resource
-  std::vector<CreateCount> not_created_once;        // 201 answered twice (a real duplicate) or never
-  std::vector<CreateCount> attempted_twice;         // more than one create request for one name
+  std::vector<CreateCount> not_created_once;  // 201 answered twice (a real duplicate) or never
+  std::vector<CreateCount> attempted_twice;   // more than one create request for one name
   std::size_t children = 0;
 
   // Create requests beyond the one that created each child.
@@ -195,26 +206,29 @@ inline ChildCreates child_creates(nvcre::manager::EmbeddedCluster& cluster) {
 inline std::string describe(const std::vector<CreateCount>& counts) {
   std::string out;
   for (const auto& c : counts) {
-    out += "  " + c.resource + " " + c.ns + "/" + c.name + ": attempts=" + std::to_string(c.attempts) +
-           " created=" + std::to_string(c.created) + "\n";
+    out += "  " + c.resource + " " + c.ns + "/" + c.name +
+           ": attempts=" + std::to_string(c.attempts) + " created=" + std::to_string(c.created) +
+           "\n";
   }
   return out;
 }
 
 inline std::string describe(const ChildCreates& creates) {
   std::string out = std::to_string(creates.children) + " children (";
-  for (const auto& [resource, n] : creates.per_resource) out += resource + "=" + std::to_string(n) + " ";
+  for (const auto& [resource, n] : creates.per_resource)
+    out += resource + "=" + std::to_string(n) + " ";
   out += "); not created exactly once: " + std::to_string(creates.not_created_once.size()) +
-         "; create asked for again: " + std::to_string(creates.attempted_twice.size()) + " names, " +
-         std::to_string(creates.extra_attempts()) + " extra requests\n";
+         "; create asked for again: " + std::to_string(creates.attempted_twice.size()) +
+         " names, " + std::to_string(creates.extra_attempts()) + " extra requests\n";
   return out;
 }
 
 // After a run of `certifications` Certifications of one single-node Job per node on `nodes` nodes:
 // every child was created exactly once (one Workflow per Certification, one Job and one TrainJob
 // per Certification and node), and every extra create request was a handled 409 AlreadyExists.
-inline void expect_every_child_created_once(nvcre::manager::EmbeddedCluster& cluster, const std::string& label,
-                                            std::size_t certifications, std::size_t nodes) {
+inline void expect_every_child_created_once(nvcre::manager::EmbeddedCluster& cluster,
+                                            const std::string& label, std::size_t certifications,
+                                            std::size_t nodes) {
   const ChildCreates creates = child_creates(cluster);
   std::cout << "[chaos] " << label << ": " << describe(creates);
   EXPECT_EQ(creates.created("workflows.nvcre.nvidia.com"), certifications);

@@ -28,8 +28,9 @@ std::string name_of(const reconcile::Context& context) {
 }
 
 TEST(ChaosIsolation, OneCrashingReconcilerDoesNotStopTheOther199) {
-  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), kTrainerStep,
-                                                  {node_name(kFaultyNode) + "=XID 79: GPU has fallen off the bus"}));
+  nvcre::manager::EmbeddedCluster cluster(
+      cluster_options("aws:h100:" + std::to_string(kNodes), kTrainerStep,
+                      {node_name(kFaultyNode) + "=XID 79: GPU has fallen off the bus"}));
   cluster.start();
   auto& client = cluster.client();
 
@@ -75,8 +76,8 @@ TEST(ChaosIsolation, OneCrashingReconcilerDoesNotStopTheOther199) {
       std::chrono::seconds(180), std::chrono::milliseconds(250));
   const double elapsed = seconds_since(started);
   std::cout << "[chaos] isolation: " << count_with_verdict(all, others) << "/" << others.size()
-            << " Certifications reached a verdict in " << elapsed << " s; broken one reconciled " << broken_attempts->load()
-            << " times\n";
+            << " Certifications reached a verdict in " << elapsed << " s; broken one reconciled "
+            << broken_attempts->load() << " times\n";
   EXPECT_TRUE(finished);
 
   int succeeded = 0, failed = 0;
@@ -91,8 +92,8 @@ TEST(ChaosIsolation, OneCrashingReconcilerDoesNotStopTheOther199) {
       EXPECT_EQ(v.reason, "WorkflowFailed") << name << ": " << v.message;
     }
   }
-  std::cout << "[chaos] isolation: " << succeeded << " Succeeded, " << failed << " Failed (faulty node "
-            << node_name(kFaultyNode) << ")\n";
+  std::cout << "[chaos] isolation: " << succeeded << " Succeeded, " << failed
+            << " Failed (faulty node " << node_name(kFaultyNode) << ")\n";
 
   // The broken one: reported on itself, with the exception's text, and never judged.
   bool reported = false;
@@ -126,7 +127,8 @@ TEST(ChaosIsolation, OneCrashingReconcilerDoesNotStopTheOther199) {
   for (const auto& workflow : workflows.at("items").as_array()) {
     const auto* owners = workflow.at("metadata").as_object().if_contains("ownerReferences");
     if (owners == nullptr) continue;
-    for (const auto& owner : owners->as_array()) EXPECT_NE(owner.at("name").as_string(), kBroken) << json::serialize(workflow);
+    for (const auto& owner : owners->as_array())
+      EXPECT_NE(owner.at("name").as_string(), kBroken) << json::serialize(workflow);
   }
 
   manager.stop();

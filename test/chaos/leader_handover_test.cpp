@@ -33,7 +33,8 @@ k8s::LeaderElectionConfig election(const std::string& identity) {
 
 std::string user_agent_of(const std::string& identity) { return "nvcre-chaos/" + identity; }
 
-std::unique_ptr<actors::Manager> start_candidate(nvcre::manager::EmbeddedCluster& cluster, const std::string& identity) {
+std::unique_ptr<actors::Manager> start_candidate(nvcre::manager::EmbeddedCluster& cluster,
+                                                 const std::string& identity) {
   auto options = cluster.manager_options(identity);
   options.user_agent = user_agent_of(identity);
   options.leader_elect = true;
@@ -45,7 +46,8 @@ std::unique_ptr<actors::Manager> start_candidate(nvcre::manager::EmbeddedCluster
 }
 
 TEST(ChaosLeaderElection, OnlyTheLeaderWritesAndTheStandbyTakesOverAfterTheLeaderIsKilled) {
-  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), milliseconds(100)));
+  nvcre::manager::EmbeddedCluster cluster(
+      cluster_options("aws:h100:" + std::to_string(kNodes), milliseconds(100)));
   cluster.start();
   auto& client = cluster.client();
 
@@ -56,8 +58,11 @@ TEST(ChaosLeaderElection, OnlyTheLeaderWritesAndTheStandbyTakesOverAfterTheLeade
   ASSERT_TRUE(eventually([&] { return leader->leading(); }, std::chrono::seconds(20)));
   auto standby = start_candidate(cluster, "manager-b");
   ASSERT_TRUE(eventually([&] { return standby->synced(); }, std::chrono::seconds(20)));
-  ASSERT_TRUE(eventually([&] { return cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "get") > 0; },
-                         std::chrono::seconds(20)))
+  ASSERT_TRUE(eventually(
+      [&] {
+        return cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "get") > 0;
+      },
+      std::chrono::seconds(20)))
       << "the standby never read the Lease";
 
   std::set<std::string> names;
@@ -84,31 +89,38 @@ TEST(ChaosLeaderElection, OnlyTheLeaderWritesAndTheStandbyTakesOverAfterTheLeade
 
   const auto leader_writes = writes_by(cluster, user_agent_of("manager-a"));
   const auto standby_writes = writes_by(cluster, user_agent_of("manager-b"));
-  const auto standby_reads = cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "get") +
-                             cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "list") +
-                             cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "watch");
-  std::cout << "[chaos] leader: before the kill (" << at_kill << "): leader writes " << leader_writes
-            << ", standby writes " << standby_writes << ", standby reads " << standby_reads << "\n";
+  const auto standby_reads =
+      cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "get") +
+      cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "list") +
+      cluster.sim().api().request_log().requests_by(user_agent_of("manager-b"), "watch");
+  std::cout << "[chaos] leader: before the kill (" << at_kill << "): leader writes "
+            << leader_writes << ", standby writes " << standby_writes << ", standby reads "
+            << standby_reads << "\n";
   EXPECT_GT(leader_writes, 0u);
-  EXPECT_GT(standby_reads, 0u);  // the standby is counted under its own User-Agent, and it does talk
+  EXPECT_GT(standby_reads,
+            0u);  // the standby is counted under its own User-Agent, and it does talk
   EXPECT_EQ(standby_writes, 0u) << "only the leader may write";
 
   const auto killed_at = Clock::now();
   leader.reset();  // stop() with abandon_lease_on_stop: the Lease still names manager-a
   const double stop_seconds = seconds_since(killed_at);
   const auto killed_leader_writes = writes_by(cluster, user_agent_of("manager-a"));
-  EXPECT_EQ(k8s::lease_record_of(client.get(kLeases, kNamespace, kLeaseName)).holder_identity, "manager-a");
+  EXPECT_EQ(k8s::lease_record_of(client.get(kLeases, kNamespace, kLeaseName)).holder_identity,
+            "manager-a");
 
   // Liveness bound, not a performance check: the standby may take the Lease lease_duration (2 s)
   // after it last saw it renewed, plus up to one jittered retry period; a renew deadline (1.5 s)
-  // plus 10 s of slack for a loaded 2-core machine on top keeps this from ever timing a healthy run.
-  const bool took_over = eventually([&] { return standby->leading(); }, std::chrono::milliseconds(2000 + 1500 + 10000),
-                                    milliseconds(5));
+  // plus 10 s of slack for a loaded 2-core machine on top keeps this from ever timing a healthy
+  // run.
+  const bool took_over =
+      eventually([&] { return standby->leading(); }, std::chrono::milliseconds(2000 + 1500 + 10000),
+                 milliseconds(5));
   const double handover = seconds_since(killed_at);
-  std::cout << "[chaos] leader: manager-a killed (stop took " << stop_seconds << " s); manager-b leading after "
-            << handover << " s (lease 2 s)\n";
+  std::cout << "[chaos] leader: manager-a killed (stop took " << stop_seconds
+            << " s); manager-b leading after " << handover << " s (lease 2 s)\n";
   ASSERT_TRUE(took_over);
-  EXPECT_EQ(k8s::lease_record_of(client.get(kLeases, kNamespace, kLeaseName)).holder_identity, "manager-b");
+  EXPECT_EQ(k8s::lease_record_of(client.get(kLeases, kNamespace, kLeaseName)).holder_identity,
+            "manager-b");
 
   std::map<std::string, Verdict> all;
   ASSERT_TRUE(eventually(
@@ -117,11 +129,14 @@ TEST(ChaosLeaderElection, OnlyTheLeaderWritesAndTheStandbyTakesOverAfterTheLeade
         return count_with_verdict(all, names) == names.size();
       },
       std::chrono::seconds(90), milliseconds(100)))
-      << count_with_verdict(all, names) << "/" << names.size() << " Certifications reached a verdict";
-  std::cout << "[chaos] leader: all " << names.size() << " Certifications done after " << seconds_since(started)
-            << " s; manager-b wrote " << writes_by(cluster, user_agent_of("manager-b")) << " times\n";
+      << count_with_verdict(all, names) << "/" << names.size()
+      << " Certifications reached a verdict";
+  std::cout << "[chaos] leader: all " << names.size() << " Certifications done after "
+            << seconds_since(started) << " s; manager-b wrote "
+            << writes_by(cluster, user_agent_of("manager-b")) << " times\n";
   for (const auto& name : names) {
-    EXPECT_EQ(all[name].type, "Succeeded") << name << ": " << all[name].reason << ": " << all[name].message;
+    EXPECT_EQ(all[name].type, "Succeeded")
+        << name << ": " << all[name].reason << ": " << all[name].message;
   }
   EXPECT_GT(writes_by(cluster, user_agent_of("manager-b")), 0u);
   // The killed leader stays dead: only requests already on the wire when it was stopped land

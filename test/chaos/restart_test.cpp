@@ -17,7 +17,8 @@ namespace nvcre::chaos {
 namespace {
 
 constexpr int kNodes = 8;
-constexpr int kCertificationCount = 6;  // each: one Workflow, one single-node Job (and TrainJob) per node
+constexpr int kCertificationCount =
+    6;  // each: one Workflow, one single-node Job (and TrainJob) per node
 
 struct KillPoint {
   std::string stage;
@@ -25,13 +26,15 @@ struct KillPoint {
 };
 
 TEST(ChaosRestart, AbruptlyStoppedManagerIsReplacedAndNoChildIsCreatedTwice) {
-  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::milliseconds(100)));
+  nvcre::manager::EmbeddedCluster cluster(
+      cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::milliseconds(100)));
   cluster.start();
   auto& client = cluster.client();
 
   int generation = 1;
   auto new_manager = [&] {
-    auto manager = std::make_unique<actors::Manager>(cluster.manager_options("chaos-restart-" + std::to_string(generation++)));
+    auto manager = std::make_unique<actors::Manager>(
+        cluster.manager_options("chaos-restart-" + std::to_string(generation++)));
     manager->start();
     return manager;
   };
@@ -60,8 +63,9 @@ TEST(ChaosRestart, AbruptlyStoppedManagerIsReplacedAndNoChildIsCreatedTwice) {
         << "never reached: " << kill.stage;
     const auto stop_started = Clock::now();
     manager.reset();  // Manager::~Manager -> stop(): every actor ended at once, nothing drained
-    std::cout << "[chaos] restart: killed at \"" << kill.stage << "\" after " << seconds_since(started) << " s ("
-              << at_kill << "); stop took " << seconds_since(stop_started) << " s\n";
+    std::cout << "[chaos] restart: killed at \"" << kill.stage << "\" after "
+              << seconds_since(started) << " s (" << at_kill << "); stop took "
+              << seconds_since(stop_started) << " s\n";
     // A kill after the run ended would test nothing.
     EXPECT_LT(at_kill.verdicts, names.size()) << kill.stage;
     manager = new_manager();
@@ -74,11 +78,13 @@ TEST(ChaosRestart, AbruptlyStoppedManagerIsReplacedAndNoChildIsCreatedTwice) {
         return count_with_verdict(all, names) == names.size();
       },
       std::chrono::seconds(90), std::chrono::milliseconds(100)))
-      << count_with_verdict(all, names) << "/" << names.size() << " Certifications reached a verdict";
-  std::cout << "[chaos] restart: all " << names.size() << " Certifications done after " << seconds_since(started)
-            << " s and " << kills.size() << " abrupt restarts\n";
+      << count_with_verdict(all, names) << "/" << names.size()
+      << " Certifications reached a verdict";
+  std::cout << "[chaos] restart: all " << names.size() << " Certifications done after "
+            << seconds_since(started) << " s and " << kills.size() << " abrupt restarts\n";
   for (const auto& name : names) {
-    EXPECT_EQ(all[name].type, "Succeeded") << name << ": " << all[name].reason << ": " << all[name].message;
+    EXPECT_EQ(all[name].type, "Succeeded")
+        << name << ": " << all[name].reason << ": " << all[name].message;
   }
   manager.reset();
 

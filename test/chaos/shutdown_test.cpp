@@ -37,8 +37,9 @@ class ManagerProcess {
     const auto kubeconfig = (dir_ / "kubeconfig").string();
     log_ = (dir_ / "manager.log").string();
     nvcre::testing::write_sim_kubeconfig(kubeconfig, server_url);
-    std::vector<std::string> args{NVCRE_MANAGER_BINARY, "--kubeconfig", kubeconfig, "--health-probe-bind-address",
-                                  "127.0.0.1:0", "--metrics-bind-address", "0"};
+    std::vector<std::string> args{
+        NVCRE_MANAGER_BINARY, "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
+        "127.0.0.1:0",        "--metrics-bind-address", "0"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     pid_ = nvcre::testing::spawn_with_log(args, log_);
   }
@@ -86,13 +87,15 @@ std::string describe_status(int status) {
 
 void expect_prompt_exit_after_api_server_stops(const std::vector<std::string>& manager_args) {
   // The TrainJobs never finish: every Certification stays in flight.
-  nvcre::manager::EmbeddedCluster cluster(cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::hours(1)));
+  nvcre::manager::EmbeddedCluster cluster(
+      cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::hours(1)));
   cluster.start();
   auto& client = cluster.client();
   ManagerProcess manager(cluster.sim().url(), manager_args);
 
   for (int i = 0; i < kCertificationCount; ++i) {
-    client.create(kCertifications, kNamespace, certification("cert-" + std::to_string(i), {node_name(i % kNodes)}));
+    client.create(kCertifications, kNamespace,
+                  certification("cert-" + std::to_string(i), {node_name(i % kNodes)}));
   }
   // Mid-run: children are being created, most are still to come.
   std::size_t workflows = 0;
@@ -109,14 +112,18 @@ void expect_prompt_exit_after_api_server_stops(const std::vector<std::string>& m
   cluster.sim().stop();  // stops answering; the manager's connections stay open
   manager.signal(SIGTERM);
   const auto signalled = Clock::now();
-  const bool exited = eventually([&] { return !manager.running(); }, kExitDeadline, milliseconds(20));
+  const bool exited =
+      eventually([&] { return !manager.running(); }, kExitDeadline, milliseconds(20));
   const double exit_seconds = seconds_since(signalled);
-  std::cout << "[chaos] shutdown: " << workflows << " Workflows created when the API server stopped; "
+  std::cout << "[chaos] shutdown: " << workflows
+            << " Workflows created when the API server stopped; "
             << (exited ? "exited " : "still running ") << exit_seconds << " s after SIGTERM\n";
 
-  ASSERT_TRUE(exited) << "nvcre-manager still running " << exit_seconds << " s after SIGTERM\n" << manager.log();
+  ASSERT_TRUE(exited) << "nvcre-manager still running " << exit_seconds << " s after SIGTERM\n"
+                      << manager.log();
   const int status = *manager.exited();
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << describe_status(status) << "\n" << manager.log();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << describe_status(status) << "\n"
+                                                             << manager.log();
   const std::string log = manager.log();
   EXPECT_NE(log.find("shutting down (signal)"), std::string::npos) << log;
   EXPECT_NE(log.find("shutdown complete"), std::string::npos) << log;
@@ -129,7 +136,8 @@ TEST(ChaosShutdown, SigtermAfterTheApiServerStoppedExitsPromptly) {
 // With the Lease held: the renewal in flight is abandoned, the release gets one short try, and a
 // released Lease is no lost leadership (exit 0, not 1).
 TEST(ChaosShutdown, SigtermAfterTheApiServerStoppedExitsPromptlyWithLeaderElection) {
-  expect_prompt_exit_after_api_server_stops({"--leader-elect", "--leader-election-namespace", kNamespace});
+  expect_prompt_exit_after_api_server_stops(
+      {"--leader-elect", "--leader-election-namespace", kNamespace});
 }
 
 }  // namespace

@@ -15,9 +15,9 @@
 namespace {
 
 namespace json = boost::json;
-using nvcre::testing::GoldenCase;
 using nvcre::catalog::BuildConfig;
 using nvcre::catalog::Catalog;
+using nvcre::testing::GoldenCase;
 
 std::int32_t int_at(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
@@ -30,10 +30,12 @@ std::string string_at(const json::object& o, std::string_view key) {
 }
 
 std::string build_case(const GoldenCase& golden_case) {
-  const json::object in = nvcre::jsonkit::parse_yaml(golden_case.input("input_config.yaml")).as_object();
+  const json::object in =
+      nvcre::jsonkit::parse_yaml(golden_case.input("input_config.yaml")).as_object();
   const std::string category = string_at(in, "category");
   const auto slash = category.find('/');
-  const auto* entry = Catalog::builtin().lookup(category.substr(0, slash), category.substr(slash + 1));
+  const auto* entry =
+      Catalog::builtin().lookup(category.substr(0, slash), category.substr(slash + 1));
   if (entry == nullptr) throw std::runtime_error("unknown category " + category);
   BuildConfig config;
   config.gpu_architecture = string_at(in, "gpuArchitecture");
@@ -46,7 +48,8 @@ std::string build_case(const GoldenCase& golden_case) {
     config.options = nvcre::api::decode<nvcre::api::CategoryOptions>(*options, "options");
   }
   nvcre::api::TargetSpec target;
-  if (const json::value* t = in.if_contains("target")) target = nvcre::api::decode<nvcre::api::TargetSpec>(*t, "target");
+  if (const json::value* t = in.if_contains("target"))
+    target = nvcre::api::decode<nvcre::api::TargetSpec>(*t, "target");
   return nvcre::jsonkit::to_pretty_json(nvcre::api::encode(entry->build(target, config))) + "\n";
 }
 
@@ -54,7 +57,8 @@ class CatalogList : public ::testing::TestWithParam<GoldenCase> {};
 TEST_P(CatalogList, Lists) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase&) {
     json::array out;
-    for (const auto& key : Catalog::builtin().list()) out.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
+    for (const auto& key : Catalog::builtin().list())
+      out.push_back(json::object{{"domain", key.domain}, {"variant", key.variant}});
     return nvcre::jsonkit::to_pretty_json(out) + "\n";
   });
 }

@@ -20,24 +20,25 @@
 namespace json = boost::json;
 using nvcre::k8s::ActionVerb;
 using nvcre::testing::find;
-using nvcre::testing::string_at;
 using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
+using nvcre::testing::string_at;
 
 namespace {
 
 // The builds the reconcile asks for are answered synchronously by the same pure stages the
 // controller's build services run, so the plan is the one the manager carries out.
 nvcre::k8s::ReconcilePlan plan_for(const ReconcileCase& input) {
-  return nvcre::certification::reconcile_certification_answering_builds(input.context(),
-                                                                      nvcre::catalog::Catalog::builtin());
+  return nvcre::certification::reconcile_certification_answering_builds(
+      input.context(), nvcre::catalog::Catalog::builtin());
 }
 
 bool controlled_by(const json::value& child, const json::value& owner) {
   const auto* owners = find(child, {"metadata", "ownerReferences"});
   if (owners == nullptr) return false;
   for (const auto& ref : owners->as_array()) {
-    if (ref.at("controller") == json::value(true) && ref.at("blockOwnerDeletion") == json::value(true) &&
+    if (ref.at("controller") == json::value(true) &&
+        ref.at("blockOwnerDeletion") == json::value(true) &&
         string_at(ref, {"uid"}) == string_at(owner, {"metadata", "uid"}) &&
         string_at(ref, {"kind"}) == string_at(owner, {"kind"})) {
       return true;
@@ -49,10 +50,12 @@ bool controlled_by(const json::value& child, const json::value& owner) {
 // The reconcile-plan contract, whatever the case.
 void expect_contract(const ReconcileCase& input, const nvcre::k8s::ReconcilePlan& plan) {
   const auto& actions = plan.actions;
-  const bool reads = std::any_of(actions.begin(), actions.end(), [](const auto& a) { return a.verb == ActionVerb::LiveGet; });
+  const bool reads = std::any_of(actions.begin(), actions.end(),
+                                 [](const auto& a) { return a.verb == ActionVerb::LiveGet; });
   if (reads) {
-    EXPECT_TRUE(std::all_of(actions.begin(), actions.end(), [](const auto& a) { return a.verb == ActionVerb::LiveGet; }))
-        << "a pass that reads live plans nothing else";
+    EXPECT_TRUE(std::all_of(actions.begin(), actions.end(), [](const auto& a) {
+      return a.verb == ActionVerb::LiveGet;
+    })) << "a pass that reads live plans nothing else";
     EXPECT_TRUE(plan.events.empty());
   }
   for (const auto& action : actions) {
@@ -66,10 +69,12 @@ void expect_contract(const ReconcileCase& input, const nvcre::k8s::ReconcilePlan
     }
     if (action.verb == ActionVerb::Create) {
       EXPECT_EQ(action.target.kind, "Workflow");
-      EXPECT_EQ(string_at(action.body, {"metadata", "labels", "app.kubernetes.io/managed-by"}), "nvcre");
+      EXPECT_EQ(string_at(action.body, {"metadata", "labels", "app.kubernetes.io/managed-by"}),
+                "nvcre");
       EXPECT_EQ(string_at(action.body, {"metadata", "labels", "nvcre.nvidia.com/certification"}),
                 string_at(*input.object, {"metadata", "name"}));
-      EXPECT_TRUE(controlled_by(action.body, *input.object)) << "a created Workflow is controlled by its Certification";
+      EXPECT_TRUE(controlled_by(action.body, *input.object))
+          << "a created Workflow is controlled by its Certification";
     }
   }
 }
@@ -106,8 +111,11 @@ class Shell {
     const auto& ns = string_at(*state_.object, {"metadata", "namespace"});
     json::value workflow = *state_.cache.get({"nvcre.nvidia.com/v1alpha1", "Workflow", ns, name});
     workflow.as_object()["status"] = json::object{
-        {"conditions", json::array{json::object{{"type", type}, {"status", "True"}, {"reason", "Done"},
-                                                {"message", ""}, {"lastTransitionTime", "2026-01-01T00:00:00Z"}}}}};
+        {"conditions", json::array{json::object{{"type", type},
+                                                {"status", "True"},
+                                                {"reason", "Done"},
+                                                {"message", ""},
+                                                {"lastTransitionTime", "2026-01-01T00:00:00Z"}}}}};
     state_.cache.upsert(std::move(workflow));
   }
 
@@ -120,7 +128,8 @@ class Shell {
     switch (action.verb) {
       case ActionVerb::MergePatch:
       case ActionVerb::MergePatchStatus: {
-        ASSERT_EQ(string_at(action.body, {"metadata", "resourceVersion"}), string_at(primary, {"metadata", "resourceVersion"}));
+        ASSERT_EQ(string_at(action.body, {"metadata", "resourceVersion"}),
+                  string_at(primary, {"metadata", "resourceVersion"}));
         primary = nvcre::jsonkit::merge_patch(primary, action.body);
         primary.as_object()["metadata"].as_object()["resourceVersion"] = std::to_string(++version_);
         break;
@@ -131,7 +140,8 @@ class Shell {
         state_.cache.upsert(std::move(created));
         break;
       }
-      default: FAIL() << "unexpected " << nvcre::k8s::to_string(action.verb) << " in a plain run";
+      default:
+        FAIL() << "unexpected " << nvcre::k8s::to_string(action.verb) << " in a plain run";
     }
   }
 
@@ -157,7 +167,9 @@ NVCRE_GOLDEN_SUITE(CertificationReconcile, "certification-reconcile");
 // runs and succeeds, and the verdict is Failed. Only the Workflow results are injected.
 TEST(CertificationLifecycle, FailedCategoryDoesNotStopTheNextOne) {
   const auto cases = nvcre::testing::load_cases("certification-reconcile");
-  auto start = std::find_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.name == "lifecycle-finalizer-first"; });
+  auto start = std::find_if(cases.begin(), cases.end(), [](const GoldenCase& c) {
+    return c.name == "lifecycle-finalizer-first";
+  });
   ASSERT_NE(start, cases.end());
   Shell shell(nvcre::testing::load_reconcile_case(*start));
 
@@ -175,5 +187,6 @@ TEST(CertificationLifecycle, FailedCategoryDoesNotStopTheNextOne) {
   EXPECT_EQ(string_at(final_categories[0], {"status"}), "Failed");
   EXPECT_EQ(string_at(final_categories[1], {"status"}), "Succeeded");
   // Transition events only where the True condition changed: InProgress once, then Failed.
-  EXPECT_EQ(shell.events(), (std::vector<std::string>{"Normal/WorkflowCreated", "Warning/WorkflowFailed"}));
+  EXPECT_EQ(shell.events(),
+            (std::vector<std::string>{"Normal/WorkflowCreated", "Warning/WorkflowFailed"}));
 }

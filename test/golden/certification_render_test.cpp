@@ -18,9 +18,9 @@
 #include "test/support/golden_inputs.hpp"
 
 namespace json = boost::json;
-using nvcre::testing::GoldenCase;
 using nvcre::testing::find;
 using nvcre::testing::flag;
+using nvcre::testing::GoldenCase;
 using nvcre::testing::or_null;
 
 namespace {
@@ -44,7 +44,8 @@ json::value gang_projection(const json::value& workflows) {
   for (const auto& workflow : workflows.as_array()) {
     json::object entry;
     entry["gangScheduler"] = or_null(find(workflow, {"spec", "gangScheduler"}));
-    entry["workloadLabels"] = or_null(find(workflow, {"spec", "jobTemplate", "spec", "workloadMetadata", "labels"}));
+    entry["workloadLabels"] =
+        or_null(find(workflow, {"spec", "jobTemplate", "spec", "workloadMetadata", "labels"}));
     json::object runtimes;
     const auto* dependencies = find(workflow, {"spec", "dependencies"});
     for (const auto& dependency : dependencies ? dependencies->as_array() : json::array{}) {
@@ -53,9 +54,11 @@ json::value gang_projection(const json::value& workflows) {
       const auto* replicated = find(dependency, {"spec", "template", "spec", "replicatedJobs"});
       for (const auto& job : replicated ? replicated->as_array() : json::array{}) {
         jobs[std::string(find(job, {"name"})->as_string())] = json::object{
-            {"schedulerName", or_null(find(job, {"template", "spec", "template", "spec", "schedulerName"}))},
+            {"schedulerName",
+             or_null(find(job, {"template", "spec", "template", "spec", "schedulerName"}))},
             {"jobLabels", or_null(find(job, {"template", "metadata", "labels"}))},
-            {"podLabels", or_null(find(job, {"template", "spec", "template", "metadata", "labels"}))}};
+            {"podLabels",
+             or_null(find(job, {"template", "spec", "template", "metadata", "labels"}))}};
       }
       runtimes[std::string(find(dependency, {"metadata", "name"})->as_string())] = std::move(jobs);
     }
@@ -73,7 +76,8 @@ class CertificationRenderErrors : public ::testing::TestWithParam<GoldenCase> {}
 
 TEST_P(CertificationRenderGang, Projection) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    return nvcre::jsonkit::to_pretty_json(gang_projection(json::parse(render(golden_case, "json"))));
+    return nvcre::jsonkit::to_pretty_json(
+        gang_projection(json::parse(render(golden_case, "json"))));
   });
 }
 
@@ -85,7 +89,8 @@ TEST_P(CertificationRender, WholeOutput) {
 }
 
 TEST_P(CertificationRenderErrors, Message) {
-  nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) { return render(golden_case, "yaml"); });
+  nvcre::testing::check_golden(
+      GetParam(), [](const GoldenCase& golden_case) { return render(golden_case, "yaml"); });
 }
 
 NVCRE_GOLDEN_SUITE(CertificationRenderGang, "certification-render-gang");

@@ -66,23 +66,29 @@ void check_invariants(const ReconcileCase& c, const std::map<std::string, std::s
     EXPECT_TRUE(plan.actions.empty()) << "nothing to act on";
     return;
   }
-  const bool live_get = std::any_of(plan.actions.begin(), plan.actions.end(), [](const k8s::Action& a) {
-    return a.verb == k8s::ActionVerb::LiveGet;
-  });
+  const bool live_get =
+      std::any_of(plan.actions.begin(), plan.actions.end(),
+                  [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
   if (live_get || !result.wanted_pod_logs.empty()) {
-    EXPECT_TRUE(std::none_of(plan.actions.begin(), plan.actions.end(), is_write)) << "a waiting plan writes";
-    EXPECT_TRUE(plan.events.empty() && !plan.requeue_after && plan.error.empty()) << "a waiting plan decides";
+    EXPECT_TRUE(std::none_of(plan.actions.begin(), plan.actions.end(), is_write))
+        << "a waiting plan writes";
+    EXPECT_TRUE(plan.events.empty() && !plan.requeue_after && plan.error.empty())
+        << "a waiting plan decides";
   }
-  const auto status_writes = std::count_if(plan.actions.begin(), plan.actions.end(), [](const k8s::Action& a) {
-    return a.verb == k8s::ActionVerb::MergePatchStatus;
-  });
+  const auto status_writes = std::count_if(
+      plan.actions.begin(), plan.actions.end(),
+      [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::MergePatchStatus; });
   EXPECT_LE(status_writes, 1) << "one conditional status write per pass";
   for (const auto& action : plan.actions) {
-    if (action.verb != k8s::ActionVerb::MergePatchStatus && action.verb != k8s::ActionVerb::MergePatch) continue;
-    EXPECT_EQ(action.body.at("metadata").at("resourceVersion"), c.object->at("metadata").at("resourceVersion"))
+    if (action.verb != k8s::ActionVerb::MergePatchStatus &&
+        action.verb != k8s::ActionVerb::MergePatch)
+      continue;
+    EXPECT_EQ(action.body.at("metadata").at("resourceVersion"),
+              c.object->at("metadata").at("resourceVersion"))
         << "writes of the Job must be conditional on the version they were computed from";
   }
-  EXPECT_EQ(render(run(c.object ? &*c.object : nullptr, c, c.outcome, tails)), render(result)) << "not pure";
+  EXPECT_EQ(render(run(c.object ? &*c.object : nullptr, c, c.outcome, tails)), render(result))
+      << "not pure";
 
   // Convergence: the Job as written, reconciled again (no outcome: the write succeeded).
   auto write = std::find_if(plan.actions.begin(), plan.actions.end(), [](const k8s::Action& a) {
@@ -91,12 +97,15 @@ void check_invariants(const ReconcileCase& c, const std::map<std::string, std::s
   if (write == plan.actions.end()) return;
   json::value written = *c.object;
   written.as_object()["status"] = nvcre::jsonkit::merge_patch(
-      c.object->as_object().contains("status") ? c.object->at("status") : json::value(json::object()),
+      c.object->as_object().contains("status") ? c.object->at("status")
+                                               : json::value(json::object()),
       write->body.at("status"));
   const auto again = run(&written, c, std::nullopt, tails);
-  EXPECT_TRUE(std::none_of(again.plan.actions.begin(), again.plan.actions.end(), [](const k8s::Action& a) {
-    return a.verb == k8s::ActionVerb::MergePatchStatus;
-  })) << "the status write does not converge:\n" << nvcre::jsonkit::to_yaml(render(again));
+  EXPECT_TRUE(std::none_of(
+      again.plan.actions.begin(), again.plan.actions.end(),
+      [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::MergePatchStatus; }))
+      << "the status write does not converge:\n"
+      << nvcre::jsonkit::to_yaml(render(again));
 }
 
 class JobReconcile : public ::testing::TestWithParam<GoldenCase> {};

@@ -25,12 +25,14 @@ TEST_P(WorkflowWhenSummary, Summarizes) {
       const auto& object = item.as_object();
       if (const json::value* spec = object.if_contains("override")) {
         const auto override_spec = api::decode<api::OverrideSpec>(*spec, "override");
-        out.push_back(json::object{{"when", api::encode(override_spec.when)},
-                                   {"summary", nvcre::overrides::summarize_when(override_spec.when)},
-                                   {"patches", nvcre::overrides::summarize_override_parts(override_spec)}});
+        out.push_back(
+            json::object{{"when", api::encode(override_spec.when)},
+                         {"summary", nvcre::overrides::summarize_when(override_spec.when)},
+                         {"patches", nvcre::overrides::summarize_override_parts(override_spec)}});
       } else {
         const auto when = api::decode<api::WhenSpec>(object.at("when"), "when");
-        out.push_back(json::object{{"when", api::encode(when)}, {"summary", nvcre::overrides::summarize_when(when)}});
+        out.push_back(json::object{{"when", api::encode(when)},
+                                   {"summary", nvcre::overrides::summarize_when(when)}});
       }
     }
     return nvcre::jsonkit::to_pretty_json(out);

@@ -69,8 +69,9 @@ TEST_P(GpuArch, ParsesAndVotes) {
     if (const json::value* products = input.as_object().if_contains("products")) {
       json::array parsed;
       for (const auto& product : products->as_array()) {
-        parsed.push_back(json::object{{"product", product},
-                                      {"architecture", platform::parse_gpu_product(product.as_string())}});
+        parsed.push_back(
+            json::object{{"product", product},
+                         {"architecture", platform::parse_gpu_product(product.as_string())}});
       }
       out["products"] = parsed;
     }
@@ -101,7 +102,8 @@ TEST_P(PlatformToProviderId, RoundTripsThroughDetection) {
     const json::value input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml"));
     std::map<std::string, std::string> selector;
     if (const json::value* labels = input.as_object().if_contains("nodeSelector")) {
-      for (const auto& entry : labels->as_object()) selector[entry.key()] = std::string(entry.value().as_string());
+      for (const auto& entry : labels->as_object())
+        selector[entry.key()] = std::string(entry.value().as_string());
     }
     json::array out;
     for (const auto& name : input.at("platforms").as_array()) {

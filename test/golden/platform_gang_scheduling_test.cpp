@@ -44,9 +44,11 @@ json::array project_jobs(const json::object& resource) {
     }
     jobs.push_back(json::object{
         {"name", value_at(object, "name")},
-        {"schedulerName", value_at(find_object(*object, {"template", "spec", "template", "spec"}), "schedulerName")},
+        {"schedulerName",
+         value_at(find_object(*object, {"template", "spec", "template", "spec"}), "schedulerName")},
         {"templateLabels", value_at(find_object(*object, {"template", "metadata"}), "labels")},
-        {"podTemplateLabels", value_at(find_object(*object, {"template", "spec", "template", "metadata"}), "labels")},
+        {"podTemplateLabels",
+         value_at(find_object(*object, {"template", "spec", "template", "metadata"}), "labels")},
     });
   }
   return jobs;
@@ -56,9 +58,11 @@ class ApplyGangSchedulerDeps : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(ApplyGangSchedulerDeps, Rewrites) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     const auto gang = gang_of(input);
-    const auto original = api::decode<std::vector<api::DependencySpec>>(input.at("dependencies"), "dependencies");
+    const auto original =
+        api::decode<std::vector<api::DependencySpec>>(input.at("dependencies"), "dependencies");
     auto rewritten = original;
     platform::apply_gang_scheduler_to_dependencies(rewritten, gang);
 
@@ -77,8 +81,9 @@ TEST_P(ApplyGangSchedulerDeps, Rewrites) {
                                  {"resource", api::encode(rewritten[i])}});
     }
     const auto resolved = platform::resolve_gang_scheduler(gang);
-    json::object result{{"resolvedGangScheduler", resolved ? api::encode(*resolved) : json::value(nullptr)},
-                        {"dependencies", out}};
+    json::object result{
+        {"resolvedGangScheduler", resolved ? api::encode(*resolved) : json::value(nullptr)},
+        {"dependencies", out}};
     return nvcre::jsonkit::to_pretty_json(result);
   });
 }
@@ -89,12 +94,14 @@ class GangPreserveSchedulingFields : public ::testing::TestWithParam<GoldenCase>
 
 TEST_P(GangPreserveSchedulingFields, Restores) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     const json::object& original = input.at("original").as_object();
     const json::object& renamed = input.at("renamed").as_object();
     json::object result = platform::preserve_scheduling_fields(original, renamed, gang_of(input));
     const bool changed = result != renamed;
-    return nvcre::jsonkit::to_pretty_json(json::object{{"changed", changed}, {"result", std::move(result)}});
+    return nvcre::jsonkit::to_pretty_json(
+        json::object{{"changed", changed}, {"result", std::move(result)}});
   });
 }
 

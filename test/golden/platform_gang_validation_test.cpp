@@ -22,7 +22,8 @@ class GangValidate : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(GangValidate, Checks) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     std::optional<api::GangSchedulerSpec> intent;
     if (const json::value* spec = input.if_contains("gangScheduler")) {
       intent = api::decode<api::GangSchedulerSpec>(*spec, "gangScheduler");
@@ -38,20 +39,23 @@ TEST_P(GangValidate, Checks) {
     // template may only have gained the workload queue label.
     auto without_restore = check.jobTemplate;
     if (check.queueLabelRestored) {
-      without_restore.spec.workloadMetadata->labels.erase(intent->queueLabelKey.empty()
-                                                              ? std::string(api::kDefaultGangQueueLabelKey)
-                                                              : intent->queueLabelKey);
-      if (without_restore.spec.workloadMetadata->labels.empty() && !job_template.spec.workloadMetadata) {
+      without_restore.spec.workloadMetadata->labels.erase(
+          intent->queueLabelKey.empty() ? std::string(api::kDefaultGangQueueLabelKey)
+                                        : intent->queueLabelKey);
+      if (without_restore.spec.workloadMetadata->labels.empty() &&
+          !job_template.spec.workloadMetadata) {
         without_restore.spec.workloadMetadata.reset();
       }
     }
-    EXPECT_TRUE(without_restore == job_template) << "the check changed more than the workload queue label";
+    EXPECT_TRUE(without_restore == job_template)
+        << "the check changed more than the workload queue label";
 
     const auto& metadata = check.jobTemplate.spec.workloadMetadata;
     json::object out{
-        {"conflict", check.conflict ? json::value(json::object{{"reason", check.conflict->reason},
-                                                              {"message", check.conflict->message}})
-                                    : json::value(nullptr)},
+        {"conflict", check.conflict
+                         ? json::value(json::object{{"reason", check.conflict->reason},
+                                                    {"message", check.conflict->message}})
+                         : json::value(nullptr)},
         {"queueLabelRestored", check.queueLabelRestored},
         {"workloadLabels", metadata ? api::encode(metadata->labels) : json::value(nullptr)},
     };

@@ -71,11 +71,15 @@ class GpuDefaults : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(GpuDefaults, Resolves) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     json::object out;
-    if (input.contains("gpuArch")) out["defaults"] = defaults_of(string_at(input, "gpuArch"), string_at(input, "platform"));
-    if (const json::value* matrix = input.if_contains("matrix")) out["matrix"] = matrix_of(matrix->as_object());
-    if (input.contains("gpuArchFlag")) out["parsedGpuArchFlag"] = platform::parse_gpu_arch_flag(string_at(input, "gpuArchFlag"));
+    if (input.contains("gpuArch"))
+      out["defaults"] = defaults_of(string_at(input, "gpuArch"), string_at(input, "platform"));
+    if (const json::value* matrix = input.if_contains("matrix"))
+      out["matrix"] = matrix_of(matrix->as_object());
+    if (input.contains("gpuArchFlag"))
+      out["parsedGpuArchFlag"] = platform::parse_gpu_arch_flag(string_at(input, "gpuArchFlag"));
     if (const json::value* nic = input.if_contains("nic")) out["nic"] = nic_of(nic->as_object());
     return nvcre::jsonkit::to_pretty_json(out);
   });

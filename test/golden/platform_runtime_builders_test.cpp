@@ -1,7 +1,8 @@
 // Golden suite `runtime-builders` for platform/runtime_builders.hpp. input.yaml:
 //   framework: torch | mpi | exec
 //   config: RuntimeConfig (YAML, field names as in the struct)
-//   enableMNNVL / userEnv (optional): config.env = merge_env_vars(base_nccl_env_vars(enableMNNVL), userEnv)
+//   enableMNNVL / userEnv (optional): config.env = merge_env_vars(base_nccl_env_vars(enableMNNVL),
+//   userEnv)
 // expected.json is the dependency the builder returns. Every case also checks that the
 // post-resolve gang rewrite, applied with the same intent, finds nothing left to change: the
 // builders and the rewrite must write the same fields.
@@ -27,7 +28,8 @@ class RuntimeBuilders : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(RuntimeBuilders, Builds) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
+    const json::object input =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     auto config = api::decode<platform::RuntimeConfig>(input.at("config"), "config");
     if (const json::value* mnnvl = input.if_contains("enableMNNVL")) {
       std::vector<api::EnvVar> user;

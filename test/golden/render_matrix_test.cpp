@@ -1,8 +1,8 @@
 // Render matrix (issue 3): every catalog entry on every (platform, GPU architecture) pair, rendered
 // offline exactly as `nvcrectl certification render --platform P --gpu-arch A` renders it, one fact
 // line per render. The lines are what a reviewer checks against reference/catalog_platform.md
-// (summary in catalog/entries/README.md): images, GPU/NIC resources, ComputeDomain + DRA claims, GKE
-// networks, tolerations, NCCL/EFA env names, MNNVL, node/GPU counts, scheduler, topology key.
+// (summary in catalog/entries/README.md): images, GPU/NIC resources, ComputeDomain + DRA claims,
+// GKE networks, tolerations, NCCL/EFA env names, MNNVL, node/GPU counts, scheduler, topology key.
 // Suite render-matrix: one case per entry (<domain>-<variant>/input.yaml, a Certification with that
 // single category), expected.txt = one line per (platform, architecture).
 #include <gtest/gtest.h>
@@ -61,26 +61,30 @@ std::string joined(const std::vector<std::string>& items, std::string_view separ
 std::string resource_map(const json::value* map) {
   if (map == nullptr || !map->is_object()) return "-";
   std::vector<std::string> items;
-  for (const auto& [key, value] : map->get_object()) items.push_back(std::string(key) + "=" + json::serialize(value));
+  for (const auto& [key, value] : map->get_object())
+    items.push_back(std::string(key) + "=" + json::serialize(value));
   return joined(items);
 }
 
 std::string tolerations(const json::value* pod_spec) {
   std::vector<std::string> items;
   for (const auto& t : list_at(pod_spec, {"tolerations"})) {
-    items.push_back(text(find(t, {"key"})) + "=" + text(find(t, {"value"})) + ":" + text(find(t, {"effect"})));
+    items.push_back(text(find(t, {"key"})) + "=" + text(find(t, {"value"})) + ":" +
+                    text(find(t, {"effect"})));
   }
   return joined(items);
 }
 
 std::vector<std::string> keys_of(const json::value* map) {
   std::vector<std::string> keys;
-  if (map && map->is_object()) for (const auto& [key, value] : map->get_object()) keys.emplace_back(key);
+  if (map && map->is_object())
+    for (const auto& [key, value] : map->get_object()) keys.emplace_back(key);
   return keys;
 }
 
 bool is_network_env(std::string_view name) {
-  return name.starts_with("NCCL_") || name.starts_with("FI_") || name.find("EFA") != std::string_view::npos;
+  return name.starts_with("NCCL_") || name.starts_with("FI_") ||
+         name.find("EFA") != std::string_view::npos;
 }
 
 // Everything one render is reviewed for, in a fixed order; optional fields only when present.
@@ -98,7 +102,8 @@ class FactLine {
 
 std::string facts_of(const json::value& workflow) {
   const json::value& spec = workflow.at("spec");
-  const json::value* trainer = find(spec, {"jobTemplate", "spec", "workload", "trainJob", "trainer"});
+  const json::value* trainer =
+      find(spec, {"jobTemplate", "spec", "workload", "trainJob", "trainer"});
   const json::value* runtime = nullptr;
   std::vector<std::string> dependencies;
   for (const auto& dependency : list_at(&spec, {"dependencies"})) {
@@ -114,7 +119,8 @@ std::string facts_of(const json::value& workflow) {
   const json::array& jobs = list_at(runtime, {"spec", "template", "spec", "replicatedJobs"});
   const json::value* worker_job = named(jobs, "node");
   const json::value* launcher_job = named(jobs, "launcher");
-  const json::value* worker_pod = worker_job ? find(*worker_job, {"template", "spec", "template", "spec"}) : nullptr;
+  const json::value* worker_pod =
+      worker_job ? find(*worker_job, {"template", "spec", "template", "spec"}) : nullptr;
   const json::value* launcher_pod =
       launcher_job ? find(*launcher_job, {"template", "spec", "template", "spec"}) : nullptr;
   const json::value* worker = named(list_at(worker_pod, {"containers"}), "node");
@@ -128,7 +134,8 @@ std::string facts_of(const json::value& workflow) {
     const std::string next = i + 1 < args.size() ? text(&args[i + 1]) : "";
     if (arg == "-x" && !next.empty()) {
       mpi_env.push_back(next.substr(0, next.find('=')));
-      if (next.starts_with("NCCL_MNNVL_ENABLE=")) mnnvl.push_back("mpirun:" + next.substr(next.find('=') + 1));
+      if (next.starts_with("NCCL_MNNVL_ENABLE="))
+        mnnvl.push_back("mpirun:" + next.substr(next.find('=') + 1));
     }
     if (arg == "--mca" && !next.empty()) mca.push_back(next);
     if (binary == "-" && arg.starts_with("/")) binary = arg;
@@ -145,12 +152,17 @@ std::string facts_of(const json::value& workflow) {
   }
   std::vector<std::string> command, claims, pod_claims;
   for (const auto& part : list_at(trainer, {"command"})) command.push_back(text(&part));
-  for (const auto& claim : list_at(worker, {"resources", "claims"})) claims.push_back(text(find(claim, {"name"})));
+  for (const auto& claim : list_at(worker, {"resources", "claims"}))
+    claims.push_back(text(find(claim, {"name"})));
   for (const auto& claim : list_at(worker_pod, {"resourceClaims"})) {
-    pod_claims.push_back(text(find(claim, {"name"})) + "->" + text(find(claim, {"resourceClaimTemplateName"})));
+    pod_claims.push_back(text(find(claim, {"name"})) + "->" +
+                         text(find(claim, {"resourceClaimTemplateName"})));
   }
-  std::vector<std::string> annotations = keys_of(worker_job ? find(*worker_job, {"template", "metadata", "annotations"}) : nullptr);
-  for (auto& key : keys_of(worker_job ? find(*worker_job, {"template", "spec", "template", "metadata", "annotations"}) : nullptr)) {
+  std::vector<std::string> annotations =
+      keys_of(worker_job ? find(*worker_job, {"template", "metadata", "annotations"}) : nullptr);
+  for (auto& key : keys_of(worker_job ? find(*worker_job, {"template", "spec", "template",
+                                                           "metadata", "annotations"})
+                                      : nullptr)) {
     annotations.push_back("pod:" + key);
   }
   const std::string image = text(trainer ? find(*trainer, {"image"}) : nullptr);
@@ -220,7 +232,9 @@ NVCRE_GOLDEN_SUITE(RenderMatrix, "render-matrix");
 // must take its case along, so the matrix always covers the whole catalog.
 TEST(RenderMatrixCoverage, OneCasePerCatalogEntry) {
   std::set<std::string> entries, cases;
-  for (const auto& key : nvcre::catalog::Catalog::builtin().list()) entries.insert(key.domain + "-" + key.variant);
-  for (const auto& golden_case : nvcre::testing::load_cases("render-matrix")) cases.insert(golden_case.name);
+  for (const auto& key : nvcre::catalog::Catalog::builtin().list())
+    entries.insert(key.domain + "-" + key.variant);
+  for (const auto& golden_case : nvcre::testing::load_cases("render-matrix"))
+    cases.insert(golden_case.name);
   EXPECT_EQ(entries, cases);
 }

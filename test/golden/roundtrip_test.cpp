@@ -18,7 +18,8 @@ class RoundTrip : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(RoundTrip, DecodeEncodeDecode) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const api::AnyObject first = api::decode_any_object(nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")));
+    const api::AnyObject first =
+        api::decode_any_object(nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")));
     const boost::json::value encoded = api::encode_any_object(first);
 
     const api::AnyObject second = api::decode_any_object(encoded);

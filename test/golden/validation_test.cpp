@@ -38,7 +38,8 @@ TEST_P(ImmutabilityGolden, CreateThenUpdate) {
       throw std::runtime_error("mis-authored case: input_create.yaml is rejected: " +
                                boost::json::serialize(causes_to_json(create)));
     }
-    const auto update = nvcre::api::validate_update(created, parse_yaml(golden_case.input("input_update.yaml")));
+    const auto update =
+        nvcre::api::validate_update(created, parse_yaml(golden_case.input("input_update.yaml")));
     boost::json::object out;
     out["create"] = causes_to_json(create);
     out["update"] = causes_to_json(update);

@@ -16,8 +16,10 @@ class WorkflowJsonPatch : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(WorkflowJsonPatch, Applies) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const boost::json::value document = nvcre::jsonkit::parse_yaml(golden_case.input("input_document.json"));
-    const boost::json::value patch = nvcre::jsonkit::parse_yaml(golden_case.input("input_patch.json"));
+    const boost::json::value document =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input_document.json"));
+    const boost::json::value patch =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input_patch.json"));
     return nvcre::jsonkit::to_pretty_json(nvcre::jsonkit::apply_json_patch(document, patch));
   });
 }

@@ -23,13 +23,12 @@ namespace wf = nvcre::workflow;
 using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
 
-k8s::ReconcilePlan run(const ReconcileCase& c) {
-  return wf::reconcile_workflow(c.context()).plan;
-}
+k8s::ReconcilePlan run(const ReconcileCase& c) { return wf::reconcile_workflow(c.context()).plan; }
 
 std::size_t count_verb(const k8s::ReconcilePlan& plan, k8s::ActionVerb verb) {
   return static_cast<std::size_t>(
-      std::count_if(plan.actions.begin(), plan.actions.end(), [&](const k8s::Action& a) { return a.verb == verb; }));
+      std::count_if(plan.actions.begin(), plan.actions.end(),
+                    [&](const k8s::Action& a) { return a.verb == verb; }));
 }
 
 void check_invariants(const ReconcileCase& c, const k8s::ReconcilePlan& plan) {
@@ -38,16 +37,20 @@ void check_invariants(const ReconcileCase& c, const k8s::ReconcilePlan& plan) {
     return;
   }
   if (count_verb(plan, k8s::ActionVerb::LiveGet) > 0) {
-    EXPECT_EQ(count_verb(plan, k8s::ActionVerb::LiveGet), plan.actions.size()) << "a plan waiting for reads writes";
-    EXPECT_TRUE(plan.events.empty() && !plan.requeue_after && plan.error.empty()) << "a waiting plan decides";
+    EXPECT_EQ(count_verb(plan, k8s::ActionVerb::LiveGet), plan.actions.size())
+        << "a plan waiting for reads writes";
+    EXPECT_TRUE(plan.events.empty() && !plan.requeue_after && plan.error.empty())
+        << "a waiting plan decides";
   }
   EXPECT_LE(count_verb(plan, k8s::ActionVerb::Create), 1u) << "one create per pass";
   EXPECT_LE(count_verb(plan, k8s::ActionVerb::MergePatchStatus), 1u) << "one status write per pass";
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
     const auto& action = plan.actions[i];
     if (action.verb != k8s::ActionVerb::MergePatchStatus) continue;
-    EXPECT_EQ(i + 1, plan.actions.size()) << "the status write records what the actions before it did";
-    EXPECT_EQ(action.body.at("metadata").at("resourceVersion"), c.object->at("metadata").at("resourceVersion"))
+    EXPECT_EQ(i + 1, plan.actions.size())
+        << "the status write records what the actions before it did";
+    EXPECT_EQ(action.body.at("metadata").at("resourceVersion"),
+              c.object->at("metadata").at("resourceVersion"))
         << "status writes must be conditional on the version they were computed from";
   }
   EXPECT_EQ(k8s::plan_to_json(run(c)), k8s::plan_to_json(plan)) << "not pure";

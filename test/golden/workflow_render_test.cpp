@@ -10,8 +10,8 @@
 #include "test/support/golden.hpp"
 #include "test/support/golden_inputs.hpp"
 
-using nvcre::testing::GoldenCase;
 using nvcre::testing::flag;
+using nvcre::testing::GoldenCase;
 
 namespace {
 
@@ -20,7 +20,8 @@ std::string render(const GoldenCase& golden_case) {
   options.file = (golden_case.dir / "input_workflow.yaml").string();
   options.platform = flag(golden_case, "platform");
   options.gpu_arch = flag(golden_case, "gpuArch");
-  if (golden_case.has_input("input_nodes.yaml")) options.nodes_file = (golden_case.dir / "input_nodes.yaml").string();
+  if (golden_case.has_input("input_nodes.yaml"))
+    options.nodes_file = (golden_case.dir / "input_nodes.yaml").string();
   const std::string output = flag(golden_case, "output");
   if (!output.empty()) options.output = output;
   std::ostringstream out;

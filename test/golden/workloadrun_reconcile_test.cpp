@@ -16,9 +16,9 @@
 namespace json = boost::json;
 using nvcre::k8s::ActionVerb;
 using nvcre::testing::find;
-using nvcre::testing::string_at;
 using nvcre::testing::GoldenCase;
 using nvcre::testing::ReconcileCase;
+using nvcre::testing::string_at;
 
 namespace {
 
@@ -36,7 +36,8 @@ bool controlled_by(const json::value& child, const json::value& owner) {
 
 void expect_contract(const ReconcileCase& input, const nvcre::k8s::ReconcilePlan& plan) {
   const auto& actions = plan.actions;
-  const bool reads = std::any_of(actions.begin(), actions.end(), [](const auto& a) { return a.verb == ActionVerb::LiveGet; });
+  const bool reads = std::any_of(actions.begin(), actions.end(),
+                                 [](const auto& a) { return a.verb == ActionVerb::LiveGet; });
   if (reads) {
     EXPECT_EQ(actions.size(), 1U) << "a pass that reads live plans nothing else";
     EXPECT_TRUE(plan.events.empty());
@@ -48,8 +49,10 @@ void expect_contract(const ReconcileCase& input, const nvcre::k8s::ReconcilePlan
                 string_at(*input.object, {"metadata", "resourceVersion"}));
     }
     if (action.verb == ActionVerb::Create) {
-      EXPECT_EQ(action.target.name, string_at(*input.object, {"metadata", "name"})) << "the Workflow is named like the run";
-      EXPECT_EQ(string_at(action.body, {"metadata", "labels", "nvcre.nvidia.com/workload-run"}), action.target.name);
+      EXPECT_EQ(action.target.name, string_at(*input.object, {"metadata", "name"}))
+          << "the Workflow is named like the run";
+      EXPECT_EQ(string_at(action.body, {"metadata", "labels", "nvcre.nvidia.com/workload-run"}),
+                action.target.name);
       EXPECT_TRUE(controlled_by(action.body, *input.object));
     }
   }

@@ -17,9 +17,9 @@
 #include "test/support/golden_inputs.hpp"
 
 namespace json = boost::json;
-using nvcre::testing::GoldenCase;
 using nvcre::testing::find;
 using nvcre::testing::flag;
+using nvcre::testing::GoldenCase;
 using nvcre::testing::or_null;
 
 namespace {
@@ -100,7 +100,8 @@ TEST_P(WorkloadRunRender, Output) {
 }
 
 TEST_P(WorkloadRunRenderErrors, Message) {
-  nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) { return render(golden_case, "yaml"); });
+  nvcre::testing::check_golden(
+      GetParam(), [](const GoldenCase& golden_case) { return render(golden_case, "yaml"); });
 }
 
 NVCRE_GOLDEN_SUITE(WorkloadRunRender, "workloadrun-render");

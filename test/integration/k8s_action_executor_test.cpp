@@ -24,8 +24,9 @@ class ActionExecutor : public ::testing::Test {
     options.max_retries = 0;
     client_ = std::make_unique<RestClient>(config, options);
     mapper_ = std::make_unique<ResourceMapper>(*client_);
-    run(make_action(ActionVerb::Create, ObjectRef{"v1", "Namespace", "", "it"},
-                    json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "it"}}}}));
+    run(make_action(
+        ActionVerb::Create, ObjectRef{"v1", "Namespace", "", "it"},
+        json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "it"}}}}));
   }
   void TearDown() override { sim_.stop(); }
 
@@ -37,8 +38,10 @@ class ActionExecutor : public ::testing::Test {
 };
 
 json::value config_map(const char* name) {
-  return json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-                      {"metadata", {{"name", name}, {"namespace", "it"}}}, {"data", {{"k", "v"}}}};
+  return json::object{{"apiVersion", "v1"},
+                      {"kind", "ConfigMap"},
+                      {"metadata", {{"name", name}, {"namespace", "it"}}},
+                      {"data", {{"k", "v"}}}};
 }
 
 TEST_F(ActionExecutor, CarriesOutEveryVerb) {
@@ -48,7 +51,8 @@ TEST_F(ActionExecutor, CarriesOutEveryVerb) {
   std::string uid(created.object.at("metadata").at("uid").as_string());
 
   EXPECT_EQ(run(make_action(ActionVerb::Create, cm, config_map("cm"))).reason, "AlreadyExists");
-  ActionResult patched = run(make_action(ActionVerb::MergePatch, cm, json::object{{"data", {{"k", "w"}}}}));
+  ActionResult patched =
+      run(make_action(ActionVerb::MergePatch, cm, json::object{{"data", {{"k", "w"}}}}));
   ASSERT_TRUE(patched.ok());
   EXPECT_EQ(patched.object.at("data").at("k"), "w");
 
@@ -86,10 +90,16 @@ TEST_F(ActionExecutor, UnknownKindIsAnAnswerAndAnInstalledCrdIsFoundLater) {
       {"spec",
        {{"group", "nvcre.nvidia.com"},
         {"scope", "Namespaced"},
-        {"names", {{"plural", "certifications"}, {"singular", "certification"}, {"kind", "Certification"}}},
-        {"versions", json::array{json::object{{"name", "v1alpha1"}, {"served", true}, {"storage", true},
-                                              {"schema", {{"openAPIV3Schema", {{"type", "object"},
-                                                                               {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
+        {"names",
+         {{"plural", "certifications"}, {"singular", "certification"}, {"kind", "Certification"}}},
+        {"versions",
+         json::array{json::object{
+             {"name", "v1alpha1"},
+             {"served", true},
+             {"storage", true},
+             {"schema",
+              {{"openAPIV3Schema",
+                {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
   ASSERT_TRUE(run(make_action(ActionVerb::Create,
                               ObjectRef{"apiextensions.k8s.io/v1", "CustomResourceDefinition", "",
                                         "certifications.nvcre.nvidia.com"},

@@ -38,14 +38,17 @@ std::string read_source(const std::string& relative) {
   return out.str();
 }
 
-json::value config_map(const std::string& name, json::object labels = {}, const std::string& value = "v") {
+json::value config_map(const std::string& name, json::object labels = {},
+                       const std::string& value = "v") {
   return json::object{{"apiVersion", "v1"},
                       {"kind", "ConfigMap"},
                       {"metadata", json::object{{"name", name}, {"labels", std::move(labels)}}},
                       {"data", json::object{{"key", value}}}};
 }
 
-std::string rv_of(const json::value& v) { return std::string(v.at("metadata").at("resourceVersion").as_string()); }
+std::string rv_of(const json::value& v) {
+  return std::string(v.at("metadata").at("resourceVersion").as_string());
+}
 
 template <class Fn>
 ApiError expect_api_error(Fn&& fn) {
@@ -71,8 +74,10 @@ class K8sClient : public ::testing::Test {
     config.bearer_token = kToken;
     config.rate_limit.qps = -1;  // no client-side limit in tests
     client_ = std::make_unique<RestClient>(config);
-    client_->create(kNamespaces, "", json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
-                                                  {"metadata", json::object{{"name", "it"}}}});
+    client_->create(kNamespaces, "",
+                    json::object{{"apiVersion", "v1"},
+                                 {"kind", "Namespace"},
+                                 {"metadata", json::object{{"name", "it"}}}});
   }
   void TearDown() override {
     client_.reset();
@@ -81,7 +86,8 @@ class K8sClient : public ::testing::Test {
 
   void create_crds() {
     for (const char* file : {"deploy/crds/nvcre.nvidia.com_certifications.yaml"}) {
-      for (auto& doc : nvcre::jsonkit::parse_yaml_documents(read_source(file))) client_->create(kCrds, "", doc);
+      for (auto& doc : nvcre::jsonkit::parse_yaml_documents(read_source(file)))
+        client_->create(kCrds, "", doc);
     }
   }
 
@@ -118,17 +124,20 @@ TEST_F(K8sClient, ConfigMapCrudAndDecodedErrors) {
   EXPECT_EQ(conflict.reason, "Conflict");
   EXPECT_TRUE(is_conflict(conflict));
 
-  auto merged = client_->merge_patch(kConfigMaps, "it", "cm1", json::parse(R"({"data":{"extra":"x"}})"));
+  auto merged =
+      client_->merge_patch(kConfigMaps, "it", "cm1", json::parse(R"({"data":{"extra":"x"}})"));
   EXPECT_EQ(merged.at("data").at("extra").as_string(), "x");
   EXPECT_EQ(merged.at("data").at("key").as_string(), "v2");
-  auto patched = client_->json_patch(kConfigMaps, "it", "cm1",
-                                     json::parse(R"([{"op":"replace","path":"/data/key","value":"jp"}])"));
+  auto patched =
+      client_->json_patch(kConfigMaps, "it", "cm1",
+                          json::parse(R"([{"op":"replace","path":"/data/key","value":"jp"}])"));
   EXPECT_EQ(patched.at("data").at("key").as_string(), "jp");
 
   // Delete with a wrong uid precondition is refused; with the right one it succeeds.
   auto refused = expect_api_error([&] {
     DeleteOptions o;
-    o.precondition_resource_version = rv_of(got);  // stale (kube-sim checks RV preconditions, not uid)
+    o.precondition_resource_version =
+        rv_of(got);  // stale (kube-sim checks RV preconditions, not uid)
     client_->remove(kConfigMaps, "it", "cm1", o);
   });
   EXPECT_EQ(refused.code, 409) << refused.what();
@@ -174,7 +183,8 @@ TEST_F(K8sClient, WrongTokenIsUnauthorized) {
 
 TEST_F(K8sClient, ListWithSelectorsAndPagination) {
   for (int i = 0; i < 5; ++i)
-    client_->create(kConfigMaps, "it", config_map("cm" + std::to_string(i), {{"tier", i % 2 ? "odd" : "even"}}));
+    client_->create(kConfigMaps, "it",
+                    config_map("cm" + std::to_string(i), {{"tier", i % 2 ? "odd" : "even"}}));
   auto all = client_->list(kConfigMaps, "it");
   EXPECT_EQ(all.at("items").as_array().size(), 5u);
   EXPECT_FALSE(all.at("metadata").at("resourceVersion").as_string().empty());
@@ -198,7 +208,8 @@ TEST_F(K8sClient, ListWithSelectorsAndPagination) {
   do {
     auto result = client_->list(kConfigMaps, "it", page);
     ++pages;
-    for (const auto& item : result.at("items").as_array()) names.emplace_back(item.at("metadata").at("name").as_string());
+    for (const auto& item : result.at("items").as_array())
+      names.emplace_back(item.at("metadata").at("name").as_string());
     const auto* cont = result.at("metadata").as_object().if_contains("continue");
     page.continue_token = cont && cont->is_string() ? std::string(cont->as_string()) : "";
   } while (!page.continue_token.empty() && pages < 10);
@@ -227,7 +238,8 @@ TEST_F(K8sClient, CertificationCrudStatusAndInvalid) {
       R"("message":"started","lastTransitionTime":"2024-01-01T00:00:00Z"}]}})");
   auto patched = client_->merge_patch_status(kCertifications, "it", "rack7-burnin", status_patch);
   EXPECT_EQ(patched.at("status").at("conditions").at(0).at("type").as_string(), "Running");
-  EXPECT_EQ(patched.at("metadata").at("generation").as_int64(), 1);  // status writes keep generation
+  EXPECT_EQ(patched.at("metadata").at("generation").as_int64(),
+            1);  // status writes keep generation
   auto via_status = client_->get_status(kCertifications, "it", "rack7-burnin");
   EXPECT_EQ(via_status.at("status").at("conditions").at(0).at("reason").as_string(), "Started");
   // PUT /status ignores spec changes; a stale RV is a conflict there too.
@@ -243,7 +255,8 @@ TEST_F(K8sClient, CertificationCrudStatusAndInvalid) {
   // Spec is immutable after creation (a CRD rule): 422, decoded. A label patch keeps generation
   // and status.
   auto immutable = expect_api_error([&] {
-    client_->merge_patch(kCertifications, "it", "rack7-burnin", json::parse(R"({"spec":{"timeoutPerJob":"30m"}})"));
+    client_->merge_patch(kCertifications, "it", "rack7-burnin",
+                         json::parse(R"({"spec":{"timeoutPerJob":"30m"}})"));
   });
   EXPECT_EQ(immutable.code, 422);
   EXPECT_NE(immutable.message.find("spec is immutable"), std::string::npos) << immutable.what();
@@ -325,11 +338,14 @@ TEST(KubeSimWatch, AWriteWakesTheWatchesOfItsTypeWithoutWaitingForAPoll) {
   config.server = sim.url();
   config.rate_limit.qps = -1;
   RestClientOptions bounded;
-  bounded.timeout = std::chrono::seconds(10);  // the server ends a watch only on a poll: bound it here
+  bounded.timeout =
+      std::chrono::seconds(10);  // the server ends a watch only on a poll: bound it here
   bounded.max_retries = 0;
   RestClient client(config, bounded);
-  client.create(kNamespaces, "", json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
-                                              {"metadata", json::object{{"name", "it"}}}});
+  client.create(
+      kNamespaces, "",
+      json::object{
+          {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::object{{"name", "it"}}}});
   const std::string from = rv_of(client.list(kConfigMaps, "it"));
 
   std::thread writer([&] {
@@ -337,8 +353,10 @@ TEST(KubeSimWatch, AWriteWakesTheWatchesOfItsTypeWithoutWaitingForAPoll) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const ResourceRef secrets{"", "v1", "secrets", true};
     for (const char* name : {"s1", "s2", "s3"}) {
-      other.create(secrets, "it", json::object{{"apiVersion", "v1"}, {"kind", "Secret"},
-                                               {"metadata", json::object{{"name", name}}}});
+      other.create(secrets, "it",
+                   json::object{{"apiVersion", "v1"},
+                                {"kind", "Secret"},
+                                {"metadata", json::object{{"name", name}}}});
     }
     other.create(kConfigMaps, "it", config_map("first"));
     other.create(kConfigMaps, "it", config_map("second"));
@@ -441,18 +459,22 @@ TEST_F(K8sClient, ShutdownEndsTheCallInFlightAndBoundsLaterOnes) {
   RestClient client(client_->config());
   std::promise<std::string> in_flight;
   auto in_flight_failure = in_flight.get_future();
-  std::jthread caller([&] { in_flight.set_value(failure_of([&] { client.get(kConfigMaps, "it", "x"); })); });
+  std::jthread caller(
+      [&] { in_flight.set_value(failure_of([&] { client.get(kConfigMaps, "it", "x"); })); });
   ASSERT_TRUE(test::eventually([&] { return held() == 1; }));
   client.shutdown(std::chrono::milliseconds(300));
   // A liveness bound: without shutdown() the call would wait out its 30 s timeout.
   ASSERT_EQ(in_flight_failure.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  EXPECT_NE(in_flight_failure.get().find("GET " + sim_->url() + "/api/v1/namespaces/it/configmaps/x: cancelled"),
+  EXPECT_NE(in_flight_failure.get().find("GET " + sim_->url() +
+                                         "/api/v1/namespaces/it/configmaps/x: cancelled"),
             std::string::npos);
 
-  EXPECT_NE(failure_of([&] { client.get(kConfigMaps, "it", "y"); }).find("timed out after 300ms"), std::string::npos);
+  EXPECT_NE(failure_of([&] { client.get(kConfigMaps, "it", "y"); }).find("timed out after 300ms"),
+            std::string::npos);
   EXPECT_EQ(held(), 2u);
   client.shutdown();
-  EXPECT_NE(failure_of([&] { client.get(kConfigMaps, "it", "z"); }).find("cancelled"), std::string::npos);
+  EXPECT_NE(failure_of([&] { client.get(kConfigMaps, "it", "z"); }).find("cancelled"),
+            std::string::npos);
   EXPECT_EQ(held(), 2u);
   sim_->api().faults().set_plan({});
 }
@@ -460,7 +482,8 @@ TEST_F(K8sClient, ShutdownEndsTheCallInFlightAndBoundsLaterOnes) {
 TEST(RestClientPaths, CoreGroupsNamespacesSubresources) {
   EXPECT_EQ(RestClient::path_for(kConfigMaps, "ns", "n"), "/api/v1/namespaces/ns/configmaps/n");
   EXPECT_EQ(RestClient::path_for(kConfigMaps, ""), "/api/v1/configmaps");
-  EXPECT_EQ(RestClient::path_for(kCrds, "ignored", "x"), "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/x");
+  EXPECT_EQ(RestClient::path_for(kCrds, "ignored", "x"),
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/x");
   EXPECT_EQ(RestClient::path_for(kCertifications, "a", "b", "status"),
             "/apis/nvcre.nvidia.com/v1alpha1/namespaces/a/certifications/b/status");
 }
@@ -480,7 +503,8 @@ TEST(RestClientTransport, ConnectionRefusedIsATransportError) {
     client.get(kConfigMaps, "a", "b");
     FAIL();
   } catch (const TransportError& e) {
-    EXPECT_NE(std::string(e.what()).find("GET http://127.0.0.1:1/api/v1/namespaces/a/configmaps/b"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("GET http://127.0.0.1:1/api/v1/namespaces/a/configmaps/b"),
+              std::string::npos)
         << e.what();
     EXPECT_EQ(std::string(e.what()).find(kToken), std::string::npos);
   }

@@ -14,7 +14,8 @@ CommandResult run_shell(const std::string& command) {
   if (!pipe) return result;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
@@ -39,10 +40,13 @@ void KubectlTest::SetUp() {
   sim_ = std::make_unique<KubeSim>(options);
   sim_->start();
   std::ofstream config(dir_ / "kubeconfig");
-  config << "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: " << sim_->url() << "\n"
+  config << "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: "
+         << sim_->url() << "\n"
          << kubeconfig_cluster_fields()
-         << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: tester\ncurrent-context: sim\n"
-         << "users:\n- name: tester\n  user:" << (token_.empty() ? " {}\n" : "\n    token: " + token_ + "\n");
+         << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: "
+            "tester\ncurrent-context: sim\n"
+         << "users:\n- name: tester\n  user:"
+         << (token_.empty() ? " {}\n" : "\n    token: " + token_ + "\n");
 }
 
 void KubectlTest::TearDown() {
@@ -57,9 +61,12 @@ std::string KubectlTest::kubectl_prefix() const {
          " --cache-dir=" + quote((dir_ / "cache").string()) + " --request-timeout=10s";
 }
 
-CommandResult KubectlTest::kubectl(const std::string& args) const { return run_shell(kubectl_prefix() + " " + args); }
+CommandResult KubectlTest::kubectl(const std::string& args) const {
+  return run_shell(kubectl_prefix() + " " + args);
+}
 
-CommandResult KubectlTest::kubectl_stdin(const std::string& args, const std::string& stdin_text) const {
+CommandResult KubectlTest::kubectl_stdin(const std::string& args,
+                                         const std::string& stdin_text) const {
   return run_shell("printf '%s' " + quote(stdin_text) + " | " + kubectl_prefix() + " " + args);
 }
 
@@ -73,7 +80,8 @@ void KubectlTest::create_crds() const {
 }
 
 void KubectlTest::create_namespace(const std::string& name) const {
-  auto result = kubectl_stdin("create -f -", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n");
+  auto result = kubectl_stdin("create -f -",
+                              "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n");
   ASSERT_EQ(result.exit_code, 0) << result.output;
 }
 

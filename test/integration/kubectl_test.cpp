@@ -12,7 +12,9 @@ namespace {
 
 namespace json = boost::json;
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
 
 json::value parse_json(const CommandResult& result) {
   boost::system::error_code ec;
@@ -32,7 +34,8 @@ class KubeSimKubectl : public KubectlTest {
   void apply_certification() const {
     auto result = kubectl("apply -f " + source("examples/certification.yaml"));
     ASSERT_EQ(result.exit_code, 0) << result.output;
-    EXPECT_TRUE(contains(result.output, "certification.nvcre.nvidia.com/rack7-burnin created")) << result.output;
+    EXPECT_TRUE(contains(result.output, "certification.nvcre.nvidia.com/rack7-burnin created"))
+        << result.output;
   }
 };
 
@@ -45,15 +48,17 @@ TEST_F(KubeSimKubectl, ApiResourcesListsOurKinds) {
   auto wide = kubectl("api-resources --api-group=nvcre.nvidia.com");
   EXPECT_TRUE(contains(wide.output, "cert,certs")) << wide.output;
   auto crds = kubectl("get crd -o name");
-  EXPECT_TRUE(contains(crds.output, "customresourcedefinition.apiextensions.k8s.io/trainjobs.trainer.kubeflow.org"))
+  EXPECT_TRUE(contains(
+      crds.output, "customresourcedefinition.apiextensions.k8s.io/trainjobs.trainer.kubeflow.org"))
       << crds.output;
 }
 
 TEST_F(KubeSimKubectl, CreatingTheCrdsTwiceAnswersAlreadyExists) {
   auto result = kubectl("create -f " + source("deploy/crds/nvcre.nvidia.com_jobs.yaml"));
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_TRUE(contains(result.output,
-                       "customresourcedefinitions.apiextensions.k8s.io \"jobs.nvcre.nvidia.com\" already exists"))
+  EXPECT_TRUE(contains(
+      result.output,
+      "customresourcedefinitions.apiextensions.k8s.io \"jobs.nvcre.nvidia.com\" already exists"))
       << result.output;
 }
 
@@ -72,7 +77,8 @@ TEST_F(KubeSimKubectl, ApplyGetAndList) {
   EXPECT_TRUE(contains(short_name.output, "NAME")) << short_name.output;
 
   auto matching = kubectl("get certs -A -l team=infra -o name");
-  EXPECT_TRUE(contains(matching.output, "certification.nvcre.nvidia.com/rack7-burnin")) << matching.output;
+  EXPECT_TRUE(contains(matching.output, "certification.nvcre.nvidia.com/rack7-burnin"))
+      << matching.output;
   auto other = kubectl("get certs -A -l team=other");
   EXPECT_TRUE(contains(other.output, "No resources found")) << other.output;
 
@@ -84,35 +90,44 @@ TEST_F(KubeSimKubectl, ApplyGetAndList) {
 TEST_F(KubeSimKubectl, InvalidObjectIsRejectedWithTheValidatorsCauses) {
   auto result = kubectl("apply -f " + source("examples/invalid/certification-invalid.yaml"));
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_TRUE(contains(result.output, "The Certification \"broken-burnin\" is invalid")) << result.output;
-  EXPECT_TRUE(contains(result.output, "spec.testScale: Unsupported value: \"rack\"")) << result.output;
-  EXPECT_TRUE(contains(result.output, "spec.categories[0].options.maxBytes: Invalid value: \"16X\"")) << result.output;
+  EXPECT_TRUE(contains(result.output, "The Certification \"broken-burnin\" is invalid"))
+      << result.output;
+  EXPECT_TRUE(contains(result.output, "spec.testScale: Unsupported value: \"rack\""))
+      << result.output;
+  EXPECT_TRUE(
+      contains(result.output, "spec.categories[0].options.maxBytes: Invalid value: \"16X\""))
+      << result.output;
   auto get = kubectl("get cert broken-burnin -n gpu-validation");
-  EXPECT_TRUE(contains(get.output, "certifications.nvcre.nvidia.com \"broken-burnin\" not found")) << get.output;
+  EXPECT_TRUE(contains(get.output, "certifications.nvcre.nvidia.com \"broken-burnin\" not found"))
+      << get.output;
 }
 
 TEST_F(KubeSimKubectl, MergeAndJsonPatchOnJobSpec) {
   auto applied = kubectl("apply -f " + source("examples/job.yaml"));
   ASSERT_EQ(applied.exit_code, 0) << applied.output;
   auto patched = kubectl(
-      "patch nvjob demo-comm-allreduce-job -n gpu-validation --type=merge -p '{\"spec\":{\"stallMultiplier\":3}}'");
+      "patch nvjob demo-comm-allreduce-job -n gpu-validation --type=merge -p "
+      "'{\"spec\":{\"stallMultiplier\":3}}'");
   ASSERT_EQ(patched.exit_code, 0) << patched.output;
-  auto json_patched = kubectl("patch nvjob demo-comm-allreduce-job -n gpu-validation --type=json "
-                              "-p '[{\"op\":\"add\",\"path\":\"/metadata/labels/stage\",\"value\":\"two\"}]'");
+  auto json_patched = kubectl(
+      "patch nvjob demo-comm-allreduce-job -n gpu-validation --type=json "
+      "-p '[{\"op\":\"add\",\"path\":\"/metadata/labels/stage\",\"value\":\"two\"}]'");
   ASSERT_EQ(json_patched.exit_code, 0) << json_patched.output;
   auto object = parse_json(kubectl("get nvjob demo-comm-allreduce-job -n gpu-validation -o json"));
   EXPECT_EQ(object.at("spec").at("stallMultiplier"), 3);
   EXPECT_EQ(object.at("metadata").at("labels").at("stage"), "two");
   EXPECT_EQ(object.at("metadata").at("generation"), 2);  // the label did not bump it
   auto by_label = kubectl("get nvjob -n gpu-validation -l stage=two -o name");
-  EXPECT_TRUE(contains(by_label.output, "job.nvcre.nvidia.com/demo-comm-allreduce-job")) << by_label.output;
+  EXPECT_TRUE(contains(by_label.output, "job.nvcre.nvidia.com/demo-comm-allreduce-job"))
+      << by_label.output;
 }
 
 TEST_F(KubeSimKubectl, WorkflowApplyAndPatch) {
   auto applied = kubectl("apply -f " + source("examples/workflow.yaml"));
   ASSERT_EQ(applied.exit_code, 0) << applied.output;
-  auto patched = kubectl("patch wf demo-comm-allreduce -n gpu-validation --type=merge "
-                         "-p '{\"metadata\":{\"annotations\":{\"note\":\"x\"}}}'");
+  auto patched = kubectl(
+      "patch wf demo-comm-allreduce -n gpu-validation --type=merge "
+      "-p '{\"metadata\":{\"annotations\":{\"note\":\"x\"}}}'");
   ASSERT_EQ(patched.exit_code, 0) << patched.output;
   auto object = parse_json(kubectl("get wf demo-comm-allreduce -n gpu-validation -o json"));
   EXPECT_EQ(object.at("metadata").at("annotations").at("note"), "x");
@@ -122,7 +137,8 @@ TEST_F(KubeSimKubectl, StatusSubresource) {
   apply_certification();
   const std::string status =
       R"('{"status":{"conditions":[{"type":"Running","status":"True","reason":"Started","message":"running","lastTransitionTime":"2025-01-01T00:00:00Z"}]}}')";
-  auto patched = kubectl("patch cert rack7-burnin -n gpu-validation --subresource=status --type=merge -p " + status);
+  auto patched = kubectl(
+      "patch cert rack7-burnin -n gpu-validation --subresource=status --type=merge -p " + status);
   ASSERT_EQ(patched.exit_code, 0) << patched.output;
   auto object = parse_json(kubectl("get cert rack7-burnin -n gpu-validation -o json"));
   EXPECT_EQ(object.at("status").at("conditions").at(0).at("type"), "Running");
@@ -132,16 +148,18 @@ TEST_F(KubeSimKubectl, StatusSubresource) {
   object = parse_json(kubectl("get cert rack7-burnin -n gpu-validation -o json"));
   EXPECT_TRUE(object.as_object().contains("status"));
   // An invalid status is rejected by the status validation.
-  auto bad = kubectl("patch cert rack7-burnin -n gpu-validation --subresource=status --type=merge "
-                     "-p '{\"status\":{\"conditions\":[{\"type\":\"Running\"}]}}'");
+  auto bad = kubectl(
+      "patch cert rack7-burnin -n gpu-validation --subresource=status --type=merge "
+      "-p '{\"status\":{\"conditions\":[{\"type\":\"Running\"}]}}'");
   EXPECT_NE(bad.exit_code, 0) << bad.output;
   EXPECT_TRUE(contains(bad.output, "is invalid")) << bad.output;
 }
 
 TEST_F(KubeSimKubectl, CertificationSpecIsImmutable) {
   apply_certification();
-  auto result =
-      kubectl("patch cert rack7-burnin -n gpu-validation --type=merge -p '{\"spec\":{\"testScale\":\"full-scale\"}}'");
+  auto result = kubectl(
+      "patch cert rack7-burnin -n gpu-validation --type=merge -p "
+      "'{\"spec\":{\"testScale\":\"full-scale\"}}'");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_TRUE(contains(result.output, "spec is immutable after creation")) << result.output;
 }
@@ -152,8 +170,9 @@ TEST_F(KubeSimKubectl, StaleReplaceConflicts) {
   ASSERT_EQ(kubectl("label cert rack7-burnin -n gpu-validation extra=1").exit_code, 0);
   auto result = kubectl_stdin("replace -f -", json::serialize(object));
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_TRUE(contains(result.output, "Operation cannot be fulfilled on certifications.nvcre.nvidia.com "
-                                      "\"rack7-burnin\": the object has been modified"))
+  EXPECT_TRUE(contains(result.output,
+                       "Operation cannot be fulfilled on certifications.nvcre.nvidia.com "
+                       "\"rack7-burnin\": the object has been modified"))
       << result.output;
 }
 
@@ -161,7 +180,8 @@ TEST_F(KubeSimKubectl, WatchSeesAnUpdate) {
   apply_certification();
   const auto out = (dir_ / "watch.out").string();
   std::thread watcher([&] {
-    run_shell("timeout 8 " + kubectl_prefix() + " get certs -n gpu-validation --watch --output-watch-events > " + out);
+    run_shell("timeout 8 " + kubectl_prefix() +
+              " get certs -n gpu-validation --watch --output-watch-events > " + out);
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   auto labeled = kubectl("label cert rack7-burnin -n gpu-validation phase=two");
@@ -190,11 +210,13 @@ TEST_F(KubeSimKubectl, DeleteAndFinalizers) {
   EXPECT_EQ(marked.exit_code, 0) << marked.output;
   auto object = parse_json(kubectl("get nvjob demo-comm-allreduce-job -n gpu-validation -o json"));
   EXPECT_TRUE(object.at("metadata").as_object().contains("deletionTimestamp"));
-  auto removed = kubectl("patch nvjob demo-comm-allreduce-job -n gpu-validation --type=json "
-                         "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
+  auto removed = kubectl(
+      "patch nvjob demo-comm-allreduce-job -n gpu-validation --type=json "
+      "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
   EXPECT_EQ(removed.exit_code, 0) << removed.output;
   auto gone = kubectl("get nvjob demo-comm-allreduce-job -n gpu-validation");
-  EXPECT_TRUE(contains(gone.output, "jobs.nvcre.nvidia.com \"demo-comm-allreduce-job\" not found")) << gone.output;
+  EXPECT_TRUE(contains(gone.output, "jobs.nvcre.nvidia.com \"demo-comm-allreduce-job\" not found"))
+      << gone.output;
 }
 
 TEST_F(KubeSimKubectl, ServerSideDryRunStoresNothing) {
@@ -206,15 +228,18 @@ TEST_F(KubeSimKubectl, ServerSideDryRunStoresNothing) {
 
 TEST_F(KubeSimKubectl, PaginationAndFieldSelector) {
   for (int i = 0; i < 5; ++i) {
-    auto r = kubectl_stdin("create -f -", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-" +
-                                              std::to_string(i) + "\n  namespace: gpu-validation\ndata:\n  k: v\n");
+    auto r = kubectl_stdin(
+        "create -f -", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-" +
+                           std::to_string(i) + "\n  namespace: gpu-validation\ndata:\n  k: v\n");
     ASSERT_EQ(r.exit_code, 0) << r.output;
   }
   auto all = kubectl("get cm -n gpu-validation --chunk-size=2 -o name");
-  for (int i = 0; i < 5; ++i) EXPECT_TRUE(contains(all.output, "configmap/cm-" + std::to_string(i))) << all.output;
+  for (int i = 0; i < 5; ++i)
+    EXPECT_TRUE(contains(all.output, "configmap/cm-" + std::to_string(i))) << all.output;
   auto one = kubectl("get cm -n gpu-validation --field-selector metadata.name=cm-3 -o name");
   EXPECT_EQ(one.output, "configmap/cm-3\n");
-  auto page = parse_json(kubectl("get --raw '/api/v1/namespaces/gpu-validation/configmaps?limit=2'"));
+  auto page =
+      parse_json(kubectl("get --raw '/api/v1/namespaces/gpu-validation/configmaps?limit=2'"));
   EXPECT_EQ(page.at("items").as_array().size(), 2u);
   EXPECT_EQ(page.at("metadata").at("remainingItemCount"), 3);
 }
@@ -223,7 +248,9 @@ TEST_F(KubeSimKubectl, WatchFromCompactedResourceVersionIsGone) {
   apply_certification();
   sim_->api().store().compact();
   auto result = kubectl(
-      "get --raw '/apis/nvcre.nvidia.com/v1alpha1/certifications?watch=1&resourceVersion=1&timeoutSeconds=2'");
+      "get --raw "
+      "'/apis/nvcre.nvidia.com/v1alpha1/"
+      "certifications?watch=1&resourceVersion=1&timeoutSeconds=2'");
   EXPECT_TRUE(contains(result.output, "\"type\":\"ERROR\"")) << result.output;
   EXPECT_TRUE(contains(result.output, "\"code\":410")) << result.output;
   EXPECT_TRUE(contains(result.output, "too old resource version")) << result.output;
@@ -231,8 +258,9 @@ TEST_F(KubeSimKubectl, WatchFromCompactedResourceVersionIsGone) {
 
 TEST_F(KubeSimKubectl, WatchReplaysTheWindowAndSendsBookmarks) {
   apply_certification();
-  auto result = kubectl("get --raw '/apis/nvcre.nvidia.com/v1alpha1/namespaces/gpu-validation/certifications"
-                        "?watch=1&resourceVersion=1&allowWatchBookmarks=true&timeoutSeconds=2'");
+  auto result = kubectl(
+      "get --raw '/apis/nvcre.nvidia.com/v1alpha1/namespaces/gpu-validation/certifications"
+      "?watch=1&resourceVersion=1&allowWatchBookmarks=true&timeoutSeconds=2'");
   EXPECT_TRUE(contains(result.output, "{\"type\":\"ADDED\",\"object\":{")) << result.output;
   EXPECT_TRUE(contains(result.output, "\"type\":\"BOOKMARK\"")) << result.output;
 }
@@ -263,7 +291,9 @@ spec:
 )yaml";
   auto result = kubectl_stdin("create -f -", crd);
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_TRUE(contains(result.output, "The CustomResourceDefinition \"widgets.example.com\" is invalid")) << result.output;
+  EXPECT_TRUE(
+      contains(result.output, "The CustomResourceDefinition \"widgets.example.com\" is invalid"))
+      << result.output;
   EXPECT_TRUE(contains(result.output, "cannot be evaluated")) << result.output;
   EXPECT_FALSE(contains(kubectl("api-resources --api-group=example.com").output, "widgets"));
 }
@@ -276,9 +306,11 @@ class KubeSimToken : public KubectlTest {
 // kubectl (client-go) does not send a bearer token over plain http, so the token is checked with
 // curl; kubectl only shows that the server asks for credentials.
 TEST_F(KubeSimToken, BearerTokenIsRequired) {
-  auto ok = run_shell("curl -s -H 'Authorization: Bearer s3cret' " + sim_->url() + "/api/v1/namespaces/default");
+  auto ok = run_shell("curl -s -H 'Authorization: Bearer s3cret' " + sim_->url() +
+                      "/api/v1/namespaces/default");
   EXPECT_TRUE(contains(ok.output, "\"name\":\"default\"")) << ok.output;
-  auto denied = run_shell("curl -s -H 'Authorization: Bearer wrong' " + sim_->url() + "/api/v1/namespaces/default");
+  auto denied = run_shell("curl -s -H 'Authorization: Bearer wrong' " + sim_->url() +
+                          "/api/v1/namespaces/default");
   EXPECT_TRUE(contains(denied.output, "\"reason\":\"Unauthorized\"")) << denied.output;
   EXPECT_TRUE(contains(denied.output, "\"code\":401")) << denied.output;
   auto kubectl_denied = kubectl("get ns default");

@@ -29,7 +29,8 @@ const ResourceRef kLeases{"coordination.k8s.io", "v1", "leases", true};
 const std::string kNamespace = "kube-system";
 const std::string kLeaseName = "nvcre-leader";
 
-LeaderElectionConfig short_timings(const std::string& identity, milliseconds lease_duration = seconds(2)) {
+LeaderElectionConfig short_timings(const std::string& identity,
+                                   milliseconds lease_duration = seconds(2)) {
   LeaderElectionConfig config;
   config.identity = identity;
   config.lease_namespace = kNamespace;
@@ -211,7 +212,8 @@ TEST_F(LeaderElectionIT, ACrashedLeaderIsReplacedOnceItsLeaseExpires) {
   EXPECT_EQ(lease().holder_identity, "a");
   ASSERT_TRUE(eventually([&] { return b->is_leader(); }));
   const double handover = seconds_since(crashed);
-  std::cout << "[ measured ] crash handover: " << handover << " s (lease 2 s + retry 0.2 s jittered)\n";
+  std::cout << "[ measured ] crash handover: " << handover
+            << " s (lease 2 s + retry 0.2 s jittered)\n";
   RecordProperty("crash_handover_seconds", std::to_string(handover));
 
   const auto after = lease();
@@ -245,17 +247,19 @@ TEST_F(LeaderElectionIT, ALeaderThatCannotRenewStepsDownAtTheRenewDeadline) {
   std::atomic<std::int64_t> fake_ns{0};
   const auto origin = Clock::now();
   const auto wall_origin = std::chrono::system_clock::now();
-  auto a = std::make_shared<Candidate>(sim_->url(), short_timings("a"), false, [&](LeaderElectorOptions& o) {
-    o.clock = [&] {
-      const auto offset = std::chrono::nanoseconds(fake_ns.load());
-      using WallDuration = std::chrono::system_clock::duration;
-      return ElectionTime{origin + offset, wall_origin + std::chrono::duration_cast<WallDuration>(offset)};
-    };
-    o.sleep = [&](std::chrono::nanoseconds d) {
-      fake_ns += d.count();
-      std::this_thread::sleep_for(milliseconds(1));  // real time only to stay polite
-    };
-  });
+  auto a = std::make_shared<Candidate>(
+      sim_->url(), short_timings("a"), false, [&](LeaderElectorOptions& o) {
+        o.clock = [&] {
+          const auto offset = std::chrono::nanoseconds(fake_ns.load());
+          using WallDuration = std::chrono::system_clock::duration;
+          return ElectionTime{origin + offset,
+                              wall_origin + std::chrono::duration_cast<WallDuration>(offset)};
+        };
+        o.sleep = [&](std::chrono::nanoseconds d) {
+          fake_ns += d.count();
+          std::this_thread::sleep_for(milliseconds(1));  // real time only to stay polite
+        };
+      });
   ASSERT_TRUE(eventually([&] { return a->is_leader(); }));
   sim::FaultPlan plan;
   plan.seed = 5;
@@ -295,7 +299,8 @@ TEST_F(LeaderElectionIT, ConflictsAndServerErrorsOnLeasesNeverYieldTwoLeaders) {
     current->stop(mode);
     detector_.forget(current);
     ASSERT_TRUE(eventually([&] { return other->is_leader(); }, seconds(30))) << "round " << round;
-    std::cout << "[ measured ] handover under faults (" << (mode == StopMode::Abandon ? "crash" : "release")
+    std::cout << "[ measured ] handover under faults ("
+              << (mode == StopMode::Abandon ? "crash" : "release")
               << "): " << seconds_since(stopped) << " s\n";
     current = std::move(other);
     other = candidate("c" + std::to_string(next_id++), seconds(2), true);
@@ -304,11 +309,12 @@ TEST_F(LeaderElectionIT, ConflictsAndServerErrorsOnLeasesNeverYieldTwoLeaders) {
   sim_->api().faults().set_plan({});
 
   const auto& injected = sim_->api().faults();
-  const auto conflicts = injected.counter("Conflict", sim::Verb::Update) + injected.counter("Conflict", sim::Verb::Get);
+  const auto conflicts = injected.counter("Conflict", sim::Verb::Update) +
+                         injected.counter("Conflict", sim::Verb::Get);
   const auto errors = injected.counter("InternalError", sim::Verb::Update) +
                       injected.counter("InternalError", sim::Verb::Get);
-  std::cout << "[ measured ] injected: " << conflicts << " conflicts, " << errors << " internal errors; "
-            << detector_.samples() << " samples\n";
+  std::cout << "[ measured ] injected: " << conflicts << " conflicts, " << errors
+            << " internal errors; " << detector_.samples() << " samples\n";
   EXPECT_GT(conflicts, 0u);
   EXPECT_GT(errors, 0u);
   EXPECT_EQ(detector_.violations(), 0) << "over " << detector_.samples() << " samples";

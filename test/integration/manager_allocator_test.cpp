@@ -15,7 +15,8 @@ std::pair<std::string, int> run(const std::string& command) {
   FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
   if (pipe == nullptr) return {"popen failed", -1};
   std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr) output += buffer.data();
+  while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr)
+    output += buffer.data();
   return {output, ::pclose(pipe)};
 }
 
@@ -33,7 +34,8 @@ TEST(ManagerAllocator, JemallocRunsWithTheManagersSettings) {
 
 TEST(ManagerAllocator, AnOperatorsMallocConfWins) {
   if (!NVCRE_MANAGER_JEMALLOC) GTEST_SKIP() << "built with -DNVCRE_JEMALLOC=OFF";
-  auto [output, status] = run("MALLOC_CONF=stats_print:true,narenas:3 '" NVCRE_MANAGER_BINARY "' --help");
+  auto [output, status] =
+      run("MALLOC_CONF=stats_print:true,narenas:3 '" NVCRE_MANAGER_BINARY "' --help");
   ASSERT_EQ(status, 0) << output;
   EXPECT_NE(output.find("opt.narenas: 3\n"), std::string::npos) << output;
 }

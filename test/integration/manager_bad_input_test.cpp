@@ -23,15 +23,15 @@ namespace {
 
 namespace json = boost::json;
 using nvcre::testing::kCertifications;
-using nvcre::testing::kWorkflows;
 using nvcre::testing::kEvents;
+using nvcre::testing::kWorkflows;
 using nvcre::testing::Verdict;
 using nvcre::testing::verdict_of;
 
 // Everything a Certification or WorkloadRun creates under it, directly or through its Workflow.
-const std::vector<k8s::ResourceRef> kChildKinds = {nvcre::testing::kWorkflows, nvcre::testing::kJobs,
-                                                     nvcre::testing::kTrainJobs, nvcre::testing::kTrainingRuntimes,
-                                                     nvcre::testing::kConfigMaps};
+const std::vector<k8s::ResourceRef> kChildKinds = {
+    nvcre::testing::kWorkflows, nvcre::testing::kJobs, nvcre::testing::kTrainJobs,
+    nvcre::testing::kTrainingRuntimes, nvcre::testing::kConfigMaps};
 
 struct BadInput {
   std::string name;
@@ -39,7 +39,8 @@ struct BadInput {
   std::string manifest;          // JSON, created in its own namespace
   std::string reason;            // the Failed condition's reason and the Warning event's
   std::string message_contains;  // what the message must say
-  std::string foreign_workflow;  // non-empty: a foreign Workflow squats the name the object would use
+  std::string
+      foreign_workflow;  // non-empty: a foreign Workflow squats the name the object would use
 };
 
 std::ostream& operator<<(std::ostream& out, const BadInput& input) { return out << input.name; }
@@ -48,31 +49,42 @@ json::value certification(const std::string& ns, const json::value& category) {
   return json::object{{"apiVersion", "nvcre.nvidia.com/v1alpha1"},
                       {"kind", "Certification"},
                       {"metadata", {{"name", "bad"}, {"namespace", ns}}},
-                      {"spec", {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-                                {"categories", json::array{category}}}}};
+                      {"spec",
+                       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
+                        {"categories", json::array{category}}}}};
 }
 
 std::vector<BadInput> bad_inputs() {
   std::vector<BadInput> cases;
-  cases.push_back({"unknown-category", kCertifications,
-                   json::serialize(certification("unknown-category", json::parse(
-                       R"({"domain": "communication", "variant": "nccl-all-redcue"})"))),
-                   "CategoryNotFound", "Unknown certification category: communication/nccl-all-redcue", ""});
+  cases.push_back(
+      {"unknown-category", kCertifications,
+       json::serialize(certification(
+           "unknown-category",
+           json::parse(R"({"domain": "communication", "variant": "nccl-all-redcue"})"))),
+       "CategoryNotFound", "Unknown certification category: communication/nccl-all-redcue", ""});
   // 16 GPUs per node asked of 8-GPU H100 nodes: no node can run the job.
-  cases.push_back({"more-gpus-than-any-node", kCertifications,
-                   json::serialize(certification("more-gpus-than-any-node", json::parse(
-                       R"({"domain": "communication", "variant": "nccl-all-reduce", "options": {"gpusPerNode": 16}})"))),
-                   "WorkflowValidationFailed", "no node can supply the 16 nvidia.com/gpu", ""});
+  cases.push_back(
+      {"more-gpus-than-any-node", kCertifications,
+       json::serialize(certification(
+           "more-gpus-than-any-node",
+           json::parse(
+               R"({"domain": "communication", "variant": "nccl-all-reduce", "options": {"gpusPerNode": 16}})"))),
+       "WorkflowValidationFailed", "no node can supply the 16 nvidia.com/gpu", ""});
   // One GPU on one node: under nemotron5-8b's 4-GPU minimum, and no smaller count exists.
-  cases.push_back({"no-valid-node-count", kCertifications,
-                   json::serialize(certification("no-valid-node-count", json::parse(
-                       R"({"domain": "training", "variant": "nemotron5-8b", "options": {"gpusPerNode": 1, "nodesPerJob": 1}})"))),
-                   "WorkflowValidationFailed", "satisfies model constraints", ""});
+  cases.push_back(
+      {"no-valid-node-count", kCertifications,
+       json::serialize(certification(
+           "no-valid-node-count",
+           json::parse(
+               R"({"domain": "training", "variant": "nemotron5-8b", "options": {"gpusPerNode": 1, "nodesPerJob": 1}})"))),
+       "WorkflowValidationFailed", "satisfies model constraints", ""});
   // A Workflow of the target name that this Certification does not own is in the way.
-  cases.push_back({"name-collision", kCertifications,
-                   json::serialize(certification("name-collision", json::parse(
-                       R"({"domain": "communication", "variant": "nccl-all-reduce"})"))),
-                   "WorkflowNameCollision", "", "squatter"});
+  cases.push_back(
+      {"name-collision", kCertifications,
+       json::serialize(certification(
+           "name-collision",
+           json::parse(R"({"domain": "communication", "variant": "nccl-all-reduce"})"))),
+       "WorkflowNameCollision", "", "squatter"});
   return cases;
 }
 
@@ -96,8 +108,10 @@ TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
     const std::string workflow_name = certification::workflow_name("bad", category);
     // Someone else's valid Workflow (the example manifest), moved onto that name.
     std::ifstream example(std::string(NVCRE_SOURCE_DIR) + "/examples/workflow.yaml");
-    json::value foreign = jsonkit::parse_yaml(std::string(std::istreambuf_iterator<char>(example), {}));
-    foreign.at("metadata").as_object() = json::object{{"name", workflow_name}, {"namespace", input.name},
+    json::value foreign =
+        jsonkit::parse_yaml(std::string(std::istreambuf_iterator<char>(example), {}));
+    foreign.at("metadata").as_object() = json::object{{"name", workflow_name},
+                                                      {"namespace", input.name},
                                                       {"labels", {{"owner", "another-team"}}}};
     client.create(kWorkflows, input.name, foreign);
   }
@@ -118,8 +132,9 @@ TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
   for (int i = 0; i < 100 && !warned; ++i) {
     const json::value events = client.list(kEvents, input.name);
     for (const auto& event : events.at("items").as_array()) {
-      warned = warned || (event.at("type") == "Warning" && event.at("reason") == input.reason.c_str() &&
-                          event.at("regarding").at("name") == "bad");
+      warned =
+          warned || (event.at("type") == "Warning" && event.at("reason") == input.reason.c_str() &&
+                     event.at("regarding").at("name") == "bad");
     }
     if (!warned) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -137,8 +152,10 @@ TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
         // Never adopted: no owner was added and its labels are its own. (Our Workflow controller
         // does reconcile it, as any Workflow: on these clique-less nodes its own topology spec
         // fails to partition, so it creates no Jobs of its own either.)
-        EXPECT_EQ(child.at("metadata").as_object().if_contains("ownerReferences"), nullptr) << json::serialize(child);
-        EXPECT_EQ(child.at("metadata").at("labels"), (json::object{{"owner", "another-team"}})) << json::serialize(child);
+        EXPECT_EQ(child.at("metadata").as_object().if_contains("ownerReferences"), nullptr)
+            << json::serialize(child);
+        EXPECT_EQ(child.at("metadata").at("labels"), (json::object{{"owner", "another-team"}}))
+            << json::serialize(child);
         foreign_seen = true;
         continue;
       }
@@ -151,7 +168,8 @@ TEST_P(ManagerBadInput, FailsWithAReasonAWarningAndNothingHalfCreated) {
 INSTANTIATE_TEST_SUITE_P(Cases, ManagerBadInput, ::testing::ValuesIn(bad_inputs()),
                          [](const auto& info) {
                            std::string name = info.param.name;
-                           for (auto& c : name) if (c == '-') c = '_';
+                           for (auto& c : name)
+                             if (c == '-') c = '_';
                            return name;
                          });
 

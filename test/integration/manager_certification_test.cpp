@@ -20,15 +20,17 @@ using nvcre::testing::kJobs;
 using nvcre::testing::Verdict;
 using nvcre::testing::verdict_of;
 
-
-json::value certification(const std::string& name, const std::string& domain, const std::string& variant) {
+json::value certification(const std::string& name, const std::string& domain,
+                          const std::string& variant) {
   return json::object{
       {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
       {"kind", "Certification"},
       {"metadata", {{"name", name}, {"namespace", "it"}}},
       {"spec",
        {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories", json::array{json::object{{"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 4}}}}}}}}};
+        {"categories",
+         json::array{json::object{
+             {"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 4}}}}}}}}};
 }
 
 class ManagerCertification : public ::testing::Test {
@@ -66,7 +68,8 @@ class ManagerCertification : public ::testing::Test {
 
 TEST_F(ManagerCertification, HealthyClusterSucceeds) {
   start({});
-  client_->create(kCertifications, "it", certification("healthy", "communication", "nccl-all-reduce"));
+  client_->create(kCertifications, "it",
+                  certification("healthy", "communication", "nccl-all-reduce"));
   auto v = wait_for_verdict("healthy");
   EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
   EXPECT_EQ(v.reason, "AllWorkflowsSucceeded");
@@ -75,7 +78,8 @@ TEST_F(ManagerCertification, HealthyClusterSucceeds) {
 
 TEST_F(ManagerCertification, FaultyNodeFailsAndIsNamedWithItsFault) {
   start({"gpu-node-02=XID 79: GPU has fallen off the bus"});
-  client_->create(kCertifications, "it", certification("faulty", "communication", "nccl-all-reduce"));
+  client_->create(kCertifications, "it",
+                  certification("faulty", "communication", "nccl-all-reduce"));
   auto v = wait_for_verdict("faulty");
   EXPECT_EQ(v.type, "Failed");
   EXPECT_EQ(v.reason, "WorkflowFailed");
@@ -87,7 +91,8 @@ TEST_F(ManagerCertification, FaultyNodeFailsAndIsNamedWithItsFault) {
     if (failed == nullptr) continue;
     for (const auto& node : failed->as_array()) {
       if (node.at("name") == "gpu-node-02" &&
-          std::string(node.at("message").as_string()).find("XID 79: GPU has fallen off the bus") != std::string::npos) {
+          std::string(node.at("message").as_string()).find("XID 79: GPU has fallen off the bus") !=
+              std::string::npos) {
         named = true;
       }
     }

@@ -3,21 +3,23 @@
 // simulated cluster of one platform's GPU nodes (kube-sim, sim/cluster_profile.hpp), the real
 // manager, and one Certification with one category created through the API. The golden
 // (test/testdata/manager-matrix/<case>/expected.json) is what the controllers create for it: the
-// Workflow (catalog templating, platform detection from the nodes' provider IDs and labels, override
-// resolution) and everything created under it (the group's Job, the TrainingRuntime, ComputeDomain
-// and ConfigMap copies, the TrainJob).
+// Workflow (catalog templating, platform detection from the nodes' provider IDs and labels,
+// override resolution) and everything created under it (the group's Job, the TrainingRuntime,
+// ComputeDomain and ConfigMap copies, the TrainJob).
 //
 // Every case also checks that the manager and the CLI agree: the created Workflow's spec must equal
 // the offline render of the same Certification for the same platform and GPU architecture (the
-// function `nvcrectl certification render --platform P --gpu-arch A` calls), so a golden can only be
-// updated into a state the CLI would also print.
+// function `nvcrectl certification render --platform P --gpu-arch A` calls), so a golden can only
+// be updated into a state the CLI would also print.
 //
 // case.yaml:
-//   cluster: PLATFORM:GPU:NODES        the simulated cluster (manager::EmbeddedClusterOptions.profile)
-//   certification: {...}               created as is in namespace "it"
-//   nodeAllocatable: {...}             optional: extra allocatable resources on every node, set
+//   cluster: PLATFORM:GPU:NODES        the simulated cluster
+//   (manager::EmbeddedClusterOptions.profile) certification: {...}               created as is in
+//   namespace "it" nodeAllocatable: {...}             optional: extra allocatable resources on
+//   every node, set
 //                                      before the manager starts (device plugins the profile lacks)
-//   offlineOptions: {...}              optional: category options the offline render needs to see what
+//   offlineOptions: {...}              optional: category options the offline render needs to see
+//   what
 //                                      the controller learns from the nodes (say why next to it)
 #include "manager/embedded/embedded_cluster.hpp"
 #include "api/objects.hpp"
@@ -42,14 +44,13 @@ namespace nvcre::actors {
 namespace {
 
 namespace json = boost::json;
-using nvcre::testing::kCertifications;
-using nvcre::testing::kWorkflows;
-using nvcre::testing::kNodes;
 using nvcre::testing::GoldenCase;
+using nvcre::testing::kCertifications;
+using nvcre::testing::kNodes;
+using nvcre::testing::kWorkflows;
 using nvcre::testing::string_at;
 
 constexpr const char* kNamespace = "it";
-
 
 // What the controllers create under a Workflow, in the order the golden lists them. Pods are left
 // out: the simulated Trainer makes them, not nvcre.
@@ -72,11 +73,13 @@ const std::vector<ChildKind>& child_kinds() {
 // The reason of the True condition of `type`, or "" when there is none.
 std::string true_condition_reason(const json::value& object, const char* type) {
   const auto* status = object.as_object().if_contains("status");
-  const auto* conditions =
-      status == nullptr || !status->is_object() ? nullptr : status->as_object().if_contains("conditions");
+  const auto* conditions = status == nullptr || !status->is_object()
+                               ? nullptr
+                               : status->as_object().if_contains("conditions");
   if (conditions == nullptr || !conditions->is_array()) return {};
   for (const auto& condition : conditions->as_array()) {
-    if (condition.at("type") == type && condition.at("status") == "True") return string_at(condition, {"reason"});
+    if (condition.at("type") == type && condition.at("status") == "True")
+      return string_at(condition, {"reason"});
   }
   return {};
 }
@@ -84,16 +87,18 @@ std::string true_condition_reason(const json::value& object, const char* type) {
 bool owned_by_any(const json::value& object, const std::set<std::string>& owner_uids) {
   const auto* owners = object.at("metadata").as_object().if_contains("ownerReferences");
   if (owners == nullptr || !owners->is_array()) return false;
-  return std::any_of(owners->as_array().begin(), owners->as_array().end(),
-                     [&](const json::value& owner) { return owner_uids.count(string_at(owner, {"uid"})) != 0; });
+  return std::any_of(
+      owners->as_array().begin(), owners->as_array().end(),
+      [&](const json::value& owner) { return owner_uids.count(string_at(owner, {"uid"})) != 0; });
 }
 
 struct Created {
-  json::value workflow;                             // null until the Workflow exists
+  json::value workflow;                                       // null until the Workflow exists
   std::vector<std::pair<std::string, json::value>> children;  // "Kind/name" -> object, golden order
   std::size_t count(std::string_view kind) const {
-    return std::count_if(children.begin(), children.end(),
-                         [&](const auto& child) { return child.first.rfind(std::string(kind) + "/", 0) == 0; });
+    return std::count_if(children.begin(), children.end(), [&](const auto& child) {
+      return child.first.rfind(std::string(kind) + "/", 0) == 0;
+    });
   }
 };
 
@@ -109,16 +114,18 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
     options.profile = profile;
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
     options.namespaces = {kNamespace};
-    // The Trainer binds the TrainJob's pods at once and then waits this long before running them, so
-    // every object is collected in the same, settled state.
+    // The Trainer binds the TrainJob's pods at once and then waits this long before running them,
+    // so every object is collected in the same, settled state.
     options.trainer_step = std::chrono::minutes(10);
     cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
     cluster_->start();
     if (extra_allocatable != nullptr) {
       const json::value nodes = cluster_->client().list(kNodes, "");
-      const json::value patch{{"status", {{"allocatable", *extra_allocatable}, {"capacity", *extra_allocatable}}}};
+      const json::value patch{
+          {"status", {{"allocatable", *extra_allocatable}, {"capacity", *extra_allocatable}}}};
       for (const auto& node : nodes.at("items").as_array()) {
-        cluster_->client().merge_patch_status(kNodes, "", string_at(node, {"metadata", "name"}), patch);
+        cluster_->client().merge_patch_status(kNodes, "", string_at(node, {"metadata", "name"}),
+                                              patch);
       }
     }
     manager_ = std::make_unique<Manager>(cluster_->manager_options("it"));
@@ -130,7 +137,8 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
     Created created;
     const json::value workflows = cluster_->client().list(kWorkflows, kNamespace);
     for (const auto& workflow : workflows.at("items").as_array()) {
-      if (string_at(workflow, {"metadata", "labels", "nvcre.nvidia.com/certification"}) == certification_name) {
+      if (string_at(workflow, {"metadata", "labels", "nvcre.nvidia.com/certification"}) ==
+          certification_name) {
         created.workflow = workflow;
       }
     }
@@ -143,9 +151,11 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
       std::vector<std::pair<std::string, json::value>> found;
       for (const auto& item : list.at("items").as_array()) {
         if (!owned_by_any(item, owners)) continue;
-        found.emplace_back(std::string(child.kind) + "/" + string_at(item, {"metadata", "name"}), item);
+        found.emplace_back(std::string(child.kind) + "/" + string_at(item, {"metadata", "name"}),
+                           item);
       }
-      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::sort(found.begin(), found.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
       for (auto& [key, item] : found) {
         owners.insert(string_at(item, {"metadata", "uid"}));
         created.children.emplace_back(key, std::move(item));
@@ -160,16 +170,20 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
   static bool settled(const Created& created) {
     if (created.workflow.is_null()) return false;
     if (true_condition_reason(created.workflow, "InProgress") != "JobRunning") return false;
-    const auto* groups = created.workflow.at("status").at("orchestration").as_object().if_contains("groups");
+    const auto* groups =
+        created.workflow.at("status").at("orchestration").as_object().if_contains("groups");
     if (groups == nullptr || !groups->is_array() || groups->as_array().empty()) return false;
     for (const auto& group : groups->as_array()) {
       if (string_at(group, {"phase"}) != "Running") return false;
     }
-    if (created.count("Job") != groups->as_array().size() || created.count("TrainJob") != created.count("Job")) {
+    if (created.count("Job") != groups->as_array().size() ||
+        created.count("TrainJob") != created.count("Job")) {
       return false;
     }
     for (const auto& [key, object] : created.children) {
-      if (key.rfind("Job/", 0) == 0 && true_condition_reason(object, "InProgress") != "WorkloadRunning") return false;
+      if (key.rfind("Job/", 0) == 0 &&
+          true_condition_reason(object, "InProgress") != "WorkloadRunning")
+        return false;
     }
     return true;
   }
@@ -187,7 +201,8 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
 
   // The created Workflow as `nvcrectl certification render` prints it for this cluster, put through
   // the API server's admission (server-side dry run) so CRD defaults apply to both sides alike.
-  json::value offline_render(const api::Certification& certification, const json::value& extra_options,
+  json::value offline_render(const api::Certification& certification,
+                             const json::value& extra_options,
                              const json::value& created_workflow) {
     api::Certification offline = certification;
     auto& category = offline.spec.categories.at(0);
@@ -204,11 +219,14 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
       offline = api::decode_object<api::Certification>(encoded);
     }
     const auto& profile = cluster_->profile();
-    certification::BuildInput input;  // what cli/certification_commands.cpp render_certification passes
+    certification::BuildInput
+        input;  // what cli/certification_commands.cpp render_certification passes
     input.offline = true;
     input.gpu_architecture = profile.architecture;
-    input.nodes.push_back(platform::synthetic_node(offline.spec.target.nodeSelector, profile.platform));
-    auto build = certification::build_category_workflow(offline, offline.spec.categories.at(0), input);
+    input.nodes.push_back(
+        platform::synthetic_node(offline.spec.target.nodeSelector, profile.platform));
+    auto build =
+        certification::build_category_workflow(offline, offline.spec.categories.at(0), input);
     EXPECT_EQ(build.platform, profile.platform);
     EXPECT_EQ(build.gpu_architecture, profile.architecture);
     json::value rendered = api::encode_object(build.workflow);
@@ -227,7 +245,8 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
 TEST_P(ManagerMatrix, CreatesTheRenderedWorkflowAndItsChildren) {
   nvcre::testing::check_golden(GetParam(), [this](const GoldenCase& golden_case) {
     const json::value input = jsonkit::parse_yaml(golden_case.input("case.yaml"));
-    start(std::string(input.at("cluster").as_string()), input.as_object().if_contains("nodeAllocatable"));
+    start(std::string(input.at("cluster").as_string()),
+          input.as_object().if_contains("nodeAllocatable"));
     json::value certification_object = input.at("certification");
     certification_object.at("metadata").as_object()["namespace"] = kNamespace;
     const std::string name = string_at(certification_object, {"metadata", "name"});
@@ -235,25 +254,30 @@ TEST_P(ManagerMatrix, CreatesTheRenderedWorkflowAndItsChildren) {
 
     const Created created = wait_until_settled(name);
     if (!settled(created)) {
-      throw std::runtime_error("the Certification's Workflow did not settle with its groups running; last seen: " +
-                               json::serialize(created.workflow));
+      throw std::runtime_error(
+          "the Certification's Workflow did not settle with its groups running; last seen: " +
+          json::serialize(created.workflow));
     }
 
-    // The manager and the CLI agree on the spec. Overrides the controller still has to evaluate stay
-    // on the created Workflow (the golden shows them); the offline render drops every override.
+    // The manager and the CLI agree on the spec. Overrides the controller still has to evaluate
+    // stay on the created Workflow (the golden shows them); the offline render drops every
+    // override.
     const auto* offline_options = input.as_object().if_contains("offlineOptions");
-    json::value offline =
-        offline_render(api::decode_object<api::Certification>(certification_object),
-                       offline_options == nullptr ? json::value() : *offline_options, created.workflow);
+    json::value offline = offline_render(
+        api::decode_object<api::Certification>(certification_object),
+        offline_options == nullptr ? json::value() : *offline_options, created.workflow);
     json::value created_spec = created.workflow.at("spec");
     created_spec.as_object().erase("overrides");
     EXPECT_TRUE(offline.at("spec") == created_spec)
         << "the created Workflow's spec differs from the offline render (-offline +created):\n"
-        << nvcre::testing::line_diff(jsonkit::to_pretty_json(offline.at("spec")), jsonkit::to_pretty_json(created_spec));
-    // Detection read the simulated nodes as the profile's platform and GPU, whatever the golden says.
+        << nvcre::testing::line_diff(jsonkit::to_pretty_json(offline.at("spec")),
+                                     jsonkit::to_pretty_json(created_spec));
+    // Detection read the simulated nodes as the profile's platform and GPU, whatever the golden
+    // says.
     const auto& orchestration = created.workflow.at("status").at("orchestration");
     EXPECT_EQ(string_at(orchestration, {"detectedPlatform"}), cluster_->profile().platform);
-    EXPECT_EQ(string_at(orchestration, {"detectedGPUArchitecture"}), cluster_->profile().architecture);
+    EXPECT_EQ(string_at(orchestration, {"detectedGPUArchitecture"}),
+              cluster_->profile().architecture);
 
     json::object golden;
     golden["Workflow/" + string_at(created.workflow, {"metadata", "name"})] =

@@ -25,7 +25,8 @@ constexpr int kSteps = 15;
 
 std::string data_at(const json::value& object, const char* key) {
   const auto* data = object.as_object().if_contains("data");
-  const auto* value = data == nullptr || !data->is_object() ? nullptr : data->as_object().if_contains(key);
+  const auto* value =
+      data == nullptr || !data->is_object() ? nullptr : data->as_object().if_contains(key);
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string{};
 }
 
@@ -42,15 +43,17 @@ reconcile::Result counting_reconcile(const reconcile::Context& context) {
     json::value body = json::object{{"apiVersion", "v1"},
                                     {"kind", "ConfigMap"},
                                     {"metadata", {{"name", child.name}, {"namespace", child.ns}}}};
-    result.plan.actions.push_back(k8s::make_action(k8s::ActionVerb::Create, child, std::move(body)));
+    result.plan.actions.push_back(
+        k8s::make_action(k8s::ActionVerb::Create, child, std::move(body)));
   }
   const std::string text = data_at(object, "count");
   const int count = text.empty() ? 0 : std::stoi(text);
   if (count < kSteps) {
     const auto& version = object.at("metadata").at("resourceVersion");
-    result.plan.actions.push_back(k8s::make_action(
-        k8s::ActionVerb::MergePatch, ref,
-        json::object{{"metadata", {{"resourceVersion", version}}}, {"data", {{"count", std::to_string(count + 1)}}}}));
+    result.plan.actions.push_back(
+        k8s::make_action(k8s::ActionVerb::MergePatch, ref,
+                         json::object{{"metadata", {{"resourceVersion", version}}},
+                                      {"data", {{"count", std::to_string(count + 1)}}}}));
   }
   if (!result.plan.actions.empty()) result.plan.requeue_after = std::chrono::milliseconds(1);
   return result;
@@ -65,7 +68,8 @@ bool is_deleting(const json::value& object) {
 reconcile::Result deleting_reconcile(const reconcile::Context& context) {
   reconcile::Result result;
   if (context.object == nullptr || is_deleting(*context.object)) return result;
-  result.plan.actions.push_back(k8s::make_action(k8s::ActionVerb::Delete, k8s::object_ref_of(*context.object)));
+  result.plan.actions.push_back(
+      k8s::make_action(k8s::ActionVerb::Delete, k8s::object_ref_of(*context.object)));
   result.plan.requeue_after = std::chrono::milliseconds(1);
   return result;
 }
@@ -82,8 +86,9 @@ struct RywCluster {
     config.server = sim.url();
     config.rate_limit.qps = -1;
     client = std::make_unique<k8s::RestClient>(config);
-    client->create({"", "v1", "namespaces", false}, "",
-                   json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ryw"}}}});
+    client->create(
+        {"", "v1", "namespaces", false}, "",
+        json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ryw"}}}});
   }
   ~RywCluster() { sim.stop(); }
 
@@ -93,14 +98,17 @@ struct RywCluster {
     options.instance = instance;
     options.watch_namespace = "ryw";
     options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
-    options.controllers.push_back(ControllerSpec{instance, "v1", "ConfigMap", {}, std::move(reconcile)});
+    options.controllers.push_back(
+        ControllerSpec{instance, "v1", "ConfigMap", {}, std::move(reconcile)});
     return options;
   }
 
   void create_config_map(const std::string& name, json::array finalizers = {}) {
     json::object metadata{{"name", name}, {"namespace", "ryw"}};
     if (!finalizers.empty()) metadata["finalizers"] = std::move(finalizers);
-    client->create(kConfigMaps, "ryw", json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", metadata}});
+    client->create(
+        kConfigMaps, "ryw",
+        json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", metadata}});
   }
 };
 
@@ -111,9 +119,12 @@ TEST(ManagerReadYourWrites, TheNextPassSeesItsDeleteOfAnObjectAFinalizerHolds) {
   Manager manager(cluster.manager_options("ryw-delete-test", deleting_reconcile));
   manager.start();
   for (const auto& name : names) {
-    EXPECT_TRUE(eventually([&] { return is_deleting(cluster.client->get(kConfigMaps, "ryw", name)); })) << name;
+    EXPECT_TRUE(eventually([&] {
+      return is_deleting(cluster.client->get(kConfigMaps, "ryw", name));
+    })) << name;
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a second delete would come 1 ms after the first
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(200));  // a second delete would come 1 ms after the first
   manager.stop();
   EXPECT_EQ(cluster.sim.api().request_log().requests("delete", 200), names.size());
 }
@@ -128,7 +139,8 @@ TEST(ManagerReadYourWrites, TheNextPassReadsItsOwnWritesWithoutConflictsOrDuplic
   for (const auto& name : names) cluster.create_config_map(name);
   for (const auto& name : names) {
     EXPECT_TRUE(eventually([&] {
-      return data_at(cluster.client->get(kConfigMaps, "ryw", name), "count") == std::to_string(kSteps);
+      return data_at(cluster.client->get(kConfigMaps, "ryw", name), "count") ==
+             std::to_string(kSteps);
     })) << name;
   }
   manager.stop();

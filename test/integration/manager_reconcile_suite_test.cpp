@@ -1,7 +1,7 @@
 // The reconcile golden suite (reference cli_tests_adrs.md §2.4, cases after §2.6) against the real
-// manager: every case folder of test/testdata/manager-reconcile/ starts kube-sim with a simulated GPU
-// cluster and Trainer (actors/embedded), starts every nvcre controller on it, creates the case's
-// objects through the API, drives it, and compares a sanitised snapshot with expected.json
+// manager: every case folder of test/testdata/manager-reconcile/ starts kube-sim with a simulated
+// GPU cluster and Trainer (actors/embedded), starts every nvcre controller on it, creates the
+// case's objects through the API, drives it, and compares a sanitised snapshot with expected.json
 // (UPDATE_GOLDEN=1 rewrites it; review every diff against the reference before accepting it).
 //
 // A case folder holds:
@@ -30,14 +30,16 @@
 //                                     read after waitFor and before deleteAfterWait
 //     collectAll: [{kind, fields?}]   likewise every object of the kind in the namespace, by name
 //     remaining: [kind]               names of the objects of these kinds still present at the end
-//     timeline: [{kind, name?}]       every object of these kinds (or just the named one) as the API
+//     timeline: [{kind, name?}]       every object of these kinds (or just the named one) as the
+//     API
 //                                     server saw it change, merged in resourceVersion order (the
 //                                     server's total order): "Kind/name created | <True execution
 //                                     condition> | deleting | deleted". It shows causal order (one
 //                                     Workflow at a time, dependencies before their Job) without
 //                                     timing; list only objects whose changes are causally ordered
 //     timeoutSeconds: 60              bound of every wait
-//   expected.json  {"<Kind>/<name>": object, "events": [...], "remaining": {...}, "timeline": [...]},
+//   expected.json  {"<Kind>/<name>": object, "events": [...], "remaining": {...}, "timeline":
+//   [...]},
 //                  keys sorted, objects through nvcre::testing::sanitize_object.
 // Beyond sanitize_object, two run-dependent names are normalised everywhere in the output: the
 // suffix of Trainer pod names (kube-sim derives it from the TrainJob's random UID) becomes
@@ -79,22 +81,31 @@ constexpr auto kDefaultWaitTimeout = std::chrono::seconds(60);
 // The apiVersion of every kind a case names; an entry may also give its own `apiVersion`.
 std::string default_api_version(const std::string& kind) {
   static const std::map<std::string, std::string> versions{
-      {"Certification", "nvcre.nvidia.com/v1alpha1"}, {"Workflow", "nvcre.nvidia.com/v1alpha1"},
-      {"Job", "nvcre.nvidia.com/v1alpha1"},           {"WorkloadRun", "nvcre.nvidia.com/v1alpha1"},
-      {"TrainJob", "trainer.kubeflow.org/v1alpha1"},  {"TrainingRuntime", "trainer.kubeflow.org/v1alpha1"},
-      {"ComputeDomain", "resource.nvidia.com/v1beta1"}, {"Pod", "v1"},
-      {"ConfigMap", "v1"},                             {"PersistentVolumeClaim", "v1"},
-      {"Node", "v1"},                                  {"Event", "events.k8s.io/v1"}};
+      {"Certification", "nvcre.nvidia.com/v1alpha1"},
+      {"Workflow", "nvcre.nvidia.com/v1alpha1"},
+      {"Job", "nvcre.nvidia.com/v1alpha1"},
+      {"WorkloadRun", "nvcre.nvidia.com/v1alpha1"},
+      {"TrainJob", "trainer.kubeflow.org/v1alpha1"},
+      {"TrainingRuntime", "trainer.kubeflow.org/v1alpha1"},
+      {"ComputeDomain", "resource.nvidia.com/v1beta1"},
+      {"Pod", "v1"},
+      {"ConfigMap", "v1"},
+      {"PersistentVolumeClaim", "v1"},
+      {"Node", "v1"},
+      {"Event", "events.k8s.io/v1"}};
   auto it = versions.find(kind);
-  if (it == versions.end()) throw std::runtime_error("the suite does not know kind " + kind + "; give apiVersion");
+  if (it == versions.end())
+    throw std::runtime_error("the suite does not know kind " + kind + "; give apiVersion");
   return it->second;
 }
 
-std::string string_at(const json::value& object, const char* key, const std::string& fallback = {}) {
+std::string string_at(const json::value& object, const char* key,
+                      const std::string& fallback = {}) {
   const auto* map = object.if_object();
   const auto* value = map ? map->if_contains(key) : nullptr;
   if (value == nullptr || value->is_null()) return fallback;
-  if (!value->is_string()) throw std::runtime_error(std::string("config key ") + key + " must be a string");
+  if (!value->is_string())
+    throw std::runtime_error(std::string("config key ") + key + " must be a string");
   return std::string(value->as_string());
 }
 
@@ -103,7 +114,8 @@ const json::array& array_at(const json::value& object, const char* key) {
   const auto* map = object.if_object();
   const auto* value = map ? map->if_contains(key) : nullptr;
   if (value == nullptr || value->is_null()) return empty;
-  if (!value->is_array()) throw std::runtime_error(std::string("config key ") + key + " must be a list");
+  if (!value->is_array())
+    throw std::runtime_error(std::string("config key ") + key + " must be a list");
   return value->as_array();
 }
 
@@ -124,7 +136,8 @@ std::string execution_state(const json::value& object) {
   if (conditions == nullptr || !conditions->is_array()) return {};
   for (const auto& condition : conditions->as_array()) {
     const std::string type = string_at(condition, "type");
-    if (string_at(condition, "status") == "True" && (type == "InProgress" || type == "Succeeded" || type == "Failed")) {
+    if (string_at(condition, "status") == "True" &&
+        (type == "InProgress" || type == "Succeeded" || type == "Failed")) {
       return type;
     }
   }
@@ -189,14 +202,16 @@ json::value project(const json::value& object, const json::array& fields) {
 std::string normalise_text(const std::string& text) {
   static const std::regex pod_suffix("(-0-[0-9]+)-[bcdfghjklmnpqrstvwxz2456789]{5}(?![a-z0-9])");
   static const std::regex node_results("((?:succeeded|failed)-nodes)-[0-9a-f]{8}(?![a-z0-9])");
-  return std::regex_replace(std::regex_replace(text, pod_suffix, "$1-<suffix>"), node_results, "$1-<uid8>");
+  return std::regex_replace(std::regex_replace(text, pod_suffix, "$1-<suffix>"), node_results,
+                            "$1-<uid8>");
 }
 
 json::value normalise(const json::value& value) {
   if (const auto* text = value.if_string()) return json::value(normalise_text(std::string(*text)));
   if (const auto* object = value.if_object()) {
     json::object out;
-    for (const auto& [key, child] : *object) out[normalise_text(std::string(key))] = normalise(child);
+    for (const auto& [key, child] : *object)
+      out[normalise_text(std::string(key))] = normalise(child);
     return out;
   }
   if (const auto* array = value.if_array()) {
@@ -210,12 +225,14 @@ json::value normalise(const json::value& value) {
 class CaseRun {
  public:
   CaseRun(const GoldenCase& golden_case)
-      : config_(golden_case.has_input("config.yaml") ? jsonkit::parse_yaml(golden_case.input("config.yaml"))
-                                                      : json::value(json::object{})),
+      : config_(golden_case.has_input("config.yaml")
+                    ? jsonkit::parse_yaml(golden_case.input("config.yaml"))
+                    : json::value(json::object{})),
         namespace_(string_at(config_, "namespace", "it")) {
     nvcre::manager::EmbeddedClusterOptions options;
     options.profile = string_at(config_, "cluster", "aws:h100:4");
-    for (const auto& faulty : array_at(config_, "faultyNodes")) options.faulty_nodes.emplace_back(faulty.as_string());
+    for (const auto& faulty : array_at(config_, "faultyNodes"))
+      options.faulty_nodes.emplace_back(faulty.as_string());
     const auto* step = member(config_, "trainerStepMs");
     options.trainer_step = std::chrono::milliseconds(step ? step->to_number<std::int64_t>() : 30);
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
@@ -224,7 +241,8 @@ class CaseRun {
     cluster_->start();
     client_ = &cluster_->client();
     mapper_ = std::make_unique<k8s::ResourceMapper>(*client_);
-    if (golden_case.has_input("input.yaml")) inputs_ = jsonkit::parse_yaml_documents(golden_case.input("input.yaml"));
+    if (golden_case.has_input("input.yaml"))
+      inputs_ = jsonkit::parse_yaml_documents(golden_case.input("input.yaml"));
   }
 
   ~CaseRun() {
@@ -238,7 +256,9 @@ class CaseRun {
     }
     manager_ = std::make_unique<actors::Manager>(cluster_->manager_options("it"));
     manager_->start();
-    wait_until("the manager's caches to sync", [&] { return manager_->synced(); }, [] { return std::string(); });
+    wait_until(
+        "the manager's caches to sync", [&] { return manager_->synced(); },
+        [] { return std::string(); });
     start_rv_ = current_resource_version();
     for (const auto& object : inputs_) create_input(object);
     for (const auto& step : array_at(config_, "steps")) run_step(step);
@@ -247,7 +267,8 @@ class CaseRun {
     if (const auto* target = member(config_, "deleteAfterWait")) {
       k8s::DeleteOptions background;
       background.propagation = k8s::PropagationPolicy::Background;
-      client_->remove(resource(kind_of(*target), *target), namespace_, string_at(*target, "name"), background);
+      client_->remove(resource(kind_of(*target), *target), namespace_, string_at(*target, "name"),
+                      background);
     }
     for (const auto& gone : array_at(config_, "waitForDeletion")) wait_for_deletion(gone);
     collect_outcome(out);
@@ -261,7 +282,8 @@ class CaseRun {
     return mapper_->resource_for(api_version, kind);
   }
 
-  std::optional<json::value> find(const std::string& kind, const std::string& name, const json::value& entry = json::object{}) {
+  std::optional<json::value> find(const std::string& kind, const std::string& name,
+                                  const json::value& entry = json::object{}) {
     try {
       return client_->get(resource(kind, entry), namespace_, name);
     } catch (const k8s::ApiError& error) {
@@ -270,9 +292,11 @@ class CaseRun {
     }
   }
 
-  std::vector<json::value> list(const std::string& kind, const json::value& entry = json::object{}) {
+  std::vector<json::value> list(const std::string& kind,
+                                const json::value& entry = json::object{}) {
     const json::value answer = client_->list(resource(kind, entry), namespace_);
-    std::vector<json::value> items(answer.at("items").as_array().begin(), answer.at("items").as_array().end());
+    std::vector<json::value> items(answer.at("items").as_array().begin(),
+                                   answer.at("items").as_array().end());
     std::sort(items.begin(), items.end(), [](const json::value& a, const json::value& b) {
       return a.at("metadata").at("name").as_string() < b.at("metadata").at("name").as_string();
     });
@@ -289,12 +313,14 @@ class CaseRun {
     const auto ref = mapper_->resource_for(string_at(object, "apiVersion"), kind);
     auto& metadata = object.as_object()["metadata"].as_object();
     if (ref.namespace_scoped && !metadata.contains("namespace")) metadata["namespace"] = namespace_;
-    const std::string ns = ref.namespace_scoped ? std::string(metadata.at("namespace").as_string()) : std::string();
+    const std::string ns =
+        ref.namespace_scoped ? std::string(metadata.at("namespace").as_string()) : std::string();
     std::optional<json::value> status;
     if (auto* given = object.as_object().if_contains("status")) status = *given;
     const json::value created = client_->create(ref, ns, object);
     if (status) {
-      client_->merge_patch_status(ref, ns, std::string(created.at("metadata").at("name").as_string()),
+      client_->merge_patch_status(ref, ns,
+                                  std::string(created.at("metadata").at("name").as_string()),
                                   json::object{{"status", *status}});
     }
   }
@@ -320,7 +346,8 @@ class CaseRun {
   template <typename Done, typename LastSeen>
   void wait_until(const std::string& what, Done done, LastSeen last_seen) {
     const auto* seconds = member(config_, "timeoutSeconds");
-    const auto timeout = seconds ? std::chrono::seconds(seconds->to_number<std::int64_t>()) : kDefaultWaitTimeout;
+    const auto timeout =
+        seconds ? std::chrono::seconds(seconds->to_number<std::int64_t>()) : kDefaultWaitTimeout;
     const auto until = Clock::now() + timeout;
     while (!done()) {
       if (Clock::now() >= until) {
@@ -335,7 +362,8 @@ class CaseRun {
     const std::string name = string_at(spec, "name");
     const std::string type = string_at(spec, "condition");
     const std::string reason = string_at(spec, "reason");
-    const std::string what = kind + "/" + name + " " + type + "=True" + (reason.empty() ? "" : " reason " + reason);
+    const std::string what =
+        kind + "/" + name + " " + type + "=True" + (reason.empty() ? "" : " reason " + reason);
     std::optional<json::value> last;
     wait_until(
         what,
@@ -350,13 +378,16 @@ class CaseRun {
           // A verdict other than the awaited one never changes again: fail now, not at the timeout.
           const std::string state = execution_state(*last);
           if ((state == "Succeeded" || state == "Failed") && state != type) {
-            throw std::runtime_error("waiting for " + what + ", but " + kind + "/" + name + " is " + state +
-                                     ": " + json::serialize(last->at("status")));
+            throw std::runtime_error("waiting for " + what + ", but " + kind + "/" + name + " is " +
+                                     state + ": " + json::serialize(last->at("status")));
           }
           return false;
         },
-        [&] { return last ? json::serialize(last->as_object().contains("status") ? last->at("status") : json::value())
-                          : std::string("(not found)"); });
+        [&] {
+          return last ? json::serialize(last->as_object().contains("status") ? last->at("status")
+                                                                             : json::value())
+                      : std::string("(not found)");
+        });
   }
 
   void wait_for_deletion(const json::value& spec) {
@@ -370,7 +401,8 @@ class CaseRun {
           if (!name.empty()) {
             if (find(kind, name, spec)) present.push_back(name);
           } else {
-            for (const auto& item : list(kind, spec)) present.emplace_back(item.at("metadata").at("name").as_string());
+            for (const auto& item : list(kind, spec))
+              present.emplace_back(item.at("metadata").at("name").as_string());
           }
           return present.empty();
         },
@@ -382,17 +414,20 @@ class CaseRun {
   }
 
   static std::string event_key(const json::value& event) {
-    return std::string(event.at("regarding").as_string()) + "|" + std::string(event.at("reason").as_string()) + "|" +
-           std::string(event.at("type").as_string()) + "|" + std::string(event.at("note").as_string());
+    return std::string(event.at("regarding").as_string()) + "|" +
+           std::string(event.at("reason").as_string()) + "|" +
+           std::string(event.at("type").as_string()) + "|" +
+           std::string(event.at("note").as_string());
   }
 
   json::array events() {
     auto project_event = [](const json::value& event) {
       const auto& regarding = event.at("regarding");
-      return json::value(json::object{{"type", event.at("type")},
-                                      {"reason", event.at("reason")},
-                                      {"regarding", string_at(regarding, "kind") + "/" + string_at(regarding, "name")},
-                                      {"note", string_at(event, "note")}});
+      return json::value(json::object{
+          {"type", event.at("type")},
+          {"reason", event.at("reason")},
+          {"regarding", string_at(regarding, "kind") + "/" + string_at(regarding, "name")},
+          {"note", string_at(event, "note")}});
     };
     json::array recorded;
     auto read = [&] {
@@ -400,10 +435,12 @@ class CaseRun {
       for (const auto& event : list("Event")) {
         recorded.push_back(project_event(event));
       }
-      std::sort(recorded.begin(), recorded.end(),
-                [](const json::value& a, const json::value& b) { return event_key(a) < event_key(b); });
+      std::sort(recorded.begin(), recorded.end(), [](const json::value& a, const json::value& b) {
+        return event_key(a) < event_key(b);
+      });
     };
-    // Events are written fire-and-forget after the status they announce: wait for the expected ones.
+    // Events are written fire-and-forget after the status they announce: wait for the expected
+    // ones.
     std::string missing;
     wait_until(
         "the expected events",
@@ -413,9 +450,10 @@ class CaseRun {
           for (const auto& expected : array_at(config_, "events")) {
             const std::string regarding = kind_of(expected) + "/" + string_at(expected, "name");
             const std::string reason = string_at(expected, "reason");
-            const bool seen = std::any_of(recorded.begin(), recorded.end(), [&](const json::value& e) {
-              return string_at(e, "regarding") == regarding && string_at(e, "reason") == reason;
-            });
+            const bool seen =
+                std::any_of(recorded.begin(), recorded.end(), [&](const json::value& e) {
+                  return string_at(e, "regarding") == regarding && string_at(e, "reason") == reason;
+                });
             if (!seen) missing += (missing.empty() ? "" : ", ") + regarding + " " + reason;
           }
           return missing.empty();
@@ -439,7 +477,8 @@ class CaseRun {
   // history and merged by resourceVersion.
   json::array timeline() {
     const std::uint64_t end_rv = current_resource_version();
-    std::map<std::uint64_t, std::vector<std::pair<std::string, json::value>>> changes;  // rv -> (type, object)
+    std::map<std::uint64_t, std::vector<std::pair<std::string, json::value>>>
+        changes;  // rv -> (type, object)
     for (const auto& entry : array_at(config_, "timeline")) {
       const std::string kind = kind_of(entry);
       bool caught_up = false;
@@ -448,7 +487,8 @@ class CaseRun {
       options.timeout_seconds = 5;
       client_->watch(resource(kind, entry), namespace_, options, [&](const k8s::WatchEvent& event) {
         if (event.type == k8s::WatchEventType::Error) {
-          throw std::runtime_error("timeline watch of " + kind + " failed: " + json::serialize(event.object));
+          throw std::runtime_error("timeline watch of " + kind +
+                                   " failed: " + json::serialize(event.object));
         }
         const std::uint64_t rv = std::stoull(event.resource_version());
         const std::string only = string_at(entry, "name");
@@ -460,13 +500,16 @@ class CaseRun {
         caught_up = true;
         return k8s::WatchControl::Stop;
       });
-      if (!caught_up) throw std::runtime_error("timeline watch of " + kind + " ended before the case's last change");
+      if (!caught_up)
+        throw std::runtime_error("timeline watch of " + kind +
+                                 " ended before the case's last change");
     }
     json::array entries;
     std::map<std::string, std::string> last_state;  // Kind/name -> last recorded state
     for (const auto& [rv, at_rv] : changes) {
       for (const auto& [type, object] : at_rv) {
-        const std::string id = string_at(object, "kind") + "/" + string_at(object.at("metadata"), "name");
+        const std::string id =
+            string_at(object, "kind") + "/" + string_at(object.at("metadata"), "name");
         std::string state;
         if (type == "ADDED") {
           state = "created";
@@ -492,7 +535,8 @@ class CaseRun {
       json::value clean = sanitize_object(object);
       // A Job sets workloadStartTime only if a reconcile saw its TrainJob Running, and kube-sim's
       // Trainer may run and finish a TrainJob between two of them: its presence is timing.
-      if (auto* status = kind == "Job" ? clean.as_object().if_contains("status") : nullptr; status && status->is_object()) {
+      if (auto* status = kind == "Job" ? clean.as_object().if_contains("status") : nullptr;
+          status && status->is_object()) {
         status->as_object().erase("workloadStartTime");
       }
       out[kind + "/" + string_at(object.at("metadata"), "name")] = project(clean, fields);
@@ -505,7 +549,8 @@ class CaseRun {
       record(*object, array_at(entry, "fields"));
     }
     for (const auto& entry : array_at(config_, "collectAll")) {
-      for (const auto& object : list(kind_of(entry), entry)) record(object, array_at(entry, "fields"));
+      for (const auto& object : list(kind_of(entry), entry))
+        record(object, array_at(entry, "fields"));
     }
     return out;
   }
@@ -517,7 +562,8 @@ class CaseRun {
       json::object remaining;
       for (const auto& entry : array_at(config_, "remaining")) {
         json::array names;
-        for (const auto& object : list(kind_of(entry), entry)) names.push_back(object.at("metadata").at("name"));
+        for (const auto& object : list(kind_of(entry), entry))
+          names.push_back(object.at("metadata").at("name"));
         remaining[kind_of(entry)] = std::move(names);
       }
       out["remaining"] = std::move(remaining);
@@ -538,7 +584,8 @@ class CaseRun {
 class ManagerReconcileSuite : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(ManagerReconcileSuite, MatchesGolden) {
-  check_golden(GetParam(), [](const GoldenCase& golden_case) { return CaseRun(golden_case).run(); });
+  check_golden(GetParam(),
+               [](const GoldenCase& golden_case) { return CaseRun(golden_case).run(); });
 }
 
 NVCRE_GOLDEN_SUITE(ManagerReconcileSuite, "manager-reconcile");

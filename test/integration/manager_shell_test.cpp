@@ -39,9 +39,9 @@ bool owned_by(const json::value& object, const std::string& uid) {
   return false;
 }
 
-// Stamps every ConfigMap with annotation echo=<data.value>; creates "<name>-child" for ones labelled
-// want-child, adopts that child when a create finds it already there and owned by it, and records
-// "collision" when the name is held by a ConfigMap it does not own.
+// Stamps every ConfigMap with annotation echo=<data.value>; creates "<name>-child" for ones
+// labelled want-child, adopts that child when a create finds it already there and owned by it, and
+// records "collision" when the name is held by a ConfigMap it does not own.
 reconcile::Result echo_reconcile(const reconcile::Context& context) {
   reconcile::Result result;
   if (context.object == nullptr) return result;
@@ -54,37 +54,47 @@ reconcile::Result echo_reconcile(const reconcile::Context& context) {
   // yet) is adopted; anyone else's is a collision.
   bool child_adopted = false;
   if (context.outcome && context.outcome->reason == "AlreadyExists") {
-    if (!context.outcome->live_holder || !owned_by(*context.outcome->live_holder, k8s::uid_of(object))) {
-      result.plan.actions.push_back(k8s::make_action(
-          k8s::ActionVerb::MergePatch, ref, json::object{{"metadata", {{"annotations", {{"echo", "collision"}}}}}}));
+    if (!context.outcome->live_holder ||
+        !owned_by(*context.outcome->live_holder, k8s::uid_of(object))) {
+      result.plan.actions.push_back(
+          k8s::make_action(k8s::ActionVerb::MergePatch, ref,
+                           json::object{{"metadata", {{"annotations", {{"echo", "collision"}}}}}}));
       return result;
     }
     child_adopted = true;
   }
   if (annotation(object, "echo") == want) return result;
   if (k8s::labels_of(object).contains("want-child") && !child_adopted) {
-    json::value child = json::object{
-        {"apiVersion", "v1"},
-        {"kind", "ConfigMap"},
-        {"metadata",
-         {{"name", ref.name + "-child"},
-          {"namespace", ref.ns},
-          {"ownerReferences", json::array{json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"name", ref.name},
-                                                       {"uid", k8s::uid_of(object)}, {"controller", true}}}}}}};
+    json::value child =
+        json::object{{"apiVersion", "v1"},
+                     {"kind", "ConfigMap"},
+                     {"metadata",
+                      {{"name", ref.name + "-child"},
+                       {"namespace", ref.ns},
+                       {"ownerReferences", json::array{json::object{{"apiVersion", "v1"},
+                                                                    {"kind", "ConfigMap"},
+                                                                    {"name", ref.name},
+                                                                    {"uid", k8s::uid_of(object)},
+                                                                    {"controller", true}}}}}}};
     result.plan.actions.push_back(
-        k8s::make_action(k8s::ActionVerb::Create, k8s::ObjectRef{"v1", "ConfigMap", ref.ns, ref.name + "-child"}, child));
+        k8s::make_action(k8s::ActionVerb::Create,
+                         k8s::ObjectRef{"v1", "ConfigMap", ref.ns, ref.name + "-child"}, child));
   }
   result.plan.actions.push_back(
-      k8s::make_action(k8s::ActionVerb::MergePatch, ref, json::object{{"metadata", {{"annotations", {{"echo", want}}}}}}));
-  result.plan.events.push_back(k8s::EventRecord{ref, k8s::uid_of(object), "Normal", "Echoed", "echo=" + want});
+      k8s::make_action(k8s::ActionVerb::MergePatch, ref,
+                       json::object{{"metadata", {{"annotations", {{"echo", want}}}}}}));
+  result.plan.events.push_back(
+      k8s::EventRecord{ref, k8s::uid_of(object), "Normal", "Echoed", "echo=" + want});
   return result;
 }
 
-json::value config_map(const std::string& name, const std::string& value, json::object labels = {}) {
-  return json::object{{"apiVersion", "v1"},
-                      {"kind", "ConfigMap"},
-                      {"metadata", {{"name", name}, {"namespace", "shell"}, {"labels", std::move(labels)}}},
-                      {"data", {{"value", value}}}};
+json::value config_map(const std::string& name, const std::string& value,
+                       json::object labels = {}) {
+  return json::object{
+      {"apiVersion", "v1"},
+      {"kind", "ConfigMap"},
+      {"metadata", {{"name", name}, {"namespace", "shell"}, {"labels", std::move(labels)}}},
+      {"data", {{"value", value}}}};
 }
 
 class ManagerShell : public ::testing::Test {
@@ -97,8 +107,10 @@ class ManagerShell : public ::testing::Test {
     config_.server = sim_->url();
     config_.rate_limit.qps = -1;
     client_ = std::make_unique<k8s::RestClient>(config_);
-    client_->create({"", "v1", "namespaces", false}, "",
-                    json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "shell"}}}});
+    client_->create(
+        {"", "v1", "namespaces", false}, "",
+        json::object{
+            {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "shell"}}}});
   }
   void TearDown() override {
     manager_.reset();
@@ -111,7 +123,8 @@ class ManagerShell : public ::testing::Test {
     options.instance = "shell-test";
     options.max_watch_timeout = std::chrono::seconds(5);
     options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
-    options.controllers.push_back(ControllerSpec{"echo", "v1", "ConfigMap", {"ConfigMap"}, echo_reconcile});
+    options.controllers.push_back(
+        ControllerSpec{"echo", "v1", "ConfigMap", {"ConfigMap"}, echo_reconcile});
     manager_ = std::make_unique<Manager>(options);
     manager_->start();
   }
@@ -128,10 +141,13 @@ TEST_F(ManagerShell, ReconcilesExistingAndNewObjects) {
   client_->create(kConfigMaps, "shell", config_map("before", "1"));
   start_manager();
   ASSERT_TRUE(eventually([&] { return manager_->synced(); }));
-  for (int i = 0; i < 20; ++i) client_->create(kConfigMaps, "shell", config_map("cm-" + std::to_string(i), std::to_string(i)));
+  for (int i = 0; i < 20; ++i)
+    client_->create(kConfigMaps, "shell", config_map("cm-" + std::to_string(i), std::to_string(i)));
   EXPECT_TRUE(eventually([&] { return annotation(get("before"), "echo") == "1"; }));
   for (int i = 0; i < 20; ++i) {
-    EXPECT_TRUE(eventually([&] { return annotation(get("cm-" + std::to_string(i)), "echo") == std::to_string(i); })) << i;
+    EXPECT_TRUE(eventually([&] {
+      return annotation(get("cm-" + std::to_string(i)), "echo") == std::to_string(i);
+    })) << i;
   }
   // A later change is seen through the watch and reconciled again.
   client_->merge_patch(kConfigMaps, "shell", "cm-3", json::object{{"data", {{"value", "33"}}}});
@@ -139,7 +155,8 @@ TEST_F(ManagerShell, ReconcilesExistingAndNewObjects) {
 }
 
 TEST_F(ManagerShell, AlreadyExistsReachesThePureFunctionWithTheHolder) {
-  client_->create(kConfigMaps, "shell", config_map("parent-child", "foreign"));  // squats the child name
+  client_->create(kConfigMaps, "shell",
+                  config_map("parent-child", "foreign"));  // squats the child name
   start_manager();
   client_->create(kConfigMaps, "shell", config_map("parent", "p", {{"want-child", "yes"}}));
   EXPECT_TRUE(eventually([&] { return annotation(get("parent"), "echo") == "collision"; }));
@@ -151,17 +168,21 @@ TEST_F(ManagerShell, AlreadyExistsReachesThePureFunctionWithTheHolder) {
 TEST_F(ManagerShell, ACrashingReconcilerIsIsolatedAndReportsWhy) {
   start_manager();
   client_->create(kConfigMaps, "shell", config_map("poison", "x"));
-  for (int i = 0; i < 30; ++i) client_->create(kConfigMaps, "shell", config_map("ok-" + std::to_string(i), "v"));
+  for (int i = 0; i < 30; ++i)
+    client_->create(kConfigMaps, "shell", config_map("ok-" + std::to_string(i), "v"));
   for (int i = 0; i < 30; ++i) {
-    EXPECT_TRUE(eventually([&] { return annotation(get("ok-" + std::to_string(i)), "echo") == "v"; })) << i;
+    EXPECT_TRUE(eventually([&] {
+      return annotation(get("ok-" + std::to_string(i)), "echo") == "v";
+    })) << i;
   }
   auto crash_events = [&] {
     int count = 0;
     const json::value events = client_->list(kEvents, "shell");
     for (const auto& event : events.at("items").as_array()) {
       if (event.at("reason") == "ReconcileError" && event.at("regarding").at("name") == "poison") {
-        EXPECT_NE(std::string(event.at("note").as_string()).find("poisoned spec: value is not a number"),
-                  std::string::npos);
+        EXPECT_NE(
+            std::string(event.at("note").as_string()).find("poisoned spec: value is not a number"),
+            std::string::npos);
         ++count;
       }
     }

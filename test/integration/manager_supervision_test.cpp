@@ -64,7 +64,8 @@ class DownLog {
   }
   std::size_t count(const std::string& name) const {
     auto all = downs();
-    return std::count_if(all.begin(), all.end(), [&](const auto& down) { return down.first == name; });
+    return std::count_if(all.begin(), all.end(),
+                         [&](const auto& down) { return down.first == name; });
   }
 
  private:
@@ -104,9 +105,12 @@ class ManagerSupervision : public ::testing::Test {
     options.election.lease_duration = seconds(2);
     options.election.renew_deadline = milliseconds(1500);
     options.election.retry_period = milliseconds(200);
-    options.on_actor_down = [this](const std::string& name, const std::string& reason) { downs_.add(name, reason); };
+    options.on_actor_down = [this](const std::string& name, const std::string& reason) {
+      downs_.add(name, reason);
+    };
     manager_ = std::make_unique<Manager>(options);
-    probes_ = std::make_unique<manager::ProbeServer>("127.0.0.1:0", [this] { return manager_->ready(); });
+    probes_ =
+        std::make_unique<manager::ProbeServer>("127.0.0.1:0", [this] { return manager_->ready(); });
     probes_->start();
     manager_->start();
     ASSERT_TRUE(eventually([&] { return manager_->ready(); })) << "manager never became ready";
@@ -117,9 +121,11 @@ class ManagerSupervision : public ::testing::Test {
   void expect_death_reported(const std::string& name) {
     const std::string reason = "injected by the supervision test";
     ASSERT_TRUE(manager_->kill_actor(name, reason)) << name;
-    EXPECT_TRUE(eventually([&] { return !manager_->ready(); }, seconds(10))) << name << " died and the manager stays ready";
+    EXPECT_TRUE(eventually([&] { return !manager_->ready(); }, seconds(10)))
+        << name << " died and the manager stays ready";
     EXPECT_TRUE(eventually([&] { return readyz_status(probes_->port()) == 503; }, seconds(10)));
-    ASSERT_TRUE(eventually([&] { return downs_.count(name) == 1; }, seconds(10))) << describe(downs_.downs());
+    ASSERT_TRUE(eventually([&] { return downs_.count(name) == 1; }, seconds(10)))
+        << describe(downs_.downs());
     const auto failure = manager_->failure();
     ASSERT_TRUE(failure.has_value());
     std::cout << "[supervision] " << *failure << "\n";
@@ -143,10 +149,12 @@ class ManagerSupervision : public ::testing::Test {
 TEST_F(ManagerSupervision, EveryTopLevelActorIsSupervisedUnderItsName) {
   start_ready_manager();
   const auto names = manager_->actor_names();
-  for (const char* expected : {"api_client", "api_client/events", "event_recorder", "store", "platform_detector",
-                               "catalog_resolver/0", "catalog_resolver/1", "workflow_assembler/0", "workflow_assembler/1", "reflector/v1/Node",
-                               "reflector/nvcre.nvidia.com/v1alpha1/Certification", "controller/certification",
-                               "controller/workloadrun", "controller/workflow", "controller/job", "leader_elector"}) {
+  for (const char* expected :
+       {"api_client", "api_client/events", "event_recorder", "store", "platform_detector",
+        "catalog_resolver/0", "catalog_resolver/1", "workflow_assembler/0", "workflow_assembler/1",
+        "reflector/v1/Node", "reflector/nvcre.nvidia.com/v1alpha1/Certification",
+        "controller/certification", "controller/workloadrun", "controller/workflow",
+        "controller/job", "leader_elector"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   }
   EXPECT_FALSE(manager_->kill_actor("no-such-actor", "typo"));
@@ -181,18 +189,21 @@ TEST_F(ManagerSupervision, AStopIsNoFailure) {
   EXPECT_FALSE(manager_->kill_actor("store", "after the stop"));
 }
 
-// nvcre-manager as its own process against the embedded kube-sim; killed and reaped if still running.
+// nvcre-manager as its own process against the embedded kube-sim; killed and reaped if still
+// running.
 class ManagerBinary {
  public:
   ManagerBinary(const std::string& server_url, std::vector<std::string> extra_args) {
     std::random_device random;
-    dir_ = std::filesystem::temp_directory_path() / ("nvcre-supervision-" + std::to_string(random()));
+    dir_ =
+        std::filesystem::temp_directory_path() / ("nvcre-supervision-" + std::to_string(random()));
     std::filesystem::create_directories(dir_);
     const auto kubeconfig = (dir_ / "kubeconfig").string();
     log_ = (dir_ / "manager.log").string();
     testing::write_sim_kubeconfig(kubeconfig, server_url);
-    std::vector<std::string> args{NVCRE_MANAGER_BINARY, "--kubeconfig", kubeconfig, "--health-probe-bind-address",
-                                  "127.0.0.1:0", "--metrics-bind-address", "0"};
+    std::vector<std::string> args{
+        NVCRE_MANAGER_BINARY, "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
+        "127.0.0.1:0",        "--metrics-bind-address", "0"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     pid_ = testing::spawn_with_log(args, log_);
   }
@@ -243,10 +254,13 @@ bool exited_with(const std::optional<int>& status, int code) {
 
 TEST_F(ManagerSupervision, TheBinaryExitsOneWhenAnActorDies) {
   // The kill comes late enough for the caches to sync first (readiness is seen going 200 -> down).
-  ManagerBinary manager(cluster_->sim().url(), {"--fault-kill-actor", "store", "--fault-kill-after", "4s"});
+  ManagerBinary manager(cluster_->sim().url(),
+                        {"--fault-kill-actor", "store", "--fault-kill-after", "4s"});
   std::optional<unsigned short> port;
-  ASSERT_TRUE(eventually([&] { return (port = manager.probe_port()).has_value(); }, seconds(10))) << manager.log();
-  ASSERT_TRUE(eventually([&] { return readyz_status(*port) == 200; }, seconds(4), milliseconds(20))) << manager.log();
+  ASSERT_TRUE(eventually([&] { return (port = manager.probe_port()).has_value(); }, seconds(10)))
+      << manager.log();
+  ASSERT_TRUE(eventually([&] { return readyz_status(*port) == 200; }, seconds(4), milliseconds(20)))
+      << manager.log();
   // From 200 it goes to 503, then nothing answers once the process is gone; never 200 again.
   bool ready_again = false;
   int unready_answers = 0;
@@ -254,16 +268,19 @@ TEST_F(ManagerSupervision, TheBinaryExitsOneWhenAnActorDies) {
       [&] {
         if (manager.exited()) return true;
         const int status = readyz_status(*port);
-        if (manager.log().find("actor store exited") != std::string::npos) ready_again |= status == 200;
+        if (manager.log().find("actor store exited") != std::string::npos)
+          ready_again |= status == 200;
         unready_answers += status == 503;
         return false;
       },
       seconds(20), milliseconds(5)))
-      << "still running 16 s after the kill\n" << manager.log();
+      << "still running 16 s after the kill\n"
+      << manager.log();
   EXPECT_FALSE(ready_again) << manager.log();
   // The binary answers 503 from the death until its stop ends the probe server (about a tenth
   // of a second: the main loop's poll, then the stop); polled every few milliseconds, it is seen.
-  std::cout << "[supervision] /readyz answered 503 " << unready_answers << " times before the exit\n";
+  std::cout << "[supervision] /readyz answered 503 " << unready_answers
+            << " times before the exit\n";
   EXPECT_GT(unready_answers, 0) << manager.log();
   EXPECT_TRUE(exited_with(manager.exited(), 1)) << manager.log();
   const std::string log = manager.log();
@@ -275,9 +292,11 @@ TEST_F(ManagerSupervision, TheBinaryExitsOneWhenAnActorDies) {
 
 TEST_F(ManagerSupervision, TheBinaryRefusesAnUnknownFaultTarget) {
   ManagerBinary manager(cluster_->sim().url(), {"--fault-kill-actor", "stroe"});
-  ASSERT_TRUE(eventually([&] { return manager.exited().has_value(); }, seconds(20))) << manager.log();
+  ASSERT_TRUE(eventually([&] { return manager.exited().has_value(); }, seconds(20)))
+      << manager.log();
   EXPECT_TRUE(exited_with(manager.exited(), 1)) << manager.log();
-  EXPECT_NE(manager.log().find("no top-level actor named \"stroe\" (known: api_client, "), std::string::npos)
+  EXPECT_NE(manager.log().find("no top-level actor named \"stroe\" (known: api_client, "),
+            std::string::npos)
       << manager.log();
 }
 

@@ -1,7 +1,8 @@
 // The reflector runner against kube-sim's fault plan: while a writer thread creates, updates and
 // deletes ConfigMaps, a store built only from the runner's deltas must come back EQUAL to the
 // server's truth (read straight from kube-sim's store, past the faults) after dropped watches,
-// forced 410s, 5xx bursts and 429 bursts with Retry-After; pages are small so every relist paginates.
+// forced 410s, 5xx bursts and 429 bursts with Retry-After; pages are small so every relist
+// paginates.
 #include "k8s/reflector_runner.hpp"
 
 #include "sim/fault_plan.hpp"
@@ -53,12 +54,16 @@ struct Mirror {
     for (auto& delta : batch) {
       switch (delta.type) {
         case DeltaType::Added:
-        case DeltaType::Updated: objects[delta.key] = std::move(delta.object); break;
+        case DeltaType::Updated:
+          objects[delta.key] = std::move(delta.object);
+          break;
         case DeltaType::Deleted:
           objects.erase(delta.key);
           if (delta.final_state_unknown) ++inferred_deletes;
           break;
-        case DeltaType::Replaced: ++replaced; break;
+        case DeltaType::Replaced:
+          ++replaced;
+          break;
       }
     }
   }
@@ -99,8 +104,9 @@ struct Writer {
   void create() {
     const std::string name = "cm-" + std::to_string(next_id++);
     try {
-      client->create(kConfigMaps, kNs, json::object{{"metadata", json::object{{"name", name}}},
-                                                    {"data", json::object{{"v", "0"}}}});
+      client->create(kConfigMaps, kNs,
+                     json::object{{"metadata", json::object{{"name", name}}},
+                                  {"data", json::object{{"v", "0"}}}});
       live.push_back(name);
     } catch (const ApiError& e) {
       if (is_already_exists(e)) live.push_back(name);
@@ -110,7 +116,8 @@ struct Writer {
   void update() {
     const std::string& name = live[rng() % live.size()];
     try {
-      const json::value patch = json::object{{"data", json::object{{"v", std::to_string(ops.load())}}}};
+      const json::value patch =
+          json::object{{"data", json::object{{"v", std::to_string(ops.load())}}}};
       client->merge_patch(kConfigMaps, kNs, name, patch);
     } catch (const std::runtime_error&) {
     }
@@ -142,7 +149,8 @@ class ReflectorFaults : public ::testing::Test {
     sim_ = std::make_unique<sim::KubeSim>(options);
     sim_->start();
     writer_ = std::make_unique<Writer>(sim_->url());
-    writer_->client->create(kNamespaces, "", json::object{{"metadata", json::object{{"name", kNs}}}});
+    writer_->client->create(kNamespaces, "",
+                            json::object{{"metadata", json::object{{"name", kNs}}}});
     for (int i = 0; i < 25; ++i) writer_->create();  // cm-0 .. cm-24
 
     ClientConfig config;
@@ -164,7 +172,7 @@ class ReflectorFaults : public ::testing::Test {
     options.resource = kConfigMaps;
     options.ns = kNs;
     options.seed = 17;
-    options.reflector.page_size = 4;  // 10..25 objects: 3..7 pages per list
+    options.reflector.page_size = 4;           // 10..25 objects: 3..7 pages per list
     options.reflector.min_watch_timeout = 1s;  // normal watch ends are exercised too
     options.reflector.backoff.initial = 20ms;
     options.reflector.backoff.cap = 300ms;
@@ -172,8 +180,9 @@ class ReflectorFaults : public ::testing::Test {
   }
 
   void start_runner(ReflectorRunnerOptions options) {
-    runner_ = std::make_unique<ReflectorRunner>(*client_, std::move(options),
-                                                [this](std::vector<Delta> batch) { mirror_.apply(std::move(batch)); });
+    runner_ = std::make_unique<ReflectorRunner>(
+        *client_, std::move(options),
+        [this](std::vector<Delta> batch) { mirror_.apply(std::move(batch)); });
     runner_thread_ = std::thread([this] {
       try {
         runner_->run();
@@ -229,12 +238,15 @@ class ReflectorFaults : public ::testing::Test {
     std::atomic<bool> quit{false};
     const std::uint64_t ops_before = writer_->ops;
     std::thread writing([&] { writer_->run(quit); });
-    const bool fired_enough = wait_until([&] { return writer_->ops >= ops_before + 100 && done(); });
+    const bool fired_enough =
+        wait_until([&] { return writer_->ops >= ops_before + 100 && done(); });
     quit = true;
     writing.join();
-    EXPECT_TRUE(fired_enough) << name << ": the faults did not fire as expected; " << sim_->api().faults().report();
+    EXPECT_TRUE(fired_enough) << name << ": the faults did not fire as expected; "
+                              << sim_->api().faults().report();
     EXPECT_TRUE(wait_until([&] { return converged(); })) << name << ":" << difference();
-    std::cout << "[ reflector ] " << name << ": " << writer_->ops - ops_before << " writes, converged" << std::endl;
+    std::cout << "[ reflector ] " << name << ": " << writer_->ops - ops_before
+              << " writes, converged" << std::endl;
   }
 
   std::unique_ptr<sim::KubeSim> sim_;
@@ -257,29 +269,36 @@ TEST_F(ReflectorFaults, StoreConvergesToTheServerThroughDropsGonesAndErrorBursts
   // Every watch answers 410: changes are only seen through relists, so deletes made in between
   // must surface as final-state-unknown deletes.
   const std::uint64_t inferred_before = mirror_.inferred();
-  phase("forced 410", "seed: 12\nverbs:\n  watch: {forceGoneRate: 1}\n",
-        [&] { return fired("WatchGone", Verb::Watch) >= 3 && mirror_.inferred() > inferred_before; });
+  phase("forced 410", "seed: 12\nverbs:\n  watch: {forceGoneRate: 1}\n", [&] {
+    return fired("WatchGone", Verb::Watch) >= 3 && mirror_.inferred() > inferred_before;
+  });
   // Some 410s keep relists (and so paginated lists) coming while the 5xx rules fire.
   phase("5xx burst",
         "seed: 13\nverbs:\n"
         "  list: {errors: [{code: 500, rate: 0.1}, {code: 503, rate: 0.1}]}\n"
         "  watch: {errors: [{code: 500, rate: 0.3}, {code: 503, rate: 0.3}], forceGoneRate: 0.5}\n",
         [&] {
-          return fired("InternalError", Verb::List) + fired("ServiceUnavailable", Verb::List) >= 1 &&
-                 fired("InternalError", Verb::Watch) >= 1 && fired("ServiceUnavailable", Verb::Watch) >= 1;
+          return fired("InternalError", Verb::List) + fired("ServiceUnavailable", Verb::List) >=
+                     1 &&
+                 fired("InternalError", Verb::Watch) >= 1 &&
+                 fired("ServiceUnavailable", Verb::Watch) >= 1;
         });
   phase("429 burst",
         "seed: 14\nverbs:\n"
         "  list: {errors: [{code: 429, rate: 0.1, retryAfterSeconds: 1}]}\n"
         "  watch: {errors: [{code: 429, rate: 0.5, retryAfterSeconds: 1}], forceGoneRate: 0.6}\n",
-        [&] { return fired("TooManyRequests", Verb::List) >= 1 && fired("TooManyRequests", Verb::Watch) >= 1; });
+        [&] {
+          return fired("TooManyRequests", Verb::List) >= 1 &&
+                 fired("TooManyRequests", Verb::Watch) >= 1;
+        });
   const std::uint64_t total_before_mix = sim_->api().faults().total();
-  phase("all at once",
-        "seed: 15\nverbs:\n"
-        "  list: {errors: [{code: 503, rate: 0.05}, {code: 429, rate: 0.05, retryAfterSeconds: 1}]}\n"
-        "  watch: {errors: [{code: 500, rate: 0.2}, {code: 429, rate: 0.2, retryAfterSeconds: 1}],"
-        " forceGoneRate: 0.2, dropEverySeconds: 1}\n",
-        [&] { return sim_->api().faults().total() >= total_before_mix + 3; });
+  phase(
+      "all at once",
+      "seed: 15\nverbs:\n"
+      "  list: {errors: [{code: 503, rate: 0.05}, {code: 429, rate: 0.05, retryAfterSeconds: 1}]}\n"
+      "  watch: {errors: [{code: 500, rate: 0.2}, {code: 429, rate: 0.2, retryAfterSeconds: 1}],"
+      " forceGoneRate: 0.2, dropEverySeconds: 1}\n",
+      [&] { return sim_->api().faults().total() >= total_before_mix + 3; });
 
   // Writer stopped, faults cleared: the mirror must equal a fresh read of the server.
   set_faults("");
@@ -299,8 +318,9 @@ TEST_F(ReflectorFaults, StoreConvergesToTheServerThroughDropsGonesAndErrorBursts
   EXPECT_GE(fired("InternalError", Verb::List) + fired("ServiceUnavailable", Verb::List), 1u);
   EXPECT_GE(fired("TooManyRequests", Verb::List), 1u);
   EXPECT_GE(fired("TooManyRequests", Verb::Watch), 1u);
-  std::cout << "[ reflector ] lists=" << stats.lists << " pages=" << stats.list_pages << " watches=" << stats.watches
-            << " events=" << stats.watch_events << " failures=" << stats.failures << " waits=" << stats.waits
+  std::cout << "[ reflector ] lists=" << stats.lists << " pages=" << stats.list_pages
+            << " watches=" << stats.watches << " events=" << stats.watch_events
+            << " failures=" << stats.failures << " waits=" << stats.waits
             << " inferred_deletes=" << mirror_.inferred() << " writes=" << writer_->ops << "\n";
 }
 
@@ -309,12 +329,14 @@ TEST_F(ReflectorFaults, StopEndsAnIdleWatchAtTheNextBookmark) {
   options.reflector.min_watch_timeout = 120s;  // the server would keep the watch open for minutes
   start_runner(std::move(options));
   // Synced and inside a watch that has delivered a bookmark: idle, no writes.
-  ASSERT_TRUE(wait_until([&] { return runner_->has_synced() && runner_->stats().watch_events >= 1; }));
+  ASSERT_TRUE(
+      wait_until([&] { return runner_->has_synced() && runner_->stats().watch_events >= 1; }));
   const auto stop_at = std::chrono::steady_clock::now();
   runner_->stop();
   // Well before the watch's server-side end (>= 120 s): the stop came from the bookmark check.
   ASSERT_TRUE(wait_until([&] { return runner_done_.load(); }, 30s));
-  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - stop_at);
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - stop_at);
   std::cout << "[ reflector ] stop() of an idle watch returned after " << took.count() << " ms\n";
   EXPECT_EQ(runner_->stats().watches, 1u);
 }
@@ -347,8 +369,10 @@ TEST_F(ReflectorFaults, ContinuationPagesShowTheFirstPagesSnapshot) {
   ASSERT_FALSE(listed.contains("cm-9"));
   writer_->client->remove(kConfigMaps, kNs, "cm-9");
   for (const auto& name : {"cm-20", "cm-24"})
-    writer_->client->merge_patch(kConfigMaps, kNs, name, json::object{{"data", json::object{{"v", "changed"}}}});
-  writer_->client->create(kConfigMaps, kNs, json::object{{"metadata", json::object{{"name", "cm-zz"}}}});
+    writer_->client->merge_patch(kConfigMaps, kNs, name,
+                                 json::object{{"data", json::object{{"v", "changed"}}}});
+  writer_->client->create(kConfigMaps, kNs,
+                          json::object{{"metadata", json::object{{"name", "cm-zz"}}}});
   std::string token(page.at("metadata").at("continue").as_string());
   while (!token.empty()) {
     ListOptions next;
@@ -364,11 +388,13 @@ TEST_F(ReflectorFaults, ContinuationPagesShowTheFirstPagesSnapshot) {
   EXPECT_EQ(listed.size(), 25u);
   EXPECT_TRUE(listed.contains("cm-9"));
   EXPECT_FALSE(listed.contains("cm-zz"));
-  for (const auto& [name, rv] : listed) EXPECT_LE(std::stoull(rv), std::stoull(snapshot_rv)) << name;
+  for (const auto& [name, rv] : listed)
+    EXPECT_LE(std::stoull(rv), std::stoull(snapshot_rv)) << name;
 
   // Once the log no longer covers the snapshot, a continuation is 410 Expired (compaction).
   auto again = client_->list(kConfigMaps, kNs, first_page);
-  writer_->client->merge_patch(kConfigMaps, kNs, "cm-21", json::object{{"data", json::object{{"v", "again"}}}});
+  writer_->client->merge_patch(kConfigMaps, kNs, "cm-21",
+                               json::object{{"data", json::object{{"v", "again"}}}});
   sim_->api().store().compact();
   ListOptions stale;
   stale.limit = 5;

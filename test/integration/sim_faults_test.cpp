@@ -11,7 +11,9 @@ namespace {
 
 namespace json = boost::json;
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
 
 json::value parse(const std::string& text) {
   boost::system::error_code ec;
@@ -28,11 +30,14 @@ class KubeSimFaults : public KubectlTest {
     create_namespace("gpu-validation");
   }
 
-  CommandResult curl(const std::string& args) const { return run_shell("timeout 20 curl -s " + args); }
+  CommandResult curl(const std::string& args) const {
+    return run_shell("timeout 20 curl -s " + args);
+  }
 
   void put_faults(const std::string& plan) const {
     std::ofstream(dir_ / "plan.yaml") << plan;
-    auto result = curl("-X PUT --data-binary @" + (dir_ / "plan.yaml").string() + " " + sim_->url() + "/sim/faults");
+    auto result = curl("-X PUT --data-binary @" + (dir_ / "plan.yaml").string() + " " +
+                       sim_->url() + "/sim/faults");
     ASSERT_TRUE(contains(result.output, "\"plan\"")) << result.output;
   }
   json::value faults() const { return parse(curl(sim_->url() + "/sim/faults").output); }
@@ -50,8 +55,8 @@ class KubeSimFaults : public KubectlTest {
   }
 
   // Sets metadata.ownerReferences of `what` to one reference to the given owner.
-  void own(const std::string& what, const std::string& api_version, const std::string& kind, const std::string& name,
-           const std::string& owner_uid, bool block = false) const {
+  void own(const std::string& what, const std::string& api_version, const std::string& kind,
+           const std::string& name, const std::string& owner_uid, bool block = false) const {
     json::value patch = json::object{
         {"metadata", json::object{{"ownerReferences",
                                    json::array{json::object{{"apiVersion", api_version},
@@ -59,15 +64,17 @@ class KubeSimFaults : public KubectlTest {
                                                             {"name", name},
                                                             {"uid", owner_uid},
                                                             {"blockOwnerDeletion", block}}}}}}};
-    auto result = kubectl("patch " + what + " -n gpu-validation --type=merge -p '" + json::serialize(patch) + "'");
+    auto result = kubectl("patch " + what + " -n gpu-validation --type=merge -p '" +
+                          json::serialize(patch) + "'");
     ASSERT_EQ(result.exit_code, 0) << result.output;
   }
 
   // `kubectl create -f -` (YAML -> JSON); `kubectl create configmap` would send protobuf.
   CommandResult try_configmap(const std::string& name, const std::string& extra_metadata = {},
                               const std::string& ns = "gpu-validation") const {
-    return kubectl_stdin("create -f -", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name +
-                                            "\n  namespace: " + ns + "\n" + extra_metadata + "data:\n  k: v\n");
+    return kubectl_stdin("create -f -",
+                         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name +
+                             "\n  namespace: " + ns + "\n" + extra_metadata + "data:\n  k: v\n");
   }
   void configmap(const std::string& name, const std::string& extra_metadata = {},
                  const std::string& ns = "gpu-validation") const {
@@ -88,10 +95,12 @@ TEST_F(KubeSimFaults, DeletingACertificationDeletesItsChainInTheBackground) {
   apply("examples/job.yaml");
   own("wf demo-comm-allreduce", "nvcre.nvidia.com/v1alpha1", "Certification", "rack7-burnin",
       uid("cert rack7-burnin"));
-  own("nvjob demo-comm-allreduce-job", "nvcre.nvidia.com/v1alpha1", "Workflow", "demo-comm-allreduce",
-      uid("wf demo-comm-allreduce"));
-  configmap("job-output", "  ownerReferences:\n  - {apiVersion: nvcre.nvidia.com/v1alpha1, kind: Job, name: "
-                          "demo-comm-allreduce-job, uid: " + uid("nvjob demo-comm-allreduce-job") + "}\n");
+  own("nvjob demo-comm-allreduce-job", "nvcre.nvidia.com/v1alpha1", "Workflow",
+      "demo-comm-allreduce", uid("wf demo-comm-allreduce"));
+  configmap("job-output",
+            "  ownerReferences:\n  - {apiVersion: nvcre.nvidia.com/v1alpha1, kind: Job, name: "
+            "demo-comm-allreduce-job, uid: " +
+                uid("nvjob demo-comm-allreduce-job") + "}\n");
   configmap("bystander");
 
   auto deleted = kubectl("delete cert rack7-burnin -n gpu-validation");
@@ -104,8 +113,11 @@ TEST_F(KubeSimFaults, DeletingACertificationDeletesItsChainInTheBackground) {
 
 TEST_F(KubeSimFaults, ForegroundDeletionWaitsForBlockingDependents) {
   configmap("parent");
-  configmap("child", "  finalizers: [example.com/hold]\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, "
-                     "name: parent, uid: " + uid("cm parent") + ", blockOwnerDeletion: true}\n");
+  configmap(
+      "child",
+      "  finalizers: [example.com/hold]\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, "
+      "name: parent, uid: " +
+          uid("cm parent") + ", blockOwnerDeletion: true}\n");
   auto deleted = kubectl("delete cm parent -n gpu-validation --cascade=foreground --wait=false");
   ASSERT_EQ(deleted.exit_code, 0) << deleted.output;
   auto parent = parse(kubectl("get cm parent -n gpu-validation -o json").output);
@@ -114,36 +126,46 @@ TEST_F(KubeSimFaults, ForegroundDeletionWaitsForBlockingDependents) {
   auto child = parse(kubectl("get cm child -n gpu-validation -o json").output);
   EXPECT_TRUE(child.at("metadata").as_object().contains("deletionTimestamp"));  // deleted first
 
-  auto released = kubectl("patch cm child -n gpu-validation --type=json "
-                          "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
+  auto released = kubectl(
+      "patch cm child -n gpu-validation --type=json "
+      "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
   ASSERT_EQ(released.exit_code, 0) << released.output;
   EXPECT_TRUE(gone("cm child"));
   EXPECT_TRUE(gone("cm parent"));  // then the owner
 }
 
-// The collection after a finalizer patch: releasing a terminating owner's last finalizer removes it,
-// and its background dependents are gone by the time the patch returns (adding a finalizer to a
+// The collection after a finalizer patch: releasing a terminating owner's last finalizer removes
+// it, and its background dependents are gone by the time the patch returns (adding a finalizer to a
 // live object, which cannot leave garbage, does not collect).
 TEST_F(KubeSimFaults, ReleasingATerminatingOwnersLastFinalizerCollectsItsDependents) {
   configmap("owner", "  finalizers: [example.com/hold]\n");
-  configmap("dependent", "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: " + uid("cm owner") + "}\n");
-  ASSERT_EQ(kubectl("patch cm dependent -n gpu-validation --type=merge -p '{\"metadata\":{\"finalizers\":[\"example.com/keep\"]}}'").exit_code, 0);
+  configmap("dependent",
+            "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: " +
+                uid("cm owner") + "}\n");
+  ASSERT_EQ(kubectl("patch cm dependent -n gpu-validation --type=merge -p "
+                    "'{\"metadata\":{\"finalizers\":[\"example.com/keep\"]}}'")
+                .exit_code,
+            0);
   auto deleted = kubectl("delete cm owner -n gpu-validation --wait=false");
   ASSERT_EQ(deleted.exit_code, 0) << deleted.output;
   EXPECT_FALSE(gone("cm owner"));      // held by its finalizer
   EXPECT_FALSE(gone("cm dependent"));  // a terminating owner is still an owner
-  auto released = kubectl("patch cm owner -n gpu-validation --type=json "
-                          "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
+  auto released = kubectl(
+      "patch cm owner -n gpu-validation --type=json "
+      "-p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'");
   ASSERT_EQ(released.exit_code, 0) << released.output;
   EXPECT_TRUE(gone("cm owner"));
   auto dependent = parse(kubectl("get cm dependent -n gpu-validation -o json").output);
-  EXPECT_TRUE(dependent.at("metadata").as_object().contains("deletionTimestamp"));  // held by its own finalizer
+  EXPECT_TRUE(dependent.at("metadata")
+                  .as_object()
+                  .contains("deletionTimestamp"));  // held by its own finalizer
 }
 
 TEST_F(KubeSimFaults, OrphanDeletionKeepsDependents) {
   configmap("parent");
-  configmap("child", "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: parent, uid: " +
-                         uid("cm parent") + "}\n");
+  configmap("child",
+            "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: parent, uid: " +
+                uid("cm parent") + "}\n");
   auto deleted = kubectl("delete cm parent -n gpu-validation --cascade=orphan");
   ASSERT_EQ(deleted.exit_code, 0) << deleted.output;
   EXPECT_TRUE(gone("cm parent"));
@@ -166,10 +188,12 @@ TEST_F(KubeSimFaults, AlwaysFailingCreateFailsKubectlAndIsCounted) {
   auto created = try_configmap("doomed");
   EXPECT_NE(created.exit_code, 0);
   EXPECT_TRUE(contains(created.output, "ServiceUnavailable")) << created.output;
-  EXPECT_TRUE(contains(created.output, "kube-sim fault injection: create configmaps")) << created.output;
+  EXPECT_TRUE(contains(created.output, "kube-sim fault injection: create configmaps"))
+      << created.output;
   EXPECT_TRUE(gone("cm doomed"));  // reads are not affected
   auto report = faults();
-  EXPECT_GE(report.at("counters").at("ServiceUnavailable").at("create").to_number<int>(), 1) << report;
+  EXPECT_GE(report.at("counters").at("ServiceUnavailable").at("create").to_number<int>(), 1)
+      << report;
   EXPECT_EQ(report.at("plan").at("verbs").at("create").at("errors").at(0).at("code"), 503);
 
   // Turning the plan off lets the create through.
@@ -179,7 +203,8 @@ TEST_F(KubeSimFaults, AlwaysFailingCreateFailsKubectlAndIsCounted) {
 }
 
 TEST_F(KubeSimFaults, TooManyRequestsCarriesRetryAfter) {
-  put_faults(R"({"seed": 2, "verbs": {"list": {"errors": [{"code": 429, "rate": 1, "retryAfterSeconds": 2}]}}})");
+  put_faults(
+      R"({"seed": 2, "verbs": {"list": {"errors": [{"code": 429, "rate": 1, "retryAfterSeconds": 2}]}}})");
   auto result = curl("-i " + sim_->url() + "/api/v1/namespaces/gpu-validation/configmaps");
   EXPECT_TRUE(contains(result.output, "HTTP/1.1 429")) << result.output;
   EXPECT_TRUE(contains(result.output, "Retry-After: 2")) << result.output;
@@ -190,7 +215,8 @@ TEST_F(KubeSimFaults, TooManyRequestsCarriesRetryAfter) {
 
 TEST_F(KubeSimFaults, ForcedGoneOnWatchStart) {
   put_faults("seed: 3\nverbs:\n  watch: {forceGoneRate: 1}\n");
-  auto result = kubectl("get --raw '/api/v1/namespaces/gpu-validation/configmaps?watch=1&timeoutSeconds=2'");
+  auto result =
+      kubectl("get --raw '/api/v1/namespaces/gpu-validation/configmaps?watch=1&timeoutSeconds=2'");
   EXPECT_TRUE(contains(result.output, "\"type\":\"ERROR\"")) << result.output;
   EXPECT_TRUE(contains(result.output, "\"code\":410")) << result.output;
   EXPECT_TRUE(contains(result.output, "\"reason\":\"Expired\"")) << result.output;
@@ -200,16 +226,19 @@ TEST_F(KubeSimFaults, ForcedGoneOnWatchStart) {
 TEST_F(KubeSimFaults, WatchIsDroppedAfterTheConfiguredTime) {
   put_faults("seed: 4\nverbs:\n  watch: {dropEverySeconds: 1}\n");
   const auto start = std::chrono::steady_clock::now();
-  auto result = curl("-N " + sim_->url() + "/api/v1/namespaces/gpu-validation/configmaps?watch=1&timeoutSeconds=15");
+  auto result = curl("-N " + sim_->url() +
+                     "/api/v1/namespaces/gpu-validation/configmaps?watch=1&timeoutSeconds=15");
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_LT(elapsed, std::chrono::seconds(8));
-  // The connection is cut without the terminating chunk (curl may or may not report it as an error).
+  // The connection is cut without the terminating chunk (curl may or may not report it as an
+  // error).
   EXPECT_EQ(faults().at("counters").at("WatchDrop").at("watch"), 1);
 }
 
 TEST_F(KubeSimFaults, BadPlanIsRejected) {
   std::ofstream(dir_ / "bad.yaml") << "verbs: {create: {errors: [{code: 418, rate: 1}]}}\n";
-  auto result = curl("-X PUT --data-binary @" + (dir_ / "bad.yaml").string() + " " + sim_->url() + "/sim/faults");
+  auto result = curl("-X PUT --data-binary @" + (dir_ / "bad.yaml").string() + " " + sim_->url() +
+                     "/sim/faults");
   EXPECT_TRUE(contains(result.output, "\"code\":400")) << result.output;
   EXPECT_TRUE(contains(result.output, "must be one of 500, 503, 409, 429")) << result.output;
 }

@@ -34,7 +34,8 @@ json::value torch_runtime() {
 }
 
 // The shape the Job controller creates: hostname affinity and the job label in its runtimePatch.
-json::value train_job(const std::string& name, const std::string& host_a, const std::string& host_b) {
+json::value train_job(const std::string& name, const std::string& host_a,
+                      const std::string& host_b) {
   auto job = json::parse(R"({
     "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
     "metadata": {"labels": {"app.kubernetes.io/managed-by": "nvcre"}},
@@ -48,11 +49,27 @@ json::value train_job(const std::string& name, const std::string& host_a, const 
                                                                 "values": []}]}]}}}}}}}}]}}}}]}})");
   job.at("metadata").as_object()["name"] = name;
   job.at("metadata").at("labels").as_object()["nvcre.nvidia.com/job"] = name;
-  auto& pod_template = job.at("spec").at("runtimePatches").at(0).at("trainingRuntimeSpec").at("template").at("spec")
-                           .at("replicatedJobs").at(0).at("template").at("spec").at("template");
+  auto& pod_template = job.at("spec")
+                           .at("runtimePatches")
+                           .at(0)
+                           .at("trainingRuntimeSpec")
+                           .at("template")
+                           .at("spec")
+                           .at("replicatedJobs")
+                           .at(0)
+                           .at("template")
+                           .at("spec")
+                           .at("template");
   pod_template.at("metadata").at("labels").as_object()["nvcre.nvidia.com/job"] = name;
-  pod_template.at("spec").at("affinity").at("nodeAffinity").at("requiredDuringSchedulingIgnoredDuringExecution")
-      .at("nodeSelectorTerms").at(0).at("matchExpressions").at(0).as_object()["values"] = json::array{host_a, host_b};
+  pod_template.at("spec")
+      .at("affinity")
+      .at("nodeAffinity")
+      .at("requiredDuringSchedulingIgnoredDuringExecution")
+      .at("nodeSelectorTerms")
+      .at(0)
+      .at("matchExpressions")
+      .at(0)
+      .as_object()["values"] = json::array{host_a, host_b};
   return job;
 }
 
@@ -71,11 +88,13 @@ class SimTrainerOverHttp : public KubectlTest {
     config.server = sim_->url();
     config.rate_limit.qps = -1;
     client_ = std::make_unique<k8s::RestClient>(config);
-    for (const char* file : {"trainer.kubeflow.org_trainingruntimes.yaml", "trainer.kubeflow.org_trainjobs.yaml"}) {
+    for (const char* file :
+         {"trainer.kubeflow.org_trainingruntimes.yaml", "trainer.kubeflow.org_trainjobs.yaml"}) {
       std::ifstream in(std::string(NVCRE_SOURCE_DIR) + "/deploy/crds/" + file);
       std::stringstream text;
       text << in.rdbuf();
-      for (const auto& doc : jsonkit::parse_yaml_documents(text.str())) client_->create(kCrds, "", doc);
+      for (const auto& doc : jsonkit::parse_yaml_documents(text.str()))
+        client_->create(kCrds, "", doc);
     }
     client_->create(kRuntimes, "default", torch_runtime());
   }
@@ -92,12 +111,15 @@ class SimTrainerOverHttp : public KubectlTest {
     k8s::WatchOptions options;
     options.timeout_seconds = 60;
     client_->watch(kTrainJobs, "default", options, [&](const k8s::WatchEvent& event) {
-      if (!event.object.is_object() || meta_string(event.object, "name") != name) return k8s::WatchControl::Continue;
+      if (!event.object.is_object() || meta_string(event.object, "name") != name)
+        return k8s::WatchControl::Continue;
       const auto* status = event.object.as_object().if_contains("status");
-      const auto* conditions = status && status->is_object() ? status->as_object().if_contains("conditions") : nullptr;
+      const auto* conditions =
+          status && status->is_object() ? status->as_object().if_contains("conditions") : nullptr;
       if (conditions && conditions->is_array())
         for (const auto& condition : conditions->as_array())
-          if ((condition.at("type") == "Complete" || condition.at("type") == "Failed") && condition.at("status") == "True") {
+          if ((condition.at("type") == "Complete" || condition.at("type") == "Failed") &&
+              condition.at("status") == "True") {
             finished = condition;
             return k8s::WatchControl::Stop;
           }
@@ -144,12 +166,14 @@ TEST_F(SimTrainerOverHttp, TrainJobWithAFaultyNodeFailsNamingIt) {
   EXPECT_EQ(pods["gpu-node-01"].at("status").at("phase"), "Succeeded");
   EXPECT_EQ(pods["gpu-node-02"].at("status").at("phase"), "Failed");
   EXPECT_EQ(pods["gpu-node-02"].at("metadata").at("labels").at("nvcre.nvidia.com/job"), "nccl-bad");
-  const auto& terminated = pods["gpu-node-02"].at("status").at("containerStatuses").at(0).at("state").at("terminated");
+  const auto& terminated =
+      pods["gpu-node-02"].at("status").at("containerStatuses").at(0).at("state").at("terminated");
   EXPECT_EQ(terminated.at("exitCode"), 1);
   EXPECT_EQ(terminated.at("reason"), "Error");
 
   const std::string pod_name(pods["gpu-node-02"].at("metadata").at("name").as_string());
-  auto log = client_->request({"GET", k8s::RestClient::path_for(kPods, "default", pod_name, "log"), {}, "", ""});
+  auto log = client_->request(
+      {"GET", k8s::RestClient::path_for(kPods, "default", pod_name, "log"), {}, "", ""});
   EXPECT_NE(log.body.find("NCCL WARN"), std::string::npos) << log.body;
 }
 
@@ -165,7 +189,8 @@ TEST_F(SimTrainerOverHttp, HealthyTrainJobCompletes) {
 
   // Rank 0 prints the nccl-tests table the bandwidth measurement parses.
   const std::string pod_name(pods["gpu-node-00"].at("metadata").at("name").as_string());
-  auto log = client_->request({"GET", k8s::RestClient::path_for(kPods, "default", pod_name, "log"), {}, "", ""});
+  auto log = client_->request(
+      {"GET", k8s::RestClient::path_for(kPods, "default", pod_name, "log"), {}, "", ""});
   EXPECT_NE(log.body.find("# Avg bus bandwidth"), std::string::npos) << log.body;
   EXPECT_NE(log.body.find("Using network AWS Libfabric"), std::string::npos) << log.body;
 }

@@ -38,7 +38,8 @@ std::string base64(const std::string& bytes) {
     unsigned n = static_cast<unsigned char>(bytes[i]) << 16;
     if (i + 1 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
     if (i + 2 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 2]);
-    for (std::size_t k = 0; k < 4; ++k) out += i + k <= bytes.size() ? alphabet[(n >> (18 - 6 * k)) & 63] : '=';
+    for (std::size_t k = 0; k < 4; ++k)
+      out += i + k <= bytes.size() ? alphabet[(n >> (18 - 6 * k)) & 63] : '=';
   }
   return out;
 }
@@ -69,26 +70,32 @@ class Pki {
   Pki() {
     dir_ = fs::temp_directory_path() / ("nvcre-tls-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir_);
-    std::ofstream(dir_ / "ca.ext") << "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"
-                                       "subjectKeyIdentifier=hash\n";
-    const std::string leaf = "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n";
-    std::ofstream(dir_ / "server.ext") << leaf << "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n";
-    std::ofstream(dir_ / "other.ext") << leaf << "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:other.example\n";
+    std::ofstream(dir_ / "ca.ext")
+        << "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"
+           "subjectKeyIdentifier=hash\n";
+    const std::string leaf =
+        "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n";
+    std::ofstream(dir_ / "server.ext")
+        << leaf << "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n";
+    std::ofstream(dir_ / "other.ext")
+        << leaf << "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:other.example\n";
     std::ofstream(dir_ / "client.ext") << leaf << "extendedKeyUsage=clientAuth\n";
     std::string script = "set -e; cd '" + dir_.string() + "'\n";
     auto key = [](const std::string& name) {
-      return "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + name + ".key\n";
+      return "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + name +
+             ".key\n";
     };
     auto ca = [&](const std::string& name) {
-      return key(name) + "openssl req -new -key " + name + ".key -subj /CN=" + name + " -out " + name + ".csr\n" +
-             "openssl x509 -req -in " + name + ".csr -signkey " + name + ".key -days 2 -extfile ca.ext -out " + name +
-             ".crt\n";
+      return key(name) + "openssl req -new -key " + name + ".key -subj /CN=" + name + " -out " +
+             name + ".csr\n" + "openssl x509 -req -in " + name + ".csr -signkey " + name +
+             ".key -days 2 -extfile ca.ext -out " + name + ".crt\n";
     };
-    auto signed_by = [&](const std::string& name, const std::string& subject, const std::string& issuer,
-                         const std::string& ext) {
-      return key(name) + "openssl req -new -key " + name + ".key -subj " + subject + " -out " + name + ".csr\n" +
-             "openssl x509 -req -in " + name + ".csr -CA " + issuer + ".crt -CAkey " + issuer +
-             ".key -CAcreateserial -days 2 -extfile " + ext + " -out " + name + ".crt\n";
+    auto signed_by = [&](const std::string& name, const std::string& subject,
+                         const std::string& issuer, const std::string& ext) {
+      return key(name) + "openssl req -new -key " + name + ".key -subj " + subject + " -out " +
+             name + ".csr\n" + "openssl x509 -req -in " + name + ".csr -CA " + issuer +
+             ".crt -CAkey " + issuer + ".key -CAcreateserial -days 2 -extfile " + ext + " -out " +
+             name + ".crt\n";
     };
     script += ca("ca") + ca("wrong-ca");
     script += signed_by("server", "/CN=kube-sim", "ca", "server.ext");
@@ -152,7 +159,9 @@ class TlsSim : public ::testing::Test {
     return {};
   }
 
-  static bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+  static bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  }
 
   std::unique_ptr<sim::KubeSim> sim_;
 };
@@ -167,14 +176,17 @@ TEST_F(TlsSim, RightCaAsFileOrDataSucceeds) {
   auto by_file = config();
   by_file.ca_file = Pki::get().path("ca.crt");
   RestClient client(by_file);
-  client.create(kNamespaces, "", json::object{{"apiVersion", "v1"}, {"kind", "Namespace"},
-                                              {"metadata", json::object{{"name", "over-tls"}}}});
+  client.create(kNamespaces, "",
+                json::object{{"apiVersion", "v1"},
+                             {"kind", "Namespace"},
+                             {"metadata", json::object{{"name", "over-tls"}}}});
   EXPECT_EQ(client.get(kNamespaces, "", "over-tls").at("metadata").at("name"), "over-tls");
   EXPECT_EQ(client.connections_opened(), 1u);  // keep-alive works over TLS too
   // A watch streams over TLS: the synthetic ADDED events of existing namespaces.
   std::vector<std::string> added;
   client.watch(kNamespaces, "", WatchOptions{}, [&](const WatchEvent& e) {
-    if (e.type == WatchEventType::Added) added.emplace_back(e.object.at("metadata").at("name").as_string());
+    if (e.type == WatchEventType::Added)
+      added.emplace_back(e.object.at("metadata").at("name").as_string());
     return added.size() == 2 ? WatchControl::Stop : WatchControl::Continue;
   });
   EXPECT_EQ(added.size(), 2u);
@@ -198,7 +210,9 @@ TEST_F(TlsSim, WrongCaFailsVerificationNamingTheHost) {
   c.bearer_token = kToken;
   auto what = transport_error(c);
   EXPECT_TRUE(contains(what, "https://127.0.0.1:" + std::to_string(sim_->port()))) << what;
-  EXPECT_TRUE(contains(what, "TLS handshake with 127.0.0.1 failed: certificate verification failed")) << what;
+  EXPECT_TRUE(
+      contains(what, "TLS handshake with 127.0.0.1 failed: certificate verification failed"))
+      << what;
   EXPECT_TRUE(contains(what, "not signed by the configured certificate-authority")) << what;
 }
 
@@ -237,7 +251,8 @@ TEST_F(TlsSim, ClientCertificateRequired) {
   data.client_key_data = Pki::get().pem("client.key");
   expect_works(data);
 
-  // TLS 1.3: the client finishes its handshake first and hears the server's alert on its first read.
+  // TLS 1.3: the client finishes its handshake first and hears the server's alert on its first
+  // read.
   auto what = transport_error(c);
   EXPECT_TRUE(contains(what, "https://127.0.0.1:" + std::to_string(sim_->port()))) << what;
   EXPECT_TRUE(contains(what, "the server requires a client certificate")) << what;
@@ -287,12 +302,14 @@ TEST_F(TlsSim, KubeconfigWithInlineDataConnects) {
   auto tls = server_tls();
   tls.client_ca_file = Pki::get().path("ca.crt");
   start(tls, kToken);
-  const std::string text = "apiVersion: v1\nkind: Config\ncurrent-context: sim\nclusters:\n- name: sim\n  cluster:\n"
-                           "    server: " + sim_->url() + "\n    certificate-authority-data: " +
-                           base64(Pki::get().pem("ca.crt")) + "\nusers:\n- name: u\n  user:\n    token: " + kToken +
-                           "\n    client-certificate-data: " + base64(Pki::get().pem("client.crt")) +
-                           "\n    client-key-data: " + base64(Pki::get().pem("client.key")) +
-                           "\ncontexts:\n- name: sim\n  context: {cluster: sim, user: u, namespace: team}\n";
+  const std::string text =
+      "apiVersion: v1\nkind: Config\ncurrent-context: sim\nclusters:\n- name: sim\n  cluster:\n"
+      "    server: " +
+      sim_->url() + "\n    certificate-authority-data: " + base64(Pki::get().pem("ca.crt")) +
+      "\nusers:\n- name: u\n  user:\n    token: " + kToken +
+      "\n    client-certificate-data: " + base64(Pki::get().pem("client.crt")) +
+      "\n    client-key-data: " + base64(Pki::get().pem("client.key")) +
+      "\ncontexts:\n- name: sim\n  context: {cluster: sim, user: u, namespace: team}\n";
   auto c = parse_kubeconfig(text, "inline");
   c.rate_limit.qps = -1;
   expect_works(c);
@@ -303,10 +320,13 @@ TEST_F(TlsSim, KubeconfigWithFilesConnects) {
   auto tls = server_tls();
   tls.client_ca_file = Pki::get().path("ca.crt");
   start(tls);
-  const std::string text = "apiVersion: v1\nkind: Config\ncurrent-context: sim\nclusters:\n- name: sim\n  cluster:\n"
-                           "    server: " + sim_->url() + "\n    certificate-authority: ca.crt\n"
-                           "users:\n- name: u\n  user:\n    client-certificate: client.crt\n    client-key: client.key\n"
-                           "contexts:\n- name: sim\n  context: {cluster: sim, user: u}\n";
+  const std::string text =
+      "apiVersion: v1\nkind: Config\ncurrent-context: sim\nclusters:\n- name: sim\n  cluster:\n"
+      "    server: " +
+      sim_->url() +
+      "\n    certificate-authority: ca.crt\n"
+      "users:\n- name: u\n  user:\n    client-certificate: client.crt\n    client-key: client.key\n"
+      "contexts:\n- name: sim\n  context: {cluster: sim, user: u}\n";
   // Relative paths resolve against the kubeconfig's directory.
   auto c = parse_kubeconfig(text, "inline", {}, Pki::get().path(""));
   c.rate_limit.qps = -1;
@@ -314,7 +334,8 @@ TEST_F(TlsSim, KubeconfigWithFilesConnects) {
 }
 
 TEST(KubeSimTlsSetup, BadServerMaterialIsAClearErrorWithoutKeyBytes) {
-  const std::string garbage = "-----BEGIN PRIVATE KEY-----\nS3CR3TKEYBYTES\n-----END PRIVATE KEY-----\n";
+  const std::string garbage =
+      "-----BEGIN PRIVATE KEY-----\nS3CR3TKEYBYTES\n-----END PRIVATE KEY-----\n";
   auto start_with = [](sim::KubeSimTls tls) -> std::string {
     sim::KubeSimOptions options;
     options.tls = std::move(tls);
@@ -335,11 +356,14 @@ TEST(KubeSimTlsSetup, BadServerMaterialIsAClearErrorWithoutKeyBytes) {
   tls = server_tls();
   tls.cert_file = "/no/such/server.crt";
   what = start_with(tls);
-  EXPECT_NE(what.find("cannot read server certificate file /no/such/server.crt"), std::string::npos) << what;
+  EXPECT_NE(what.find("cannot read server certificate file /no/such/server.crt"), std::string::npos)
+      << what;
   tls = server_tls();
   tls.key_file = Pki::get().path("other.key");  // does not match the certificate
   what = start_with(tls);
-  EXPECT_NE(what.find("server private key file " + tls.key_file + " is not usable"), std::string::npos) << what;
+  EXPECT_NE(what.find("server private key file " + tls.key_file + " is not usable"),
+            std::string::npos)
+      << what;
   EXPECT_EQ(what.find(Pki::get().key_fragment("other.key")), std::string::npos) << what;
 }
 

@@ -8,7 +8,8 @@
 namespace nvcre::test {
 
 template <class Condition>
-bool eventually(Condition&& condition, std::chrono::steady_clock::duration deadline = std::chrono::seconds(30),
+bool eventually(Condition&& condition,
+                std::chrono::steady_clock::duration deadline = std::chrono::seconds(30),
                 std::chrono::steady_clock::duration period = std::chrono::milliseconds(20)) {
   const auto until = std::chrono::steady_clock::now() + deadline;
   while (std::chrono::steady_clock::now() < until) {

@@ -50,7 +50,8 @@ bool update_requested() {
 const std::string& GoldenCase::input(const std::string& file_name) const {
   auto it = inputs.find(file_name);
   if (it == inputs.end()) {
-    throw std::runtime_error("golden case " + suite + "/" + name + " has no input file " + file_name);
+    throw std::runtime_error("golden case " + suite + "/" + name + " has no input file " +
+                             file_name);
   }
   return it->second;
 }
@@ -143,7 +144,8 @@ void check_golden(const GoldenCase& golden_case,
     return;
   }
   if (!fs::exists(golden_case.expected_path)) {
-    ADD_FAILURE() << where << ": no expected file; run with UPDATE_GOLDEN=1 and review it. Actual:\n"
+    ADD_FAILURE() << where
+                  << ": no expected file; run with UPDATE_GOLDEN=1 and review it. Actual:\n"
                   << actual;
     return;
   }

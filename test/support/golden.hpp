@@ -18,9 +18,9 @@ struct GoldenCase {
   std::string suite;
   std::string name;
   std::filesystem::path dir;
-  std::map<std::string, std::string> inputs;   // file name -> content
-  std::optional<std::string> expected_error;   // content of `error`, trailing newlines trimmed
-  std::filesystem::path expected_path;         // existing expected file, or <dir>/expected.json
+  std::map<std::string, std::string> inputs;  // file name -> content
+  std::optional<std::string> expected_error;  // content of `error`, trailing newlines trimmed
+  std::filesystem::path expected_path;        // existing expected file, or <dir>/expected.json
 
   // The named input; fails the test (throws) when the case does not have it.
   const std::string& input(const std::string& file_name) const;
@@ -31,8 +31,8 @@ struct GoldenCase {
 // misplaced testdata folder cannot make a suite pass vacuously.
 std::vector<GoldenCase> load_cases(const std::string& suite);
 
-// Runs `produce` and judges the outcome: with an `error` file the call must throw an exception whose
-// what() contains the expected text; otherwise it must return output equal (after trimming
+// Runs `produce` and judges the outcome: with an `error` file the call must throw an exception
+// whose what() contains the expected text; otherwise it must return output equal (after trimming
 // surrounding whitespace) to the expected file, or rewrite it under UPDATE_GOLDEN=1.
 void check_golden(const GoldenCase& golden_case,
                   const std::function<std::string(const GoldenCase&)>& produce);
@@ -48,7 +48,7 @@ void PrintTo(const GoldenCase& golden_case, std::ostream* out);
 }  // namespace nvcre::testing
 
 // Declares a value-parameterised GoogleTest suite over the cases of test/testdata/<suite>/.
-#define NVCRE_GOLDEN_SUITE(fixture, suite_dir)                                             \
-  INSTANTIATE_TEST_SUITE_P(Golden, fixture,                                                \
-                           ::testing::ValuesIn(::nvcre::testing::load_cases(suite_dir)),  \
-                           [](const auto& info) { return ::nvcre::testing::test_name_of(info.param); })
+#define NVCRE_GOLDEN_SUITE(fixture, suite_dir)                                       \
+  INSTANTIATE_TEST_SUITE_P(                                                          \
+      Golden, fixture, ::testing::ValuesIn(::nvcre::testing::load_cases(suite_dir)), \
+      [](const auto& info) { return ::nvcre::testing::test_name_of(info.param); })

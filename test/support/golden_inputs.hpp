@@ -21,7 +21,8 @@ inline std::string flag(const GoldenCase& golden_case, const char* name) {
 }
 
 // The value at an object-key path, or nullptr.
-inline const boost::json::value* find(const boost::json::value& root, std::initializer_list<std::string_view> path) {
+inline const boost::json::value* find(const boost::json::value& root,
+                                      std::initializer_list<std::string_view> path) {
   const boost::json::value* node = &root;
   for (auto key : path) {
     const auto* object = node->if_object();
@@ -32,7 +33,8 @@ inline const boost::json::value* find(const boost::json::value& root, std::initi
 }
 
 // The string at an object-key path, or "" when it is absent or not a string.
-inline std::string string_at(const boost::json::value& root, std::initializer_list<std::string_view> path) {
+inline std::string string_at(const boost::json::value& root,
+                             std::initializer_list<std::string_view> path) {
   const auto* value = find(root, path);
   return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
 }

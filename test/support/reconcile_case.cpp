@@ -13,9 +13,9 @@ namespace {
 namespace json = boost::json;
 
 k8s::ActionVerb verb_from(std::string_view text, const std::string& where) {
-  for (auto verb : {k8s::ActionVerb::Create, k8s::ActionVerb::MergePatch, k8s::ActionVerb::UpdateStatus,
-                    k8s::ActionVerb::MergePatchStatus, k8s::ActionVerb::Update, k8s::ActionVerb::Delete,
-                    k8s::ActionVerb::LiveGet}) {
+  for (auto verb : {k8s::ActionVerb::Create, k8s::ActionVerb::MergePatch,
+                    k8s::ActionVerb::UpdateStatus, k8s::ActionVerb::MergePatchStatus,
+                    k8s::ActionVerb::Update, k8s::ActionVerb::Delete, k8s::ActionVerb::LiveGet}) {
     if (k8s::to_string(verb) == text) return verb;
   }
   throw std::runtime_error(where + ": unknown action verb \"" + std::string(text) + "\"");
@@ -29,7 +29,8 @@ std::string string_or_empty(const json::object& o, std::string_view key) {
 k8s::ActionOutcome outcome_from(const json::object& o, const std::string& where) {
   k8s::ActionOutcome outcome;
   const auto* action = o.if_contains("action");
-  if (action == nullptr || !action->is_object()) throw std::runtime_error(where + ": outcome.action is required");
+  if (action == nullptr || !action->is_object())
+    throw std::runtime_error(where + ": outcome.action is required");
   outcome.action.verb = verb_from(string_or_empty(action->as_object(), "verb"), where);
   if (const auto* target = action->as_object().if_contains("target")) {
     outcome.action.target = k8s::object_ref_from_json(*target);
@@ -55,7 +56,8 @@ ReconcileCase load_reconcile_case(const GoldenCase& golden_case) {
   auto now = k8s::parse_rfc3339(string_or_empty(o, "now"));
   if (!now) throw std::runtime_error(where + ": `now` must be an RFC 3339 timestamp");
   out.now = *now;
-  if (const auto* object = o.if_contains("object"); object != nullptr && !object->is_null()) out.object = *object;
+  if (const auto* object = o.if_contains("object"); object != nullptr && !object->is_null())
+    out.object = *object;
   if (const auto* cache = o.if_contains("cache"); cache != nullptr && cache->is_array()) {
     for (const auto& item : cache->as_array()) out.cache.upsert(item);
   }
@@ -65,7 +67,8 @@ ReconcileCase load_reconcile_case(const GoldenCase& golden_case) {
         throw std::runtime_error(where + ": every live entry needs a ref");
       }
       const auto* object = item.as_object().if_contains("object");
-      out.live[k8s::object_ref_from_json(item.as_object().at("ref"))] = object == nullptr ? json::value() : *object;
+      out.live[k8s::object_ref_from_json(item.as_object().at("ref"))] =
+          object == nullptr ? json::value() : *object;
     }
   }
   if (const auto* outcome = o.if_contains("outcome"); outcome != nullptr && outcome->is_object()) {
@@ -75,6 +78,8 @@ ReconcileCase load_reconcile_case(const GoldenCase& golden_case) {
   return out;
 }
 
-std::string plan_to_yaml(const k8s::ReconcilePlan& plan) { return jsonkit::to_yaml(k8s::plan_to_json(plan)); }
+std::string plan_to_yaml(const k8s::ReconcilePlan& plan) {
+  return jsonkit::to_yaml(k8s::plan_to_json(plan));
+}
 
 }  // namespace nvcre::testing

@@ -35,12 +35,15 @@ void scrub(json::value& value) {
 json::value sanitize_object(json::value object) {
   if (auto* metadata = object.is_object() ? object.as_object().if_contains("metadata") : nullptr) {
     if (auto* meta = metadata->if_object()) {
-      for (const char* volatile_key : {"generation", "creationTimestamp", "managedFields", "selfLink",
-                                       "deletionTimestamp", "deletionGracePeriodSeconds"}) {
+      for (const char* volatile_key :
+           {"generation", "creationTimestamp", "managedFields", "selfLink", "deletionTimestamp",
+            "deletionGracePeriodSeconds"}) {
         meta->erase(volatile_key);
       }
-      if (auto* annotations = meta->if_contains("annotations"); annotations != nullptr && annotations->is_object()) {
-        if (auto* uid = annotations->as_object().if_contains("nvcre.nvidia.com/workflow-uid")) *uid = "<uid>";
+      if (auto* annotations = meta->if_contains("annotations");
+          annotations != nullptr && annotations->is_object()) {
+        if (auto* uid = annotations->as_object().if_contains("nvcre.nvidia.com/workflow-uid"))
+          *uid = "<uid>";
       }
     }
   }

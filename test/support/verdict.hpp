@@ -16,13 +16,16 @@ struct Verdict {
 
 inline Verdict verdict_of(const boost::json::value& object) {
   const auto* status = object.as_object().if_contains("status");
-  const auto* conditions = status == nullptr || !status->is_object() ? nullptr : status->as_object().if_contains("conditions");
+  const auto* conditions = status == nullptr || !status->is_object()
+                               ? nullptr
+                               : status->as_object().if_contains("conditions");
   if (conditions == nullptr || !conditions->is_array()) return {};
   for (const auto& c : conditions->as_array()) {
     if (c.at("status") != "True") continue;
     std::string type(c.at("type").as_string());
     if (type == "Succeeded" || type == "Failed") {
-      return {type, std::string(c.at("reason").as_string()), std::string(c.at("message").as_string())};
+      return {type, std::string(c.at("reason").as_string()),
+              std::string(c.at("message").as_string())};
     }
   }
   return {};

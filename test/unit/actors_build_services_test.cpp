@@ -47,7 +47,8 @@ json::value with_version(json::value node, const std::string& version) {
 
 std::vector<platform::NodeRef> refs_of(const std::vector<json::value>& nodes) {
   std::vector<platform::NodeRef> refs;
-  for (const auto& n : nodes) refs.push_back({std::string(n.at("metadata").at("name").as_string()), ""});
+  for (const auto& n : nodes)
+    refs.push_back({std::string(n.at("metadata").at("name").as_string()), ""});
   return refs;
 }
 
@@ -89,7 +90,8 @@ class BuildServices : public ::testing::Test {
 
 TEST_F(BuildServices, DetectorAnswersTypedFactsFromItsNodeView) {
   auto detector = spawn_platform_detector(system_, {cache_});
-  auto [facts, error] = ask<platform::DetectionFacts>(detector, detect_atom::value, refs_of(nodes_));
+  auto [facts, error] =
+      ask<platform::DetectionFacts>(detector, detect_atom::value, refs_of(nodes_));
   ASSERT_TRUE(facts) << error;
   EXPECT_EQ(facts->platform, "aws");
   EXPECT_EQ(facts->selection.architecture, "h100");
@@ -103,7 +105,8 @@ TEST_F(BuildServices, DetectorAnswersTypedFactsFromItsNodeView) {
   EXPECT_EQ(after->derivations, before->derivations);
   EXPECT_EQ(after->known_nodes, 3U);
 
-  auto [missing, why] = ask<platform::DetectionFacts>(detector, detect_atom::value, std::vector<platform::NodeRef>{{"no-such-node", "1"}});
+  auto [missing, why] = ask<platform::DetectionFacts>(
+      detector, detect_atom::value, std::vector<platform::NodeRef>{{"no-such-node", "1"}});
   EXPECT_FALSE(missing);
   EXPECT_NE(why.find("no-such-node is no longer cached"), std::string::npos) << why;
   self_->send_exit(detector, caf::exit_reason::user_shutdown);
@@ -131,7 +134,8 @@ TEST_F(BuildServices, DetectorFollowsTheStoresNodeChanges) {
     if (!derived) std::this_thread::sleep_for(10ms);
   }
   ASSERT_TRUE(derived) << "the detector never saw the store's Node changes";
-  auto [facts, error] = ask<platform::DetectionFacts>(detector, detect_atom::value, refs_of(nodes_));
+  auto [facts, error] =
+      ask<platform::DetectionFacts>(detector, detect_atom::value, refs_of(nodes_));
   ASSERT_TRUE(facts) << error;
   EXPECT_EQ(facts->selection.architecture, "gb200");
   auto [stats, e] = ask<PlatformDetectorStats>(detector, stats_atom::value);
@@ -158,23 +162,29 @@ TEST_F(BuildServices, ResolverAndGangSchedulerAnswerWhatTheOfflineCompositionBui
   auto resolver = spawn_catalog_resolver(system_);
   auto gang = spawn_workflow_assembler(system_);
   const auto cert = certification_for("communication", "nccl-all-reduce");
-  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs_of(nodes_)};
-  auto [resolved, error] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request, platform::detect_nodes(nodes_));
+  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(),
+                                                    refs_of(nodes_)};
+  auto [resolved, error] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request,
+                                                             platform::detect_nodes(nodes_));
   ASSERT_TRUE(resolved) << error;
   ASSERT_TRUE(std::holds_alternative<certification::ResolvedCategory>(*resolved));
-  auto [built, error2] =
-      ask<certification::CategoryBuildAnswer>(gang, assemble_atom::value, cert, std::get<certification::ResolvedCategory>(std::move(*resolved)));
+  auto [built, error2] = ask<certification::CategoryBuildAnswer>(
+      gang, assemble_atom::value, cert,
+      std::get<certification::ResolvedCategory>(std::move(*resolved)));
   ASSERT_TRUE(built) << error2;
   ASSERT_TRUE(std::holds_alternative<certification::CategoryBuild>(*built));
-  const auto offline = certification::build_category_workflow(cert, cert.spec.categories.front(), {nodes_, "h100", false});
-  EXPECT_EQ(json::serialize(api::encode_object(std::get<certification::CategoryBuild>(*built).workflow)),
-            json::serialize(api::encode_object(offline.workflow)));
+  const auto offline = certification::build_category_workflow(cert, cert.spec.categories.front(),
+                                                              {nodes_, "h100", false});
+  EXPECT_EQ(
+      json::serialize(api::encode_object(std::get<certification::CategoryBuild>(*built).workflow)),
+      json::serialize(api::encode_object(offline.workflow)));
 
   // A refusal is an answer, not an error.
   const auto unknown = certification_for("nope", "nothing");
-  auto [refused, error3] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value,
-                               certification::CategoryBuildRequest{unknown, unknown.spec.categories.front(), {}},
-                               platform::detect_nodes(nodes_));
+  auto [refused, error3] = ask<certification::ResolveAnswer>(
+      resolver, resolve_atom::value,
+      certification::CategoryBuildRequest{unknown, unknown.spec.categories.front(), {}},
+      platform::detect_nodes(nodes_));
   ASSERT_TRUE(refused) << error3;
   ASSERT_TRUE(std::holds_alternative<certification::BuildFailure>(*refused));
   EXPECT_EQ(std::get<certification::BuildFailure>(*refused).reason, "CategoryNotFound");
@@ -191,11 +201,14 @@ TEST_F(BuildServices, AThrowingServiceRepliesWithAnErrorAndStaysUp) {
   };
   auto resolver = spawn_catalog_resolver(system_, config);
   const auto cert = certification_for("communication", "nccl-all-reduce");
-  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs_of(nodes_)};
-  auto [first, error] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request, platform::detect_nodes(nodes_));
+  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(),
+                                                    refs_of(nodes_)};
+  auto [first, error] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request,
+                                                          platform::detect_nodes(nodes_));
   EXPECT_FALSE(first);
   EXPECT_NE(error.find("catalog_resolver: injected resolver crash"), std::string::npos) << error;
-  auto [second, error2] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request, platform::detect_nodes(nodes_));
+  auto [second, error2] = ask<certification::ResolveAnswer>(resolver, resolve_atom::value, request,
+                                                            platform::detect_nodes(nodes_));
   ASSERT_TRUE(second) << error2;
   EXPECT_TRUE(std::holds_alternative<certification::ResolvedCategory>(*second));
   self_->send_exit(resolver, caf::exit_reason::user_shutdown);
@@ -206,14 +219,17 @@ TEST_F(BuildServices, AThrowingServiceRepliesWithAnErrorAndStaysUp) {
 TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   auto gang_calls = std::make_shared<std::atomic<int>>(0);
   WorkflowAssemblerConfig gang_config;
-  gang_config.assemble = [gang_calls](const api::Certification& cert, certification::ResolvedCategory resolved) {
+  gang_config.assemble = [gang_calls](const api::Certification& cert,
+                                      certification::ResolvedCategory resolved) {
     if (++*gang_calls == 1) throw std::runtime_error("injected gang crash");
     return certification::assemble_for_request(cert, std::move(resolved));
   };
-  ServiceActors services{spawn_platform_detector(system_, {cache_}), {spawn_catalog_resolver(system_)},
+  ServiceActors services{spawn_platform_detector(system_, {cache_}),
+                         {spawn_catalog_resolver(system_)},
                          {spawn_workflow_assembler(system_, gang_config)}};
   const auto cert = certification_for("communication", "nccl-all-reduce");
-  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs_of(nodes_)};
+  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(),
+                                                    refs_of(nodes_)};
   auto seen = std::make_shared<std::optional<certification::CategoryBuildAnswer>>();
 
   ReconcilerConfig config;
@@ -235,7 +251,8 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   auto reconciler_actor_handle = self_->spawn(reconciler, std::move(config));
   auto [failed, e1] = ask<PassResult>(reconciler_actor_handle, reconcile_atom::value);
   ASSERT_TRUE(failed) << e1;
-  EXPECT_NE(failed->error.find("asking services: workflow_assembler: injected gang crash"), std::string::npos)
+  EXPECT_NE(failed->error.find("asking services: workflow_assembler: injected gang crash"),
+            std::string::npos)
       << failed->error;
   EXPECT_FALSE(seen->has_value());
 

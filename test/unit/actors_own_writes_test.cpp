@@ -14,12 +14,13 @@ using k8s::ActionVerb;
 json::value config_map(json::object extra_metadata = {}) {
   json::object metadata{{"name", "cm"}, {"namespace", "ns"}, {"resourceVersion", "7"}};
   for (auto& [key, value] : extra_metadata) metadata[key] = value;
-  return json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(metadata)}};
+  return json::object{
+      {"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(metadata)}};
 }
 
 TEST(OwnWrites, AWritesAnswerIsTheObjectAsItNowStands) {
-  for (auto verb : {ActionVerb::Create, ActionVerb::Update, ActionVerb::MergePatch, ActionVerb::MergePatchStatus,
-                    ActionVerb::UpdateStatus}) {
+  for (auto verb : {ActionVerb::Create, ActionVerb::Update, ActionVerb::MergePatch,
+                    ActionVerb::MergePatchStatus, ActionVerb::UpdateStatus}) {
     EXPECT_TRUE(answer_is_current_object(verb, config_map())) << k8s::to_string(verb);
   }
   EXPECT_FALSE(answer_is_current_object(ActionVerb::LiveGet, config_map()));
@@ -27,13 +28,17 @@ TEST(OwnWrites, AWritesAnswerIsTheObjectAsItNowStands) {
 }
 
 TEST(OwnWrites, ADeletesAnswerCountsOnlyWhileAFinalizerHoldsTheObject) {
-  const json::value held = config_map({{"deletionTimestamp", "2026-11-30T18:00:00Z"}, {"finalizers", {"x/hold"}}});
+  const json::value held =
+      config_map({{"deletionTimestamp", "2026-11-30T18:00:00Z"}, {"finalizers", {"x/hold"}}});
   EXPECT_TRUE(answer_is_current_object(ActionVerb::Delete, held));
-  // Gone at once: the answer is its last state, or a Status; a pod in its grace period has no finalizer.
+  // Gone at once: the answer is its last state, or a Status; a pod in its grace period has no
+  // finalizer.
   EXPECT_FALSE(answer_is_current_object(ActionVerb::Delete, config_map()));
-  EXPECT_FALSE(answer_is_current_object(ActionVerb::Delete, config_map({{"deletionTimestamp", "2026-11-30T18:00:00Z"}})));
   EXPECT_FALSE(answer_is_current_object(
-      ActionVerb::Delete, json::object{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Success"}}));
+      ActionVerb::Delete, config_map({{"deletionTimestamp", "2026-11-30T18:00:00Z"}})));
+  EXPECT_FALSE(answer_is_current_object(
+      ActionVerb::Delete,
+      json::object{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Success"}}));
 }
 
 TEST(OwnWrites, RecordsOnlyWhatAWatchWouldDeliver) {

@@ -18,7 +18,7 @@ using namespace std::chrono_literals;
 // answered would wait forever (the pass times out).
 struct FakeApi {
   std::mutex mutex;
-  std::vector<std::string> log;  // "sent <name>" / "answered <name>", in order
+  std::vector<std::string> log;        // "sent <name>" / "answered <name>", in order
   std::map<std::string, int> failing;  // name -> HTTP code to answer with
   std::vector<std::pair<std::string, caf::typed_response_promise<k8s::ActionResult>>> held;
 
@@ -34,7 +34,8 @@ struct FakeApi {
   }
 };
 
-api_client_actor::behavior_type fake_api(api_client_actor::pointer self, std::shared_ptr<FakeApi> api) {
+api_client_actor::behavior_type fake_api(api_client_actor::pointer self,
+                                         std::shared_ptr<FakeApi> api) {
   return {
       [=](execute_atom, const k8s::Action& action) -> caf::result<k8s::ActionResult> {
         std::lock_guard lock(api->mutex);
@@ -44,7 +45,8 @@ api_client_actor::behavior_type fake_api(api_client_actor::pointer self, std::sh
         api->held.emplace_back(name, self->make_response_promise<k8s::ActionResult>());
         auto promise = api->held.back().second;
         if (api->held.size() == 2) {
-          for (auto& [held_name, held_promise] : api->held) held_promise.deliver(api->answer_for(held_name));
+          for (auto& [held_name, held_promise] : api->held)
+            held_promise.deliver(api->answer_for(held_name));
           api->held.clear();
         }
         return promise;
@@ -54,8 +56,9 @@ api_client_actor::behavior_type fake_api(api_client_actor::pointer self, std::sh
 }
 
 k8s::Action write_to(const std::string& name, bool joins_previous = false) {
-  auto action = k8s::make_action(k8s::ActionVerb::MergePatch, k8s::ObjectRef{"v1", "ConfigMap", "ns", name},
-                                 boost::json::object{{"data", boost::json::object{{"k", "v"}}}});
+  auto action =
+      k8s::make_action(k8s::ActionVerb::MergePatch, k8s::ObjectRef{"v1", "ConfigMap", "ns", name},
+                       boost::json::object{{"data", boost::json::object{{"k", "v"}}}});
   action.joins_previous = joins_previous;
   return action;
 }
@@ -78,7 +81,8 @@ class ReconcilerWaves : public ::testing::Test {
     std::optional<PassResult> result;
     std::string error;
     self_->request(handle, deadline, reconcile_atom::value)
-        .receive([&](PassResult& r) { result = std::move(r); }, [&](caf::error& e) { error = system_.render(e); });
+        .receive([&](PassResult& r) { result = std::move(r); },
+                 [&](caf::error& e) { error = system_.render(e); });
     self_->send_exit(handle, caf::exit_reason::user_shutdown);
     self_->send_exit(api, caf::exit_reason::user_shutdown);
     return {std::move(result), error};
@@ -98,22 +102,26 @@ class ReconcilerWaves : public ::testing::Test {
 TEST_F(ReconcilerWaves, JoinedActionsGoOutTogetherAndTheNextWaitsForBoth) {
   auto [result, error] = pass([](const reconcile::Context&) {
     reconcile::Result r;
-    r.plan.actions = {write_to("first"), write_to("held-a"), write_to("held-b", true), write_to("last")};
+    r.plan.actions = {write_to("first"), write_to("held-a"), write_to("held-b", true),
+                      write_to("last")};
     return r;
   });
   ASSERT_TRUE(result) << error;
   EXPECT_TRUE(result->error.empty()) << result->error;
-  EXPECT_EQ(log(), (std::vector<std::string>{"sent first", "answered first", "sent held-a", "sent held-b",
-                                             "answered held-a", "answered held-b", "sent last", "answered last"}));
+  EXPECT_EQ(log(), (std::vector<std::string>{"sent first", "answered first", "sent held-a",
+                                             "sent held-b", "answered held-a", "answered held-b",
+                                             "sent last", "answered last"}));
 }
 
 TEST_F(ReconcilerWaves, WithoutJoiningTheSecondWaitsForTheFirst) {
   // The control case: unmarked, held-b is sent only after held-a answers, which never happens.
-  auto [result, error] = pass([](const reconcile::Context&) {
-    reconcile::Result r;
-    r.plan.actions = {write_to("held-a"), write_to("held-b")};
-    return r;
-  }, 500ms);
+  auto [result, error] = pass(
+      [](const reconcile::Context&) {
+        reconcile::Result r;
+        r.plan.actions = {write_to("held-a"), write_to("held-b")};
+        return r;
+      },
+      500ms);
   EXPECT_FALSE(result);
   EXPECT_EQ(log(), (std::vector<std::string>{"sent held-a"}));
 }
@@ -124,7 +132,8 @@ TEST_F(ReconcilerWaves, TheFirstFailureInPlanOrderIsFedBackAndNothingAfterTheWav
   auto [result, error] = pass([&outcomes](const reconcile::Context& context) {
     reconcile::Result r;
     if (context.outcome) {
-      outcomes.push_back(context.outcome->action.target.name + " " + std::to_string(context.outcome->code));
+      outcomes.push_back(context.outcome->action.target.name + " " +
+                         std::to_string(context.outcome->code));
       r.plan.error = "gave up after " + context.outcome->action.target.name;
       return r;
     }
@@ -134,7 +143,8 @@ TEST_F(ReconcilerWaves, TheFirstFailureInPlanOrderIsFedBackAndNothingAfterTheWav
   ASSERT_TRUE(result) << error;
   EXPECT_EQ(outcomes, (std::vector<std::string>{"held-a 500"}));
   EXPECT_EQ(result->error, "gave up after held-a");
-  EXPECT_EQ(log(), (std::vector<std::string>{"sent held-a", "sent held-b", "answered held-a", "answered held-b"}));
+  EXPECT_EQ(log(), (std::vector<std::string>{"sent held-a", "sent held-b", "answered held-a",
+                                             "answered held-b"}));
 }
 
 }  // namespace

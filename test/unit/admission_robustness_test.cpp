@@ -34,7 +34,8 @@ bool is_nvcre_object(const json::value& value) {
   const auto* object = value.if_object();
   if (object == nullptr) return false;
   const auto* api_version = object->if_contains("apiVersion");
-  return api_version && api_version->is_string() && api_version->get_string() == "nvcre.nvidia.com/v1alpha1";
+  return api_version && api_version->is_string() &&
+         api_version->get_string() == "nvcre.nvidia.com/v1alpha1";
 }
 
 // Every admitted nvcre object the repository holds as an example or golden input.
@@ -97,12 +98,13 @@ json::value& at_path(json::value& root, const JsonPath& path) {
   return *node;
 }
 
-// Calls `visit` with a copy of `root` in which one value (not the root) has been replaced by a value
-// of another JSON type, for every value in the tree and every such replacement.
-void for_each_type_mutation(const json::value& root, const std::function<void(const json::value&)>& visit) {
-  const std::vector<json::value> replacements = {json::value("x"), json::value(7), json::value(-1),
-                                                 json::value(2.5), json::value(true), json::value(nullptr),
-                                                 json::object{}, json::array{}};
+// Calls `visit` with a copy of `root` in which one value (not the root) has been replaced by a
+// value of another JSON type, for every value in the tree and every such replacement.
+void for_each_type_mutation(const json::value& root,
+                            const std::function<void(const json::value&)>& visit) {
+  const std::vector<json::value> replacements = {
+      json::value("x"),  json::value(7),       json::value(-1), json::value(2.5),
+      json::value(true), json::value(nullptr), json::object{},  json::array{}};
   std::vector<JsonPath> paths;
   JsonPath path;
   collect_paths(root, path, paths);
@@ -136,7 +138,8 @@ void expect_model_agrees_with_schema(const json::value& object, const std::strin
                                                      << to_pretty_json(reencoded);
   } catch (const std::exception& error) {
     ADD_FAILURE() << where << ": admitted by the schema but the typed model says: " << error.what()
-                  << "\n" << to_pretty_json(stored);
+                  << "\n"
+                  << to_pretty_json(stored);
   }
 }
 
@@ -144,7 +147,8 @@ void expect_model_agrees_with_schema(const json::value& object, const std::strin
 
 TEST(AdmissionRobustness, EveryMutationIsJudgedAndAdmittedOnesDecode) {
   const auto manifests = admitted_manifests();
-  ASSERT_GE(manifests.size(), 10u) << "expected the examples and golden inputs to provide manifests";
+  ASSERT_GE(manifests.size(), 10u)
+      << "expected the examples and golden inputs to provide manifests";
   std::size_t mutations = 0;
   for (const auto& manifest : manifests) {
     expect_model_agrees_with_schema(manifest.object, manifest.path);
@@ -191,8 +195,10 @@ TEST(AdmissionRobustness, AdmittedStatusUpdatesDecode) {
       try {
         (void)decode_any_object(stored);
       } catch (const std::exception& error) {
-        ADD_FAILURE() << manifest.path << ": status update admitted but the typed model says: "
-                      << error.what() << "\n" << to_pretty_json(stored.at("status"));
+        ADD_FAILURE() << manifest.path
+                      << ": status update admitted but the typed model says: " << error.what()
+                      << "\n"
+                      << to_pretty_json(stored.at("status"));
       }
     });
     if (HasFailure()) break;

@@ -8,23 +8,28 @@ namespace {
 
 TEST(Conditions, ExclusiveSetterFlipsTheTripleAndReportsTransitions) {
   std::vector<Condition> conditions;
-  auto first = set_exclusive_condition(conditions, kConditionInProgress, "WorkflowCreated", "m1", 1, "T1");
+  auto first =
+      set_exclusive_condition(conditions, kConditionInProgress, "WorkflowCreated", "m1", 1, "T1");
   EXPECT_TRUE(first.changed);
   EXPECT_EQ(first.transition_to, "InProgress");
   ASSERT_EQ(conditions.size(), 3u);
   EXPECT_EQ(find_condition(conditions, "Failed")->reason, "NotApplicable");
   EXPECT_EQ(find_condition(conditions, "Failed")->status, "False");
 
-  auto same = set_exclusive_condition(conditions, kConditionInProgress, "WorkflowCreated", "m1", 1, "T2");
+  auto same =
+      set_exclusive_condition(conditions, kConditionInProgress, "WorkflowCreated", "m1", 1, "T2");
   EXPECT_FALSE(same.changed);
   EXPECT_FALSE(same.transition_to);
 
-  auto message_only = set_exclusive_condition(conditions, kConditionInProgress, "WorkflowRunning", "m2", 1, "T3");
+  auto message_only =
+      set_exclusive_condition(conditions, kConditionInProgress, "WorkflowRunning", "m2", 1, "T3");
   EXPECT_TRUE(message_only.changed);
   EXPECT_FALSE(message_only.transition_to);
-  EXPECT_EQ(find_condition(conditions, "InProgress")->lastTransitionTime, "T1");  // status did not flip
+  EXPECT_EQ(find_condition(conditions, "InProgress")->lastTransitionTime,
+            "T1");  // status did not flip
 
-  auto done = set_exclusive_condition(conditions, kConditionFailed, "WorkflowFailed", "bad", 2, "T4");
+  auto done =
+      set_exclusive_condition(conditions, kConditionFailed, "WorkflowFailed", "bad", 2, "T4");
   EXPECT_EQ(done.transition_to, "Failed");
   EXPECT_TRUE(is_terminal(conditions));
   EXPECT_EQ(find_condition(conditions, "InProgress")->lastTransitionTime, "T4");

@@ -67,7 +67,8 @@ metadata: {name: cd}
 spec: {numNodes: 0}
 )"));
   EXPECT_EQ(dependency.resource, json::parse(R"({"apiVersion": "resource.nvidia.com/v1beta1",
-      "kind": "ComputeDomain", "metadata": {"name": "cd"}, "spec": {"numNodes": 0}})").as_object());
+      "kind": "ComputeDomain", "metadata": {"name": "cd"}, "spec": {"numNodes": 0}})")
+                                     .as_object());
   // The remaining keys keep their order.
   std::vector<std::string> keys;
   for (const auto& entry : dependency.resource) keys.emplace_back(entry.key());
@@ -79,8 +80,11 @@ spec: {numNodes: 0}
 
 TEST(ApiTypes, DependencySpecEncodeMergesWhenBackAndOmitsItWhenEmpty) {
   DependencySpec dependency;
-  dependency.resource = json::parse(R"({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})").as_object();
-  EXPECT_EQ(json::serialize(encode(dependency)), R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}})");
+  dependency.resource =
+      json::parse(R"({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})")
+          .as_object();
+  EXPECT_EQ(json::serialize(encode(dependency)),
+            R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}})");
 
   dependency.when.platform = StringMatchSpec{.equals = "aws"};
   dependency.when.expression = "gpuArchitecture == 'h100'";
@@ -90,12 +94,14 @@ TEST(ApiTypes, DependencySpecEncodeMergesWhenBackAndOmitsItWhenEmpty) {
 
   // `when: {}` and `when: null` mean "always", like no `when`; they are not written back.
   for (std::string_view when : {"{}", "null"}) {
-    const auto decoded = decode<DependencySpec>(json::parse(R"({"kind": "ConfigMap", "when": )" + std::string(when) + "}"));
+    const auto decoded = decode<DependencySpec>(
+        json::parse(R"({"kind": "ConfigMap", "when": )" + std::string(when) + "}"));
     EXPECT_EQ(decoded.when, WhenSpec{});
     EXPECT_EQ(encode(decoded), json::parse(R"({"kind": "ConfigMap"})")) << when;
   }
   // A matcher that is present but empty is kept: it is not the zero WhenSpec.
-  const auto kept = decode<DependencySpec>(json::parse(R"({"kind": "X", "when": {"platform": {}}})"));
+  const auto kept =
+      decode<DependencySpec>(json::parse(R"({"kind": "X", "when": {"platform": {}}})"));
   EXPECT_EQ(encode(kept), json::parse(R"({"kind": "X", "when": {"platform": {}}})"));
 }
 
@@ -133,7 +139,8 @@ dependencies:
   ASSERT_EQ(override_spec.dependencies.size(), 1u);
   EXPECT_FALSE(override_spec.dependencies[0].resource.contains("when"));
   EXPECT_EQ(override_spec.dependencies[0].when.workloadKind, "TrainJob");
-  EXPECT_EQ(encode(override_spec).at("dependencies").at(0).at("when"), json::parse(R"({"workloadKind": "TrainJob"})"));
+  EXPECT_EQ(encode(override_spec).at("dependencies").at(0).at("when"),
+            json::parse(R"({"workloadKind": "TrainJob"})"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,9 +158,14 @@ spec:
     - {domain: training, variant: nemotron5-8b, optoins: {nodesPerJob: 4}}
 )"));
   });
-  EXPECT_NE(message.find(R"(metadata.labelz: unknown field "metadata.labelz")"), std::string::npos) << message;
-  EXPECT_NE(message.find(R"(spec.target.nodeSelectr: unknown field "spec.target.nodeSelectr")"), std::string::npos) << message;
-  EXPECT_NE(message.find(R"(spec.categories[0].optoins: unknown field "spec.categories[0].optoins")"), std::string::npos)
+  EXPECT_NE(message.find(R"(metadata.labelz: unknown field "metadata.labelz")"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find(R"(spec.target.nodeSelectr: unknown field "spec.target.nodeSelectr")"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(
+      message.find(R"(spec.categories[0].optoins: unknown field "spec.categories[0].optoins")"),
+      std::string::npos)
       << message;
 }
 
@@ -227,17 +239,23 @@ spec: {jobTemplate: {spec: {workload: {}}}, orchestration: {}}
 }
 
 TEST(ApiTypes, WrongOrMissingApiVersionIsRejected) {
-  EXPECT_EQ(decode_error_of([] {
-              decode_object<Certification>(json::parse(R"({"apiVersion": "x", "kind": "Certification"})"));
-            }),
-            R"(apiVersion: unsupported apiVersion "x" for kind Certification: expected nvcre.nvidia.com/v1alpha1)");
+  EXPECT_EQ(
+      decode_error_of([] {
+        decode_object<Certification>(
+            json::parse(R"({"apiVersion": "x", "kind": "Certification"})"));
+      }),
+      R"(apiVersion: unsupported apiVersion "x" for kind Certification: expected nvcre.nvidia.com/v1alpha1)");
   EXPECT_EQ(decode_error_of([] { decode_object<Job>(json::parse(R"({"kind": "Job"})")); }),
             "apiVersion: missing apiVersion for kind Job: expected nvcre.nvidia.com/v1alpha1");
-  EXPECT_EQ(decode_error_of([] { decode_object<Job>(json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1"})")); }),
+  EXPECT_EQ(decode_error_of([] {
+              decode_object<Job>(json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1"})"));
+            }),
             "kind: missing kind: expected Job");
-  EXPECT_EQ(decode_error_of([] { decode_object<Job>(json::parse(R"({"apiVersion": 1, "kind": ["Job"]})")); }),
+  EXPECT_EQ(decode_error_of(
+                [] { decode_object<Job>(json::parse(R"({"apiVersion": 1, "kind": ["Job"]})")); }),
             "kind: expected string, got array; apiVersion: expected string, got integer");
-  EXPECT_EQ(decode_error_of([] { decode_object<Job>(json::parse("[]")); }), "expected object, got array");
+  EXPECT_EQ(decode_error_of([] { decode_object<Job>(json::parse("[]")); }),
+            "expected object, got array");
 }
 
 TEST(ApiTypes, DecodeAnyObjectDispatchesOnKindAndListsTheSupportedKinds) {
@@ -254,15 +272,21 @@ spec: {workload: {trainJob: {runtimeRef: {name: rt}}}}
 )"));
   EXPECT_EQ(kind_of(job), "Job");
 
+  EXPECT_EQ(
+      decode_error_of([] {
+        decode_any_object(
+            json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "LogProfile"})"));
+      }),
+      R"(kind: unsupported kind "LogProfile": expected one of Certification, WorkloadRun, Workflow, Job)");
   EXPECT_EQ(decode_error_of([] {
-              decode_any_object(json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "LogProfile"})"));
+              decode_any_object(json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1"})"));
             }),
-            R"(kind: unsupported kind "LogProfile": expected one of Certification, WorkloadRun, Workflow, Job)");
-  EXPECT_EQ(decode_error_of([] { decode_any_object(json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1"})")); }),
             "kind: missing kind: expected one of Certification, WorkloadRun, Workflow, Job");
   // The apiVersion check still applies after dispatch.
-  EXPECT_EQ(decode_error_of([] { decode_any_object(json::parse(R"({"apiVersion": "v1", "kind": "Workflow"})")); }),
-            R"(apiVersion: unsupported apiVersion "v1" for kind Workflow: expected nvcre.nvidia.com/v1alpha1)");
+  EXPECT_EQ(
+      decode_error_of(
+          [] { decode_any_object(json::parse(R"({"apiVersion": "v1", "kind": "Workflow"})")); }),
+      R"(apiVersion: unsupported apiVersion "v1" for kind Workflow: expected nvcre.nvidia.com/v1alpha1)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,15 +299,18 @@ TEST(ApiTypes, RawPartsArePreservedExactly) {
     "big": 18446744073709551615, "zero": 0, "nothing": null, "emptyObject": {}, "emptyList": []
   })");
   json::object job = json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "Job",
-                                      "metadata": {"name": "j"}, "spec": {"workload": {}}})").as_object();
+                                      "metadata": {"name": "j"}, "spec": {"workload": {}}})")
+                         .as_object();
   job["spec"].as_object()["workload"].as_object()["trainJob"] = train_job;
 
   const Job decoded = decode_object<Job>(job);
   ASSERT_TRUE(decoded.spec.workload.trainJob.has_value());
   EXPECT_EQ(json::value(*decoded.spec.workload.trainJob), train_job);
   // Same text: key order, null members, number kinds (uint64, int64, double) all survive.
-  EXPECT_EQ(json::serialize(encode_object(decoded).at("spec").at("workload").at("trainJob")), json::serialize(train_job));
-  EXPECT_TRUE(encode_object(decoded).at("spec").at("workload").at("trainJob").at("big").is_uint64());
+  EXPECT_EQ(json::serialize(encode_object(decoded).at("spec").at("workload").at("trainJob")),
+            json::serialize(train_job));
+  EXPECT_TRUE(
+      encode_object(decoded).at("spec").at("workload").at("trainJob").at("big").is_uint64());
 
   const json::value workflow = yaml(R"(
 apiVersion: nvcre.nvidia.com/v1alpha1
@@ -302,11 +329,13 @@ spec:
   const Workflow decoded_workflow = decode_object<Workflow>(workflow);
   const auto& override_spec = decoded_workflow.spec.overrides.at(0);
   EXPECT_EQ(override_spec.when.config, json::parse(R"({"a": [1, {"b": null}]})"));
-  EXPECT_EQ(override_spec.jobTemplatePatch.at(1), json::parse(R"({"op": "add", "path": "/x", "value": null})"));
+  EXPECT_EQ(override_spec.jobTemplatePatch.at(1),
+            json::parse(R"({"op": "add", "path": "/x", "value": null})"));
   const json::value encoded = encode_object(decoded_workflow);
   const auto& spec = encoded.at("spec");
   EXPECT_EQ(spec.at("overrides"), workflow.at("spec").at("overrides"));
-  EXPECT_EQ(spec.at("validation").at("performance").at("config"), workflow.at("spec").at("validation").at("performance").at("config"));
+  EXPECT_EQ(spec.at("validation").at("performance").at("config"),
+            workflow.at("spec").at("validation").at("performance").at("config"));
 }
 
 TEST(ApiTypes, CoreObjectsOfWorkloadRunStayRaw) {
@@ -346,8 +375,9 @@ requests: {cpu: "16", memory: "137438953472"}
   EXPECT_EQ(resources.requests->cpu->to_string(), "16");
   EXPECT_EQ(resources.limits->cpu->to_string(), "32");
   EXPECT_NE(Quantity(16), Quantity("16"));  // different representations, as on the wire
-  EXPECT_EQ(json::serialize(encode(resources)),
-            R"({"limits":{"cpu":32,"memory":"256Gi"},"requests":{"cpu":"16","memory":"137438953472"}})");
+  EXPECT_EQ(
+      json::serialize(encode(resources)),
+      R"({"limits":{"cpu":32,"memory":"256Gi"},"requests":{"cpu":"16","memory":"137438953472"}})");
 
   const auto core = decode<ResourceRequirements>(yaml("limits: {nvidia.com/gpu: 8, cpu: '96'}"));
   EXPECT_EQ(core.limits.at("nvidia.com/gpu"), Quantity(8));
@@ -356,9 +386,12 @@ requests: {cpu: "16", memory: "137438953472"}
   EXPECT_EQ(decode<CategoryResourceList>(json::parse(R"({"cpu": 2.0})")).cpu, Quantity(2));
   EXPECT_EQ(decode_error_of([] { decode<CategoryResourceList>(json::parse(R"({"cpu": 0.5})")); }),
             "cpu: expected integer or string, got number");
-  EXPECT_EQ(decode_error_of([] { decode<CategoryResourceList>(json::parse(R"({"memory": true})")); }),
-            "memory: expected integer or string, got boolean");
-  EXPECT_EQ(decode_error_of([] { decode<CategoryResourceList>(json::parse(R"({"memory": 18446744073709551615})")); }),
+  EXPECT_EQ(
+      decode_error_of([] { decode<CategoryResourceList>(json::parse(R"({"memory": true})")); }),
+      "memory: expected integer or string, got boolean");
+  EXPECT_EQ(decode_error_of([] {
+              decode<CategoryResourceList>(json::parse(R"({"memory": 18446744073709551615})"));
+            }),
             "memory: integer 18446744073709551615 is out of range");
 }
 
@@ -384,16 +417,19 @@ checkpoint: {storageSize: 1Ti, storageClassName: ""}
   EXPECT_FALSE(encoded.as_object().contains("gpusPerNode"));
   EXPECT_FALSE(encoded.as_object().contains("target"));
 
-  const auto absent = decode<WorkloadRunSpec>(yaml("{image: img, numNodes: 1, framework: {exec: {command: [run]}}}"));
+  const auto absent = decode<WorkloadRunSpec>(
+      yaml("{image: img, numNodes: 1, framework: {exec: {command: [run]}}}"));
   EXPECT_FALSE(absent.enableMNNVL.has_value());
   EXPECT_FALSE(absent.nicResourceName.has_value());
   EXPECT_NE(absent, run);
 
   // status: {} is kept, no status stays absent; null means absent.
-  const auto with_status = decode_object<Certification>(yaml(std::string(kMinimalCertification) + "status: {}\n"));
+  const auto with_status =
+      decode_object<Certification>(yaml(std::string(kMinimalCertification) + "status: {}\n"));
   ASSERT_TRUE(with_status.status.has_value());
   EXPECT_EQ(encode_object(with_status).at("status"), json::object());
-  const auto null_status = decode_object<Certification>(yaml(std::string(kMinimalCertification) + "status: null\n"));
+  const auto null_status =
+      decode_object<Certification>(yaml(std::string(kMinimalCertification) + "status: null\n"));
   EXPECT_FALSE(null_status.status.has_value());
   EXPECT_FALSE(encode_object(null_status).as_object().contains("status"));
 
@@ -418,7 +454,8 @@ TEST(ApiTypes, MembersWithoutOmitemptyAreAlwaysWritten) {
             R"({"type":"Succeeded","status":"False","lastTransitionTime":"2026-01-01T00:00:00Z",)"
             R"("reason":"NotApplicable","message":""})");
   EXPECT_EQ(json::serialize(encode(DomainScreeningResult{})), R"({"nodes":[],"passed":false})");
-  EXPECT_EQ(json::serialize(encode(PerformanceValidationSpec{})), R"({"enabled":false,"tracking":{}})");
+  EXPECT_EQ(json::serialize(encode(PerformanceValidationSpec{})),
+            R"({"enabled":false,"tracking":{}})");
   // Go struct values (not pointers) are always written too; optional numbers are not.
   EXPECT_EQ(json::serialize(encode(WorkflowSpec{})),
             R"({"jobTemplate":{"spec":{"workload":{}}},"orchestration":{"execution":{}}})");
@@ -444,11 +481,12 @@ workloadMetadata: {labels: {k: v}}
   EXPECT_EQ(spec.categories.at(0).options->nodesPerJob, 2);
   EXPECT_EQ(spec.categories.at(0).options->testScale, test_scale::kIntraNode);
   // Own keys first, then the inline options in declaration order.
-  EXPECT_EQ(json::serialize(encode(spec)),
-            R"({"target":{"nodeSelector":{"a":"b"}},)"
-            R"("categories":[{"domain":"communication","variant":"nccl-all-reduce","options":{"nodesPerJob":2,"testScale":"intra-node"}}],)"
-            R"("gangScheduler":{"schedulerName":"kai-scheduler"},"nodesPerJob":8,"testScale":"diagnose",)"
-            R"("workloadMetadata":{"labels":{"k":"v"}}})");
+  EXPECT_EQ(
+      json::serialize(encode(spec)),
+      R"({"target":{"nodeSelector":{"a":"b"}},)"
+      R"("categories":[{"domain":"communication","variant":"nccl-all-reduce","options":{"nodesPerJob":2,"testScale":"intra-node"}}],)"
+      R"("gangScheduler":{"schedulerName":"kai-scheduler"},"nodesPerJob":8,"testScale":"diagnose",)"
+      R"("workloadMetadata":{"labels":{"k":"v"}}})");
   EXPECT_EQ(decode<CertificationSpec>(encode(spec)), spec);
   EXPECT_EQ(decode_error_of([] { decode<CertificationSpec>(json::parse("[]"), "spec"); }),
             "spec: expected object, got array");
@@ -483,9 +521,11 @@ spec: {target: {}, categories: [{domain: d, variant: v}]}
   EXPECT_EQ(certification.metadata.deletionGracePeriodSeconds, 0);
   EXPECT_EQ(certification.metadata.ownerReferences.at(0).controller, std::optional<bool>(false));
   EXPECT_FALSE(certification.metadata.ownerReferences.at(0).blockOwnerDeletion.has_value());
-  EXPECT_EQ(certification.metadata.managedFields.at(0).at("fieldsV1"), json::parse(R"({"f:spec": {}})"));
+  EXPECT_EQ(certification.metadata.managedFields.at(0).at("fieldsV1"),
+            json::parse(R"({"f:spec": {}})"));
   const json::value encoded = encode_object(certification);
-  EXPECT_EQ(encoded.at("metadata").at("ownerReferences").at(0).at("controller"), json::value(false));
+  EXPECT_EQ(encoded.at("metadata").at("ownerReferences").at(0).at("controller"),
+            json::value(false));
   EXPECT_EQ(decode_object<Certification>(encoded), certification);
 }
 
@@ -498,7 +538,8 @@ TEST(ApiTypes, EveryExampleDecodes) {
   if (!fs::is_directory(dir)) GTEST_SKIP() << "no examples directory yet: " << dir;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml")
+      files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) GTEST_SKIP() << "no examples/*.yaml yet";
@@ -511,10 +552,12 @@ TEST(ApiTypes, EveryExampleDecodes) {
     std::vector<json::value> documents;
     ASSERT_NO_THROW(documents = parse_yaml_documents(text.str()));
     for (const auto& document : documents) {
-      const json::value* kind = document.is_object() ? document.as_object().if_contains("kind") : nullptr;
+      const json::value* kind =
+          document.is_object() ? document.as_object().if_contains("kind") : nullptr;
       if (kind == nullptr || !kind->is_string()) continue;
       const std::string_view name = kind->get_string();
-      if (name != "Certification" && name != "WorkloadRun" && name != "Workflow" && name != "Job") continue;
+      if (name != "Certification" && name != "WorkloadRun" && name != "Workflow" && name != "Job")
+        continue;
       try {
         const AnyObject object = decode_any_object(document);
         EXPECT_TRUE(decode_any_object(encode_any_object(object)) == object);
@@ -524,5 +567,6 @@ TEST(ApiTypes, EveryExampleDecodes) {
       }
     }
   }
-  if (decoded == 0) GTEST_SKIP() << "no example holds a Certification, WorkloadRun, Workflow or Job";
+  if (decoded == 0)
+    GTEST_SKIP() << "no example holds a Certification, WorkloadRun, Workflow or Job";
 }

@@ -18,10 +18,14 @@ using nvcre::catalog::CatalogError;
 
 void check_dependency(const nvcre::api::DependencySpec& dep, const std::string& where) {
   for (const char* key : {"apiVersion", "kind"}) {
-    EXPECT_TRUE(dep.resource.contains(key) && dep.resource.at(key).is_string()) << where << " lacks " << key;
+    EXPECT_TRUE(dep.resource.contains(key) && dep.resource.at(key).is_string())
+        << where << " lacks " << key;
   }
-  const json::value* name = dep.resource.contains("metadata") ? dep.resource.at("metadata").as_object().if_contains("name") : nullptr;
-  EXPECT_TRUE(name != nullptr && name->is_string() && !name->get_string().empty()) << where << " lacks metadata.name";
+  const json::value* name = dep.resource.contains("metadata")
+                                ? dep.resource.at("metadata").as_object().if_contains("name")
+                                : nullptr;
+  EXPECT_TRUE(name != nullptr && name->is_string() && !name->get_string().empty())
+      << where << " lacks metadata.name";
 }
 
 TEST(CatalogBuiltin, EveryEntryBuildsOnEveryArchitectureAndPlatform) {
@@ -47,21 +51,25 @@ TEST(CatalogBuiltin, EveryEntryBuildsOnEveryArchitectureAndPlatform) {
         nvcre::api::WorkflowSpec spec;
         ASSERT_NO_THROW(spec = entry->build({}, config)) << where;
         // The typed spec re-encodes and decodes to itself.
-        EXPECT_EQ(nvcre::api::decode<nvcre::api::WorkflowSpec>(nvcre::api::encode(spec)), spec) << where;
+        EXPECT_EQ(nvcre::api::decode<nvcre::api::WorkflowSpec>(nvcre::api::encode(spec)), spec)
+            << where;
         EXPECT_TRUE(spec.jobTemplate.spec.workload.trainJob.has_value()) << where;
         for (std::size_t i = 0; i < spec.dependencies.size(); ++i) {
-          check_dependency(spec.dependencies[i], where + " dependencies[" + std::to_string(i) + "]");
+          check_dependency(spec.dependencies[i],
+                           where + " dependencies[" + std::to_string(i) + "]");
         }
         for (std::size_t i = 0; i < spec.overrides.size(); ++i) {
           const auto& o = spec.overrides[i];
           const std::string at = where + " overrides[" + std::to_string(i) + "]";
           if (!o.jobTemplate.is_null()) {
-            EXPECT_NO_THROW((void)nvcre::api::decode<nvcre::api::JobTemplateSpec>(o.jobTemplate)) << at;
+            EXPECT_NO_THROW((void)nvcre::api::decode<nvcre::api::JobTemplateSpec>(o.jobTemplate))
+                << at;
           }
           for (std::size_t d = 0; d < o.dependencies.size(); ++d) {
             check_dependency(o.dependencies[d], at + ".dependencies[" + std::to_string(d) + "]");
           }
-          EXPECT_TRUE(!o.jobTemplate.is_null() || !o.dependencies.empty() || o.orchestration) << at << " is empty";
+          EXPECT_TRUE(!o.jobTemplate.is_null() || !o.dependencies.empty() || o.orchestration)
+              << at << " is empty";
         }
         ++built;
       }
@@ -77,7 +85,8 @@ TEST(CatalogBuiltin, ArchitectureIsRequired) {
     (void)entry->build({}, BuildConfig{});
     FAIL();
   } catch (const CatalogError& e) {
-    EXPECT_STREQ(e.what(), "communication/nccl-all-reduce: GPUArchitecture is required but was not provided");
+    EXPECT_STREQ(e.what(),
+                 "communication/nccl-all-reduce: GPUArchitecture is required but was not provided");
   }
 }
 
@@ -87,12 +96,14 @@ Catalog meta_catalog(const std::string& meta) {
 }
 
 TEST(CatalogMaxValidNodes, MinGpusAndTpPp) {
-  const Catalog catalog = meta_catalog("minGPUs: 32\nparallelism: {default: {tp: 4, pp: 1}, h100: {tp: 8, pp: 1}}\n");
+  const Catalog catalog =
+      meta_catalog("minGPUs: 32\nparallelism: {default: {tp: 4, pp: 1}, h100: {tp: 8, pp: 1}}\n");
   const auto* e = catalog.lookup("t", "e");
   EXPECT_EQ(e->max_valid_nodes(10, 8, "h100"), 10);
   EXPECT_EQ(e->max_valid_nodes(3, 8, "h100"), 0);   // 24 < 32 GPUs
   EXPECT_EQ(e->max_valid_nodes(9, 4, "gb200"), 9);  // default tp 4: any n*4
-  EXPECT_EQ(e->max_valid_nodes(9, 3, "gb300"), 0);  // gb300 uses gb200 -> default tp 4: n*3 % 4 needs n=8 (24 < 32)
+  EXPECT_EQ(e->max_valid_nodes(9, 3, "gb300"),
+            0);  // gb300 uses gb200 -> default tp 4: n*3 % 4 needs n=8 (24 < 32)
   EXPECT_EQ(e->max_valid_nodes(0, 8, "h100"), 0);
 }
 
@@ -115,9 +126,11 @@ TEST(CatalogTimeout, Precedence) {
 }
 
 TEST(CatalogBuild, RepeatCountAndMaxRestartsApplyAfterRender) {
-  const Catalog catalog = Catalog::load({{"catalog/entries/t/e.yaml",
-      "jobTemplate: {spec: {checkpoint: {$if: {param: enableCheckpoint}, $then: {pvcName: p, maxRestarts: 3}}}}\n"
-      "orchestration: {iterations: 1, execution: {timeoutPerJob: '{{timeoutPerJob}}'}}\n"}});
+  const Catalog catalog = Catalog::load(
+      {{"catalog/entries/t/e.yaml",
+        "jobTemplate: {spec: {checkpoint: {$if: {param: enableCheckpoint}, $then: {pvcName: p, "
+        "maxRestarts: 3}}}}\n"
+        "orchestration: {iterations: 1, execution: {timeoutPerJob: '{{timeoutPerJob}}'}}\n"}});
   BuildConfig config;
   config.gpu_architecture = "h100";
   config.options.repeatCount = 4;
@@ -137,8 +150,9 @@ TEST(CatalogBuild, RepeatCountAndMaxRestartsApplyAfterRender) {
 namespace {
 
 TEST(CatalogBuild, ExpertParallelismError) {
-  const Catalog catalog = Catalog::load({{"catalog/entries/t/e.yaml", "jobTemplate: {spec: {}}\n"},
-                                         {"catalog/entries/t/e/meta.yaml", "parallelism: {default: {tp: 2, pp: 1, ep: 4}}\n"}});
+  const Catalog catalog = Catalog::load(
+      {{"catalog/entries/t/e.yaml", "jobTemplate: {spec: {}}\n"},
+       {"catalog/entries/t/e/meta.yaml", "parallelism: {default: {tp: 2, pp: 1, ep: 4}}\n"}});
   BuildConfig config;
   config.gpu_architecture = "h100";
   config.nodes_per_job = 3;
@@ -147,8 +161,10 @@ TEST(CatalogBuild, ExpertParallelismError) {
     (void)catalog.lookup("t", "e")->build({}, config);
     FAIL();
   } catch (const CatalogError& e) {
-    EXPECT_STREQ(e.what(), "t/e: totalGPUs=12, DP=6 must be divisible by EP=4; totalGPUs must be a multiple of 8 "
-                           "(TP×PP×EP=2×1×4)");
+    EXPECT_STREQ(
+        e.what(),
+        "t/e: totalGPUs=12, DP=6 must be divisible by EP=4; totalGPUs must be a multiple of 8 "
+        "(TP×PP×EP=2×1×4)");
   }
   config.nodes_per_job = 4;
   EXPECT_NO_THROW((void)catalog.lookup("t", "e")->build({}, config));

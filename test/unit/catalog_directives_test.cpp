@@ -28,8 +28,10 @@ TEST(CatalogDirectives, SolePlaceholderIsTyped) {
   BuildConfig config;
   config.nodes_per_job = 3;
   config.enable_mnnvl = true;
-  const json::value out = expand(kBase + "dependencies: [{a: '{{nodesPerJob}}', b: '{{enableMNNVL}}', "
-                                         "c: 'n={{nodesPerJob}}', d: {$str: '{{nodesPerJob}}'}}]\n", config);
+  const json::value out = expand(kBase +
+                                     "dependencies: [{a: '{{nodesPerJob}}', b: '{{enableMNNVL}}', "
+                                     "c: 'n={{nodesPerJob}}', d: {$str: '{{nodesPerJob}}'}}]\n",
+                                 config);
   const json::object& dep = out.at("dependencies").at(0).as_object();
   EXPECT_EQ(dep.at("a"), json::value(3));
   EXPECT_EQ(dep.at("b"), json::value(true));
@@ -40,7 +42,8 @@ TEST(CatalogDirectives, SolePlaceholderIsTyped) {
 TEST(CatalogDirectives, IfDropsKeysAndSplicesLists) {
   BuildConfig config;
   config.mlnx_per_node = 0;
-  const std::string body = kBase +
+  const std::string body =
+      kBase +
       "dependencies:\n"
       "- nic: {$if: {param: mlnxPerNode, gt: 0}, $then: x}\n"
       "  list: [a, {$if: {param: mlnxPerNode, gt: 0}, $then: [b, c], $else: [d, e]}, f]\n"
@@ -64,11 +67,14 @@ TEST(CatalogDirectives, IfDropsKeysAndSplicesLists) {
 TEST(CatalogDirectives, IncludeSplicesListsAndMergesMaps) {
   Files lib = {{"catalog/entries/_lib/l.yaml", "- {name: A, value: '1'}\n- {name: B}\n"},
                {"catalog/entries/_lib/m.yaml", "x: 1\ny: '{{entryName}}'\n"}};
-  const json::value out = expand(kBase +
-      "dependencies:\n- args: [first, {$include: l.yaml}, {$mpiEnvArgs: {$include: l.yaml}}]\n"
-      "  map: {$include: m.yaml, x: 2}\n", {}, lib);
+  const json::value out = expand(
+      kBase +
+          "dependencies:\n- args: [first, {$include: l.yaml}, {$mpiEnvArgs: {$include: l.yaml}}]\n"
+          "  map: {$include: m.yaml, x: 2}\n",
+      {}, lib);
   const json::object& dep = out.at("dependencies").at(0).as_object();
-  EXPECT_EQ(dep.at("args"), json::parse(R"(["first",{"name":"A","value":"1"},{"name":"B"},"-x","A=1","-x","B"])"));
+  EXPECT_EQ(dep.at("args"),
+            json::parse(R"(["first",{"name":"A","value":"1"},{"name":"B"},"-x","A=1","-x","B"])"));
   EXPECT_EQ(dep.at("map"), json::parse(R"({"x":2,"y":"e"})"));
 }
 
@@ -78,10 +84,12 @@ TEST(CatalogDirectives, RepeatFileAndRenderedKeys) {
   config.nic_resource_name = "rdma/ib";
   Files files = {{"catalog/entries/t/e/configs/run.sh", "echo {{gpusPerNode}} $HOME"}};
   config.gpus_per_node = 4;
-  const json::value out = expand(kBase +
-      "dependencies:\n- nets: {$repeat: sriov, $count: '{{mlnxPerNode}}', $separator: ','}\n"
-      "  script: {$file: configs/run.sh}\n"
-      "  res: {'{{nicResourceName}}': 1}\n", config, files);
+  const json::value out = expand(
+      kBase +
+          "dependencies:\n- nets: {$repeat: sriov, $count: '{{mlnxPerNode}}', $separator: ','}\n"
+          "  script: {$file: configs/run.sh}\n"
+          "  res: {'{{nicResourceName}}': 1}\n",
+      config, files);
   const json::object& dep = out.at("dependencies").at(0).as_object();
   EXPECT_EQ(dep.at("nets"), json::value("sriov,sriov,sriov"));
   EXPECT_EQ(dep.at("script"), json::value("echo 4 $HOME"));
@@ -97,7 +105,8 @@ TEST(CatalogDirectives, ErrorsNameEntryAndPlace) {
     expand(kBase + "dependencies: [{a: {$if: {param: nope}, $then: 1}}]\n");
     FAIL();
   } catch (const CatalogError& e) {
-    EXPECT_NE(std::string(e.what()).find("t/e: dependencies[0].a.$if: unknown parameter \"nope\""), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("t/e: dependencies[0].a.$if: unknown parameter \"nope\""),
+              std::string::npos)
         << e.what();
   }
   // Typed decoding catches misspelled keys at load time.
@@ -108,7 +117,8 @@ TEST(CatalogDirectives, DefaultsFillOnlyMissingOrEmpty) {
   BuildConfig config;
   config.options.sourceRepo = "https://mirror/x.git";
   const json::value out = expand("$defaults: {sourceRepo: https://up/x.git, extra: 7}\n" + kBase +
-                                   "dependencies: [{r: '{{sourceRepo}}', e: '{{extra}}'}]\n", config);
+                                     "dependencies: [{r: '{{sourceRepo}}', e: '{{extra}}'}]\n",
+                                 config);
   const json::object& dep = out.at("dependencies").at(0).as_object();
   EXPECT_EQ(dep.at("r"), json::value("https://mirror/x.git"));
   EXPECT_EQ(dep.at("e"), json::value(7));
@@ -118,7 +128,9 @@ TEST(CatalogLoader, RegistrationRuleAndMeta) {
   const Catalog catalog = Catalog::load({
       {"catalog/entries/b/z.yaml", kBase},
       {"catalog/entries/a/y.yaml", kBase},
-      {"catalog/entries/a/y/meta.yaml", "minGPUs: 4\ntimeoutPerJob: 2h\nparallelism: {default: {tp: 1, pp: 1}, h100: {tp: 2, pp: 1, ep: 2}}\n"},
+      {"catalog/entries/a/y/meta.yaml",
+       "minGPUs: 4\ntimeoutPerJob: 2h\nparallelism: {default: {tp: 1, pp: 1}, h100: {tp: 2, pp: 1, "
+       "ep: 2}}\n"},
       {"catalog/entries/a/y/configs/deep.yaml", "not: an entry\n"},
       {"catalog/entries/_lib/x.yaml", "- 1\n"},
       {"elsewhere/c/d.yaml", kBase},
@@ -133,7 +145,8 @@ TEST(CatalogLoader, RegistrationRuleAndMeta) {
   EXPECT_EQ(meta.timeout_per_job, "2h");
   EXPECT_EQ(meta.parallelism_for("h100"), (nvcre::catalog::Parallelism{2, 1, 2}));
   EXPECT_EQ(meta.parallelism_for("gb200"), (nvcre::catalog::Parallelism{1, 1, 0}));
-  EXPECT_THROW(Catalog::load({{"catalog/entries/a/y.yaml", kBase}, {"catalog/entries/a/y/meta.yaml", "minGpus: 1\n"}}),
+  EXPECT_THROW(Catalog::load({{"catalog/entries/a/y.yaml", kBase},
+                              {"catalog/entries/a/y/meta.yaml", "minGpus: 1\n"}}),
                CatalogError);
 }
 

@@ -36,7 +36,8 @@ std::shared_ptr<SchemaNode> quantity_node() {
   return node;
 }
 
-std::shared_ptr<SchemaNode> object_with(std::initializer_list<std::pair<std::string, std::shared_ptr<SchemaNode>>> fields) {
+std::shared_ptr<SchemaNode> object_with(
+    std::initializer_list<std::pair<std::string, std::shared_ptr<SchemaNode>>> fields) {
   auto node = node_of("object");
   for (const auto& [name, child] : fields) node->properties[name] = child;
   return node;
@@ -55,15 +56,19 @@ std::string eval(std::string_view rule, const SchemaNode& node, const std::strin
   const json::value old_value = old_self.empty() ? json::value() : parse_yaml(old_self);
   auto result = program->evaluate(value, old_self.empty() ? nullptr : &old_value);
   switch (result.kind) {
-    case CelEvaluation::Kind::True: return "true";
-    case CelEvaluation::Kind::False: return "false";
-    case CelEvaluation::Kind::Error: return "error: " + result.error;
+    case CelEvaluation::Kind::True:
+      return "true";
+    case CelEvaluation::Kind::False:
+      return "false";
+    case CelEvaluation::Kind::Error:
+      return "error: " + result.error;
   }
   return "?";
 }
 
 constexpr std::string_view kR2 = "!self.contains('/') || self.split('/')[0].size() <= 253";
-constexpr std::string_view kR3 = "self != 'app.kubernetes.io/managed-by' && !self.startsWith('nvcre.nvidia.com/')";
+constexpr std::string_view kR3 =
+    "self != 'app.kubernetes.io/managed-by' && !self.startsWith('nvcre.nvidia.com/')";
 constexpr std::string_view kR4 =
     "self.all(k, k != 'app.kubernetes.io/managed-by' && !k.startsWith('nvcre.nvidia.com/'))";
 constexpr std::string_view kR5 =
@@ -75,10 +80,12 @@ constexpr std::string_view kR7 =
     "!self.split('/')[0].endsWith('.kubernetes.io') && !self.split('/')[0].endsWith('.k8s.io')";
 constexpr std::string_view kR8 = "!quantity(string(self)).isLessThan(quantity('0'))";
 constexpr std::string_view kR9 =
-    "!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || !has(self.limits.cpu) || "
+    "!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || !has(self.limits.cpu) "
+    "|| "
     "quantity(string(self.requests.cpu)).compareTo(quantity(string(self.limits.cpu))) <= 0";
 constexpr std::string_view kR10 =
-    "!has(self.requests) || !has(self.limits) || !has(self.requests.memory) || !has(self.limits.memory) || "
+    "!has(self.requests) || !has(self.limits) || !has(self.requests.memory) || "
+    "!has(self.limits.memory) || "
     "quantity(string(self.requests.memory)).compareTo(quantity(string(self.limits.memory))) <= 0";
 constexpr std::string_view kR11 = "!(has(self.script) && has(self.module))";
 constexpr std::string_view kR12 = "has(self.script) || has(self.module)";
@@ -90,7 +97,8 @@ std::string repeat(char c, std::size_t n) { return std::string(n, c); }
 
 TEST(CelRules, SelfEqualsOldSelfIsDeepEquality) {
   auto node = node_of("object");
-  EXPECT_EQ(eval("self == oldSelf", *node, "{a: 1, b: [x, {c: d}]}", "{b: [x, {c: d}], a: 1.0}"), "true");
+  EXPECT_EQ(eval("self == oldSelf", *node, "{a: 1, b: [x, {c: d}]}", "{b: [x, {c: d}], a: 1.0}"),
+            "true");
   EXPECT_EQ(eval("self == oldSelf", *node, "{a: 1, b: [x]}", "{a: 1, b: [x, y]}"), "false");
   EXPECT_EQ(eval("self == oldSelf", *node, "{a: {}}", "{a: {b: null}}"), "false");
   EXPECT_TRUE(compile_cel_rule("self == oldSelf", *node)->uses_old_self);
@@ -99,12 +107,15 @@ TEST(CelRules, SelfEqualsOldSelfIsDeepEquality) {
 TEST(CelRules, PresencePinning) {
   auto node = object_with({{"workloadMetadata", node_of("object")}});
   const std::string rule = "has(self.workloadMetadata) == has(oldSelf.workloadMetadata)";
-  EXPECT_EQ(eval(rule, *node, "{workloadMetadata: {}}", "{workloadMetadata: {labels: {a: b}}}"), "true");
+  EXPECT_EQ(eval(rule, *node, "{workloadMetadata: {}}", "{workloadMetadata: {labels: {a: b}}}"),
+            "true");
   EXPECT_EQ(eval(rule, *node, "{}", "{other: 1}"), "true");
   EXPECT_EQ(eval(rule, *node, "{workloadMetadata: {}}", "{x: 1}"), "false");
   EXPECT_EQ(eval(rule, *node, "{x: 1}", "{workloadMetadata: {}}"), "false");
-  EXPECT_THROW(compile_cel_rule("has(self.other) == has(oldSelf.other)", *node), std::invalid_argument);
-  EXPECT_THROW(compile_cel_rule("has(self.workloadMetadata) == has(oldSelf.other)", *node), std::invalid_argument);
+  EXPECT_THROW(compile_cel_rule("has(self.other) == has(oldSelf.other)", *node),
+               std::invalid_argument);
+  EXPECT_THROW(compile_cel_rule("has(self.workloadMetadata) == has(oldSelf.other)", *node),
+               std::invalid_argument);
 }
 
 TEST(CelRules, QueueLabelKeyPrefixLength) {
@@ -166,12 +177,15 @@ TEST(CelRules, NonNegativeQuantity) {
   EXPECT_EQ(eval(kR8, *node, "-2.0"), "false");
   EXPECT_EQ(eval(kR8, *node, "-500m"), "false");
   EXPECT_EQ(eval(kR8, *node, "lots"),
-            "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+            "error: quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   EXPECT_EQ(eval(kR8, *node, "12Qi"),
-            "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+            "error: quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   EXPECT_EQ(eval(kR8, *node, "12Mm"), "error: unable to parse quantity's suffix");
   EXPECT_EQ(eval(kR8, *node, "1.2.3"),
-            "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+            "error: quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   EXPECT_THROW(compile_cel_rule(kR8, *node_of("object")), std::invalid_argument);
 }
 
@@ -185,12 +199,15 @@ TEST(CelRules, RequestsWithinLimits) {
   EXPECT_EQ(eval(kR9, *node, "{requests: {memory: 1Gi}, limits: {cpu: '1'}}"), "true");
   EXPECT_EQ(eval(kR10, *node, "{requests: {memory: 1Gi}, limits: {memory: 1024Mi}}"), "true");
   EXPECT_EQ(eval(kR10, *node, "{requests: {memory: 2Gi}, limits: {memory: 2G}}"), "false");
-  EXPECT_EQ(eval(kR10, *node, "{requests: {memory: x}, limits: {memory: 2G}}").rfind("error: ", 0), 0u);
-  EXPECT_THROW(compile_cel_rule(kR9, *object_with({{"requests", node_of("object")}})), std::invalid_argument);
+  EXPECT_EQ(eval(kR10, *node, "{requests: {memory: x}, limits: {memory: 2G}}").rfind("error: ", 0),
+            0u);
+  EXPECT_THROW(compile_cel_rule(kR9, *object_with({{"requests", node_of("object")}})),
+               std::invalid_argument);
 }
 
 TEST(CelRules, Unions) {
-  auto torch = object_with({{"script", node_of("string")}, {"module", node_of("string")}, {"args", node_of("array")}});
+  auto torch = object_with(
+      {{"script", node_of("string")}, {"module", node_of("string")}, {"args", node_of("array")}});
   EXPECT_EQ(eval(kR11, *torch, "{script: a}"), "true");
   EXPECT_EQ(eval(kR11, *torch, "{script: a, module: b}"), "false");
   EXPECT_EQ(eval(kR12, *torch, "{module: b}"), "true");
@@ -243,9 +260,11 @@ spec:
     registry.add_crd(crd);
     FAIL() << "an unknown rule must fail the load";
   } catch (const std::invalid_argument& error) {
-    EXPECT_STREQ(error.what(),
-                 "CRD things.test.example.com (v1): schema at spec.items[*].name: x-kubernetes-validations rule "
-                 "cannot be evaluated (no C++ implementation is registered for this rule): self.size() > 2");
+    EXPECT_STREQ(
+        error.what(),
+        "CRD things.test.example.com (v1): schema at spec.items[*].name: x-kubernetes-validations "
+        "rule "
+        "cannot be evaluated (no C++ implementation is registered for this rule): self.size() > 2");
   }
 }
 

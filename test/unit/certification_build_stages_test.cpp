@@ -23,16 +23,19 @@ namespace {
 namespace json = boost::json;
 using namespace nvcre;
 
-json::value node(const std::string& name, const std::string& provider, std::optional<std::string> product) {
+json::value node(const std::string& name, const std::string& provider,
+                 std::optional<std::string> product) {
   json::object labels;
   if (product) labels["nvidia.com/gpu.product"] = *product;
-  return json::object{{"apiVersion", "v1"},
-                      {"kind", "Node"},
-                      {"metadata", json::object{{"name", name}, {"resourceVersion", "7"}, {"labels", labels}}},
-                      {"spec", json::object{{"providerID", provider}}}};
+  return json::object{
+      {"apiVersion", "v1"},
+      {"kind", "Node"},
+      {"metadata", json::object{{"name", name}, {"resourceVersion", "7"}, {"labels", labels}}},
+      {"spec", json::object{{"providerID", provider}}}};
 }
 
-api::Certification certification_for(const std::string& categories_yaml, const std::string& extra_spec = "") {
+api::Certification certification_for(const std::string& categories_yaml,
+                                     const std::string& extra_spec = "") {
   return api::decode_object<api::Certification>(nvcre::jsonkit::parse_yaml(R"(
 apiVersion: nvcre.nvidia.com/v1alpha1
 kind: Certification
@@ -54,12 +57,15 @@ std::string encoded(const certification::CategoryBuild& build) {
 TEST(CertificationBuildStages, DetectionFromNodeFactsAgreesWithPlatformDetect) {
   const std::vector<std::vector<json::value>> node_sets{
       {},
-      {node("a", "aws:///x", "NVIDIA-H100-80GB-HBM3"), node("b", "aws:///y", "NVIDIA-H100-80GB-HBM3")},
-      {node("a", "gce://p", "NVIDIA-A100-SXM4-80GB"), node("b", "aws:///y", "NVIDIA-H100-80GB-HBM3"),
-       node("c", "", "NVIDIA-H100-80GB-HBM3")},
+      {node("a", "aws:///x", "NVIDIA-H100-80GB-HBM3"),
+       node("b", "aws:///y", "NVIDIA-H100-80GB-HBM3")},
+      {node("a", "gce://p", "NVIDIA-A100-SXM4-80GB"),
+       node("b", "aws:///y", "NVIDIA-H100-80GB-HBM3"), node("c", "", "NVIDIA-H100-80GB-HBM3")},
       {node("a", "", std::nullopt), node("b", "baremetal://z", std::nullopt)},
-      {node("a", "ocid1.x", ""), node("b", "ocid1.y", "unknown-gpu"), node("c", "ocid1.z", std::nullopt)},
-      {node("a", "kubevirt://q", "NVIDIA-GB200"), node("b", "kubevirt://q", "NVIDIA-H100-80GB-HBM3")},
+      {node("a", "ocid1.x", ""), node("b", "ocid1.y", "unknown-gpu"),
+       node("c", "ocid1.z", std::nullopt)},
+      {node("a", "kubevirt://q", "NVIDIA-GB200"),
+       node("b", "kubevirt://q", "NVIDIA-H100-80GB-HBM3")},
   };
   for (const auto& nodes : node_sets) {
     const auto facts = platform::detect_nodes(nodes);
@@ -85,13 +91,16 @@ TEST(CertificationBuildStages, NodeFactsCarryTheResourceVersionTheyWereDerivedFr
 // What the build services do one after the other is what the offline composition does at once.
 TEST(CertificationBuildStages, ControllerStagesEqualTheComposition) {
   const auto nodes = cluster("aws:h100:4");
-  const auto cert = certification_for(R"(
+  const auto cert =
+      certification_for(R"(
     - {domain: communication, variant: nccl-all-reduce}
     - {domain: training, variant: nemotron5-8b}
-)", "  gangScheduler: {schedulerName: kai-scheduler, queue: burnin}\n");
+)",
+                        "  gangScheduler: {schedulerName: kai-scheduler, queue: burnin}\n");
   for (const auto& category : cert.spec.categories) {
     const auto facts = platform::detect_nodes(nodes);
-    auto resolved = certification::resolve_target_category(cert, category, facts, catalog::Catalog::builtin());
+    auto resolved =
+        certification::resolve_target_category(cert, category, facts, catalog::Catalog::builtin());
     const auto staged = certification::assemble_category_workflow(std::move(resolved), cert);
     certification::BuildInput input{nodes, "h100", false};
     const auto composed = certification::build_category_workflow(cert, category, input);
@@ -111,11 +120,13 @@ TEST(CertificationBuildStages, AnswerBuildRequestRunsEveryStageAgainstTheCache) 
   }
   const auto cert = certification_for("    - {domain: communication, variant: nccl-all-reduce}\n");
   const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), refs};
-  const auto answer = certification::answer_build_request(request, cache, catalog::Catalog::builtin());
+  const auto answer =
+      certification::answer_build_request(request, cache, catalog::Catalog::builtin());
   ASSERT_TRUE(std::holds_alternative<certification::CategoryBuild>(answer));
   certification::BuildInput input{cluster("gcp:h100:2"), "h100", false};
-  EXPECT_EQ(encoded(std::get<certification::CategoryBuild>(answer)),
-            encoded(certification::build_category_workflow(cert, cert.spec.categories.front(), input)));
+  EXPECT_EQ(
+      encoded(std::get<certification::CategoryBuild>(answer)),
+      encoded(certification::build_category_workflow(cert, cert.spec.categories.front(), input)));
 }
 
 TEST(CertificationBuildStages, RefusalsAreAnswersWithTheConditionReason) {
@@ -125,34 +136,43 @@ TEST(CertificationBuildStages, RefusalsAreAnswersWithTheConditionReason) {
     const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(), {}};
     auto resolved = certification::resolve_for_request(request, with, catalog);
     if (auto* failure = std::get_if<certification::BuildFailure>(&resolved)) return *failure;
-    auto built = certification::assemble_for_request(cert, std::get<certification::ResolvedCategory>(std::move(resolved)));
+    auto built = certification::assemble_for_request(
+        cert, std::get<certification::ResolvedCategory>(std::move(resolved)));
     auto* failure = std::get_if<certification::BuildFailure>(&built);
     return failure ? *failure : certification::BuildFailure{};
   };
   EXPECT_EQ(refusal(certification_for("    - {domain: nope, variant: nothing}\n"), facts),
-            (certification::BuildFailure{"CategoryNotFound", "unknown certification category: nope/nothing"}));
-  EXPECT_EQ(refusal(certification_for("    - {domain: communication, variant: nccl-all-reduce}\n"),
-                    platform::detect_nodes({node("a", "aws:///x", std::nullopt)})),
-            (certification::BuildFailure{"WorkflowValidationFailed",
-                                         "cannot determine GPU architecture from target nodeSelector "
-                                         "(nvidia.com/gpu.product label is required)"}));
-  const auto conflict = refusal(certification_for(R"(
+            (certification::BuildFailure{"CategoryNotFound",
+                                         "unknown certification category: nope/nothing"}));
+  EXPECT_EQ(
+      refusal(certification_for("    - {domain: communication, variant: nccl-all-reduce}\n"),
+              platform::detect_nodes({node("a", "aws:///x", std::nullopt)})),
+      (certification::BuildFailure{"WorkflowValidationFailed",
+                                   "cannot determine GPU architecture from target nodeSelector "
+                                   "(nvidia.com/gpu.product label is required)"}));
+  const auto conflict =
+      refusal(certification_for(R"(
     - domain: communication
       variant: nccl-all-reduce
       options: {workloadMetadata: {labels: {kai.scheduler/queue: other}}}
-)", "  gangScheduler: {schedulerName: kai-scheduler, queue: burnin}\n"), facts);
+)",
+                                "  gangScheduler: {schedulerName: kai-scheduler, queue: burnin}\n"),
+              facts);
   EXPECT_EQ(conflict.reason, "GangSchedulingConflict");
-  EXPECT_NE(conflict.message.find("communication/nccl-all-reduce: "), std::string::npos) << conflict.message;
+  EXPECT_NE(conflict.message.find("communication/nccl-all-reduce: "), std::string::npos)
+      << conflict.message;
 }
 
-// The reconcile asks before it plans a Create (and plans nothing else), then plans it from the answer.
+// The reconcile asks before it plans a Create (and plans nothing else), then plans it from the
+// answer.
 TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   const auto cases = nvcre::testing::load_cases("certification-reconcile");
-  auto found = std::find_if(cases.begin(), cases.end(), [](const auto& c) { return c.name == "first-workflow-nccl-gang"; });
+  auto found = std::find_if(cases.begin(), cases.end(),
+                            [](const auto& c) { return c.name == "first-workflow-nccl-gang"; });
   ASSERT_NE(found, cases.end());
   const auto input = nvcre::testing::load_reconcile_case(*found);
   reconcile::BuildAnswers answers;
-  const reconcile::Context asking{&*input.object, input.cache, input.live, input.outcome,
+  const reconcile::Context asking{&*input.object, input.cache,       input.live, input.outcome,
                                   input.now,      input.no_pod_logs, answers};
   const auto first = certification::reconcile_certification(asking);
   ASSERT_EQ(first.wanted_builds.size(), 1U);
@@ -161,15 +181,17 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   EXPECT_TRUE(first.plan.error.empty());
 
   const auto& request = first.wanted_builds.front();
-  const auto answer = certification::answer_build_request(request, input.cache, catalog::Catalog::builtin());
+  const auto answer =
+      certification::answer_build_request(request, input.cache, catalog::Catalog::builtin());
   const std::string key = reconcile::build_request_key(request);
   answers.insert_or_assign(key, answer);
   const auto second = certification::reconcile_certification(asking);
   EXPECT_TRUE(second.wanted_builds.empty());
   ASSERT_FALSE(second.plan.actions.empty());
   EXPECT_EQ(second.plan.actions.front().verb, k8s::ActionVerb::Create);
-  EXPECT_EQ(json::serialize(second.plan.actions.front().body),
-            json::serialize(api::encode_object(std::get<certification::CategoryBuild>(answer).workflow)));
+  EXPECT_EQ(
+      json::serialize(second.plan.actions.front().body),
+      json::serialize(api::encode_object(std::get<certification::CategoryBuild>(answer).workflow)));
 
   // A refusal answer fails the Certification as a build error did (CategoryNotFound is reported
   // as WorkflowValidationFailed once past initialization).
@@ -177,7 +199,8 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   const auto third = certification::reconcile_certification(asking);
   EXPECT_EQ(third.plan.error, "gone");
   ASSERT_EQ(third.plan.actions.size(), 1U);
-  EXPECT_NE(json::serialize(third.plan.actions.front().body).find("WorkflowValidationFailed"), std::string::npos);
+  EXPECT_NE(json::serialize(third.plan.actions.front().body).find("WorkflowValidationFailed"),
+            std::string::npos);
 }
 
 }  // namespace

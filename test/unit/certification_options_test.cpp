@@ -30,11 +30,11 @@ enableMNNVL: false
 )");
   const auto merged = certification::merge_category_options(global, category);
   EXPECT_EQ(merged.nodesPerJob, 2);
-  EXPECT_EQ(merged.maxBytes, "16G");                   // kept: not set per category
-  EXPECT_EQ(merged.thresholds.size(), 1u);              // maps replace wholesale
+  EXPECT_EQ(merged.maxBytes, "16G");        // kept: not set per category
+  EXPECT_EQ(merged.thresholds.size(), 1u);  // maps replace wholesale
   EXPECT_EQ(merged.thresholds.at("busBandwidthGBps"), "value >= 800");
-  ASSERT_EQ(merged.imagePullSecrets.size(), 1u);        // empty per-category list keeps global
-  EXPECT_EQ(merged.enableMNNVL, false);                 // an explicit false is a value
+  ASSERT_EQ(merged.imagePullSecrets.size(), 1u);  // empty per-category list keeps global
+  EXPECT_EQ(merged.enableMNNVL, false);           // an explicit false is a value
 }
 
 TEST(CertificationOptions, WorkloadLabelsMergePerKeyWithCategoryWinning) {
@@ -45,8 +45,10 @@ TEST(CertificationOptions, WorkloadLabelsMergePerKeyWithCategoryWinning) {
   EXPECT_EQ(merged.workloadMetadata->labels,
             (std::map<std::string, std::string>{{"cost", "b"}, {"queue", "q"}, {"team", "infra"}}));
   // Only one side with labels: that side's labels, unchanged.
-  EXPECT_EQ(certification::merge_category_options(global, {}).workloadMetadata, global.workloadMetadata);
-  EXPECT_EQ(certification::merge_category_options({}, category).workloadMetadata, category.workloadMetadata);
+  EXPECT_EQ(certification::merge_category_options(global, {}).workloadMetadata,
+            global.workloadMetadata);
+  EXPECT_EQ(certification::merge_category_options({}, category).workloadMetadata,
+            category.workloadMetadata);
 }
 
 TEST(CertificationNaming, WorkflowNameWithoutOptionsIsCertDomainVariant) {
@@ -75,20 +77,24 @@ exitDurationMins: 10
 maxBytes: 8G
 )")};
   EXPECT_EQ(certification::option_suffix(category), "n2-nomnnvl-intra-rack-ckpt-s100-e10-g4");
-  EXPECT_EQ(certification::workflow_name("c", category),
-            k8s::truncate_name("c-training-nemotron5-8b-n2-nomnnvl-intra-rack-ckpt-s100-e10-g4", 31));
-  api::CertificateCategory checkpoint_off{"training", "x", options_from_yaml("enableCheckpoint: false")};
+  EXPECT_EQ(
+      certification::workflow_name("c", category),
+      k8s::truncate_name("c-training-nemotron5-8b-n2-nomnnvl-intra-rack-ckpt-s100-e10-g4", 31));
+  api::CertificateCategory checkpoint_off{"training", "x",
+                                          options_from_yaml("enableCheckpoint: false")};
   EXPECT_EQ(certification::option_suffix(checkpoint_off), "");
 }
 
 TEST(CertificationNaming, LabelsAndAnnotations) {
   api::CertificateCategory category{"training", "nemotron5-8b", {}};
-  EXPECT_EQ(certification::workflow_labels("rack7", category),
-            (std::map<std::string, std::string>{{"app.kubernetes.io/managed-by", "nvcre"},
-                                                {"nvcre.nvidia.com/category-domain", "training"},
-                                                {"nvcre.nvidia.com/category-variant", "nemotron5-8b"},
-                                                {"nvcre.nvidia.com/certification", "rack7"}}));
+  EXPECT_EQ(
+      certification::workflow_labels("rack7", category),
+      (std::map<std::string, std::string>{{"app.kubernetes.io/managed-by", "nvcre"},
+                                          {"nvcre.nvidia.com/category-domain", "training"},
+                                          {"nvcre.nvidia.com/category-variant", "nemotron5-8b"},
+                                          {"nvcre.nvidia.com/certification", "rack7"}}));
   EXPECT_TRUE(certification::workflow_annotations("").empty());
-  EXPECT_EQ(certification::workflow_annotations("intra-rack").at("nvcre.nvidia.com/requested-test-scale"),
-            "intra-rack");
+  EXPECT_EQ(
+      certification::workflow_annotations("intra-rack").at("nvcre.nvidia.com/requested-test-scale"),
+      "intra-rack");
 }

@@ -87,7 +87,8 @@ TEST(Codec, PathsWithoutARootStartAtTheFirstField) {
 }
 
 TEST(Codec, ACallersContextToleratesTheUnknownFieldsItNames) {
-  const json::value input = json::parse(R"({"items": [{"name": "a", "extra": 1}], "extra": 2, "other": 3})");
+  const json::value input =
+      json::parse(R"({"items": [{"name": "a", "extra": 1}], "extra": 2, "other": 3})");
   DecodeContext context("spec");
   std::vector<std::string> asked;
   context.tolerate_unknown_fields([&](std::string_view path) {

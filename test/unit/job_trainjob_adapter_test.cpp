@@ -19,10 +19,12 @@ namespace json = boost::json;
 json::object yaml_object(std::string_view text) { return jsonkit::parse_yaml(text).as_object(); }
 
 // The pod template patch of replicated job `name` under `manager`, or nullptr.
-const json::value* pod_patch(const json::object& spec, std::string_view manager, std::string_view name) {
+const json::value* pod_patch(const json::object& spec, std::string_view manager,
+                             std::string_view name) {
   for (const auto& patch : spec.at("runtimePatches").as_array()) {
     if (patch.at("manager") != json::value(manager)) continue;
-    for (const auto& job : patch.at_pointer("/trainingRuntimeSpec/template/spec/replicatedJobs").as_array()) {
+    for (const auto& job :
+         patch.at_pointer("/trainingRuntimeSpec/template/spec/replicatedJobs").as_array()) {
       if (job.at("name") == json::value(name)) return &job.at_pointer("/template/spec/template");
     }
   }
@@ -74,20 +76,26 @@ TEST(TrainJobAdapter, BuildsTheWorkloadOwnedByTheJobWithThePodLabelOnWorkersOnly
   EXPECT_EQ(built.at("kind"), "TrainJob");
   EXPECT_EQ(built.at_pointer("/metadata/name"), "demo-job-workload");
   EXPECT_EQ(built.at_pointer("/metadata/namespace"), "team-a");
-  EXPECT_EQ(built.at_pointer("/metadata/labels"),
-            json::parse(R"({"kueue.x-k8s.io/queue-name":"team-a","app.kubernetes.io/managed-by":"nvcre",)"
-                        R"("nvcre.nvidia.com/job":"demo-job"})"));
-  EXPECT_EQ(built.at_pointer("/metadata/ownerReferences"),
-            json::parse(R"([{"apiVersion":"nvcre.nvidia.com/v1alpha1","kind":"Job","name":"demo-job","uid":"uid-7",)"
-                        R"("controller":true,"blockOwnerDeletion":true}])"));
+  EXPECT_EQ(
+      built.at_pointer("/metadata/labels"),
+      json::parse(R"({"kueue.x-k8s.io/queue-name":"team-a","app.kubernetes.io/managed-by":"nvcre",)"
+                  R"("nvcre.nvidia.com/job":"demo-job"})"));
+  EXPECT_EQ(
+      built.at_pointer("/metadata/ownerReferences"),
+      json::parse(
+          R"([{"apiVersion":"nvcre.nvidia.com/v1alpha1","kind":"Job","name":"demo-job","uid":"uid-7",)"
+          R"("controller":true,"blockOwnerDeletion":true}])"));
   const json::object& spec = built.at("spec").as_object();
   const json::value* worker = pod_patch(spec, kControllerPatchManager, "node");
   ASSERT_NE(worker, nullptr);
-  EXPECT_EQ(worker->at_pointer("/metadata/labels"), json::parse(R"({"nvcre.nvidia.com/job":"demo-job"})"));
-  EXPECT_EQ(pod_patch(spec, kControllerPatchManager, "launcher"), nullptr) << "launcher pods carry no Job label";
+  EXPECT_EQ(worker->at_pointer("/metadata/labels"),
+            json::parse(R"({"nvcre.nvidia.com/job":"demo-job"})"));
+  EXPECT_EQ(pod_patch(spec, kControllerPatchManager, "launcher"), nullptr)
+      << "launcher pods carry no Job label";
   // The catalog patch is untouched and the controller patch comes after it (applied last, wins).
   EXPECT_EQ(spec.at("runtimePatches").as_array().size(), 2u);
-  EXPECT_EQ(spec.at("runtimePatches").as_array()[0], yaml_object(kMpiSpec).at("runtimePatches").as_array()[0]);
+  EXPECT_EQ(spec.at("runtimePatches").as_array()[0],
+            yaml_object(kMpiSpec).at("runtimePatches").as_array()[0]);
   // The Job's own spec is never mutated.
   EXPECT_EQ(json::value(*job.spec.workload.trainJob), json::value(yaml_object(kMpiSpec)));
 }
@@ -97,7 +105,8 @@ TEST(TrainJobAdapter, WorkloadNameIsCappedAt44WithAHash) {
   const std::string long_name = "standalone-torch-pretraining-job-with-long-name";
   const std::string name = workload_name(long_name);
   EXPECT_LE(name.size(), 44u);
-  EXPECT_EQ(name, "standalone-torch-pretraining-job-with-" + k8s::name_hash(long_name + "-workload"));
+  EXPECT_EQ(name,
+            "standalone-torch-pretraining-job-with-" + k8s::name_hash(long_name + "-workload"));
   EXPECT_EQ(name, k8s::truncate_name(long_name + "-workload", 44));
   EXPECT_NE(workload_name(long_name + "2"), name);
 }
@@ -120,7 +129,8 @@ runtimePatches:
   EXPECT_EQ(built.at_pointer("/spec/managedBy"), "kueue.x-k8s.io/multikueue");
   const auto& patches = built.at_pointer("/spec/runtimePatches").as_array();
   ASSERT_EQ(patches.size(), 1u) << "one controller patch, extended in place";
-  const json::value* node = pod_patch(built.at("spec").as_object(), kControllerPatchManager, "node");
+  const json::value* node =
+      pod_patch(built.at("spec").as_object(), kControllerPatchManager, "node");
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->at_pointer("/spec/tolerations").as_array().size(), 1u);
   EXPECT_EQ(node->at_pointer("/metadata/labels/nvcre.nvidia.com~1job"), "demo-job");
@@ -130,16 +140,21 @@ TEST(TrainJobAdapter, PinsToleratesAndSizesEveryTarget) {
   json::object spec = yaml_object(kMpiSpec);
   set_node_affinity(spec, hostname_node_affinity({"node-a", "node-b"}));
   append_tolerations(spec, json::array{json::object{{"operator", "Exists"}}});
-  append_tolerations(spec, json::array{json::object{{"key", "nvidia.com/gpu"}, {"operator", "Exists"}}});
+  append_tolerations(spec,
+                     json::array{json::object{{"key", "nvidia.com/gpu"}, {"operator", "Exists"}}});
   set_num_nodes(spec, 2);
   EXPECT_EQ(nodes_required(spec), 2);
   for (std::string_view target : {"launcher", "node"}) {
     const json::value* pod = pod_patch(spec, kControllerPatchManager, target);
     ASSERT_NE(pod, nullptr) << target;
-    EXPECT_EQ(pod->at_pointer("/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
-                              "nodeSelectorTerms/0/matchExpressions/0"),
-              json::parse(R"({"key":"kubernetes.io/hostname","operator":"In","values":["node-a","node-b"]})"));
-    EXPECT_EQ(pod->at_pointer("/spec/tolerations").as_array().size(), 2u) << "tolerations are appended";
+    EXPECT_EQ(
+        pod->at_pointer(
+            "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+            "nodeSelectorTerms/0/matchExpressions/0"),
+        json::parse(
+            R"({"key":"kubernetes.io/hostname","operator":"In","values":["node-a","node-b"]})"));
+    EXPECT_EQ(pod->at_pointer("/spec/tolerations").as_array().size(), 2u)
+        << "tolerations are appended";
   }
   EXPECT_THROW(nodes_required(yaml_object("runtimeRef: {name: x}")), AdapterError);
 }
@@ -173,7 +188,8 @@ status:
   EXPECT_EQ(suspended.reason, "Suspended");
   EXPECT_NE(suspended.message.find("kueue.x-k8s.io/multikueue"), std::string::npos);
   EXPECT_EQ(state("spec: {suspend: false}").phase, WorkloadPhase::Running);
-  EXPECT_EQ(state("status: {conditions: [{type: Created, status: \"True\"}]}").phase, WorkloadPhase::Running);
+  EXPECT_EQ(state("status: {conditions: [{type: Created, status: \"True\"}]}").phase,
+            WorkloadPhase::Running);
 }
 
 // The watch mapping that feeds Job keys from TrainJob and Node events (§6.12).
@@ -182,8 +198,9 @@ TEST(JobWatches, TrainJobEventsMapToTheControllingJob) {
   auto job = job::controlling_job(built);
   ASSERT_TRUE(job);
   EXPECT_EQ(*job, (k8s::ObjectRef{"nvcre.nvidia.com/v1alpha1", "Job", "team-a", "demo-job"}));
-  EXPECT_FALSE(job::controlling_job(jsonkit::parse_yaml(
-      "metadata: {namespace: a, ownerReferences: [{apiVersion: nvcre.nvidia.com/v1alpha1, kind: Job, name: j}]}")));
+  EXPECT_FALSE(job::controlling_job(
+      jsonkit::parse_yaml("metadata: {namespace: a, ownerReferences: [{apiVersion: "
+                          "nvcre.nvidia.com/v1alpha1, kind: Job, name: j}]}")));
 }
 
 TEST(JobWatches, NodeUpdatesPassOnlyWhenTheHealthRuleCouldSeeThem) {
@@ -193,7 +210,8 @@ spec: {taints: [{key: k, effect: NoSchedule}]}
 status: {conditions: [{type: Ready, status: "True", lastHeartbeatTime: "2026-01-01T00:00:00Z"}]})");
   EXPECT_TRUE(job::node_event_passes(nullptr, node)) << "creates pass";
   json::value heartbeat = node;
-  heartbeat.at_pointer("/status/conditions/0").as_object()["lastHeartbeatTime"] = "2026-01-01T00:01:00Z";
+  heartbeat.at_pointer("/status/conditions/0").as_object()["lastHeartbeatTime"] =
+      "2026-01-01T00:01:00Z";
   heartbeat.at_pointer("/metadata").as_object()["resourceVersion"] = "2";
   EXPECT_FALSE(job::node_event_passes(&node, heartbeat)) << "heartbeats are noise";
   json::value cordoned = node;
@@ -215,9 +233,11 @@ TEST(JobWatches, NodeEventsReachEveryJobWithAPodOnTheNode) {
   auto add_pod = [&](std::string ns, std::string name, std::string node, std::string job) {
     json::object labels;
     if (!job.empty()) labels["nvcre.nvidia.com/job"] = job;
-    cache.upsert(json::object{{"apiVersion", "v1"}, {"kind", "Pod"},
-                              {"metadata", json::object{{"name", name}, {"namespace", ns}, {"labels", labels}}},
-                              {"spec", json::object{{"nodeName", node}}}});
+    cache.upsert(json::object{
+        {"apiVersion", "v1"},
+        {"kind", "Pod"},
+        {"metadata", json::object{{"name", name}, {"namespace", ns}, {"labels", labels}}},
+        {"spec", json::object{{"nodeName", node}}}});
   };
   add_pod("a", "p1", "node-1", "job-x");
   add_pod("a", "p2", "node-1", "job-x");
@@ -235,8 +255,15 @@ TEST(JobFailure, LogTailKeepsTheLastBytesOnACharacterBoundary) {
   EXPECT_EQ(job::detail::tail_bytes("short", 32), "short");
   EXPECT_EQ(job::detail::tail_bytes("0123456789", 4), "6789");
   // "é" is two bytes: a cut inside it starts after it instead.
-  EXPECT_EQ(job::detail::tail_bytes("ab\xc3\xa9" "cd", 3), "cd");
-  EXPECT_EQ(job::detail::tail_bytes("ab\xc3\xa9" "cd", 4), "\xc3\xa9" "cd");
+  EXPECT_EQ(job::detail::tail_bytes("ab\xc3\xa9"
+                                    "cd",
+                                    3),
+            "cd");
+  EXPECT_EQ(job::detail::tail_bytes("ab\xc3\xa9"
+                                    "cd",
+                                    4),
+            "\xc3\xa9"
+            "cd");
   const std::string big(40000, 'x');
   EXPECT_EQ(job::detail::tail_bytes(big + "END", 32 * 1024).size(), 32u * 1024);
 }
@@ -247,15 +274,19 @@ TEST(JobFailure, GroupNodesComeFromTheAnnotationElseFromBoundPods) {
   EXPECT_EQ(job::detail::group_nodes(job, {}), (std::vector<std::string>{"node-a", "node-b"}));
   const json::value bound = jsonkit::parse_yaml("spec: {nodeName: node-c}");
   const json::value pending = jsonkit::parse_yaml("spec: {}");
-  EXPECT_EQ(job::detail::group_nodes(job, {&bound}), (std::vector<std::string>{"node-a", "node-b"}));
+  EXPECT_EQ(job::detail::group_nodes(job, {&bound}),
+            (std::vector<std::string>{"node-a", "node-b"}));
   job.metadata.annotations.clear();  // Unpinned
-  EXPECT_EQ(job::detail::group_nodes(job, {&bound, &pending, &bound}), std::vector<std::string>{"node-c"});
+  EXPECT_EQ(job::detail::group_nodes(job, {&bound, &pending, &bound}),
+            std::vector<std::string>{"node-c"});
 }
 
 TEST(JobFailure, FailedNodesMergeByNameAndReasonAndStaySorted) {
   std::vector<api::FailedNode> nodes{{"node-b", "WorkloadFailed", "m"}};
-  EXPECT_FALSE(job::detail::merge_failed_nodes(nodes, {{"node-b", "WorkloadFailed", "other message"}}));
-  EXPECT_TRUE(job::detail::merge_failed_nodes(nodes, {{"node-b", "HardwareFailureDetected", "h"}, {"node-a", "X", ""}}));
+  EXPECT_FALSE(
+      job::detail::merge_failed_nodes(nodes, {{"node-b", "WorkloadFailed", "other message"}}));
+  EXPECT_TRUE(job::detail::merge_failed_nodes(
+      nodes, {{"node-b", "HardwareFailureDetected", "h"}, {"node-a", "X", ""}}));
   ASSERT_EQ(nodes.size(), 3u);
   EXPECT_EQ(nodes[0].name, "node-a");
   EXPECT_EQ(nodes[1].reason, "HardwareFailureDetected");

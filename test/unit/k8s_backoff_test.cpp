@@ -16,9 +16,10 @@ using std::chrono::seconds;
 const std::chrono::steady_clock::time_point kT0{};
 
 // The un-jittered bases of client-go's reflector backoff: 800ms doubling, capped at 30s.
-const std::vector<nanoseconds> kBases = {milliseconds(800),  milliseconds(1600), milliseconds(3200),
-                                         milliseconds(6400), milliseconds(12800), milliseconds(25600),
-                                         seconds(30),        seconds(30),        seconds(30)};
+const std::vector<nanoseconds> kBases = {
+    milliseconds(800),  milliseconds(1600),  milliseconds(3200),
+    milliseconds(6400), milliseconds(12800), milliseconds(25600),
+    seconds(30),        seconds(30),         seconds(30)};
 
 TEST(K8sBackoff, JitteredSequenceStaysWithinBaseAndTwiceBase) {
   ExponentialBackoff backoff({}, 42);

@@ -24,12 +24,15 @@ TEST(CacheTransform, PodKeepsMetadataWithoutAnnotationsNodeNameAndStatus) {
 }
 
 TEST(CacheTransform, TrainJobKeepsSuspendManagedByAndStatus) {
-  json::value train_job = json::parse(R"({"kind": "TrainJob", "metadata": {"name": "t", "annotations": {"a": "b"}},
+  json::value train_job =
+      json::parse(R"({"kind": "TrainJob", "metadata": {"name": "t", "annotations": {"a": "b"}},
     "spec": {"suspend": false, "managedBy": "trainer.kubeflow.org/trainjob-controller",
              "runtimeRef": {"name": "r"}, "trainer": {"numNodes": 2}},
     "status": {"conditions": [{"type": "Complete", "status": "True"}]}})");
   trim_for_cache(train_job);
-  EXPECT_EQ(train_job, json::parse(R"({"kind": "TrainJob", "metadata": {"name": "t", "annotations": {"a": "b"}},
+  EXPECT_EQ(
+      train_job,
+      json::parse(R"({"kind": "TrainJob", "metadata": {"name": "t", "annotations": {"a": "b"}},
     "spec": {"suspend": false, "managedBy": "trainer.kubeflow.org/trainjob-controller"},
     "status": {"conditions": [{"type": "Complete", "status": "True"}]}})"));
 }

@@ -16,8 +16,8 @@ namespace {
 
 namespace json = boost::json;
 
-json::value pod(std::string_view ns, std::string_view name, json::object labels = {}, json::array owner_uids = {},
-                std::string_view resource_version = "7") {
+json::value pod(std::string_view ns, std::string_view name, json::object labels = {},
+                json::array owner_uids = {}, std::string_view resource_version = "7") {
   json::array owners;
   for (const auto& uid : owner_uids) owners.push_back(json::object{{"kind", "Job"}, {"uid", uid}});
   return json::object{{"apiVersion", "v1"},
@@ -30,14 +30,18 @@ json::value pod(std::string_view ns, std::string_view name, json::object labels 
                       {"spec", json::object{{"nodeName", "node-1"}}}};
 }
 
-std::string name_of(const json::value* object) { return std::string(object->at("metadata").at("name").as_string()); }
+std::string name_of(const json::value* object) {
+  return std::string(object->at("metadata").at("name").as_string());
+}
 
 TEST(CachedObject, KeepsTheObjectAsTextAndAnswersItsIndexWithoutParsing) {
-  const json::value original = pod("ns", "p", {{"app", "x"}, {"tier", ""}, {"count", 3}}, {"u1", "u2"}, "0042");
+  const json::value original =
+      pod("ns", "p", {{"app", "x"}, {"tier", ""}, {"count", 3}}, {"u1", "u2"}, "0042");
   const CachedObject compact(original, CachedObject::Form::Text);
   EXPECT_EQ(compact.parse(), original);
   EXPECT_EQ(compact.kept_parsed(), nullptr);
-  EXPECT_EQ(compact.labels(), (Labels{{"app", "x"}, {"tier", ""}}));  // non-string values are no labels
+  EXPECT_EQ(compact.labels(),
+            (Labels{{"app", "x"}, {"tier", ""}}));  // non-string values are no labels
   EXPECT_EQ(compact.label("app"), "x");
   EXPECT_EQ(compact.label("tier"), "");  // present and empty is not absent
   EXPECT_EQ(compact.label("count"), std::nullopt);
@@ -61,7 +65,8 @@ TEST(CachedObject, KeptParsedAnswersTheSame) {
 
 TEST(CachedObject, RoundTripsAwkwardStringsAndMissingParts) {
   const std::string long_value(300, 'v');  // a length prefix longer than one byte
-  const json::value original = pod("ns", "p", {{std::string("a\0b", 3), long_value}}, {std::string("\0", 1)}, "abc");
+  const json::value original =
+      pod("ns", "p", {{std::string("a\0b", 3), long_value}}, {std::string("\0", 1)}, "abc");
   const CachedObject compact(original, CachedObject::Form::Text);
   EXPECT_EQ(compact.parse(), original);
   EXPECT_EQ(compact.labels(), (Labels{{std::string("a\0b", 3), long_value}}));
@@ -74,8 +79,9 @@ TEST(CachedObject, RoundTripsAwkwardStringsAndMissingParts) {
   EXPECT_TRUE(bare.labels().empty());
   EXPECT_FALSE(bare.has_owner(""));
   // As before: an ownerReference without a uid matches the empty uid.
-  const CachedObject uid_less(json::object{{"metadata", {{"ownerReferences", json::array{json::object{}}}}}},
-                              CachedObject::Form::Text);
+  const CachedObject uid_less(
+      json::object{{"metadata", {{"ownerReferences", json::array{json::object{}}}}}},
+      CachedObject::Form::Text);
   EXPECT_TRUE(uid_less.has_owner(""));
 }
 
@@ -114,18 +120,22 @@ TEST(CacheReader, CopiesOfWhatItHandsOutOutliveIt) {
 
 TEST(CacheReader, HandsOutKeptParsedKindsWithoutParsing) {
   ObjectCache cache(std::set<ObjectCache::KindKey>{{"v1", "Node"}});
-  cache.upsert(json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}, {"labels", {{"gpu", "true"}}}}}});
-  cache.upsert(json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n2"}}}});
+  cache.upsert(json::object{{"apiVersion", "v1"},
+                            {"kind", "Node"},
+                            {"metadata", {{"name", "n1"}, {"labels", {{"gpu", "true"}}}}}});
+  cache.upsert(
+      json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n2"}}}});
   cache.upsert(pod("a", "p1"));
   const CacheReader first(cache);
   const CacheReader second(cache);
   const auto nodes = first.list("v1", "Node", "", LabelSelector::parse("gpu=true"));
   ASSERT_EQ(nodes.size(), 1u);
-  EXPECT_EQ(nodes.front(), second.get({"v1", "Node", "", "n1"}));  // the cache's own DOM, shared by readers
+  EXPECT_EQ(nodes.front(),
+            second.get({"v1", "Node", "", "n1"}));  // the cache's own DOM, shared by readers
   EXPECT_EQ(first.parsed_count(), 0u);
   ASSERT_NE(first.get({"v1", "Pod", "a", "p1"}), nullptr);
   EXPECT_EQ(first.parsed_count(), 1u);  // other kinds are parsed per reader
-  const ObjectCache copy = cache;  // copies keep the policy
+  const ObjectCache copy = cache;       // copies keep the policy
   EXPECT_EQ(CacheReader(copy).get({"v1", "Node", "", "n2"}), copy.get({"v1", "Node", "", "n2"}));
 }
 
@@ -134,8 +144,11 @@ TEST(ObjectCacheStorage, ListsInNamespaceNameOrderPerKind) {
   cache.upsert(pod("b", "p2"));
   cache.upsert(pod("a", "p9"));
   cache.upsert(pod("b", "p1"));
-  cache.upsert(json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}}});
-  cache.upsert(json::object{{"apiVersion", "v2"}, {"kind", "Pod"}, {"metadata", {{"namespace", "a"}, {"name", "other"}}}});
+  cache.upsert(
+      json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}}});
+  cache.upsert(json::object{{"apiVersion", "v2"},
+                            {"kind", "Pod"},
+                            {"metadata", {{"namespace", "a"}, {"name", "other"}}}});
   std::vector<std::string> names;
   for (const auto* object : cache.list("v1", "Pod", "")) names.push_back(name_of(object));
   EXPECT_EQ(names, (std::vector<std::string>{"p9", "p1", "p2"}));
@@ -164,7 +177,8 @@ TEST(ObjectCacheStorage, ItsOwnViewKeepsPointersUntilTheNextWrite) {
 TEST(ObjectCacheStorage, CopiesAreIndependent) {
   ObjectCache original;
   original.upsert(pod("a", "p1"));
-  ASSERT_NE(original.get({"v1", "Pod", "a", "p1"}), nullptr);  // the original's own view is populated
+  ASSERT_NE(original.get({"v1", "Pod", "a", "p1"}),
+            nullptr);  // the original's own view is populated
   ObjectCache copy = original;
   original.erase(ObjectRef{"v1", "Pod", "a", "p1"});
   EXPECT_EQ(original.get({"v1", "Pod", "a", "p1"}), nullptr);

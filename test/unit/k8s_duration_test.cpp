@@ -75,9 +75,8 @@ TEST(K8sDuration, ParseSequences) {
   expect_parse("3h30m", minutes(210));
   expect_parse("10.5s4m", minutes(4) + milliseconds(10500));
   expect_parse("-2m3.4s", -(minutes(2) + milliseconds(3400)));
-  expect_parse("1h2m3s4ms5us6ns",
-               hours(1) + minutes(2) + seconds(3) + milliseconds(4) + microseconds(5) +
-                   nanoseconds(6));
+  expect_parse("1h2m3s4ms5us6ns", hours(1) + minutes(2) + seconds(3) + milliseconds(4) +
+                                      microseconds(5) + nanoseconds(6));
   expect_parse("39h9m14.425s", hours(39) + minutes(9) + milliseconds(14425));
   expect_parse("1s1s", seconds(2));  // units may repeat and come in any order
 }
@@ -95,12 +94,40 @@ TEST(K8sDuration, ParseLimits) {
 }
 
 TEST(K8sDuration, ParseRejects) {
-  for (const char* bad :
-       {"", "3", "-", "+", "s", ".", "-.", ".s", "+.s", "1d", "1 s", " 1s", "1s ", "1S", "1H",
-        "1hh", "1sec", "1h-30m", "--1s", "+-1s", "1.2.3s", "\x85\x85", "\xff\xff", "hello",
-        "1h30", "00", "-00", "9223372036854775808ns", "9223372036854775.808us",
-        "9223372036854ms775us808ns", "-9223372036854775809ns", "2562048h", "106751d",
-        "99999999999999999999s"}) {
+  for (const char* bad : {"",
+                          "3",
+                          "-",
+                          "+",
+                          "s",
+                          ".",
+                          "-.",
+                          ".s",
+                          "+.s",
+                          "1d",
+                          "1 s",
+                          " 1s",
+                          "1s ",
+                          "1S",
+                          "1H",
+                          "1hh",
+                          "1sec",
+                          "1h-30m",
+                          "--1s",
+                          "+-1s",
+                          "1.2.3s",
+                          "\x85\x85",
+                          "\xff\xff",
+                          "hello",
+                          "1h30",
+                          "00",
+                          "-00",
+                          "9223372036854775808ns",
+                          "9223372036854775.808us",
+                          "9223372036854ms775us808ns",
+                          "-9223372036854775809ns",
+                          "2562048h",
+                          "106751d",
+                          "99999999999999999999s"}) {
     EXPECT_FALSE(parse_go_duration(bad).has_value()) << '"' << bad << '"';
   }
 }
@@ -132,10 +159,10 @@ TEST(K8sDuration, Format) {
 }
 
 TEST(K8sDuration, FormatThenParseRoundTrips) {
-  for (const std::int64_t ns : {std::int64_t(0), std::int64_t(1), std::int64_t(1100),
-                                std::int64_t(2200000), std::int64_t(-90000000000),
-                                std::int64_t(5400000000000), std::int64_t(480000000001), kMax,
-                                kMin}) {
+  for (const std::int64_t ns :
+       {std::int64_t(0), std::int64_t(1), std::int64_t(1100), std::int64_t(2200000),
+        std::int64_t(-90000000000), std::int64_t(5400000000000), std::int64_t(480000000001), kMax,
+        kMin}) {
     const auto parsed = parse_go_duration(format_go_duration(nanoseconds(ns)));
     ASSERT_TRUE(parsed.has_value()) << ns;
     EXPECT_EQ(parsed->count(), ns);
@@ -147,8 +174,9 @@ TEST(K8sDuration, CategoryPattern) {
                            "1m1s", "15m", "45m", "0ms", "007h", "1s1s", "1ms1m"}) {
     EXPECT_TRUE(matches_category_duration_pattern(good)) << good;
   }
-  for (const char* bad : {"", "h", "1", "1.5h", "1d", "-1h", "+1h", "1h ", " 1h", "1us", "1ns",
-                          "1H", "1hm", "1mss", "1m5", "5sm", "ms", "1h 30m", "1msms", "0"}) {
+  for (const char* bad :
+       {"",    "h",  "1",   "1.5h", "1d",  "-1h", "+1h", "1h ",    " 1h",   "1us",
+        "1ns", "1H", "1hm", "1mss", "1m5", "5sm", "ms",  "1h 30m", "1msms", "0"}) {
     EXPECT_FALSE(matches_category_duration_pattern(bad)) << '"' << bad << '"';
   }
 }

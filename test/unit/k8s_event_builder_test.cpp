@@ -7,11 +7,17 @@
 namespace nvcre::k8s {
 namespace {
 
-TEST(EventNote, ShortValidNotesAreUntouched) { EXPECT_EQ(sanitize_event_note("héllo ✓"), "héllo ✓"); }
+TEST(EventNote, ShortValidNotesAreUntouched) {
+  EXPECT_EQ(sanitize_event_note("héllo ✓"), "héllo ✓");
+}
 
 TEST(EventNote, InvalidBytesBecomeReplacementCharacters) {
-  EXPECT_EQ(sanitize_event_note("a\xFF" "b\xC3"), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD");
-  EXPECT_EQ(sanitize_event_note("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+  EXPECT_EQ(sanitize_event_note("a\xFF"
+                                "b\xC3"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
+  EXPECT_EQ(sanitize_event_note("\xED\xA0\x80"),
+            "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
 }
 
 TEST(EventNote, LongNotesAreCutOnACharacterBoundary) {
@@ -31,8 +37,8 @@ TEST(EventNote, LongNotesAreCutOnACharacterBoundary) {
 }
 
 TEST(EventBuilder, BuildsAnEventsK8sIoEvent) {
-  EventRecord record{ObjectRef{"nvcre.nvidia.com/v1alpha1", "Certification", "team-a", "cert"}, "uid-1", "Warning",
-                     "WorkflowFailed", "broke"};
+  EventRecord record{ObjectRef{"nvcre.nvidia.com/v1alpha1", "Certification", "team-a", "cert"},
+                     "uid-1", "Warning", "WorkflowFailed", "broke"};
   auto now = *parse_rfc3339("2026-01-01T00:00:00Z");
   auto event = build_event(record, now, EventSource{"nvcre", "manager-0"}, 7).as_object();
   EXPECT_EQ(event.at("apiVersion"), "events.k8s.io/v1");
@@ -42,7 +48,8 @@ TEST(EventBuilder, BuildsAnEventsK8sIoEvent) {
   EXPECT_EQ(event.at("metadata").at("namespace"), "team-a");
   EXPECT_TRUE(event.at("metadata").at("name").as_string().starts_with("cert."));
   EXPECT_EQ(event.at("regarding").at("uid"), "uid-1");
-  EXPECT_NE(build_event(record, now, {}, 8).at("metadata").at("name"), event.at("metadata").at("name"));
+  EXPECT_NE(build_event(record, now, {}, 8).at("metadata").at("name"),
+            event.at("metadata").at("name"));
 }
 
 }  // namespace

@@ -16,9 +16,11 @@ namespace fs = std::filesystem;
 
 const std::string kToken = "sekret-token-4f9a1c";
 const std::string kKey = "-----BEGIN PRIVATE KEY-----\nS3CR3TKEYBYTES\n-----END PRIVATE KEY-----\n";
-const std::string kKeyB64 = "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tClMzQ1IzVEtFWUJZVEVTCi0tLS0tRU5EIFBSSVZBVEUgS0VZLS0tLS0K";
+const std::string kKeyB64 =
+    "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tClMzQ1IzVEtFWUJZVEVTCi0tLS0tRU5EIFBSSVZBVEUgS0VZLS0tLS0K";
 const std::string kCa = "-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n";
-const std::string kCaB64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkNBCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
+const std::string kCaB64 =
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkNBCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
 
 class Kubeconfig : public ::testing::Test {
  protected:
@@ -159,52 +161,97 @@ TEST_F(KubeconfigFull, InsecureClusterWithoutUser) {
 
 TEST_F(KubeconfigFull, UnknownContextListsAvailable) {
   auto what = expect_error([&] { load_kubeconfig(path_, "foo"); },
-                           "kubeconfig " + path_.string() + ": context \"foo\" not found; available: dev, prod, files, lab");
+                           "kubeconfig " + path_.string() +
+                               ": context \"foo\" not found; available: dev, prod, files, lab");
   (void)what;
 }
 
 TEST_F(Kubeconfig, MissingPiecesAreNamed) {
   const std::string head = "apiVersion: v1\nkind: Config\n";
-  expect_error([&] { load_kubeconfig(dir_ / "nope"); }, "kubeconfig " + (dir_ / "nope").string() + ": cannot read the file");
+  expect_error([&] { load_kubeconfig(dir_ / "nope"); },
+               "kubeconfig " + (dir_ / "nope").string() + ": cannot read the file");
   expect_error([&] { parse_kubeconfig(head, "/x"); }, "kubeconfig /x: no current-context is set");
   expect_error([&] { parse_kubeconfig(head + "current-context: a\n", "/x"); },
                "kubeconfig /x: context \"a\" not found; available: (none)");
-  expect_error([&] { parse_kubeconfig(head + "current-context: a\ncontexts:\n- name: a\n  context: {user: u}\n", "/x"); },
-               "context \"a\" names no cluster");
-  expect_error([&] {
-    parse_kubeconfig(head + "current-context: a\ncontexts:\n- name: a\n  context: {cluster: c}\nclusters:\n- name: b\n  cluster: {server: https://x}\n", "/x");
-  }, "context \"a\": cluster \"c\" not found; available: b");
-  const std::string ctx = head + "current-context: a\ncontexts:\n- name: a\n  context: {cluster: c, user: u}\n";
-  expect_error([&] { parse_kubeconfig(ctx + "clusters:\n- name: c\n  cluster: {}\n", "/x"); }, "cluster \"c\" has no server");
-  expect_error([&] { parse_kubeconfig(ctx + "clusters:\n- name: c\n  cluster: {server: x.example.com}\n", "/x"); },
-               "must start with https:// or http://");
+  expect_error(
+      [&] {
+        parse_kubeconfig(head + "current-context: a\ncontexts:\n- name: a\n  context: {user: u}\n",
+                         "/x");
+      },
+      "context \"a\" names no cluster");
+  expect_error(
+      [&] {
+        parse_kubeconfig(head +
+                             "current-context: a\ncontexts:\n- name: a\n  context: {cluster: "
+                             "c}\nclusters:\n- name: b\n  cluster: {server: https://x}\n",
+                         "/x");
+      },
+      "context \"a\": cluster \"c\" not found; available: b");
+  const std::string ctx =
+      head + "current-context: a\ncontexts:\n- name: a\n  context: {cluster: c, user: u}\n";
+  expect_error([&] { parse_kubeconfig(ctx + "clusters:\n- name: c\n  cluster: {}\n", "/x"); },
+               "cluster \"c\" has no server");
+  expect_error(
+      [&] {
+        parse_kubeconfig(ctx + "clusters:\n- name: c\n  cluster: {server: x.example.com}\n", "/x");
+      },
+      "must start with https:// or http://");
   const std::string cl = ctx + "clusters:\n- name: c\n  cluster: {server: 'https://x'}\n";
-  expect_error([&] { parse_kubeconfig(cl + "users:\n- name: v\n  user: {token: " + kToken + "}\n", "/x"); },
-               "context \"a\": user \"u\" not found; available: v");
-  expect_error([&] { parse_kubeconfig(cl + "users:\n- name: u\n  user: {client-key-data: " + kKeyB64 + "}\n", "/x"); },
-               "user \"u\" has a client key but no client-certificate(-data)");
-  expect_error([&] { parse_kubeconfig(cl + "users:\n- name: u\n  user: {client-certificate-data: " + kCaB64 + "}\n", "/x"); },
-               "has a client certificate but no client-key(-data)");
-  expect_error([&] {
-    parse_kubeconfig(cl + "users:\n- name: u\n  user: {client-certificate-data: " + kCaB64 + ", client-key-data: 'S3CR3T!!'}\n", "/x");
-  }, "\"client-key-data\" is not valid base64");
-  expect_error([&] { parse_kubeconfig(cl + "users:\n- name: u\n  user: {tokenFile: /does/not/exist}\n", "/x"); },
-               "tokenFile file /does/not/exist does not exist");
-  expect_error([&] { parse_kubeconfig(cl + "users:\n- name: u\n  user: {exec: {command: aws}}\n", "/x"); },
-               "authenticates with \"exec\"");
-  expect_error([&] { parse_kubeconfig(cl + "users:\n- name: u\n  user: {token: [" + kToken + "]}\n", "/x"); },
-               "\"token\" must be a string");
-  expect_error([&] {
-    parse_kubeconfig(ctx + "clusters:\n- name: c\n  cluster: {server: 'https://x', insecure-skip-tls-verify: true, "
-                           "certificate-authority-data: " + kCaB64 + "}\n", "/x");
-  }, "mutually exclusive");
-  expect_error([&] { parse_kubeconfig("token: " + kToken + "\n  - : [\n", "/x"); }, "kubeconfig /x: not valid YAML");
+  expect_error(
+      [&] { parse_kubeconfig(cl + "users:\n- name: v\n  user: {token: " + kToken + "}\n", "/x"); },
+      "context \"a\": user \"u\" not found; available: v");
+  expect_error(
+      [&] {
+        parse_kubeconfig(cl + "users:\n- name: u\n  user: {client-key-data: " + kKeyB64 + "}\n",
+                         "/x");
+      },
+      "user \"u\" has a client key but no client-certificate(-data)");
+  expect_error(
+      [&] {
+        parse_kubeconfig(
+            cl + "users:\n- name: u\n  user: {client-certificate-data: " + kCaB64 + "}\n", "/x");
+      },
+      "has a client certificate but no client-key(-data)");
+  expect_error(
+      [&] {
+        parse_kubeconfig(cl + "users:\n- name: u\n  user: {client-certificate-data: " + kCaB64 +
+                             ", client-key-data: 'S3CR3T!!'}\n",
+                         "/x");
+      },
+      "\"client-key-data\" is not valid base64");
+  expect_error(
+      [&] {
+        parse_kubeconfig(cl + "users:\n- name: u\n  user: {tokenFile: /does/not/exist}\n", "/x");
+      },
+      "tokenFile file /does/not/exist does not exist");
+  expect_error(
+      [&] { parse_kubeconfig(cl + "users:\n- name: u\n  user: {exec: {command: aws}}\n", "/x"); },
+      "authenticates with \"exec\"");
+  expect_error(
+      [&] {
+        parse_kubeconfig(cl + "users:\n- name: u\n  user: {token: [" + kToken + "]}\n", "/x");
+      },
+      "\"token\" must be a string");
+  expect_error(
+      [&] {
+        parse_kubeconfig(ctx +
+                             "clusters:\n- name: c\n  cluster: {server: 'https://x', "
+                             "insecure-skip-tls-verify: true, "
+                             "certificate-authority-data: " +
+                             kCaB64 + "}\n",
+                         "/x");
+      },
+      "mutually exclusive");
+  expect_error([&] { parse_kubeconfig("token: " + kToken + "\n  - : [\n", "/x"); },
+               "kubeconfig /x: not valid YAML");
 }
 
 TEST(Base64, DecodesWithAndWithoutPadding) {
   EXPECT_EQ(decode_base64("aGVsbG8="), "hello");
   EXPECT_EQ(decode_base64("aGVsbG8"), "hello");
-  EXPECT_EQ(decode_base64("aGVs\nbG8h"), "hell" "o!");
+  EXPECT_EQ(decode_base64("aGVs\nbG8h"),
+            "hell"
+            "o!");
   EXPECT_EQ(decode_base64(""), "");
   EXPECT_FALSE(decode_base64("a"));
   EXPECT_FALSE(decode_base64("aGV*"));
@@ -260,7 +307,8 @@ TEST_F(InCluster, AllPresent) {
 TEST_F(InCluster, Ipv6HostAndNoNamespaceFile) {
   write("sa/token", kToken);
   write("sa/ca.crt", kCa);
-  auto c = load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "6443"}}));
+  auto c = load_in_cluster(
+      options({{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "6443"}}));
   EXPECT_EQ(c.server, "https://[fd00::1]:6443");
   EXPECT_EQ(c.ns, "default");
 }
@@ -268,14 +316,18 @@ TEST_F(InCluster, Ipv6HostAndNoNamespaceFile) {
 TEST_F(InCluster, MissingPiecesAreNamed) {
   expect_error([&] { load_in_cluster(options({})); },
                "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT not set");
-  expect_error([&] { load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", "h"}})); },
-               "environment variable KUBERNETES_SERVICE_PORT not set");
+  expect_error(
+      [&] {
+        load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", "h"}}));
+      },
+      "environment variable KUBERNETES_SERVICE_PORT not set");
   expect_error([&] { load_in_cluster(options(env_)); },
                "service-account token file " + (dir_ / "sa/token").string() + " does not exist");
   write("sa/token", "  \n");
   expect_error([&] { load_in_cluster(options(env_)); }, "is empty or unreadable");
   write("sa/token", kToken);
-  expect_error([&] { load_in_cluster(options(env_)); }, "CA file " + (dir_ / "sa/ca.crt").string() + " does not exist");
+  expect_error([&] { load_in_cluster(options(env_)); },
+               "CA file " + (dir_ / "sa/ca.crt").string() + " does not exist");
 }
 
 }  // namespace

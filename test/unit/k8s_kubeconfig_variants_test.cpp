@@ -16,15 +16,20 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kToken = "variant-token-71be2d";
-const std::string kKeyPem = "-----BEGIN PRIVATE KEY-----\nVARIANTKEYBYTES\n-----END PRIVATE KEY-----\n";
-const std::string kKeyB64 = "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tClZBUklBTlRLRVlCWVRFUwotLS0tLUVORCBQUklWQVRFIEtFWS0tLS0tCg==";
+const std::string kKeyPem =
+    "-----BEGIN PRIVATE KEY-----\nVARIANTKEYBYTES\n-----END PRIVATE KEY-----\n";
+const std::string kKeyB64 =
+    "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tClZBUklBTlRLRVlCWVRFUwotLS0tLUVORCBQUklWQVRFIEtFWS0tLS0tCg"
+    "==";
 const std::string kCertPem = "-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n";
-const std::string kCertB64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkNBCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
+const std::string kCertB64 =
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkNBCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
 
 class KubeconfigVariants : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("nvcre-kubeconfig-variants-" + std::to_string(std::random_device{}()));
+    dir_ = fs::temp_directory_path() /
+           ("nvcre-kubeconfig-variants-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -36,12 +41,14 @@ class KubeconfigVariants : public ::testing::Test {
     return p;
   }
 
-  // A kubeconfig with one cluster "c" (fields `cluster`), one user "u" (fields `user`) and a context
-  // "ctx" joining them; `extra` is appended at the top level.
-  static std::string config(const std::string& cluster, const std::string& user, const std::string& context = "",
+  // A kubeconfig with one cluster "c" (fields `cluster`), one user "u" (fields `user`) and a
+  // context "ctx" joining them; `extra` is appended at the top level.
+  static std::string config(const std::string& cluster, const std::string& user,
+                            const std::string& context = "",
                             const std::string& extra = "current-context: ctx\n") {
-    return "apiVersion: v1\nkind: Config\n" + extra + "clusters:\n- name: c\n  cluster:\n    server: https://10.1.2.3:6443\n" +
-           cluster + "users:\n- name: u\n  user:\n" + (user.empty() ? "    {}\n" : user) +
+    return "apiVersion: v1\nkind: Config\n" + extra +
+           "clusters:\n- name: c\n  cluster:\n    server: https://10.1.2.3:6443\n" + cluster +
+           "users:\n- name: u\n  user:\n" + (user.empty() ? "    {}\n" : user) +
            "contexts:\n- name: ctx\n  context:\n    cluster: c\n    user: u\n" + context;
   }
 
@@ -70,11 +77,12 @@ class KubeconfigVariants : public ::testing::Test {
 };
 
 TEST_F(KubeconfigVariants, ExplicitContextOverridesCurrentContext) {
-  const std::string two = "apiVersion: v1\nkind: Config\ncurrent-context: first\n"
-                          "clusters:\n- name: one\n  cluster: {server: 'https://one:6443'}\n"
-                          "- name: two\n  cluster: {server: 'https://two:6443'}\n"
-                          "contexts:\n- name: first\n  context: {cluster: one}\n"
-                          "- name: second\n  context: {cluster: two, namespace: ns2}\n";
+  const std::string two =
+      "apiVersion: v1\nkind: Config\ncurrent-context: first\n"
+      "clusters:\n- name: one\n  cluster: {server: 'https://one:6443'}\n"
+      "- name: two\n  cluster: {server: 'https://two:6443'}\n"
+      "contexts:\n- name: first\n  context: {cluster: one}\n"
+      "- name: second\n  context: {cluster: two, namespace: ns2}\n";
   auto current = parse(two);
   EXPECT_EQ(current.server, "https://one:6443");
   EXPECT_EQ(current.ns, "default");
@@ -84,7 +92,8 @@ TEST_F(KubeconfigVariants, ExplicitContextOverridesCurrentContext) {
   EXPECT_EQ(explicit_ctx.ns, "ns2");
   EXPECT_NE(explicit_ctx.source.find("(context second)"), std::string::npos);
   // An explicit context works without any current-context.
-  auto no_current = parse(two.substr(0, two.find("current-context")) + two.substr(two.find("clusters:")), "second");
+  auto no_current = parse(
+      two.substr(0, two.find("current-context")) + two.substr(two.find("clusters:")), "second");
   EXPECT_EQ(no_current.server, "https://two:6443");
 }
 
@@ -107,13 +116,15 @@ TEST_F(KubeconfigVariants, TokenAndTokenFileTogether) {
 TEST_F(KubeconfigVariants, ClientCertificateAsFilesAndAsData) {
   write("pki/client.crt", kCertPem);
   write("pki/client.key", kKeyPem);
-  auto files = parse(config("", "    client-certificate: pki/client.crt\n    client-key: pki/client.key\n"));
+  auto files =
+      parse(config("", "    client-certificate: pki/client.crt\n    client-key: pki/client.key\n"));
   EXPECT_EQ(files.client_cert_file, (dir_ / "pki/client.crt").string());
   EXPECT_EQ(files.client_key_file, (dir_ / "pki/client.key").string());
   EXPECT_TRUE(files.client_cert_data.empty());
   EXPECT_TRUE(files.client_key_data.empty());
 
-  auto data = parse(config("", "    client-certificate-data: " + kCertB64 + "\n    client-key-data: " + kKeyB64 + "\n"));
+  auto data = parse(config(
+      "", "    client-certificate-data: " + kCertB64 + "\n    client-key-data: " + kKeyB64 + "\n"));
   EXPECT_EQ(data.client_cert_data, kCertPem);
   EXPECT_EQ(data.client_key_data, kKeyPem);
   EXPECT_TRUE(data.client_cert_file.empty());
@@ -121,7 +132,8 @@ TEST_F(KubeconfigVariants, ClientCertificateAsFilesAndAsData) {
   EXPECT_EQ(d.find("VARIANTKEY"), std::string::npos) << d;
 
   // A certificate file with inline key data (and vice versa) is a complete pair.
-  auto mixed = parse(config("", "    client-certificate: pki/client.crt\n    client-key-data: " + kKeyB64 + "\n"));
+  auto mixed = parse(
+      config("", "    client-certificate: pki/client.crt\n    client-key-data: " + kKeyB64 + "\n"));
   EXPECT_EQ(mixed.client_cert_file, (dir_ / "pki/client.crt").string());
   EXPECT_EQ(mixed.client_key_data, kKeyPem);
 }
@@ -134,10 +146,12 @@ TEST_F(KubeconfigVariants, CertificateAuthorityFileDataAndBoth) {
   auto data = parse(config("    certificate-authority-data: " + kCertB64 + "\n", ""));
   EXPECT_EQ(data.ca_data, kCertPem);
   // Both: both are kept; the client uses the data (ClientConfig: data wins).
-  auto both = parse(config("    certificate-authority: ca.crt\n    certificate-authority-data: " + kCertB64 + "\n", ""));
+  auto both = parse(config(
+      "    certificate-authority: ca.crt\n    certificate-authority-data: " + kCertB64 + "\n", ""));
   EXPECT_EQ(both.ca_data, kCertPem);
   EXPECT_EQ(both.ca_file, (dir_ / "ca.crt").string());
-  auto absolute = parse(config("    certificate-authority: " + (dir_ / "ca.crt").string() + "\n", ""));
+  auto absolute =
+      parse(config("    certificate-authority: " + (dir_ / "ca.crt").string() + "\n", ""));
   EXPECT_EQ(absolute.ca_file, (dir_ / "ca.crt").string());
 }
 
@@ -146,19 +160,24 @@ TEST_F(KubeconfigVariants, InsecureSkipTlsVerifySpellingsAndServerName) {
   EXPECT_TRUE(parse(config("    insecure-skip-tls-verify: 'true'\n", "")).insecure_skip_tls_verify);
   EXPECT_FALSE(parse(config("    insecure-skip-tls-verify: false\n", "")).insecure_skip_tls_verify);
   EXPECT_FALSE(parse(config("", "")).insecure_skip_tls_verify);
-  error_of(config("    insecure-skip-tls-verify: maybe\n", ""), "cluster \"c\": \"insecure-skip-tls-verify\" must be a boolean");
-  EXPECT_EQ(parse(config("    tls-server-name: api.internal\n", "")).tls_server_name, "api.internal");
+  error_of(config("    insecure-skip-tls-verify: maybe\n", ""),
+           "cluster \"c\": \"insecure-skip-tls-verify\" must be a boolean");
+  EXPECT_EQ(parse(config("    tls-server-name: api.internal\n", "")).tls_server_name,
+            "api.internal");
 }
 
 TEST_F(KubeconfigVariants, AnonymousUsers) {
-  const std::string no_user = "apiVersion: v1\nkind: Config\ncurrent-context: ctx\n"
-                              "clusters:\n- name: c\n  cluster: {server: 'http://127.0.0.1:8080'}\n"
-                              "contexts:\n- name: ctx\n  context: {cluster: c}\n";
+  const std::string no_user =
+      "apiVersion: v1\nkind: Config\ncurrent-context: ctx\n"
+      "clusters:\n- name: c\n  cluster: {server: 'http://127.0.0.1:8080'}\n"
+      "contexts:\n- name: ctx\n  context: {cluster: c}\n";
   auto c = parse(no_user);
   EXPECT_TRUE(c.bearer_token.empty());
   EXPECT_TRUE(c.token_file.empty());
   // A user entry whose map is null is anonymous too (kubectl writes "user: {}" or nothing).
-  auto null_user = parse(no_user + "- name: ctx2\n  context: {cluster: c, user: nobody}\nusers:\n- name: nobody\n  user: null\n",
+  auto null_user = parse(no_user +
+                             "- name: ctx2\n  context: {cluster: c, user: nobody}\nusers:\n- name: "
+                             "nobody\n  user: null\n",
                          "ctx2");
   EXPECT_TRUE(null_user.bearer_token.empty());
   EXPECT_TRUE(null_user.client_cert_data.empty());
@@ -168,10 +187,12 @@ TEST_F(KubeconfigVariants, AnonymousUsers) {
 
 TEST_F(KubeconfigVariants, MissingFilesAreNamed) {
   error_of(config("    certificate-authority: nope/ca.crt\n", ""),
-           "cluster \"c\": certificate-authority file " + (dir_ / "nope/ca.crt").string() + " does not exist");
+           "cluster \"c\": certificate-authority file " + (dir_ / "nope/ca.crt").string() +
+               " does not exist");
   write("pki/client.key", kKeyPem);
   error_of(config("", "    client-certificate: pki/none.crt\n    client-key: pki/client.key\n"),
-           "user \"u\": client-certificate file " + (dir_ / "pki/none.crt").string() + " does not exist");
+           "user \"u\": client-certificate file " + (dir_ / "pki/none.crt").string() +
+               " does not exist");
   write("pki/client.crt", kCertPem);
   error_of(config("", "    client-certificate: pki/client.crt\n    client-key: pki/none.key\n"),
            "user \"u\": client-key file " + (dir_ / "pki/none.key").string() + " does not exist");
@@ -182,17 +203,22 @@ TEST_F(KubeconfigVariants, MissingFilesAreNamed) {
 TEST_F(KubeconfigVariants, MalformedPiecesAreNamed) {
   error_of(config("    certificate-authority-data: '%%%'\n", ""),
            "cluster \"c\": \"certificate-authority-data\" is not valid base64");
-  error_of(config("", "    client-certificate-data: " + kCertB64 + "\n    client-key-data: '" + kToken + "!'\n"),
+  error_of(config("", "    client-certificate-data: " + kCertB64 + "\n    client-key-data: '" +
+                          kToken + "!'\n"),
            "user \"u\": \"client-key-data\" is not valid base64");
   error_of(config("", "    username: admin\n    password: " + kToken + "\n"), "uses basic auth");
   error_of(config("", "    auth-provider: {name: gcp}\n"), "authenticates with \"auth-provider\"");
-  error_of("apiVersion: v1\nkind: Config\ncurrent-context: ctx\ncontexts:\n- name: ctx\n  context: {cluster: c}\n",
-           "context \"ctx\": cluster \"c\" not found; available: (none)");
+  error_of(
+      "apiVersion: v1\nkind: Config\ncurrent-context: ctx\ncontexts:\n- name: ctx\n  context: "
+      "{cluster: c}\n",
+      "context \"ctx\": cluster \"c\" not found; available: (none)");
   error_of("apiVersion: v1\nkind: Config\ncurrent-context: ctx\ncontexts:\n- name: ctx\n",
            "contexts entry \"ctx\" has no \"context\" map");
-  error_of("apiVersion: v1\nkind: Config\ncurrent-context: ctx\ncontexts:\n- name: ctx\n  context: {cluster: c}\n"
-           "clusters:\n- name: c\n",
-           "clusters entry \"c\" has no \"cluster\" map");
+  error_of(
+      "apiVersion: v1\nkind: Config\ncurrent-context: ctx\ncontexts:\n- name: ctx\n  context: "
+      "{cluster: c}\n"
+      "clusters:\n- name: c\n",
+      "clusters entry \"c\" has no \"cluster\" map");
   error_of("- just\n- a list\n", "top level is not a map");
 }
 
@@ -226,7 +252,8 @@ TEST_F(InClusterVariants, TrimsTokenAndNamespaceAndRotatesFromTheFile) {
   write("sa/token", "\n  " + kToken + " \n");
   write("sa/ca.crt", kCertPem);
   write("sa/namespace", "  jobs \n");
-  auto c = load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", "kubernetes.default.svc"}, {"KUBERNETES_SERVICE_PORT", "443"}}));
+  auto c = load_in_cluster(options(
+      {{"KUBERNETES_SERVICE_HOST", "kubernetes.default.svc"}, {"KUBERNETES_SERVICE_PORT", "443"}}));
   EXPECT_EQ(c.server, "https://kubernetes.default.svc:443");
   EXPECT_EQ(c.bearer_token, kToken);
   EXPECT_EQ(c.token_file, (dir_ / "sa/token").string());  // the client re-reads it (rotation)
@@ -235,7 +262,10 @@ TEST_F(InClusterVariants, TrimsTokenAndNamespaceAndRotatesFromTheFile) {
   EXPECT_FALSE(c.insecure_skip_tls_verify);
   EXPECT_EQ(c.ns, "jobs");
   write("sa/namespace", " \n");
-  EXPECT_EQ(load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}})).ns, "default");
+  EXPECT_EQ(
+      load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}))
+          .ns,
+      "default");
 }
 
 TEST_F(InClusterVariants, EmptyEnvironmentValuesCountAsMissing) {
@@ -243,7 +273,9 @@ TEST_F(InClusterVariants, EmptyEnvironmentValuesCountAsMissing) {
     load_in_cluster(options({{"KUBERNETES_SERVICE_HOST", ""}, {"KUBERNETES_SERVICE_PORT", "443"}}));
     FAIL() << "no ConfigError";
   } catch (const ConfigError& e) {
-    EXPECT_STREQ(e.what(), "in-cluster config: environment variable KUBERNETES_SERVICE_HOST not set (not running in a pod?)");
+    EXPECT_STREQ(e.what(),
+                 "in-cluster config: environment variable KUBERNETES_SERVICE_HOST not set (not "
+                 "running in a pod?)");
   }
 }
 

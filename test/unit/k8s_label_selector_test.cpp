@@ -66,7 +66,8 @@ TEST(K8sLabelSelector, WhitespaceAndOddButValidForms) {
   EXPECT_EQ(LabelSelector::parse("in=notin").requirements().front(),
             (Requirement{"in", Op::Equals, {"notin"}}));
   // Empty values, as Go reads them.
-  EXPECT_EQ(LabelSelector::parse("a=").requirements().front(), (Requirement{"a", Op::Equals, {""}}));
+  EXPECT_EQ(LabelSelector::parse("a=").requirements().front(),
+            (Requirement{"a", Op::Equals, {""}}));
   EXPECT_EQ(LabelSelector::parse("a in ()").requirements().front().values,
             std::vector<std::string>{""});
   EXPECT_EQ(LabelSelector::parse("a in (,x)").requirements().front().values,
@@ -174,8 +175,9 @@ TEST(K8sLabelSelector, ParseErrorsNamePositionAndProblem) {
 }
 
 TEST(K8sLabelSelector, ParseValidatesKeysAndValues) {
-  EXPECT_NE(parse_error("x=1,a/b/c=d").find("at position 4: key: Invalid value: \"a/b/c\": a "
-                                            "qualified name must consist of"),
+  EXPECT_NE(parse_error("x=1,a/b/c=d")
+                .find("at position 4: key: Invalid value: \"a/b/c\": a "
+                      "qualified name must consist of"),
             std::string::npos)
       << parse_error("x=1,a/b/c=d");
   EXPECT_NE(parse_error("a=-x").find("at position 0: values[0][a]: Invalid value: \"-x\": a valid "
@@ -198,20 +200,25 @@ TEST(K8sLabelSelector, MakeRequirementValidates) {
   EXPECT_EQ(error_of([] { make_requirement("a", Op::In, {}); }),
             "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be "
             "empty");
-  EXPECT_EQ(error_of([] { make_requirement("a", Op::Equals, {"x", "y"}); }),
+  EXPECT_EQ(error_of([] {
+              make_requirement("a", Op::Equals, {"x", "y"});
+            }),
             "values: Invalid value: []string{\"x\", \"y\"}: exact-match compatibility requires one "
             "single value");
   EXPECT_EQ(error_of([] { make_requirement("a", Op::Exists, {"x"}); }),
             "values: Invalid value: []string{\"x\"}: values set must be empty for exists and does "
             "not exist");
-  EXPECT_EQ(error_of([] { make_requirement("a", Op::GreaterThan, {"1", "2"}); }),
+  EXPECT_EQ(error_of([] {
+              make_requirement("a", Op::GreaterThan, {"1", "2"});
+            }),
             "values: Invalid value: []string{\"1\", \"2\"}: for 'Gt', 'Lt' operators, exactly one "
             "value is required");
   EXPECT_EQ(error_of([] { make_requirement("a", Op::LessThan, {"1.5"}); }),
             "values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' operators, the value must be an "
             "integer");
-  EXPECT_NE(error_of([] { make_requirement("", Op::Exists, {}); }).find("name part must be "
-                                                                        "non-empty"),
+  EXPECT_NE(error_of([] { make_requirement("", Op::Exists, {}); })
+                .find("name part must be "
+                      "non-empty"),
             std::string::npos);
 }
 
@@ -227,10 +234,13 @@ TEST(K8sLabelSelector, FromJsonLabelSelector) {
   EXPECT_EQ(s.to_string(),
             "app=web,!canary,gpu,nvcre.nvidia.com/certification=rack7,tier in (a,b),zone notin "
             "(z1)");
-  EXPECT_TRUE(s.matches({{"app", "web"}, {"nvcre.nvidia.com/certification", "rack7"},
-                         {"tier", "a"}, {"gpu", "1"}}));
-  EXPECT_FALSE(s.matches({{"app", "web"}, {"nvcre.nvidia.com/certification", "rack7"},
-                          {"tier", "a"}, {"gpu", "1"}, {"canary", "yes"}}));
+  EXPECT_TRUE(s.matches(
+      {{"app", "web"}, {"nvcre.nvidia.com/certification", "rack7"}, {"tier", "a"}, {"gpu", "1"}}));
+  EXPECT_FALSE(s.matches({{"app", "web"},
+                          {"nvcre.nvidia.com/certification", "rack7"},
+                          {"tier", "a"},
+                          {"gpu", "1"},
+                          {"canary", "yes"}}));
   EXPECT_TRUE(LabelSelector::from_json(boost::json::parse("{}")).empty());
   EXPECT_TRUE(LabelSelector::from_json(boost::json::value(nullptr)).empty());
   EXPECT_TRUE(LabelSelector::from_json(boost::json::parse(R"({"matchLabels": null})")).empty());
@@ -285,14 +295,16 @@ TEST(K8sLabelSelector, NodeSelectorRequirements) {
   EXPECT_TRUE(LabelSelector::from_node_selector_requirements(boost::json::value(nullptr)).empty());
 
   const auto err = [](const char* json) {
-    return error_of([&] { LabelSelector::from_node_selector_requirements(boost::json::parse(json)); });
+    return error_of(
+        [&] { LabelSelector::from_node_selector_requirements(boost::json::parse(json)); });
   };
   EXPECT_EQ(err("{}"), "node selector requirements must be an array");
   EXPECT_EQ(err(R"([{"key": "n", "operator": "Foo"}])"),
             "[0]: \"Foo\" is not a valid label selector operator");
-  EXPECT_EQ(err(R"([{"key": "n", "operator": "Exists"}, {"key": "n", "operator": "Gt", "values": ["a"]}])"),
-            "[1]: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' operators, the value must be an "
-            "integer");
+  EXPECT_EQ(
+      err(R"([{"key": "n", "operator": "Exists"}, {"key": "n", "operator": "Gt", "values": ["a"]}])"),
+      "[1]: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' operators, the value must be an "
+      "integer");
   EXPECT_NE(err(R"([{"key": "n", "operator": "Gt", "values": ["1", "2"]}])").find("exactly one"),
             std::string::npos);
 }
@@ -305,8 +317,8 @@ TEST(K8sLabelSelector, FromMatchLabelsAndRequirements) {
   EXPECT_TRUE(LabelSelector::from_match_labels({}).empty());
   EXPECT_THROW(LabelSelector::from_match_labels({{"a", "b c"}}), std::invalid_argument);
 
-  const auto r = LabelSelector::from_requirements(
-      {{"z", Op::In, {"2", "1"}}, {"a", Op::DoesNotExist, {}}});
+  const auto r =
+      LabelSelector::from_requirements({{"z", Op::In, {"2", "1"}}, {"a", Op::DoesNotExist, {}}});
   EXPECT_EQ(r.to_string(), "!a,z in (1,2)");
   EXPECT_THROW(LabelSelector::from_requirements({{"a", Op::In, {}}}), std::invalid_argument);
 }
@@ -318,12 +330,13 @@ TEST(K8sLabelSelector, RequirementToString) {
   EXPECT_EQ((Requirement{"a", Op::DoesNotExist, {}}).to_string(), "!a");
 }
 
-
 // The lookup form (labels answered one key at a time, as the informer cache does) agrees with the
 // Labels form on every operator, for present, absent and empty labels.
 TEST(K8sLabelSelector, MatchingByLookupAgreesWithMatchingALabelsMap) {
-  const std::vector<Labels> objects = {{}, {{"a", "1"}}, {{"a", ""}}, {{"a", "7"}, {"b", "x"}}, {{"b", "y"}}};
-  for (const char* text : {"a", "!a", "a=1", "a==", "a!=1", "a in (1,7)", "a notin (7)", "a>3", "a<3", "a,b=x", "b!=x"}) {
+  const std::vector<Labels> objects = {
+      {}, {{"a", "1"}}, {{"a", ""}}, {{"a", "7"}, {"b", "x"}}, {{"b", "y"}}};
+  for (const char* text : {"a", "!a", "a=1", "a==", "a!=1", "a in (1,7)", "a notin (7)", "a>3",
+                           "a<3", "a,b=x", "b!=x"}) {
     const auto selector = LabelSelector::parse(text);
     for (const auto& labels : objects) {
       const auto lookup = [&](std::string_view key) -> std::optional<std::string_view> {
@@ -333,8 +346,10 @@ TEST(K8sLabelSelector, MatchingByLookupAgreesWithMatchingALabelsMap) {
       EXPECT_EQ(selector.matches_lookup(lookup), selector.matches(labels)) << text;
     }
   }
-  EXPECT_TRUE(LabelSelector::parse("a=1").matches_lookup([](std::string_view) { return std::optional<std::string_view>("1"); }));
-  EXPECT_FALSE(LabelSelector::parse("a").matches_lookup([](std::string_view) { return std::optional<std::string_view>(); }));
+  EXPECT_TRUE(LabelSelector::parse("a=1").matches_lookup(
+      [](std::string_view) { return std::optional<std::string_view>("1"); }));
+  EXPECT_FALSE(LabelSelector::parse("a").matches_lookup(
+      [](std::string_view) { return std::optional<std::string_view>(); }));
 }
 
 }  // namespace

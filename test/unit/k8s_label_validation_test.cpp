@@ -36,10 +36,11 @@ std::string subdomain_of_length(std::size_t n) {
 }
 
 TEST(K8sLabelValidation, QualifiedNameValid) {
-  for (const std::string& key : std::vector<std::string>
-       {"app", "a", "A_b-c.D", "123-abc", "app.kubernetes.io/name", "kai.scheduler/queue",
-        "nvidia.com/gpu.present", "kueue.x-k8s.io/queue-name", "node.kubernetes.io/unschedulable",
-        std::string(63, 'n'), subdomain_of_length(253) + "/" + std::string(63, 'n')}) {
+  for (const std::string& key : std::vector<std::string>{
+           "app", "a", "A_b-c.D", "123-abc", "app.kubernetes.io/name", "kai.scheduler/queue",
+           "nvidia.com/gpu.present", "kueue.x-k8s.io/queue-name",
+           "node.kubernetes.io/unschedulable", std::string(63, 'n'),
+           subdomain_of_length(253) + "/" + std::string(63, 'n')}) {
     EXPECT_EQ(qualified_name_errors(key), Errors{}) << key;
     EXPECT_TRUE(is_qualified_name(key)) << key;
   }
@@ -73,25 +74,23 @@ TEST(K8sLabelValidation, QualifiedNamePrefix) {
   EXPECT_EQ(qualified_name_errors("/a"), Errors{"prefix part must be non-empty"});
   EXPECT_EQ(qualified_name_errors("Example.com/a"), Errors{"prefix part " + kSubdomainRegexMsg});
   EXPECT_EQ(qualified_name_errors("example..com/a"), Errors{"prefix part " + kSubdomainRegexMsg});
-  EXPECT_EQ(qualified_name_errors("under_score.io/a"),
-            Errors{"prefix part " + kSubdomainRegexMsg});
+  EXPECT_EQ(qualified_name_errors("under_score.io/a"), Errors{"prefix part " + kSubdomainRegexMsg});
   EXPECT_EQ(qualified_name_errors(subdomain_of_length(254) + "/a"),
             Errors{"prefix part must be no more than 253 characters"});
   EXPECT_EQ(qualified_name_errors("example.com/"),
             (Errors{"name part must be non-empty", "name part " + kNameRegexMsg}));
-  EXPECT_EQ(qualified_name_errors("/"), (Errors{"prefix part must be non-empty",
-                                                "name part must be non-empty",
-                                                "name part " + kNameRegexMsg}));
+  EXPECT_EQ(qualified_name_errors("/"),
+            (Errors{"prefix part must be non-empty", "name part must be non-empty",
+                    "name part " + kNameRegexMsg}));
 }
 
 TEST(K8sLabelValidation, LabelValue) {
-  for (const std::string& value : std::vector<std::string>{"", "a", "MyValue", "my_value", "12345", "true", "v1.2.3",
-                                  std::string(63, 'v')}) {
+  for (const std::string& value : std::vector<std::string>{
+           "", "a", "MyValue", "my_value", "12345", "true", "v1.2.3", std::string(63, 'v')}) {
     EXPECT_EQ(label_value_errors(value), Errors{}) << value;
     EXPECT_TRUE(is_valid_label_value(value));
   }
-  EXPECT_EQ(label_value_errors(std::string(64, 'v')),
-            Errors{"must be no more than 63 characters"});
+  EXPECT_EQ(label_value_errors(std::string(64, 'v')), Errors{"must be no more than 63 characters"});
   for (const char* value : {"-x", "x-", "a b", "a/b", ".", "_", "-1"}) {
     EXPECT_EQ(label_value_errors(value), Errors{kValueRegexMsg}) << value;
   }
@@ -100,8 +99,9 @@ TEST(K8sLabelValidation, LabelValue) {
 }
 
 TEST(K8sLabelValidation, Dns1123Subdomain) {
-  for (const std::string& value : std::vector<std::string>{"example.com", "a", "0", "a-b.c-d", "1.2.3",
-                                  subdomain_of_length(253), std::string(100, 'a')}) {
+  for (const std::string& value :
+       std::vector<std::string>{"example.com", "a", "0", "a-b.c-d", "1.2.3",
+                                subdomain_of_length(253), std::string(100, 'a')}) {
     EXPECT_EQ(dns1123_subdomain_errors(value), Errors{}) << value;
   }
   for (const char* value : {"", "-a", "a-", ".a", "a.", "a..b", "A", "a_b", "a.-b", "a/b"}) {
@@ -112,7 +112,8 @@ TEST(K8sLabelValidation, Dns1123Subdomain) {
 }
 
 TEST(K8sLabelValidation, Dns1123Label) {
-  for (const std::string& value : std::vector<std::string>{"my-name", "123-abc", "a", "0", std::string(63, 'a')}) {
+  for (const std::string& value :
+       std::vector<std::string>{"my-name", "123-abc", "a", "0", std::string(63, 'a')}) {
     EXPECT_EQ(dns1123_label_errors(value), Errors{}) << value;
   }
   EXPECT_EQ(dns1123_label_errors(std::string(64, 'a')),

@@ -32,16 +32,18 @@ LeaderElectionConfig config_for(const std::string& identity) {
 }
 
 json::value lease(const std::string& holder, const std::string& rv, std::int64_t transitions = 0,
-                  const std::string& renew_time = "2030-01-01T00:00:00.000000Z", std::int64_t duration = 15) {
-  return json::object{
-      {"apiVersion", "coordination.k8s.io/v1"},
-      {"kind", "Lease"},
-      {"metadata", json::object{{"name", "nvcre-leader"}, {"namespace", "nvcre-system"}, {"resourceVersion", rv}}},
-      {"spec", json::object{{"holderIdentity", holder},
-                            {"leaseDurationSeconds", duration},
-                            {"acquireTime", "2030-01-01T00:00:00.000000Z"},
-                            {"renewTime", renew_time},
-                            {"leaseTransitions", transitions}}}};
+                  const std::string& renew_time = "2030-01-01T00:00:00.000000Z",
+                  std::int64_t duration = 15) {
+  return json::object{{"apiVersion", "coordination.k8s.io/v1"},
+                      {"kind", "Lease"},
+                      {"metadata", json::object{{"name", "nvcre-leader"},
+                                                {"namespace", "nvcre-system"},
+                                                {"resourceVersion", rv}}},
+                      {"spec", json::object{{"holderIdentity", holder},
+                                            {"leaseDurationSeconds", duration},
+                                            {"acquireTime", "2030-01-01T00:00:00.000000Z"},
+                                            {"renewTime", renew_time},
+                                            {"leaseTransitions", transitions}}}};
 }
 
 // What the server answers to a write: the body with a new resourceVersion.
@@ -52,7 +54,9 @@ json::value accepted(const LeaseWrite& write, const std::string& rv) {
 }
 
 // A MicroTime as the Lease carries it.
-json::value stamp(std::chrono::system_clock::time_point wall) { return json::value(format_rfc3339_micro(wall)); }
+json::value stamp(std::chrono::system_clock::time_point wall) {
+  return json::value(format_rfc3339_micro(wall));
+}
 
 const json::object& spec_of(const LeaseWrite& write) { return write.body.at("spec").as_object(); }
 std::string rv_of(const LeaseWrite& write) {
@@ -212,7 +216,8 @@ TEST(K8sLeaderElection, ConflictOnTakeoverMeansAnotherCandidateWon) {
   election.observe(expired, at(milliseconds(0)));
   auto step = election.observe(expired, at(seconds(15)));
   ASSERT_TRUE(step.write);
-  EXPECT_TRUE(election.write_failed(WriteFailure::Conflict, at(milliseconds(15010))).events.empty());
+  EXPECT_TRUE(
+      election.write_failed(WriteFailure::Conflict, at(milliseconds(15010))).events.empty());
   EXPECT_FALSE(election.is_leader());
   // The winner's record is new to us: its lease runs a full duration from now.
   auto seen = election.observe(lease("c", "8", 3), at(milliseconds(15200)));
@@ -240,7 +245,8 @@ TEST(K8sLeaderElection, ConflictOnRenewKeepsLeadingUntilTheNextRead) {
   auto step = election.observe(relabelled, at(seconds(4)));
   ASSERT_TRUE(step.write);
   EXPECT_EQ(rv_of(*step.write), "5");
-  EXPECT_TRUE(election.write_succeeded(accepted(*step.write, "6"), at(milliseconds(4010))).events.empty());
+  EXPECT_TRUE(
+      election.write_succeeded(accepted(*step.write, "6"), at(milliseconds(4010))).events.empty());
   EXPECT_EQ(election.leading_until(), at(seconds(14)).monotonic);
 }
 
@@ -280,7 +286,8 @@ TEST(K8sLeaderElection, ReleaseStopsLeadingThenClearsTheHolder) {
   EXPECT_EQ(spec.at("leaseDurationSeconds"), 1);
   EXPECT_EQ(spec.at("leaseTransitions"), 0);
   EXPECT_EQ(spec.at("renewTime"), stamp(kWallBase + seconds(3)));
-  EXPECT_TRUE(election.write_succeeded(accepted(*step.write, "3"), at(milliseconds(3010))).events.empty());
+  EXPECT_TRUE(
+      election.write_succeeded(accepted(*step.write, "3"), at(milliseconds(3010))).events.empty());
   EXPECT_TRUE(election.released());
   EXPECT_EQ(election.observed_leader(), "");
   // A released elector never campaigns again.
@@ -331,7 +338,8 @@ TEST(K8sLeaderElection, ConfigValidationFollowsClientGo) {
 }
 
 TEST(K8sLeaderElection, HandEditedLeaseFieldsReadAsEmpty) {
-  const auto record = lease_record_of(json::parse(R"({"spec":{"holderIdentity":7,"leaseDurationSeconds":"x"}})"));
+  const auto record =
+      lease_record_of(json::parse(R"({"spec":{"holderIdentity":7,"leaseDurationSeconds":"x"}})"));
   EXPECT_EQ(record, LeaseRecord{});
   EXPECT_EQ(lease_record_of(json::parse(R"({"metadata":{}})")), LeaseRecord{});
 }

@@ -13,11 +13,14 @@ namespace json = boost::json;
 
 const ObjectRef kJob{"nvcre.nvidia.com/v1alpha1", "Job", "ns", "job-a"};
 
-json::value job(std::string_view resource_version, std::string_view phase = "Running", std::string_view name = "job-a") {
-  return json::object{{"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-                      {"kind", "Job"},
-                      {"metadata", json::object{{"name", name}, {"namespace", "ns"}, {"resourceVersion", resource_version}}},
-                      {"status", json::object{{"phase", phase}}}};
+json::value job(std::string_view resource_version, std::string_view phase = "Running",
+                std::string_view name = "job-a") {
+  return json::object{
+      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
+      {"kind", "Job"},
+      {"metadata",
+       json::object{{"name", name}, {"namespace", "ns"}, {"resourceVersion", resource_version}}},
+      {"status", json::object{{"phase", phase}}}};
 }
 
 std::string phase_of(const ObjectCache& cache, const ObjectRef& ref = kJob) {
@@ -78,7 +81,8 @@ TEST(ObjectCacheOwnWrites, OpaqueResourceVersionsAreNeverCompared) {
   cache.upsert(job("xyz", "Failed"));  // the watch always wins when versions cannot be ordered
   EXPECT_EQ(phase_of(cache), "Failed");
   EXPECT_FALSE(cache.record_own_write(job("", "Succeeded", "job-b")));
-  EXPECT_EQ(integer_resource_version(job("18446744073709551615")), std::nullopt);  // 20 digits: not trusted
+  EXPECT_EQ(integer_resource_version(job("18446744073709551615")),
+            std::nullopt);  // 20 digits: not trusted
   EXPECT_EQ(integer_resource_version(job("0042")), 42u);
 }
 
@@ -91,17 +95,24 @@ TEST(ObjectCacheOwnWrites, AnUnknownObjectIsCachedWhenNewerThanItsKindsWatch) {
 
 TEST(CacheScope, OwnWritesOutsideEveryWatchedScopeAreNotCached) {
   const LabelSelector managed = LabelSelector::parse("app.kubernetes.io/managed-by=nvcre");
-  const std::vector<CacheScope> scopes{{"v1", "ConfigMap", "ns-a", managed}, {"v1", "Node", "", {}}};
+  const std::vector<CacheScope> scopes{{"v1", "ConfigMap", "ns-a", managed},
+                                       {"v1", "Node", "", {}}};
   auto config_map = [](const char* ns, json::object labels) {
-    return json::value(json::object{{"apiVersion", "v1"},
-                                    {"kind", "ConfigMap"},
-                                    {"metadata", {{"name", "x"}, {"namespace", ns}, {"labels", std::move(labels)}}}});
+    return json::value(json::object{
+        {"apiVersion", "v1"},
+        {"kind", "ConfigMap"},
+        {"metadata", {{"name", "x"}, {"namespace", ns}, {"labels", std::move(labels)}}}});
   };
-  EXPECT_TRUE(in_cache_scope(scopes, config_map("ns-a", {{"app.kubernetes.io/managed-by", "nvcre"}})));
-  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-b", {{"app.kubernetes.io/managed-by", "nvcre"}})));  // namespace
-  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-a", {})));                                            // selector
-  EXPECT_TRUE(in_cache_scope(scopes, json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n"}}}}));
-  EXPECT_FALSE(in_cache_scope(scopes, json::object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}}}}));
+  EXPECT_TRUE(
+      in_cache_scope(scopes, config_map("ns-a", {{"app.kubernetes.io/managed-by", "nvcre"}})));
+  EXPECT_FALSE(in_cache_scope(
+      scopes, config_map("ns-b", {{"app.kubernetes.io/managed-by", "nvcre"}})));  // namespace
+  EXPECT_FALSE(in_cache_scope(scopes, config_map("ns-a", {})));                   // selector
+  EXPECT_TRUE(in_cache_scope(
+      scopes, json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n"}}}}));
+  EXPECT_FALSE(in_cache_scope(
+      scopes,
+      json::object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}}}}));
   EXPECT_FALSE(in_cache_scope({}, config_map("ns-a", {})));  // nothing watched, nothing cached
 }
 

@@ -75,20 +75,50 @@ TEST(K8sQuantity, NumberForms) {
 }
 
 TEST(K8sQuantity, RejectsWhatKubernetesRejects) {
-  for (const char* bad : {"", "1.5.5", "Gi", "1 Gi", "1GB", "1e", "1E+", "1e-", ".", "-", "+",
-                          "+-1", "--1", "1K", "1mi", "1ki", "1Ki3", "1e1.5", "1ee3", " 1", "1 ",
-                          "0x10", "1,5", "1Gii", "in", "e3", "1i", "1b", "1.5 Gi", "\t1",
-                          "1e9223372036854775808", "∞", "1\xC2\xB5"}) {
+  for (const char* bad : {"",
+                          "1.5.5",
+                          "Gi",
+                          "1 Gi",
+                          "1GB",
+                          "1e",
+                          "1E+",
+                          "1e-",
+                          ".",
+                          "-",
+                          "+",
+                          "+-1",
+                          "--1",
+                          "1K",
+                          "1mi",
+                          "1ki",
+                          "1Ki3",
+                          "1e1.5",
+                          "1ee3",
+                          " 1",
+                          "1 ",
+                          "0x10",
+                          "1,5",
+                          "1Gii",
+                          "in",
+                          "e3",
+                          "1i",
+                          "1b",
+                          "1.5 Gi",
+                          "\t1",
+                          "1e9223372036854775808",
+                          "∞",
+                          "1\xC2\xB5"}) {
     EXPECT_FALSE(Quantity::parse(bad).has_value()) << '"' << bad << '"';
     EXPECT_FALSE(is_valid_quantity(bad)) << '"' << bad << '"';
   }
 }
 
 TEST(K8sQuantity, AcceptsGrammar) {
-  for (const char* good : {"0", "1", "-1", "+1", "1.", ".5", "1.5", "100m", "1n", "1u", "1k", "1M",
-                           "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei",
-                           "1e3", "1E3", "1e-3", "1e+3", "1.5e3", "12e0", "-1.5Gi",
-                           "1e9223372036854775807"}) {
+  for (const char* good : {"0",    "1",    "-1",    "+1",   "1.",     ".5",
+                           "1.5",  "100m", "1n",    "1u",   "1k",     "1M",
+                           "1G",   "1T",   "1P",    "1E",   "1Ki",    "1Mi",
+                           "1Gi",  "1Ti",  "1Pi",   "1Ei",  "1e3",    "1E3",
+                           "1e-3", "1e+3", "1.5e3", "12e0", "-1.5Gi", "1e9223372036854775807"}) {
     EXPECT_TRUE(is_valid_quantity(good)) << good;
     EXPECT_TRUE(Quantity::parse(good).has_value()) << good;
   }
@@ -100,7 +130,7 @@ TEST(K8sQuantity, Format) {
   EXPECT_EQ(q("5").format(), Quantity::Format::DecimalSI);
   EXPECT_EQ(q("1e3").format(), Quantity::Format::DecimalExponent);
   EXPECT_EQ(q("1E").format(), Quantity::Format::DecimalSI);
-  EXPECT_EQ(q("0.5Ki").format(), Quantity::Format::BinarySI);   // 512
+  EXPECT_EQ(q("0.5Ki").format(), Quantity::Format::BinarySI);      // 512
   EXPECT_EQ(q("0.0001Ki").format(), Quantity::Format::DecimalSI);  // below one: Go switches
 }
 
@@ -146,7 +176,7 @@ TEST(K8sQuantity, CanonicalExponent) {
   EXPECT_EQ(q("1.5e3").canonical(), "1500");
   EXPECT_EQ(q("1e1").canonical(), "10");
   EXPECT_EQ(q("1e-3").canonical(), "1e-3");
-  EXPECT_EQ(q("1e-10").canonical(), "1e-9");  // rounded up to a nano
+  EXPECT_EQ(q("1e-10").canonical(), "1e-9");   // rounded up to a nano
   EXPECT_EQ(q("1e100").canonical(), "10e99");  // Go also lowers exponents to multiples of 3
   EXPECT_EQ(q("1e-7").canonical(), "100e-9");
 }
@@ -199,8 +229,8 @@ TEST(K8sQuantity, DecimalValuesAreExactAndUncapped) {
 }
 
 TEST(K8sQuantity, ExponentIsTruncatedToInt32LikeGo) {
-  EXPECT_EQ(q("1e4294967296"), q("1"));     // 2^32 -> 0
-  EXPECT_EQ(q("1e4294967299"), q("1e3"));   // 2^32+3 -> 3
+  EXPECT_EQ(q("1e4294967296"), q("1"));    // 2^32 -> 0
+  EXPECT_EQ(q("1e4294967299"), q("1e3"));  // 2^32+3 -> 3
   EXPECT_EQ(q("1e-9223372036854775808"), q("1"));
 }
 
@@ -221,7 +251,7 @@ TEST(K8sQuantity, ValueAndMilliValueRoundAwayFromZero) {
   EXPECT_EQ(q("9223372036854775807").milli_value(), kMax);
   EXPECT_EQ(q("9223372036854775807").value(), kMax);
   EXPECT_EQ(q("9223372036854775806").value(), kMax - 1);
-  EXPECT_EQ(q("9223372036854775807.5").value(), kMax);   // rounds up, then saturates
+  EXPECT_EQ(q("9223372036854775807.5").value(), kMax);  // rounds up, then saturates
   EXPECT_EQ(q("-9223372036854775808").value(), std::numeric_limits<std::int64_t>::min());
   EXPECT_EQ(q("9223372036854775.806").milli_value(), kMax - 1);
   EXPECT_EQ(q("12345678901234567890").value(), kMax);

@@ -17,8 +17,8 @@ const SteadyTime kT0{};  // an arbitrary steady-clock origin; only differences m
 // 1994-11-06T08:49:37Z, the RFC's example date.
 WallTime rfc_example_time() {
   using namespace std::chrono;
-  return WallTime(sys_days(year_month_day{year{1994}, month{11}, day{6}})) + hours(8) + minutes(49) +
-         seconds(37);
+  return WallTime(sys_days(year_month_day{year{1994}, month{11}, day{6}})) + hours(8) +
+         minutes(49) + seconds(37);
 }
 
 TEST(K8sRateLimiter, ItemExponentialDoublesFromFiveMillisecondsToTheCap) {

@@ -15,7 +15,8 @@ TEST(Rfc3339, ParsesAndFormatsUtcSeconds) {
   auto t = parse_rfc3339("2026-11-29T23:56:13Z");
   ASSERT_TRUE(t);
   EXPECT_EQ(format_rfc3339(*t), "2026-11-29T23:56:13Z");
-  EXPECT_EQ(format_rfc3339_micro(*t + std::chrono::microseconds(1500)), "2026-11-29T23:56:13.001500Z");
+  EXPECT_EQ(format_rfc3339_micro(*t + std::chrono::microseconds(1500)),
+            "2026-11-29T23:56:13.001500Z");
 }
 
 TEST(Rfc3339, HonoursFractionsAndOffsets) {
@@ -26,14 +27,15 @@ TEST(Rfc3339, HonoursFractionsAndOffsets) {
 }
 
 TEST(Rfc3339, RejectsMalformedText) {
-  for (const char* text : {"", "2026-01-01", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00",
-                           "2026-01-01T00:00:00Zjunk", "2026-01-01T00:00:00.Z"}) {
+  for (const char* text :
+       {"", "2026-01-01", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00",
+        "2026-01-01T00:00:00Zjunk", "2026-01-01T00:00:00.Z"}) {
     EXPECT_FALSE(parse_rfc3339(text)) << text;
   }
 }
 
-json::value object(std::string_view kind, std::string_view ns, std::string_view name, json::object labels = {},
-                   std::string_view owner_uid = {}) {
+json::value object(std::string_view kind, std::string_view ns, std::string_view name,
+                   json::object labels = {}, std::string_view owner_uid = {}) {
   json::object meta{{"name", name}, {"namespace", ns}, {"labels", std::move(labels)}};
   if (!owner_uid.empty()) meta["ownerReferences"] = json::array{json::object{{"uid", owner_uid}}};
   return json::object{{"apiVersion", "v1"}, {"kind", kind}, {"metadata", std::move(meta)}};
@@ -59,15 +61,18 @@ TEST(ObjectCache, ListsByKindNamespaceAndSelector) {
 
 TEST(ReconcilePlan, RendersActionsEventsAndRequeue) {
   ReconcilePlan plan;
-  Action del{ActionVerb::Delete, ObjectRef{"v1", "ConfigMap", "ns", "cm"}, {}, std::string("uid-1")};
+  Action del{
+      ActionVerb::Delete, ObjectRef{"v1", "ConfigMap", "ns", "cm"}, {}, std::string("uid-1")};
   del.ignore_not_found = true;
   plan.actions.push_back(del);
-  plan.events.push_back(EventRecord{ObjectRef{"v1", "ConfigMap", "ns", "cm"}, "uid-1", "Normal", "Deleted", "gone"});
+  plan.events.push_back(
+      EventRecord{ObjectRef{"v1", "ConfigMap", "ns", "cm"}, "uid-1", "Normal", "Deleted", "gone"});
   plan.requeue_after = kImmediateRequeue;
-  EXPECT_EQ(json::serialize(plan_to_json(plan)),
-            R"({"actions":[{"verb":"Delete","target":{"apiVersion":"v1","kind":"ConfigMap","namespace":"ns","name":"cm"},)"
-            R"("preconditionUID":"uid-1","ignoreNotFound":true}],"events":[{"regarding":{"apiVersion":"v1","kind":"ConfigMap",)"
-            R"("namespace":"ns","name":"cm"},"type":"Normal","reason":"Deleted","note":"gone"}],"requeueAfterMs":50})");
+  EXPECT_EQ(
+      json::serialize(plan_to_json(plan)),
+      R"({"actions":[{"verb":"Delete","target":{"apiVersion":"v1","kind":"ConfigMap","namespace":"ns","name":"cm"},)"
+      R"("preconditionUID":"uid-1","ignoreNotFound":true}],"events":[{"regarding":{"apiVersion":"v1","kind":"ConfigMap",)"
+      R"("namespace":"ns","name":"cm"},"type":"Normal","reason":"Deleted","note":"gone"}],"requeueAfterMs":50})");
   EXPECT_EQ(object_ref_from_json(object_ref_to_json(del.target)), del.target);
 }
 

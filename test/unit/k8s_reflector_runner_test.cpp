@@ -32,15 +32,17 @@ TEST(K8sReflectorRunner, MalformedObjectsGiveEmptyFieldsInsteadOfThrowing) {
   EXPECT_EQ(no_metadata.resource_version, "");
   auto not_an_object = to_reflected_object(json::value(42));
   EXPECT_EQ(not_an_object.key, "");
-  auto wrong_types = to_reflected_object(json::object{{"metadata", json::object{{"name", 3}, {"resourceVersion", 4}}}});
+  auto wrong_types = to_reflected_object(
+      json::object{{"metadata", json::object{{"name", 3}, {"resourceVersion", 4}}}});
   EXPECT_EQ(wrong_types.key, "");
   EXPECT_EQ(wrong_types.resource_version, "");
 }
 
 TEST(K8sReflectorRunner, ListPageCarriesItemsTheListVersionAndTheContinueToken) {
-  json::value list = json::object{{"kind", "ConfigMapList"},
-                                  {"metadata", json::object{{"resourceVersion", "42"}, {"continue", "tok"}}},
-                                  {"items", json::array{config_map("ns", "a", "5"), config_map("ns", "b", "9")}}};
+  json::value list =
+      json::object{{"kind", "ConfigMapList"},
+                   {"metadata", json::object{{"resourceVersion", "42"}, {"continue", "tok"}}},
+                   {"items", json::array{config_map("ns", "a", "5"), config_map("ns", "b", "9")}}};
   ListPage page = to_list_page(std::move(list));
   EXPECT_EQ(page.resource_version, "42");
   EXPECT_EQ(page.continue_token, "tok");
@@ -60,8 +62,8 @@ TEST(K8sReflectorRunner, WatchEventsConvertWithTheirObjectOrStatus) {
   EXPECT_EQ(modified.object.key, "ns/a");
   EXPECT_EQ(modified.object.resource_version, "11");
 
-  auto bookmark = to_reflected_event(
-      decode_watch_event(R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","metadata":{"resourceVersion":"12"}}})"));
+  auto bookmark = to_reflected_event(decode_watch_event(
+      R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","metadata":{"resourceVersion":"12"}}})"));
   EXPECT_EQ(bookmark.type, WatchEventType::Bookmark);
   EXPECT_EQ(bookmark.object.resource_version, "12");
 
@@ -85,7 +87,8 @@ TEST(K8sReflectorRunner, RetryAfterSecondsBecomesTheFailuresMinimumWait) {
 
   EXPECT_FALSE(to_request_failure(ApiError(500, "InternalError", "boom")).retry_after.has_value());
 
-  RequestFailure refused = to_request_failure(TransportError("GET http://x/api: connection refused"));
+  RequestFailure refused =
+      to_request_failure(TransportError("GET http://x/api: connection refused"));
   EXPECT_EQ(refused.code, 0);
   EXPECT_EQ(refused.message, "GET http://x/api: connection refused");
 }

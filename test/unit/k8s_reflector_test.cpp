@@ -28,7 +28,9 @@ ReflectedEvent event(WatchEventType type, const std::string& key, const std::str
   return {type, object(key, rv), {}};
 }
 
-ReflectedEvent bookmark(const std::string& rv) { return {WatchEventType::Bookmark, {"", rv, nullptr}, {}}; }
+ReflectedEvent bookmark(const std::string& rv) {
+  return {WatchEventType::Bookmark, {"", rv, nullptr}, {}};
+}
 
 ReflectedEvent error_event(int code, const std::string& reason, const std::string& message = "") {
   return {WatchEventType::Error, {}, RequestFailure{code, reason, message, std::nullopt}};
@@ -70,7 +72,8 @@ void expect_watch_from(const ReflectorStep& step, const std::string& rv) {
 Reflector synced_reflector(std::uint64_t seed = 1) {
   Reflector reflector({}, seed);
   reflector.start(kT0);
-  const auto step = reflector.on_list_page({{object("ns/a", "1"), object("ns/b", "2")}, "10", ""}, kT0);
+  const auto step =
+      reflector.on_list_page({{object("ns/a", "1"), object("ns/b", "2")}, "10", ""}, kT0);
   expect_watch_from(step, "10");
   return reflector;
 }
@@ -90,8 +93,9 @@ TEST(K8sReflector, PaginatedListOfThreePagesThenWatchFromListVersion) {
   EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "tok2", ""}));
   EXPECT_FALSE(reflector.has_synced());
   step = reflector.on_list_page({{object("ns/d", "8")}, "42", ""}, kT0);
-  EXPECT_EQ(describe(step.deltas), (std::vector<std::string>{"added:ns/a@5", "added:ns/b@6", "added:ns/c@7",
-                                                             "added:ns/d@8", "replaced:@42"}));
+  EXPECT_EQ(describe(step.deltas),
+            (std::vector<std::string>{"added:ns/a@5", "added:ns/b@6", "added:ns/c@7",
+                                      "added:ns/d@8", "replaced:@42"}));
   EXPECT_EQ(step.deltas[0].object.as_object().at("key").as_string(), "ns/a");
   expect_watch_from(step, "42");  // the list's resourceVersion, not the newest item's
   EXPECT_TRUE(reflector.has_synced());
@@ -114,7 +118,8 @@ TEST(K8sReflector, WatchEventsBecomeDeltasAndAdvanceResourceVersion) {
   step = reflector.on_watch_event(event(WatchEventType::Added, "ns/a", "14"), kT0);
   EXPECT_EQ(describe(step.deltas), std::vector<std::string>{"updated:ns/a@14"});
   EXPECT_EQ(reflector.last_sync_resource_version(), "14");
-  EXPECT_EQ(reflector.known_objects(), (std::map<std::string, std::string>{{"ns/a", "14"}, {"ns/c", "11"}}));
+  EXPECT_EQ(reflector.known_objects(),
+            (std::map<std::string, std::string>{{"ns/a", "14"}, {"ns/c", "11"}}));
 }
 
 TEST(K8sReflector, BookmarkAdvancesResourceVersionWithoutDelta) {
@@ -151,8 +156,8 @@ TEST(K8sReflector, VeryShortEmptyWatchBacksOffInsteadOfSpinning) {
 TEST(K8sReflector, GoneDuringWatchRelistsAndSurfacesDeletedKeys) {
   Reflector reflector = synced_reflector();
   reflector.on_watch_event(event(WatchEventType::Added, "ns/c", "11"), kT0);
-  auto step = reflector.on_watch_event(error_event(410, "Expired", "too old resource version: 11 (50)"),
-                                       kT0 + minutes(1));
+  auto step = reflector.on_watch_event(
+      error_event(410, "Expired", "too old resource version: 11 (50)"), kT0 + minutes(1));
   EXPECT_TRUE(step.deltas.empty());
   const auto wait = action_as<WaitRequest>(step).duration;
   EXPECT_EQ(reflector.phase(), Reflector::Phase::WaitingToList);
@@ -161,12 +166,15 @@ TEST(K8sReflector, GoneDuringWatchRelistsAndSurfacesDeletedKeys) {
   step = reflector.on_timer(kT0 + minutes(1) + wait);
   EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""})) << "full relist from \"\"";
   // ns/a changed, ns/b and ns/c vanished while we could not watch, ns/d is new.
-  step = reflector.on_list_page({{object("ns/a", "60"), object("ns/d", "61")}, "70", ""}, kT0 + minutes(2));
-  EXPECT_EQ(describe(step.deltas), (std::vector<std::string>{"updated:ns/a@60", "added:ns/d@61", "gone:ns/b@2",
-                                                             "gone:ns/c@11", "replaced:@70"}));
+  step = reflector.on_list_page({{object("ns/a", "60"), object("ns/d", "61")}, "70", ""},
+                                kT0 + minutes(2));
+  EXPECT_EQ(describe(step.deltas),
+            (std::vector<std::string>{"updated:ns/a@60", "added:ns/d@61", "gone:ns/b@2",
+                                      "gone:ns/c@11", "replaced:@70"}));
   EXPECT_TRUE(step.deltas[2].object.is_null()) << "tombstone: final state unknown";
   expect_watch_from(step, "70");
-  EXPECT_EQ(reflector.known_objects(), (std::map<std::string, std::string>{{"ns/a", "60"}, {"ns/d", "61"}}));
+  EXPECT_EQ(reflector.known_objects(),
+            (std::map<std::string, std::string>{{"ns/a", "60"}, {"ns/d", "61"}}));
 }
 
 TEST(K8sReflector, GoneAsWatchRequestErrorAlsoRelists) {
@@ -184,7 +192,8 @@ TEST(K8sReflector, GoneAsWatchRequestErrorAlsoRelists) {
 TEST(K8sReflector, OtherWatchErrorBacksOffThenRewatchesFromLastVersion) {
   Reflector reflector = synced_reflector();
   reflector.on_watch_event(bookmark("30"), kT0);
-  auto step = reflector.on_watch_error({0, "", "connection reset by peer", std::nullopt}, kT0 + seconds(5));
+  auto step =
+      reflector.on_watch_error({0, "", "connection reset by peer", std::nullopt}, kT0 + seconds(5));
   const auto wait = action_as<WaitRequest>(step).duration;
   EXPECT_GE(wait, milliseconds(800));
   EXPECT_LT(wait, milliseconds(1600));
@@ -206,7 +215,8 @@ TEST(K8sReflector, BackoffGrowsOnRepeatedFailuresAndResetsAfterTwoHealthyMinutes
   Reflector reflector = synced_reflector(3);
   const RequestFailure refused{0, "", "connection refused", std::nullopt};
   TimePoint now = kT0;
-  const std::vector<nanoseconds> bases = {milliseconds(800), milliseconds(1600), milliseconds(3200)};
+  const std::vector<nanoseconds> bases = {milliseconds(800), milliseconds(1600),
+                                          milliseconds(3200)};
   for (const nanoseconds base : bases) {
     const auto wait = action_as<WaitRequest>(reflector.on_watch_error(refused, now)).duration;
     EXPECT_GE(wait, base);
@@ -236,7 +246,8 @@ TEST(K8sReflector, FailedListBacksOffAndNeverAppliesPartialPages) {
   const auto wait = action_as<WaitRequest>(step).duration;
   EXPECT_EQ(reflector.phase(), Reflector::Phase::WaitingToList);
   step = reflector.on_timer(kT0 + wait);
-  EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""})) << "restart from the first page";
+  EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""}))
+      << "restart from the first page";
   step = reflector.on_list_page({{object("ns/b", "2")}, "11", ""}, kT0 + wait);
   EXPECT_EQ(describe(step.deltas), (std::vector<std::string>{"added:ns/b@2", "replaced:@11"}));
 }
@@ -245,7 +256,8 @@ TEST(K8sReflector, ExpiredContinueTokenRestartsTheListImmediately) {
   Reflector reflector({}, 4);
   reflector.start(kT0);
   reflector.on_list_page({{object("ns/a", "1")}, "10", "tok"}, kT0);
-  auto step = reflector.on_list_error({410, "Expired", "continue token expired", std::nullopt}, kT0);
+  auto step =
+      reflector.on_list_error({410, "Expired", "continue token expired", std::nullopt}, kT0);
   EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""}));
   step = reflector.on_list_page({{object("ns/c", "3")}, "12", ""}, kT0);
   EXPECT_EQ(describe(step.deltas), (std::vector<std::string>{"added:ns/c@3", "replaced:@12"}));
@@ -286,7 +298,8 @@ TEST(K8sReflector, HungWatchIsReopenedAfterTimeoutPlusGrace) {
 
 TEST(K8sReflector, InputsForAnAbandonedRequestAreIgnored) {
   Reflector reflector({}, 6);
-  EXPECT_FALSE(reflector.on_list_page({{object("ns/x", "1")}, "1", ""}, kT0).action) << "not started";
+  EXPECT_FALSE(reflector.on_list_page({{object("ns/x", "1")}, "1", ""}, kT0).action)
+      << "not started";
   reflector.start(kT0);
   auto step = reflector.on_watch_event(event(WatchEventType::Added, "ns/x", "2"), kT0);
   EXPECT_TRUE(step.deltas.empty());
@@ -295,7 +308,8 @@ TEST(K8sReflector, InputsForAnAbandonedRequestAreIgnored) {
   EXPECT_FALSE(reflector.on_timer(kT0).action);
   reflector.on_list_page({{}, "3", ""}, kT0);
   reflector.on_watch_error({500, "", "", std::nullopt}, kT0);
-  EXPECT_TRUE(reflector.on_watch_event(event(WatchEventType::Added, "ns/y", "4"), kT0).deltas.empty());
+  EXPECT_TRUE(
+      reflector.on_watch_event(event(WatchEventType::Added, "ns/y", "4"), kT0).deltas.empty());
   EXPECT_FALSE(reflector.on_list_page({{object("ns/z", "5")}, "5", ""}, kT0).action);
   EXPECT_TRUE(reflector.known_objects().empty());
 }

@@ -102,7 +102,8 @@ void expect_error(const std::string& body, const std::string& needle) {
 }
 
 TEST(WatchDecoder, MalformedLinesNameTheProblem) {
-  expect_error("{\"type\":\"ADDED\",\"object\":{}}\nnot json at all\n", "line 2 (byte 29): not JSON");
+  expect_error("{\"type\":\"ADDED\",\"object\":{}}\nnot json at all\n",
+               "line 2 (byte 29): not JSON");
   expect_error("[1,2]\n", "not a JSON object");
   expect_error("{\"object\":{}}\n", "no string \"type\"");
   expect_error("{\"type\":\"RENAMED\",\"object\":{}}\n", "unknown event type \"RENAMED\"");

@@ -83,7 +83,7 @@ TEST(K8sWorkQueue, AddAfterBecomesReadyAtItsTimeAndEarliestWins) {
   EXPECT_EQ(queue.num_waiting(), 2u);
   EXPECT_EQ(queue.next_ready_at(), kT0 + seconds(2));
   EXPECT_FALSE(queue.get(kT0 + milliseconds(1999)));
-  EXPECT_EQ(queue.get(kT0 + seconds(2)), "early");  // ready exactly at now + delay
+  EXPECT_EQ(queue.get(kT0 + seconds(2)), "early");        // ready exactly at now + delay
   queue.add_after("late", seconds(5), kT0 + seconds(2));  // earlier than 10 s: replaces
   EXPECT_EQ(queue.next_ready_at(), kT0 + seconds(7));
   EXPECT_FALSE(queue.get(kT0 + seconds(6)));
@@ -126,7 +126,8 @@ TEST(K8sWorkQueue, DelayedKeyFiringWhileHeldRunsAgainAfterDone) {
 TEST(K8sWorkQueue, AddRateLimitedBacksOffExponentiallyUntilForget) {
   WorkQueue queue;
   SteadyTime now = kT0;
-  const std::vector<Nanos> expected = {milliseconds(5), milliseconds(10), milliseconds(20), milliseconds(40)};
+  const std::vector<Nanos> expected = {milliseconds(5), milliseconds(10), milliseconds(20),
+                                       milliseconds(40)};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     queue.add_rate_limited("ns/a", now);
     EXPECT_EQ(queue.next_ready_at(), now + expected[i]) << i;

@@ -26,13 +26,16 @@ TEST(CertificationTransforms, NoGangSchedulerLeavesEveryEntryUnchanged) {
         config.mlnx_per_node = defaults.mlnxPerNode;
         config.nodes_per_job = 8;  // enough GPUs for every model entry
         api::WorkflowSpec spec = catalog.lookup(key.domain, key.variant)->build({}, config);
-        const auto context = nvcre::overrides::match_context_for(spec, std::string(platform), std::string(arch), 0);
+        const auto context =
+            nvcre::overrides::match_context_for(spec, std::string(platform), std::string(arch), 0);
         const api::WorkflowSpec resolved = nvcre::overrides::resolve_overrides(spec, context).spec;
         for (const std::optional<api::GangSchedulerSpec>& gang :
-             {std::optional<api::GangSchedulerSpec>{}, std::optional<api::GangSchedulerSpec>{api::GangSchedulerSpec{}}}) {
+             {std::optional<api::GangSchedulerSpec>{},
+              std::optional<api::GangSchedulerSpec>{api::GangSchedulerSpec{}}}) {
           api::WorkflowSpec transformed = resolved;
           nvcre::overrides::apply_resolved_transforms(transformed, {}, gang);
-          EXPECT_EQ(nvcre::jsonkit::to_pretty_json(api::encode(transformed)), nvcre::jsonkit::to_pretty_json(api::encode(resolved)))
+          EXPECT_EQ(nvcre::jsonkit::to_pretty_json(api::encode(transformed)),
+                    nvcre::jsonkit::to_pretty_json(api::encode(resolved)))
               << key.to_string() << " on " << platform << "/" << arch;
           ++checked;
         }
@@ -71,9 +74,20 @@ dependencies:
 )"));
   nvcre::overrides::apply_image_override(spec, "new:9");
   const auto encoded = api::encode(spec);
-  EXPECT_EQ(encoded.at("jobTemplate").at("spec").at("workload").at("trainJob").at("trainer").at("image"), "new:9");
-  const auto& pod = encoded.at("dependencies").at(0).at("spec").at("template").at("spec").at("replicatedJobs").at(0)
-                        .at("template").at("spec").at("template").at("spec");
+  EXPECT_EQ(
+      encoded.at("jobTemplate").at("spec").at("workload").at("trainJob").at("trainer").at("image"),
+      "new:9");
+  const auto& pod = encoded.at("dependencies")
+                        .at(0)
+                        .at("spec")
+                        .at("template")
+                        .at("spec")
+                        .at("replicatedJobs")
+                        .at(0)
+                        .at("template")
+                        .at("spec")
+                        .at("template")
+                        .at("spec");
   EXPECT_EQ(pod.at("containers").at(0).at("image"), "new:9");
   EXPECT_EQ(pod.at("containers").at(1).at("image"), "side:3");
   EXPECT_EQ(pod.at("initContainers").at(0).at("image"), "new:9");

@@ -49,7 +49,8 @@ TEST(PlatformGangScheduler, BuilderOutputPassesTheValidatorForEveryFramework) {
     const auto intent = resolve_gang_scheduler(gang(scheduler, "q"));
     for (auto build : {build_torch_runtime, build_mpi_runtime, build_exec_runtime}) {
       const std::vector<api::DependencySpec> dependencies{build(config)};
-      const auto check = validate_resolved_job_template(job_template_for("run-runtime"), dependencies, intent);
+      const auto check =
+          validate_resolved_job_template(job_template_for("run-runtime"), dependencies, intent);
       EXPECT_FALSE(check.conflict) << scheduler << ": " << check.conflict->message;
       EXPECT_TRUE(check.queueLabelRestored);
     }
@@ -63,15 +64,23 @@ TEST(PlatformGangScheduler, RewriteOfAnUnconfiguredBuildPassesTheValidator) {
   config.gpusPerNode = 4;
   std::vector<api::DependencySpec> dependencies{build_mpi_runtime(config)};
   const auto intent = resolve_gang_scheduler(gang("kai-scheduler", "burnin"));
-  EXPECT_TRUE(validate_resolved_job_template(job_template_for("run-runtime"), dependencies, intent).conflict);
+  EXPECT_TRUE(validate_resolved_job_template(job_template_for("run-runtime"), dependencies, intent)
+                  .conflict);
   apply_gang_scheduler_to_dependencies(dependencies, intent);
-  const auto check = validate_resolved_job_template(job_template_for("run-runtime"), dependencies, intent);
+  const auto check =
+      validate_resolved_job_template(job_template_for("run-runtime"), dependencies, intent);
   EXPECT_FALSE(check.conflict) << check.conflict->message;
   // The KAI rule turned the launcher's readiness gate into the wait-for-workers init container.
-  const auto& launcher =
-      dependencies[0].resource.at("spec").at("template").at("spec").at("replicatedJobs").at(1).as_object();
+  const auto& launcher = dependencies[0]
+                             .resource.at("spec")
+                             .at("template")
+                             .at("spec")
+                             .at("replicatedJobs")
+                             .at(1)
+                             .as_object();
   EXPECT_FALSE(launcher.contains("dependsOn"));
-  const auto& init = launcher.at("template").at("spec").at("template").at("spec").at("initContainers").as_array();
+  const auto& init =
+      launcher.at("template").at("spec").at("template").at("spec").at("initContainers").as_array();
   ASSERT_EQ(init.size(), 2u);
   EXPECT_EQ(init[1].at("name"), "wait-for-workers");
   EXPECT_EQ(init[1].at("image"), "img");

@@ -5,7 +5,8 @@
 using namespace nvcre::platform;
 
 TEST(PlatformNames, ListIsInCanonicalOrder) {
-  EXPECT_EQ(platform_names_list(), "aws, gcp, azure, oci, onprem, togetherai, mistral, forge, nscale");
+  EXPECT_EQ(platform_names_list(),
+            "aws, gcp, azure, oci, onprem, togetherai, mistral, forge, nscale");
 }
 
 TEST(PlatformNames, FlagValidationUsesTheReferenceMessage) {
@@ -15,9 +16,10 @@ TEST(PlatformNames, FlagValidationUsesTheReferenceMessage) {
     validate_platform_flag("x");
     FAIL() << "expected invalid_argument";
   } catch (const std::invalid_argument& error) {
-    EXPECT_STREQ(error.what(),
-                 "invalid --platform \"x\": must be one of aws, gcp, azure, oci, onprem, togetherai, "
-                 "mistral, forge, nscale");
+    EXPECT_STREQ(
+        error.what(),
+        "invalid --platform \"x\": must be one of aws, gcp, azure, oci, onprem, togetherai, "
+        "mistral, forge, nscale");
   }
   EXPECT_THROW(validate_platform_flag("AWS"), std::invalid_argument);
 }

@@ -100,9 +100,10 @@ TEST(PlatformMpiEnvArgs, ForwardsEveryVarNotAlreadyForwarded) {
   pod_ip.valueFrom = {{"fieldRef", boost::json::object{{"fieldPath", "status.podIP"}}}};
   const std::vector<EnvVar> env{var("NCCL_DEBUG", "INFO"), var("NCCL_NET_PLUGIN", "ofi"), pod_ip,
                                 var("QUOTED", "a b")};
-  const std::vector<std::string> mpi_args{"-x", "NCCL_NET_PLUGIN=none", "--mca", "pml", "ob1", "-x"};
-  EXPECT_EQ(mpi_env_args(env, mpi_args),
-            (std::vector<std::string>{"-x", "NCCL_DEBUG=INFO", "-x", "POD_IP", "-x", "QUOTED=a b"}));
+  const std::vector<std::string> mpi_args{"-x", "NCCL_NET_PLUGIN=none", "--mca", "pml", "ob1",
+                                          "-x"};
+  EXPECT_EQ(mpi_env_args(env, mpi_args), (std::vector<std::string>{"-x", "NCCL_DEBUG=INFO", "-x",
+                                                                   "POD_IP", "-x", "QUOTED=a b"}));
 }
 
 TEST(PlatformMpiEnvArgs, BareForwardedNameCountsAsForwarded) {

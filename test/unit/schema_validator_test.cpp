@@ -117,11 +117,14 @@ const SchemaRegistry& widgets() {
 }
 
 json::value widget(const std::string& spec_yaml, const std::string& extra = "") {
-  return parse_yaml("apiVersion: test.example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: ns}\n" + extra +
-                    "spec:\n" + spec_yaml);
+  return parse_yaml(
+      "apiVersion: test.example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: ns}\n" +
+      extra + "spec:\n" + spec_yaml);
 }
 
-std::vector<Cause> create_causes(const json::value& object) { return validate_create(object, widgets()).causes; }
+std::vector<Cause> create_causes(const json::value& object) {
+  return validate_create(object, widgets()).causes;
+}
 
 Cause cause(std::string field, std::string_view type, std::string message) {
   return {std::move(field), std::string(type), std::move(message)};
@@ -150,17 +153,20 @@ TEST(SchemaValidator, AppliesDefaultsIncludingInsideDefaultedObjects) {
 TEST(SchemaValidator, NonNullableNullIsDroppedBeforeValidation) {
   // image: null is pruned on decode, so it is reported as missing.
   EXPECT_EQ(create_causes(widget("  size: 3\n  image: null\n")),
-            (std::vector<Cause>{kRulesSkipped, cause("spec.image", cause_type::kRequired, "Required value")}));
-  EXPECT_TRUE(validate_create(widget("  size: 3\n  image: app\n  optional: null\n"), widgets()).accepted);
+            (std::vector<Cause>{kRulesSkipped,
+                                cause("spec.image", cause_type::kRequired, "Required value")}));
+  EXPECT_TRUE(
+      validate_create(widget("  size: 3\n  image: app\n  optional: null\n"), widgets()).accepted);
 }
 
 TEST(SchemaValidator, WrongTypeIsBlockingForRules) {
-  EXPECT_EQ(create_causes(widget("  size: big\n  image: app\n  cpu: '-1'\n")),
-            (std::vector<Cause>{
-                kRulesSkipped,
-                cause("spec.size", cause_type::kTypeInvalid,
-                      "Invalid value: \"string\": spec.size in body must be of type integer: \"string\""),
-            }));
+  EXPECT_EQ(
+      create_causes(widget("  size: big\n  image: app\n  cpu: '-1'\n")),
+      (std::vector<Cause>{
+          kRulesSkipped,
+          cause("spec.size", cause_type::kTypeInvalid,
+                "Invalid value: \"string\": spec.size in body must be of type integer: \"string\""),
+      }));
 }
 
 TEST(SchemaValidator, IntegralFloatCountsAsInteger) {
@@ -168,23 +174,26 @@ TEST(SchemaValidator, IntegralFloatCountsAsInteger) {
 }
 
 TEST(SchemaValidator, BoundsAreNotBlocking) {
-  EXPECT_EQ(create_causes(widget("  size: 0\n  image: app\n  ratio: 0.75\n  cpu: '-1'\n")),
-            (std::vector<Cause>{
-                cause("spec.cpu", cause_type::kInvalid, "Invalid value: \"\": cpu must be non-negative"),
-                cause("spec.ratio", cause_type::kInvalid,
-                      "Invalid value: 0.75: spec.ratio in body should be less than or equal to 0.5"),
-                cause("spec.size", cause_type::kInvalid,
-                      "Invalid value: 0: spec.size in body should be greater than or equal to 1"),
-            }));
+  EXPECT_EQ(
+      create_causes(widget("  size: 0\n  image: app\n  ratio: 0.75\n  cpu: '-1'\n")),
+      (std::vector<Cause>{
+          cause("spec.cpu", cause_type::kInvalid, "Invalid value: \"\": cpu must be non-negative"),
+          cause("spec.ratio", cause_type::kInvalid,
+                "Invalid value: 0.75: spec.ratio in body should be less than or equal to 0.5"),
+          cause("spec.size", cause_type::kInvalid,
+                "Invalid value: 0: spec.size in body should be greater than or equal to 1"),
+      }));
   EXPECT_EQ(create_causes(widget("  size: 11\n  image: app\n")),
-            (std::vector<Cause>{cause("spec.size", cause_type::kInvalid,
-                                      "Invalid value: 11: spec.size in body should be less than or equal to 10")}));
+            (std::vector<Cause>{
+                cause("spec.size", cause_type::kInvalid,
+                      "Invalid value: 11: spec.size in body should be less than or equal to 10")}));
 }
 
 TEST(SchemaValidator, StringChecksStopAtTheFirstFailure) {
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: ''\n")),
-            (std::vector<Cause>{cause("spec.image", cause_type::kInvalid,
-                                      "Invalid value: \"\": spec.image in body should be at least 1 chars long")}));
+            (std::vector<Cause>{
+                cause("spec.image", cause_type::kInvalid,
+                      "Invalid value: \"\": spec.image in body should be at least 1 chars long")}));
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: much-too-long\n")),
             (std::vector<Cause>{kRulesSkipped, cause("spec.image", cause_type::kTooLong,
                                                      "Too long: may not be more than 8 bytes")}));
@@ -196,73 +205,85 @@ TEST(SchemaValidator, StringChecksStopAtTheFirstFailure) {
 
 TEST(SchemaValidator, EnumReportsSupportedValues) {
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  mode: medium\n")),
-            (std::vector<Cause>{kRulesSkipped,
-                                cause("spec.mode", cause_type::kNotSupported,
-                                      "Unsupported value: \"medium\": supported values: \"fast\", \"slow\"")}));
+            (std::vector<Cause>{
+                kRulesSkipped,
+                cause("spec.mode", cause_type::kNotSupported,
+                      "Unsupported value: \"medium\": supported values: \"fast\", \"slow\"")}));
 }
 
 TEST(SchemaValidator, ItemCountsAndSetDuplicates) {
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  tags: []\n")),
-            (std::vector<Cause>{cause("spec.tags", cause_type::kInvalid,
-                                      "Invalid value: 0: spec.tags in body should have at least 1 items")}));
+            (std::vector<Cause>{
+                cause("spec.tags", cause_type::kInvalid,
+                      "Invalid value: 0: spec.tags in body should have at least 1 items")}));
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  tags: [a, b, c, d]\n")),
-            (std::vector<Cause>{kRulesSkipped,
-                                cause("spec.tags", cause_type::kTooMany, "Too many: 4: must have at most 3 items")}));
+            (std::vector<Cause>{kRulesSkipped, cause("spec.tags", cause_type::kTooMany,
+                                                     "Too many: 4: must have at most 3 items")}));
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  tags: [a, a]\n")),
-            (std::vector<Cause>{cause("spec.tags[1]", cause_type::kDuplicate, "Duplicate value: \"a\"")}));
+            (std::vector<Cause>{
+                cause("spec.tags[1]", cause_type::kDuplicate, "Duplicate value: \"a\"")}));
 }
 
 TEST(SchemaValidator, MapEntriesAreNamedWithDotsLikeKubeOpenapi) {
-  EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  labels: {team: Infra}\n")),
-            (std::vector<Cause>{cause("spec.labels.team", cause_type::kInvalid,
-                                      "Invalid value: \"Infra\": spec.labels.team in body should match "
-                                      "'^[a-z]*$'")}));
+  EXPECT_EQ(
+      create_causes(widget("  size: 1\n  image: app\n  labels: {team: Infra}\n")),
+      (std::vector<Cause>{cause("spec.labels.team", cause_type::kInvalid,
+                                "Invalid value: \"Infra\": spec.labels.team in body should match "
+                                "'^[a-z]*$'")}));
 }
 
 TEST(SchemaValidator, PropertyCountFailureSkipsTheObjectsContents) {
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  labels: {a: X, b: X, c: X}\n")),
-            (std::vector<Cause>{kRulesSkipped,
-                                cause("spec.labels", cause_type::kTooMany, "Too many: 3: must have at most 2 items")}));
+            (std::vector<Cause>{kRulesSkipped, cause("spec.labels", cause_type::kTooMany,
+                                                     "Too many: 3: must have at most 2 items")}));
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  choice: {}\n")),
-            (std::vector<Cause>{cause("spec.choice", cause_type::kInvalid,
-                                      "Invalid value: 0: spec.choice in body should have at least 1 properties")}));
+            (std::vector<Cause>{
+                cause("spec.choice", cause_type::kInvalid,
+                      "Invalid value: 0: spec.choice in body should have at least 1 properties")}));
 }
 
 TEST(SchemaValidator, RequiredFields) {
   EXPECT_EQ(create_causes(widget("  image: app\n")),
-            (std::vector<Cause>{kRulesSkipped, cause("spec.size", cause_type::kRequired, "Required value")}));
+            (std::vector<Cause>{kRulesSkipped,
+                                cause("spec.size", cause_type::kRequired, "Required value")}));
 }
 
 TEST(SchemaValidator, UnknownFieldsFailAlone) {
-  EXPECT_EQ(create_causes(widget("  size: 0\n  image: app\n  foo: 1\n  ports: [{name: a, extra: 1}]\n"
-                                 "  free: {anything: [1]}\n")),
-            (std::vector<Cause>{
-                cause("spec.foo", cause_type::kUnknownField, "unknown field \"spec.foo\""),
-                cause("spec.ports[0].extra", cause_type::kUnknownField, "unknown field \"spec.ports[0].extra\""),
-            }));
-  EXPECT_EQ(create_causes(widget(kValidSpec, "extra: true\n")),
-            (std::vector<Cause>{cause("extra", cause_type::kUnknownField, "unknown field \"extra\"")}));
+  EXPECT_EQ(
+      create_causes(widget("  size: 0\n  image: app\n  foo: 1\n  ports: [{name: a, extra: 1}]\n"
+                           "  free: {anything: [1]}\n")),
+      (std::vector<Cause>{
+          cause("spec.foo", cause_type::kUnknownField, "unknown field \"spec.foo\""),
+          cause("spec.ports[0].extra", cause_type::kUnknownField,
+                "unknown field \"spec.ports[0].extra\""),
+      }));
+  EXPECT_EQ(
+      create_causes(widget(kValidSpec, "extra: true\n")),
+      (std::vector<Cause>{cause("extra", cause_type::kUnknownField, "unknown field \"extra\"")}));
 }
 
 TEST(SchemaValidator, MetadataNameIsRequiredAndADnsSubdomain) {
   auto object = widget(kValidSpec);
   object.at("metadata").as_object().erase("name");
   EXPECT_EQ(create_causes(object),
-            (std::vector<Cause>{kRulesSkipped, cause("metadata.name", cause_type::kRequired,
-                                                     "Required value: name or generateName is required")}));
+            (std::vector<Cause>{kRulesSkipped,
+                                cause("metadata.name", cause_type::kRequired,
+                                      "Required value: name or generateName is required")}));
   object.at("metadata").as_object()["name"] = "Bad_Name";
   auto causes = create_causes(object);
   ASSERT_EQ(causes.size(), 1u);
   EXPECT_EQ(causes[0].field, "metadata.name");
   EXPECT_EQ(causes[0].type, "FieldValueInvalid");
-  EXPECT_EQ(causes[0].message.rfind("Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain", 0), 0u)
+  EXPECT_EQ(
+      causes[0].message.rfind("Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain", 0), 0u)
       << causes[0].message;
 }
 
 TEST(SchemaValidator, MetadataLabelsFollowTheLabelGrammar) {
-  auto causes = create_causes(parse_yaml("apiVersion: test.example.com/v1\nkind: Widget\n"
-                                         "metadata: {name: w1, labels: {'bad key': ok}}\nspec:\n" +
-                                         std::string(kValidSpec)));
+  auto causes =
+      create_causes(parse_yaml("apiVersion: test.example.com/v1\nkind: Widget\n"
+                               "metadata: {name: w1, labels: {'bad key': ok}}\nspec:\n" +
+                               std::string(kValidSpec)));
   ASSERT_EQ(causes.size(), 1u);
   EXPECT_EQ(causes[0].field, "metadata.labels");
   EXPECT_EQ(causes[0].message.rfind("Invalid value: \"bad key\": name part must consist of", 0), 0u)
@@ -270,58 +291,74 @@ TEST(SchemaValidator, MetadataLabelsFollowTheLabelGrammar) {
 }
 
 TEST(SchemaValidator, EmbeddedResourcesNeedApiVersionAndKind) {
-  EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  deps: [{apiVersion: v1, metadata: {name: x}, data: {}}]\n")),
-            (std::vector<Cause>{kRulesSkipped, cause("spec.deps[0].kind", cause_type::kRequired,
-                                                     "Required value: must not be empty")}));
+  EXPECT_EQ(
+      create_causes(widget(
+          "  size: 1\n  image: app\n  deps: [{apiVersion: v1, metadata: {name: x}, data: {}}]\n")),
+      (std::vector<Cause>{kRulesSkipped, cause("spec.deps[0].kind", cause_type::kRequired,
+                                               "Required value: must not be empty")}));
 }
 
 TEST(SchemaValidator, MapListKeysMustBeUnique) {
-  EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  ports: [{name: a, port: 1}, {name: a, port: 2}]\n")),
-            (std::vector<Cause>{cause("spec.ports[1]", cause_type::kDuplicate, "Duplicate value: {\"name\":\"a\"}")}));
+  EXPECT_EQ(create_causes(widget(
+                "  size: 1\n  image: app\n  ports: [{name: a, port: 1}, {name: a, port: 2}]\n")),
+            (std::vector<Cause>{cause("spec.ports[1]", cause_type::kDuplicate,
+                                      "Duplicate value: {\"name\":\"a\"}")}));
 }
 
 TEST(SchemaValidator, IntOrStringRules) {
   EXPECT_TRUE(validate_create(widget("  size: 1\n  image: app\n  cpu: 2\n"), widgets()).accepted);
-  EXPECT_TRUE(validate_create(widget("  size: 1\n  image: app\n  cpu: 500m\n"), widgets()).accepted);
-  EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  cpu: true\n")),
-            (std::vector<Cause>{kRulesSkipped,
-                                cause("spec.cpu", cause_type::kTypeInvalid,
-                                      "Invalid value: \"boolean\": spec.cpu in body must be of type integer,string: "
-                                      "\"boolean\"")}));
+  EXPECT_TRUE(
+      validate_create(widget("  size: 1\n  image: app\n  cpu: 500m\n"), widgets()).accepted);
+  EXPECT_EQ(
+      create_causes(widget("  size: 1\n  image: app\n  cpu: true\n")),
+      (std::vector<Cause>{
+          kRulesSkipped,
+          cause("spec.cpu", cause_type::kTypeInvalid,
+                "Invalid value: \"boolean\": spec.cpu in body must be of type integer,string: "
+                "\"boolean\"")}));
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  cpu: lots\n")),
-            (std::vector<Cause>{cause("spec.cpu", cause_type::kInvalid,
-                                      "Invalid value: \"\": quantities must match the regular expression "
-                                      "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' evaluating rule: cpu must be "
-                                      "non-negative")}));
+            (std::vector<Cause>{
+                cause("spec.cpu", cause_type::kInvalid,
+                      "Invalid value: \"\": quantities must match the regular expression "
+                      "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' evaluating rule: cpu must be "
+                      "non-negative")}));
 }
 
 TEST(SchemaValidator, MapRulesReportAtTheMap) {
   EXPECT_EQ(create_causes(widget("  size: 1\n  image: app\n  labels: {nvcre.nvidia.com/x: a}\n")),
-            (std::vector<Cause>{cause("spec.labels", cause_type::kInvalid, "Invalid value: \"object\": reserved label key")}));
+            (std::vector<Cause>{cause("spec.labels", cause_type::kInvalid,
+                                      "Invalid value: \"object\": reserved label key")}));
 }
 
 TEST(SchemaValidator, TransitionRulesRunOnUpdateOnly) {
   const auto old_object = widget(kValidSpec);
   // On create, `self == oldSelf` and the presence rule do not run.
-  EXPECT_TRUE(validate_create(widget("  size: 3\n  image: other\n  optional: x\n"), widgets()).accepted);
-  EXPECT_EQ(validate_update(old_object, widget("  size: 3\n  image: other\n  optional: x\n"), widgets()).causes,
-            (std::vector<Cause>{
-                cause("spec", cause_type::kInvalid,
-                      "Invalid value: \"object\": optional cannot be added or removed after creation"),
-                cause("spec.image", cause_type::kInvalid, "Invalid value: \"string\": image is immutable"),
-            }));
+  EXPECT_TRUE(
+      validate_create(widget("  size: 3\n  image: other\n  optional: x\n"), widgets()).accepted);
+  EXPECT_EQ(
+      validate_update(old_object, widget("  size: 3\n  image: other\n  optional: x\n"), widgets())
+          .causes,
+      (std::vector<Cause>{
+          cause("spec", cause_type::kInvalid,
+                "Invalid value: \"object\": optional cannot be added or removed after creation"),
+          cause("spec.image", cause_type::kInvalid,
+                "Invalid value: \"string\": image is immutable"),
+      }));
   EXPECT_TRUE(validate_update(old_object, widget("  size: 4\n  image: app\n"), widgets()).accepted);
 }
 
 TEST(SchemaValidator, MapListItemsCorrelateByKey) {
-  const auto old_object = widget("  size: 1\n  image: app\n  ports: [{name: a, protocol: TCP}, {name: b, protocol: UDP}]\n");
+  const auto old_object = widget(
+      "  size: 1\n  image: app\n  ports: [{name: a, protocol: TCP}, {name: b, protocol: UDP}]\n");
   // Reordering keeps each item's old counterpart; changing one item's protocol is caught.
   EXPECT_TRUE(validate_update(old_object,
-                              widget("  size: 1\n  image: app\n  ports: [{name: b, protocol: UDP}, {name: a, protocol: TCP}]\n"),
+                              widget("  size: 1\n  image: app\n  ports: [{name: b, protocol: UDP}, "
+                                     "{name: a, protocol: TCP}]\n"),
                               widgets())
                   .accepted);
   EXPECT_EQ(validate_update(old_object,
-                            widget("  size: 1\n  image: app\n  ports: [{name: b, protocol: TCP}, {name: c, protocol: X}]\n"),
+                            widget("  size: 1\n  image: app\n  ports: [{name: b, protocol: TCP}, "
+                                   "{name: c, protocol: X}]\n"),
                             widgets())
                 .causes,
             (std::vector<Cause>{cause("spec.ports[0].protocol", cause_type::kInvalid,
@@ -331,31 +368,42 @@ TEST(SchemaValidator, MapListItemsCorrelateByKey) {
 TEST(SchemaValidator, StatusIsIgnoredByTheMainResource) {
   EXPECT_TRUE(validate_create(widget(kValidSpec, "status: {phase: 5}\n"), widgets()).accepted);
   const auto old_object = widget(kValidSpec);
-  EXPECT_TRUE(validate_update(old_object, widget(kValidSpec, "status: {phase: 5}\n"), widgets()).accepted);
-  EXPECT_EQ(validate_status_update(old_object, widget(kValidSpec, "status: {phase: 5}\n"), widgets()).causes,
-            (std::vector<Cause>{kRulesSkipped,
-                                cause("status.phase", cause_type::kTypeInvalid,
-                                      "Invalid value: \"integer\": status.phase in body must be of type string: "
-                                      "\"integer\"")}));
+  EXPECT_TRUE(
+      validate_update(old_object, widget(kValidSpec, "status: {phase: 5}\n"), widgets()).accepted);
+  EXPECT_EQ(
+      validate_status_update(old_object, widget(kValidSpec, "status: {phase: 5}\n"), widgets())
+          .causes,
+      (std::vector<Cause>{
+          kRulesSkipped,
+          cause("status.phase", cause_type::kTypeInvalid,
+                "Invalid value: \"integer\": status.phase in body must be of type string: "
+                "\"integer\"")}));
 }
 
 TEST(SchemaValidator, UnknownKindsAndVersions) {
-  EXPECT_EQ(validate_create(parse_yaml("apiVersion: test.example.com/v1\nkind: Gadget\nmetadata: {name: g}\n"), widgets())
-                .causes,
-            (std::vector<Cause>{cause("kind", cause_type::kNotSupported,
-                                      "Unsupported value: \"Gadget\": supported values: \"Widget\"")}));
-  EXPECT_EQ(validate_create(parse_yaml("apiVersion: test.example.com/v2\nkind: Widget\nmetadata: {name: g}\n"), widgets())
-                .causes,
-            (std::vector<Cause>{cause("apiVersion", cause_type::kNotSupported,
-                                      "Unsupported value: \"test.example.com/v2\": supported values: "
-                                      "\"test.example.com/v1\"")}));
+  EXPECT_EQ(
+      validate_create(
+          parse_yaml("apiVersion: test.example.com/v1\nkind: Gadget\nmetadata: {name: g}\n"),
+          widgets())
+          .causes,
+      (std::vector<Cause>{cause("kind", cause_type::kNotSupported,
+                                "Unsupported value: \"Gadget\": supported values: \"Widget\"")}));
+  EXPECT_EQ(
+      validate_create(
+          parse_yaml("apiVersion: test.example.com/v2\nkind: Widget\nmetadata: {name: g}\n"),
+          widgets())
+          .causes,
+      (std::vector<Cause>{cause("apiVersion", cause_type::kNotSupported,
+                                "Unsupported value: \"test.example.com/v2\": supported values: "
+                                "\"test.example.com/v1\"")}));
 }
 
 TEST(SchemaValidator, CausesJson) {
   auto result = validate_create(widget("  size: 0\n  image: app\n"), widgets());
-  EXPECT_EQ(json::serialize(causes_to_json(result)),
-            R"({"accepted":false,"causes":[{"type":"FieldValueInvalid","field":"spec.size",)"
-            R"("message":"Invalid value: 0: spec.size in body should be greater than or equal to 1"}]})");
+  EXPECT_EQ(
+      json::serialize(causes_to_json(result)),
+      R"({"accepted":false,"causes":[{"type":"FieldValueInvalid","field":"spec.size",)"
+      R"("message":"Invalid value: 0: spec.size in body should be greater than or equal to 1"}]})");
 }
 
 TEST(SchemaValidator, GoRenderings) {
@@ -392,7 +440,8 @@ spec:
           spec:
             type: object
             properties:
-              field: )") + property + "\n"));
+              field: )") + property +
+                                "\n"));
   };
   auto message_of = [&](const std::string& property) {
     try {
@@ -402,40 +451,51 @@ spec:
     }
     return std::string("(loaded)");
   };
-  EXPECT_EQ(message_of("{type: string, oneOf: [{type: string}]}"),
-            "CRD things.test.example.com (v1): schema at spec.field: unsupported schema keyword 'oneOf'");
-  EXPECT_EQ(message_of("{type: string, pattern: '('}").rfind(
-                "CRD things.test.example.com (v1): schema at spec.field: invalid pattern '('", 0),
-            0u);
+  EXPECT_EQ(
+      message_of("{type: string, oneOf: [{type: string}]}"),
+      "CRD things.test.example.com (v1): schema at spec.field: unsupported schema keyword 'oneOf'");
+  EXPECT_EQ(
+      message_of("{type: string, pattern: '('}")
+          .rfind("CRD things.test.example.com (v1): schema at spec.field: invalid pattern '('", 0),
+      0u);
   EXPECT_EQ(message_of("{type: integer, minimum: 1, default: 0}"),
-            "CRD things.test.example.com (v1): schema at spec.field: invalid default: Invalid value: 0: spec.field in "
+            "CRD things.test.example.com (v1): schema at spec.field: invalid default: Invalid "
+            "value: 0: spec.field in "
             "body should be greater than or equal to 1");
-  EXPECT_EQ(message_of("{type: string, x-kubernetes-validations: [{rule: 'self.size() > 1', messageExpression: "
-                       "'\"x\"'}]}"),
-            "CRD things.test.example.com (v1): schema at spec.field: messageExpression is not supported (rule: "
-            "self.size() > 1)");
+  EXPECT_EQ(
+      message_of(
+          "{type: string, x-kubernetes-validations: [{rule: 'self.size() > 1', messageExpression: "
+          "'\"x\"'}]}"),
+      "CRD things.test.example.com (v1): schema at spec.field: messageExpression is not supported "
+      "(rule: "
+      "self.size() > 1)");
   EXPECT_EQ(message_of("{type: string}"), "(loaded)");
 }
 
 TEST(SchemaValidator, AbsentMetadataStillNeedsAName) {
   for (const char* meta : {"", "metadata: null\n"}) {
-    auto object = parse_yaml(std::string("apiVersion: test.example.com/v1\nkind: Widget\n") + meta + "spec:\n" +
-                             kValidSpec);
+    auto object = parse_yaml(std::string("apiVersion: test.example.com/v1\nkind: Widget\n") + meta +
+                             "spec:\n" + kValidSpec);
     EXPECT_EQ(validate_create(object, widgets()).causes,
-              (std::vector<Cause>{kRulesSkipped, cause("metadata.name", cause_type::kRequired,
-                                                       "Required value: name or generateName is required")}))
+              (std::vector<Cause>{kRulesSkipped,
+                                  cause("metadata.name", cause_type::kRequired,
+                                        "Required value: name or generateName is required")}))
         << meta;
   }
 }
 
 TEST(SchemaValidator, DateTimeFormat) {
   const auto old_object = widget(kValidSpec);
-  EXPECT_TRUE(validate_status_update(old_object, widget(kValidSpec, "status: {updatedAt: '2025-01-02T03:04:05Z'}\n"),
-                                     widgets())
+  EXPECT_TRUE(validate_status_update(
+                  old_object, widget(kValidSpec, "status: {updatedAt: '2025-01-02T03:04:05Z'}\n"),
+                  widgets())
                   .accepted);
-  EXPECT_EQ(validate_status_update(old_object, widget(kValidSpec, "status: {updatedAt: yesterday}\n"), widgets()).causes,
-            (std::vector<Cause>{kRulesSkipped,
-                                cause("status.updatedAt", cause_type::kTypeInvalid,
-                                      "Invalid value: \"yesterday\": status.updatedAt in body must be of type "
-                                      "date-time: \"yesterday\"")}));
+  EXPECT_EQ(validate_status_update(
+                old_object, widget(kValidSpec, "status: {updatedAt: yesterday}\n"), widgets())
+                .causes,
+            (std::vector<Cause>{
+                kRulesSkipped,
+                cause("status.updatedAt", cause_type::kTypeInvalid,
+                      "Invalid value: \"yesterday\": status.updatedAt in body must be of type "
+                      "date-time: \"yesterday\"")}));
 }

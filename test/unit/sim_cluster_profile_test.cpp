@@ -33,12 +33,13 @@ TEST(SimClusterProfile, ParsesPlatformArchitectureAndCount) {
   EXPECT_EQ(profile.platform, "aws");
   EXPECT_EQ(profile.architecture, "h100");
   EXPECT_EQ(profile.node_count, 16);
-  EXPECT_EQ(parse_cluster_profile("oci:NVIDIA-GB200:4").architecture, "gb200");  // a product label works too
+  EXPECT_EQ(parse_cluster_profile("oci:NVIDIA-GB200:4").architecture,
+            "gb200");  // a product label works too
 }
 
 TEST(SimClusterProfile, RejectsMalformedSpecs) {
-  for (const char* spec : {"aws:h100", "aws:h100:16:2", "mars:h100:2", "aws:z999:2", "aws:h100:0", "aws:h100:x",
-                           "aws::2", "aws:h100:1001"})
+  for (const char* spec : {"aws:h100", "aws:h100:16:2", "mars:h100:2", "aws:z999:2", "aws:h100:0",
+                           "aws:h100:x", "aws::2", "aws:h100:1001"})
     EXPECT_THROW(parse_cluster_profile(spec), std::invalid_argument) << spec;
   try {
     parse_cluster_profile("mars:h100:2");
@@ -78,7 +79,8 @@ TEST(SimClusterProfile, EveryPlatformsNodesAreDetectedAsThatPlatformAndArchitect
       EXPECT_EQ(selection.architecture, arch) << platform_name;
       EXPECT_EQ(selection.kept.size(), 3u);
       std::set<std::string> provider_ids;
-      for (const auto& node : nodes) provider_ids.insert(std::string(platform::NodeView(node).provider_id()));
+      for (const auto& node : nodes)
+        provider_ids.insert(std::string(platform::NodeView(node).provider_id()));
       if (platform_name != platform::kForge) {
         EXPECT_EQ(provider_ids.size(), 3u) << platform_name << ": one ID per node";
       }
@@ -116,22 +118,29 @@ TEST(SimClusterProfile, GraceBlackwellNodesHaveCliquesOfEighteenAndArm64) {
   EXPECT_EQ(platform::count_topology_domains("nvidia.com/gpu.clique", nodes), 2);
   // On-prem GB200 NIC auto-detection finds the one rdma/* resource the nodes advertise.
   const auto defaults = platform::gpu_defaults("gb200", "onprem");
-  const auto nic = platform::detect_nic_resource_name("", "onprem", "gb200", defaults.mlnxPerNode, nodes);
+  const auto nic =
+      platform::detect_nic_resource_name("", "onprem", "gb200", defaults.mlnxPerNode, nodes);
   EXPECT_EQ(nic.resourceName, "rdma/ib") << nic.message;
 }
 
 TEST(SimClusterProfile, PlatformNicResources) {
-  EXPECT_EQ(allocatable(build_cluster_nodes({"azure", "h100", 1, {}})[0], "nvidia.com/mlnxnics"), "8");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"oci", "gb200", 1, {}})[0], "nvidia.com/mlnxnics"), "<absent>");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"gcp", "gb200", 1, {}})[0], "networking.gke.io.networks/rdma-3"), "1");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"nscale", "h100", 1, {}})[0], "nscale.com/rdmashare"), "1000");
+  EXPECT_EQ(allocatable(build_cluster_nodes({"azure", "h100", 1, {}})[0], "nvidia.com/mlnxnics"),
+            "8");
+  EXPECT_EQ(allocatable(build_cluster_nodes({"oci", "gb200", 1, {}})[0], "nvidia.com/mlnxnics"),
+            "<absent>");
+  EXPECT_EQ(allocatable(build_cluster_nodes({"gcp", "gb200", 1, {}})[0],
+                        "networking.gke.io.networks/rdma-3"),
+            "1");
+  EXPECT_EQ(allocatable(build_cluster_nodes({"nscale", "h100", 1, {}})[0], "nscale.com/rdmashare"),
+            "1000");
 }
 
 TEST(SimClusterProfile, FaultyNodesAreAnnotatedAndMustExist) {
   ClusterProfile profile{"aws", "h100", 4, {{"gpu-node-02", "XID 79"}}};
   const auto nodes = build_cluster_nodes(profile);
   EXPECT_EQ(nodes[2].at("metadata").at("annotations").at(kNodeFaultAnnotation), "XID 79");
-  EXPECT_FALSE(nodes[1].at("metadata").at("annotations").as_object().contains(kNodeFaultAnnotation));
+  EXPECT_FALSE(
+      nodes[1].at("metadata").at("annotations").as_object().contains(kNodeFaultAnnotation));
   profile.faulty_nodes = {{"gpu-node-09", "x"}};
   EXPECT_THROW(build_cluster_nodes(profile), std::invalid_argument);
 }

@@ -11,9 +11,7 @@ namespace {
 
 namespace json = boost::json;
 
-RequestTarget create_cm() {
-  return RequestTarget{Verb::Create, "", "configmaps", "ns1", "", ""};
-}
+RequestTarget create_cm() { return RequestTarget{Verb::Create, "", "configmaps", "ns1", "", ""}; }
 
 TEST(SimFaultPlan, ParsesYamlAndRoundTripsAsJson) {
   auto plan = parse_fault_plan(R"(seed: 42
@@ -44,12 +42,16 @@ TEST(SimFaultPlan, RejectsBadPlans) {
     }
     return std::string();
   };
-  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 404, rate: 1}]}}").find("must be one of"), std::string::npos);
-  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 503, rate: 0.7}, {code: 500, rate: 0.7}]}}").find("more than 1"),
+  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 404, rate: 1}]}}").find("must be one of"),
+            std::string::npos);
+  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 503, rate: 0.7}, {code: 500, rate: 0.7}]}}")
+                .find("more than 1"),
             std::string::npos);
   EXPECT_NE(error_of("verbs: {frobnicate: {}}").find("unknown verb"), std::string::npos);
-  EXPECT_NE(error_of("verbs: {get: {forceGoneRate: 1}}").find("verbs.get.forceGoneRate"), std::string::npos);
-  EXPECT_NE(error_of("verbs: {get: {errors: [{code: 500, rate: 2}]}}").find("between 0 and 1"), std::string::npos);
+  EXPECT_NE(error_of("verbs: {get: {forceGoneRate: 1}}").find("verbs.get.forceGoneRate"),
+            std::string::npos);
+  EXPECT_NE(error_of("verbs: {get: {errors: [{code: 500, rate: 2}]}}").find("between 0 and 1"),
+            std::string::npos);
   EXPECT_NE(error_of("seed: -1").find("seed"), std::string::npos);
 }
 
@@ -60,8 +62,10 @@ TEST(SimFaultPlan, ClassifiesRequests) {
   EXPECT_EQ(get->verb, Verb::Get);
   EXPECT_EQ(get->ns, "ns1");
   EXPECT_EQ(get->name, "a");
-  EXPECT_EQ(classify_request("GET", "/apis/nvcre.nvidia.com/v1alpha1/certifications", none)->verb, Verb::List);
-  EXPECT_EQ(classify_request("GET", "/apis/nvcre.nvidia.com/v1alpha1/certifications", watch)->verb, Verb::Watch);
+  EXPECT_EQ(classify_request("GET", "/apis/nvcre.nvidia.com/v1alpha1/certifications", none)->verb,
+            Verb::List);
+  EXPECT_EQ(classify_request("GET", "/apis/nvcre.nvidia.com/v1alpha1/certifications", watch)->verb,
+            Verb::Watch);
   auto ns = classify_request("DELETE", "/api/v1/namespaces/ns1", none);
   EXPECT_EQ(ns->resource, "namespaces");
   EXPECT_EQ(ns->name, "ns1");
@@ -71,7 +75,7 @@ TEST(SimFaultPlan, ClassifiesRequests) {
   EXPECT_EQ(status->subresource, "status");
   EXPECT_EQ(classify_request("POST", "/api/v1/namespaces/n/configmaps", none)->verb, Verb::Create);
   EXPECT_EQ(classify_request("PUT", "/api/v1/namespaces/n/configmaps/a", none)->verb, Verb::Update);
-  EXPECT_FALSE(classify_request("GET", "/api/v1", none));             // discovery
+  EXPECT_FALSE(classify_request("GET", "/api/v1", none));  // discovery
   EXPECT_FALSE(classify_request("GET", "/apis/nvcre.nvidia.com/v1alpha1", none));
   EXPECT_FALSE(classify_request("GET", "/version", none));
   EXPECT_FALSE(classify_request("GET", "/sim/faults", none));
@@ -97,7 +101,8 @@ TEST(SimFaultPlan, AlwaysFailingCreateIsAServiceUnavailableStatus) {
 
 TEST(SimFaultPlan, TooManyRequestsCarriesRetryAfter) {
   FaultInjector faults;
-  faults.set_plan(parse_fault_plan("verbs: {'*': {errors: [{code: 429, rate: 1, retryAfterSeconds: 7}]}}"));
+  faults.set_plan(
+      parse_fault_plan("verbs: {'*': {errors: [{code: 429, rate: 1, retryAfterSeconds: 7}]}}"));
   auto decision = faults.decide(RequestTarget{Verb::List, "nvcre.nvidia.com", "jobs", "", "", ""});
   ASSERT_TRUE(decision.error);
   EXPECT_EQ(decision.error->code, 429);
@@ -105,21 +110,28 @@ TEST(SimFaultPlan, TooManyRequestsCarriesRetryAfter) {
   EXPECT_EQ(status.at("reason"), "TooManyRequests");
   EXPECT_EQ(status.at("details").at("retryAfterSeconds"), 7);
   // 429 without retryAfterSeconds defaults to 1 s.
-  EXPECT_EQ(parse_fault_plan("verbs: {get: {errors: [{code: 429, rate: 1}]}}").verbs.at("get").errors[0].retry_after_seconds, 1);
+  EXPECT_EQ(parse_fault_plan("verbs: {get: {errors: [{code: 429, rate: 1}]}}")
+                .verbs.at("get")
+                .errors[0]
+                .retry_after_seconds,
+            1);
 }
 
 TEST(SimFaultPlan, ConflictNamesTheObject) {
-  auto error = injected_error(ErrorRule{409, 1, 0}, RequestTarget{Verb::Update, "nvcre.nvidia.com", "jobs", "n", "j1", ""});
+  auto error = injected_error(
+      ErrorRule{409, 1, 0}, RequestTarget{Verb::Update, "nvcre.nvidia.com", "jobs", "n", "j1", ""});
   EXPECT_EQ(error.code, 409);
   EXPECT_EQ(error.reason, "Conflict");
-  EXPECT_NE(std::string(error.what()).find("Operation cannot be fulfilled on jobs.nvcre.nvidia.com \"j1\""),
+  EXPECT_NE(std::string(error.what())
+                .find("Operation cannot be fulfilled on jobs.nvcre.nvidia.com \"j1\""),
             std::string::npos);
   EXPECT_EQ(injected_error(ErrorRule{500, 1, 0}, create_cm()).reason, "InternalError");
 }
 
 TEST(SimFaultPlan, AFixedSeedRepeatsTheSameDecisions) {
   const auto plan = parse_fault_plan(
-      "seed: 1234\nverbs: {'*': {errors: [{code: 500, rate: 0.2}, {code: 409, rate: 0.1}], latency: {fixedMs: 5, jitterMs: 10}}}");
+      "seed: 1234\nverbs: {'*': {errors: [{code: 500, rate: 0.2}, {code: 409, rate: 0.1}], "
+      "latency: {fixedMs: 5, jitterMs: 10}}}");
   auto sequence = [&] {
     FaultInjector faults;
     faults.set_plan(plan);
@@ -155,7 +167,8 @@ TEST(SimFaultPlan, AFixedSeedRepeatsTheSameDecisions) {
 
 TEST(SimFaultPlan, WatchFaults) {
   FaultInjector faults;
-  faults.set_plan(parse_fault_plan("seed: 3\nverbs: {watch: {forceGoneRate: 1, dropEverySeconds: 9}}"));
+  faults.set_plan(
+      parse_fault_plan("seed: 3\nverbs: {watch: {forceGoneRate: 1, dropEverySeconds: 9}}"));
   auto decision = faults.decide(RequestTarget{Verb::Watch, "", "configmaps", "", "", ""});
   EXPECT_FALSE(decision.error);
   EXPECT_TRUE(decision.watch_gone);
@@ -177,8 +190,8 @@ TEST(SimFaultPlan, EmptyPlanInjectsNothing) {
 TEST(SimRequestLog, RingIsBoundedAndCountersAreNot) {
   RequestLog log(3);
   for (int i = 0; i < 5; ++i)
-    log.record(RequestRecord{"GET", "/api/v1/namespaces/n/configmaps/c" + std::to_string(i), "get", i < 4 ? 200 : 404,
-                             std::chrono::microseconds(1500), false});
+    log.record(RequestRecord{"GET", "/api/v1/namespaces/n/configmaps/c" + std::to_string(i), "get",
+                             i < 4 ? 200 : 404, std::chrono::microseconds(1500), false});
   EXPECT_EQ(log.requests("get", 200), 4u);
   EXPECT_EQ(log.requests("get", 404), 1u);
   auto stats = log.stats();

@@ -16,11 +16,15 @@ namespace json = boost::json;
 
 const ResourceType kNamespace{"", "v1", "namespaces", "Namespace", false, true, true};
 const ResourceType kConfigMap{"", "v1", "configmaps", "ConfigMap", true, false, true};
-const ResourceType kCertification{"nvcre.nvidia.com", "v1alpha1", "certifications", "Certification", true, true, false};
-const ResourceType kWorkflow{"nvcre.nvidia.com", "v1alpha1", "workflows", "Workflow", true, true, false};
+const ResourceType kCertification{
+    "nvcre.nvidia.com", "v1alpha1", "certifications", "Certification", true, true, false};
+const ResourceType kWorkflow{
+    "nvcre.nvidia.com", "v1alpha1", "workflows", "Workflow", true, true, false};
 const ResourceType kJob{"nvcre.nvidia.com", "v1alpha1", "jobs", "Job", true, true, false};
-const ResourceType kTrainJob{"trainer.kubeflow.org", "v1alpha1", "trainjobs", "TrainJob", true, true, false};
-const std::vector<ResourceType> kTypes{kNamespace, kConfigMap, kCertification, kWorkflow, kJob, kTrainJob};
+const ResourceType kTrainJob{
+    "trainer.kubeflow.org", "v1alpha1", "trainjobs", "TrainJob", true, true, false};
+const std::vector<ResourceType> kTypes{kNamespace, kConfigMap, kCertification,
+                                       kWorkflow,  kJob,       kTrainJob};
 
 struct Owner {
   const ResourceType* type;
@@ -37,12 +41,15 @@ class SimGc : public ::testing::Test {
 
   static StoreOptions options() {
     StoreOptions o;
-    o.clock = [] { return std::chrono::system_clock::time_point(std::chrono::seconds(1700000000)); };
+    o.clock = [] {
+      return std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
+    };
     o.seed = 7;
     return o;
   }
 
-  json::value make(const ResourceType& type, const std::string& name, const std::vector<Owner>& owners = {},
+  json::value make(const ResourceType& type, const std::string& name,
+                   const std::vector<Owner>& owners = {},
                    const std::vector<std::string>& finalizers = {}, const std::string& ns = "ns1") {
     json::object meta{{"name", name}};
     json::array refs;
@@ -59,21 +66,25 @@ class SimGc : public ::testing::Test {
       for (const auto& f : finalizers) list.push_back(json::value(f));
       meta["finalizers"] = std::move(list);
     }
-    return store_.create(type, ns, json::object{{"metadata", std::move(meta)}, {"spec", json::object{}}});
+    return store_.create(type, ns,
+                         json::object{{"metadata", std::move(meta)}, {"spec", json::object{}}});
   }
 
-  bool exists(const ResourceType& type, const std::string& name, const std::string& ns = "ns1") const {
+  bool exists(const ResourceType& type, const std::string& name,
+              const std::string& ns = "ns1") const {
     return store_.find(type, ns, name).has_value();
   }
 
-  bool marked(const ResourceType& type, const std::string& name, const std::string& ns = "ns1") const {
+  bool marked(const ResourceType& type, const std::string& name,
+              const std::string& ns = "ns1") const {
     auto found = store_.find(type, ns, name);
     return found && !meta_string(*found, "deletionTimestamp").empty();
   }
 
   GcReport collect() { return collect_garbage(store_, kTypes); }
 
-  void remove_finalizers(const ResourceType& type, const std::string& name, const std::string& ns = "ns1") {
+  void remove_finalizers(const ResourceType& type, const std::string& name,
+                         const std::string& ns = "ns1") {
     json::value object = store_.get(type, ns, name);
     object.as_object()["metadata"].as_object().erase("finalizers");
     store_.update(type, ns, name, object);
@@ -83,7 +94,8 @@ class SimGc : public ::testing::Test {
   std::map<std::string, std::uint64_t> deletions(const ResourceType& type) const {
     std::map<std::string, std::uint64_t> out;
     for (const auto& event : store_.events_since(0, type, ""))
-      if (event.type == EventType::Deleted) out[meta_string(*event.object, "name")] = event.resource_version;
+      if (event.type == EventType::Deleted)
+        out[meta_string(*event.object, "name")] = event.resource_version;
     return out;
   }
 
@@ -127,7 +139,7 @@ TEST_F(SimGc, AFinalizerOnADependentDelaysOnlyThatDependent) {
   collect();
   EXPECT_FALSE(exists(kCertification, "cert"));
   EXPECT_FALSE(exists(kWorkflow, "wf"));
-  EXPECT_TRUE(marked(kJob, "job"));   // terminating, held by its finalizer
+  EXPECT_TRUE(marked(kJob, "job"));      // terminating, held by its finalizer
   EXPECT_TRUE(exists(kTrainJob, "tj"));  // its owner still exists (terminating is not gone)
   EXPECT_FALSE(marked(kTrainJob, "tj"));
 
@@ -139,10 +151,12 @@ TEST_F(SimGc, AFinalizerOnADependentDelaysOnlyThatDependent) {
 
 TEST_F(SimGc, ForegroundDeletesBlockingDependentsFirstThenTheOwner) {
   chain(true);
-  auto marked_owner = store_.remove(kCertification, "ns1", "cert", false, std::nullopt, kForegroundFinalizer);
+  auto marked_owner =
+      store_.remove(kCertification, "ns1", "cert", false, std::nullopt, kForegroundFinalizer);
   EXPECT_FALSE(marked_owner.deleted);
   EXPECT_FALSE(meta_string(marked_owner.object, "deletionTimestamp").empty());
-  EXPECT_EQ(marked_owner.object.at("metadata").at("finalizers"), (json::array{"foregroundDeletion"}));
+  EXPECT_EQ(marked_owner.object.at("metadata").at("finalizers"),
+            (json::array{"foregroundDeletion"}));
   collect();
   EXPECT_FALSE(exists(kCertification, "cert"));
   EXPECT_FALSE(exists(kWorkflow, "wf"));
@@ -184,7 +198,8 @@ TEST_F(SimGc, OrphanRemovesTheOwnerReferenceAndKeepsDependents) {
   auto report = collect();
   EXPECT_FALSE(exists(kCertification, "cert"));
   ASSERT_TRUE(exists(kWorkflow, "wf"));
-  EXPECT_FALSE(store_.get(kWorkflow, "ns1", "wf").at("metadata").as_object().contains("ownerReferences"));
+  EXPECT_FALSE(
+      store_.get(kWorkflow, "ns1", "wf").at("metadata").as_object().contains("ownerReferences"));
   EXPECT_TRUE(exists(kJob, "job"));
   EXPECT_TRUE(exists(kTrainJob, "tj"));
   EXPECT_EQ(report.references_removed, 1u);
@@ -198,7 +213,8 @@ TEST_F(SimGc, ADependentWithAnotherLiveOwnerOnlyLosesTheReference) {
   store_.remove(kConfigMap, "ns1", "owner-a");
   collect();
   ASSERT_TRUE(exists(kConfigMap, "shared"));
-  auto refs = store_.get(kConfigMap, "ns1", "shared").at("metadata").at("ownerReferences").as_array();
+  auto refs =
+      store_.get(kConfigMap, "ns1", "shared").at("metadata").at("ownerReferences").as_array();
   ASSERT_EQ(refs.size(), 1u);
   EXPECT_EQ(refs[0].at("name"), "owner-b");
   store_.remove(kConfigMap, "ns1", "owner-b");
@@ -255,7 +271,8 @@ TEST_F(SimGc, ACollectionReadsOnlyWhatTheChangeIsLinkedTo) {
   auto examined_for_deletion = [](std::size_t bystanders) {
     Scenario scenario;
     scenario.chain(false);
-    for (std::size_t i = 0; i < bystanders; ++i) scenario.make(kConfigMap, "bystander-" + std::to_string(i));
+    for (std::size_t i = 0; i < bystanders; ++i)
+      scenario.make(kConfigMap, "bystander-" + std::to_string(i));
     scenario.collect();  // the creates' own work: nothing to collect
     scenario.store_.remove(kCertification, "ns1", "cert");
     auto report = scenario.collect();
@@ -276,7 +293,8 @@ std::map<std::string, std::string> collector_view(const Store& store) {
       json::object kept;
       for (const char* key : {"deletionTimestamp", "finalizers", "ownerReferences"})
         if (const auto* v = meta.if_contains(key)) kept[key] = *v;
-      out[type.kind + " " + meta_string(o, "namespace") + "/" + meta_string(o, "name")] = json::serialize(kept);
+      out[type.kind + " " + meta_string(o, "namespace") + "/" + meta_string(o, "name")] =
+          json::serialize(kept);
     });
   return out;
 }
@@ -297,7 +315,8 @@ TEST_F(SimGc, CollectingWhatChangedMatchesCollectingEverything) {
       std::string ns, name;
     };
     std::vector<Made> made;
-    // An owner reference to `owner` as it is stored in `in` (uids match: both stores are seeded alike).
+    // An owner reference to `owner` as it is stored in `in` (uids match: both stores are seeded
+    // alike).
     auto owner_in = [](Scenario& in, const Made& owner, bool block) -> std::optional<Owner> {
       auto current = in.store_.find(*owner.type, owner.ns, owner.name);
       if (!current) return std::nullopt;
@@ -308,7 +327,8 @@ TEST_F(SimGc, CollectingWhatChangedMatchesCollectingEverything) {
       const ResourceType* type = kinds[pick(kinds.size())];
       const std::string ns = pick(5) == 0 ? "ns2" : "ns1";
       std::vector<std::pair<Made, bool>> owners;
-      for (std::size_t k = made.empty() ? 0 : pick(3); k > 0; --k) owners.push_back({made[pick(made.size())], pick(2) == 0});
+      for (std::size_t k = made.empty() ? 0 : pick(3); k > 0; --k)
+        owners.push_back({made[pick(made.size())], pick(2) == 0});
       const bool ghost = pick(8) == 0;  // an owner that never existed
       std::vector<std::string> finalizers;
       if (pick(4) == 0) finalizers.push_back("example.com/hold");
@@ -318,7 +338,10 @@ TEST_F(SimGc, CollectingWhatChangedMatchesCollectingEverything) {
         for (const auto& [owner, block] : owners)
           if (auto ref = owner_in(*in, owner, block)) refs.push_back(*ref);
         if (ghost)
-          refs.push_back({&kConfigMap, json::object{{"metadata", json::object{{"name", "ghost"}, {"uid", "ghost-" + std::to_string(i)}}}}});
+          refs.push_back(
+              {&kConfigMap,
+               json::object{{"metadata", json::object{{"name", "ghost"},
+                                                      {"uid", "ghost-" + std::to_string(i)}}}}});
         in->make(*type, name, refs, finalizers, ns);
       }
       made.push_back({type, ns, name});
@@ -336,15 +359,19 @@ TEST_F(SimGc, CollectingWhatChangedMatchesCollectingEverything) {
       for (Scenario* in : {&changed, &everything}) {
         Store& store = in->store_;
         try {
-          if (op == 0) store.remove(*target.type, target.ns, target.name, false, std::nullopt, policy);
+          if (op == 0)
+            store.remove(*target.type, target.ns, target.name, false, std::nullopt, policy);
           if (op == 1) in->remove_finalizers(*target.type, target.name, target.ns);
           if (op == 2) {
             json::value object = store.get(*target.type, target.ns, target.name);
             auto owner = owner_in(*in, new_owner, block);
             if (owner && meta_string(object, "deletionTimestamp").empty()) {
-              object.as_object()["metadata"].as_object()["ownerReferences"] = json::array{json::object{
-                  {"apiVersion", owner->type->api_version()}, {"kind", owner->type->kind}, {"name", new_owner.name},
-                  {"uid", meta_string(owner->object, "uid")}, {"blockOwnerDeletion", block}}};
+              object.as_object()["metadata"].as_object()["ownerReferences"] =
+                  json::array{json::object{{"apiVersion", owner->type->api_version()},
+                                           {"kind", owner->type->kind},
+                                           {"name", new_owner.name},
+                                           {"uid", meta_string(owner->object, "uid")},
+                                           {"blockOwnerDeletion", block}}};
               store.update(*target.type, target.ns, target.name, std::move(object));
             }
           }
@@ -354,7 +381,8 @@ TEST_F(SimGc, CollectingWhatChangedMatchesCollectingEverything) {
       }
       collect_garbage(changed.store_, kTypes, GcScope::Changed);
       collect_garbage(everything.store_, kTypes, GcScope::Everything);
-      ASSERT_EQ(collector_view(changed.store_), collector_view(everything.store_)) << "seed " << seed << " step " << step;
+      ASSERT_EQ(collector_view(changed.store_), collector_view(everything.store_))
+          << "seed " << seed << " step " << step;
       std::vector<GcObject> snapshot;
       for (const auto& type : kTypes)
         changed.store_.visit(type, [&](const json::value& o) { snapshot.push_back({type, o}); });

@@ -12,7 +12,8 @@ namespace {
 
 namespace json = boost::json;
 
-json::value object(const std::string& name, const std::string& uid, const std::vector<std::string>& owners = {},
+json::value object(const std::string& name, const std::string& uid,
+                   const std::vector<std::string>& owners = {},
                    const std::vector<std::string>& finalizers = {}, bool deleting = false) {
   json::object meta{{"name", name}, {"namespace", "ns1"}, {"uid", uid}};
   json::array refs;
@@ -22,7 +23,8 @@ json::value object(const std::string& name, const std::string& uid, const std::v
   for (const auto& f : finalizers) list.push_back(json::value(f));
   if (!list.empty()) meta["finalizers"] = std::move(list);
   if (deleting) meta["deletionTimestamp"] = "2026-01-01T00:00:00Z";
-  return json::object{{"metadata", std::move(meta)}, {"status", json::object{{"phase", "Running"}}}};
+  return json::object{{"metadata", std::move(meta)},
+                      {"status", json::object{{"phase", "Running"}}}};
 }
 
 std::vector<std::string> sorted(std::vector<std::string> v) {
@@ -64,7 +66,8 @@ TEST(SimOwnerIndex, FinalizerDeletionAndOwnerChangesAreWorkForOldAndNewOwners) {
   index.record_write("/configmaps", nullptr, &v1);
   index.take_work();
 
-  const auto v2 = object("child", "u-child", {"u-b"});  // re-parented: u-a may have been waiting for it
+  const auto v2 =
+      object("child", "u-child", {"u-b"});  // re-parented: u-a may have been waiting for it
   index.record_write("/configmaps", &v1, &v2);
   EXPECT_EQ(sorted(index.take_work().uids), (std::vector<std::string>{"u-a", "u-b", "u-child"}));
 
@@ -78,7 +81,8 @@ TEST(SimOwnerIndex, FinalizerDeletionAndOwnerChangesAreWorkForOldAndNewOwners) {
 
 TEST(SimOwnerIndex, ANamespaceChangeIsWorkForEverything) {
   OwnerIndex index;
-  const auto ns = json::value(json::object{{"metadata", json::object{{"name", "scratch"}, {"uid", "u-ns"}}}});
+  const auto ns =
+      json::value(json::object{{"metadata", json::object{{"name", "scratch"}, {"uid", "u-ns"}}}});
   index.record_write("/namespaces", nullptr, &ns);
   EXPECT_TRUE(index.take_work().everything);
   EXPECT_FALSE(index.take_work().everything);
@@ -87,21 +91,26 @@ TEST(SimOwnerIndex, ANamespaceChangeIsWorkForEverything) {
 TEST(SimOwnerIndex, ComponentsFollowOwnerLinksBothWaysAndThroughAGoneOwner) {
   OwnerIndex index;
   // root <- mid <- leaf, root <- sibling; gone-owner (never stored) <- orphan-a, orphan-b; loner.
-  const std::vector<json::value> objects{object("root", "u-root"),           object("mid", "u-mid", {"u-root"}),
-                                         object("leaf", "u-leaf", {"u-mid"}), object("sibling", "u-sib", {"u-root"}),
-                                         object("orphan-a", "u-oa", {"u-gone"}), object("orphan-b", "u-ob", {"u-gone"}),
+  const std::vector<json::value> objects{object("root", "u-root"),
+                                         object("mid", "u-mid", {"u-root"}),
+                                         object("leaf", "u-leaf", {"u-mid"}),
+                                         object("sibling", "u-sib", {"u-root"}),
+                                         object("orphan-a", "u-oa", {"u-gone"}),
+                                         object("orphan-b", "u-ob", {"u-gone"}),
                                          object("loner", "u-loner")};
   for (const auto& o : objects) index.record_write("/configmaps", nullptr, &o);
   EXPECT_EQ(names(index.components({"u-leaf"})),
-            (std::vector<std::string>{"/configmaps:ns1/leaf", "/configmaps:ns1/mid", "/configmaps:ns1/root",
-                                      "/configmaps:ns1/sibling"}));
+            (std::vector<std::string>{"/configmaps:ns1/leaf", "/configmaps:ns1/mid",
+                                      "/configmaps:ns1/root", "/configmaps:ns1/sibling"}));
   EXPECT_EQ(names(index.components({"u-gone"})),
             (std::vector<std::string>{"/configmaps:ns1/orphan-a", "/configmaps:ns1/orphan-b"}));
-  EXPECT_EQ(names(index.components({"u-loner", "u-loner"})), (std::vector<std::string>{"/configmaps:ns1/loner"}));
+  EXPECT_EQ(names(index.components({"u-loner", "u-loner"})),
+            (std::vector<std::string>{"/configmaps:ns1/loner"}));
 
   index.record_write("/configmaps", &objects[1], nullptr);  // mid leaves: leaf still names it
   EXPECT_EQ(names(index.components({"u-mid"})), (std::vector<std::string>{"/configmaps:ns1/leaf"}));
-  EXPECT_EQ(names(index.components({"u-root"})), (std::vector<std::string>{"/configmaps:ns1/root", "/configmaps:ns1/sibling"}));
+  EXPECT_EQ(names(index.components({"u-root"})),
+            (std::vector<std::string>{"/configmaps:ns1/root", "/configmaps:ns1/sibling"}));
 }
 
 }  // namespace

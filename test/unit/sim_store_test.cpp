@@ -11,19 +11,25 @@ namespace {
 namespace json = boost::json;
 
 ResourceType cert_type() {
-  return ResourceType{"nvcre.nvidia.com", "v1alpha1", "certifications", "Certification", true, true, false};
+  return ResourceType{
+      "nvcre.nvidia.com", "v1alpha1", "certifications", "Certification", true, true, false};
 }
-ResourceType cm_type() { return ResourceType{"", "v1", "configmaps", "ConfigMap", true, false, true}; }
+ResourceType cm_type() {
+  return ResourceType{"", "v1", "configmaps", "ConfigMap", true, false, true};
+}
 
 StoreOptions fixed_options(std::size_t window = 100) {
   StoreOptions options;
-  options.clock = [] { return std::chrono::system_clock::time_point(std::chrono::seconds(1700000000)); };
+  options.clock = [] {
+    return std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
+  };
   options.retained_events = window;
   options.seed = 42;
   return options;
 }
 
-json::value cert(const std::string& name, json::value spec = json::object{{"testScale", "intra-rack"}}) {
+json::value cert(const std::string& name,
+                 json::value spec = json::object{{"testScale", "intra-rack"}}) {
   return json::object{{"apiVersion", "nvcre.nvidia.com/v1alpha1"},
                       {"kind", "Certification"},
                       {"metadata", json::object{{"name", name}}},
@@ -32,7 +38,9 @@ json::value cert(const std::string& name, json::value spec = json::object{{"test
 }
 
 std::string rv(const json::value& object) { return meta_string(object, "resourceVersion"); }
-std::int64_t generation(const json::value& object) { return object.at("metadata").at("generation").as_int64(); }
+std::int64_t generation(const json::value& object) {
+  return object.at("metadata").at("generation").as_int64();
+}
 
 TEST(SimStore, CreateFillsMetadataAndDropsStatusWithSubresource) {
   Store store(fixed_options());
@@ -95,7 +103,8 @@ TEST(SimStore, StaleResourceVersionConflicts) {
     EXPECT_EQ(e.code, 409);
     EXPECT_EQ(e.reason, "Conflict");
     EXPECT_STREQ(e.what(),
-                 "Operation cannot be fulfilled on certifications.nvcre.nvidia.com \"a\": the object has been "
+                 "Operation cannot be fulfilled on certifications.nvcre.nvidia.com \"a\": the "
+                 "object has been "
                  "modified; please apply your changes to the latest version and try again");
   }
 }
@@ -141,7 +150,8 @@ TEST(SimStore, StatusSubresourceSplit) {
   with_status.at("metadata").as_object()["labels"] = json::object{{"ignored", "yes"}};
   auto after_status = store.update(cert_type(), "ns1", "a", with_status, Store::UpdateKind::Status);
   EXPECT_EQ(after_status.at("status").at("phase"), "Running");
-  EXPECT_EQ(after_status.at("spec").at("testScale"), "intra-rack");  // spec kept from the old object
+  EXPECT_EQ(after_status.at("spec").at("testScale"),
+            "intra-rack");  // spec kept from the old object
   EXPECT_FALSE(after_status.at("metadata").as_object().contains("labels"));
 
   auto main = after_status;
@@ -172,7 +182,8 @@ TEST(SimStore, FinalizersDelayDeletion) {
   EXPECT_TRUE(store.find(cert_type(), "ns1", "a").has_value());
 
   auto adding = marked.object;
-  adding.at("metadata").as_object()["finalizers"] = json::array{"nvcre.nvidia.com/cleanup", "other"};
+  adding.at("metadata").as_object()["finalizers"] =
+      json::array{"nvcre.nvidia.com/cleanup", "other"};
   EXPECT_THROW(store.update(cert_type(), "ns1", "a", adding), ApiError);
 
   auto removing = marked.object;
@@ -226,38 +237,46 @@ TEST(SimStore, SnapshotsAndEventsKeepTheObjectAsItWasWhenTaken) {
   EXPECT_EQ(&copy.object_json(), &events[2].object_json());
   // A watch sends that text in the same line as one built from the object.
   EXPECT_EQ(watch_line("MODIFIED", copy.object_json()), watch_line("MODIFIED", written));
-  EXPECT_EQ(json::parse(watch_line("MODIFIED", copy.object_json())), (json::object{{"type", "MODIFIED"}, {"object", written}}));
+  EXPECT_EQ(json::parse(watch_line("MODIFIED", copy.object_json())),
+            (json::object{{"type", "MODIFIED"}, {"object", written}}));
 }
 
 // The commit hook sees each committed event, in order, as the event log holds it; the change
-// hook (kube-sim's watch wake-ups) names the type written. Rejected and dry-run writes call neither.
+// hook (kube-sim's watch wake-ups) names the type written. Rejected and dry-run writes call
+// neither.
 TEST(SimStore, HooksSeeEveryCommitWithItsType) {
   Store store(fixed_options());
   std::vector<std::pair<std::string, std::uint64_t>> committed;  // type, resourceVersion
   std::vector<std::string> changed;
   store.set_on_commit([&](const WatchEvent& event) {
-    committed.emplace_back(std::string(to_string(event.type)) + " " + event.resource + "/" + meta_string(*event.object, "name"),
+    committed.emplace_back(std::string(to_string(event.type)) + " " + event.resource + "/" +
+                               meta_string(*event.object, "name"),
                            event.resource_version);
   });
-  store.set_on_change([&](const ResourceType& type) { changed.push_back(Store::bucket_key(type)); });
+  store.set_on_change(
+      [&](const ResourceType& type) { changed.push_back(Store::bucket_key(type)); });
 
   auto a = store.create(cert_type(), "ns1", cert("a"));
   store.create(cm_type(), "ns1", json::object{{"metadata", json::object{{"name", "b"}}}});
-  store.create(cm_type(), "ns1", json::object{{"metadata", json::object{{"name", "dry"}}}}, {}, true);
+  store.create(cm_type(), "ns1", json::object{{"metadata", json::object{{"name", "dry"}}}}, {},
+               true);
   EXPECT_THROW(store.create(cert_type(), "ns1", cert("a")), ApiError);
   auto stale = a;
   stale.as_object()["spec"] = json::object{{"testScale", "multi-rack"}};
   auto updated = store.update(cert_type(), "ns1", "a", stale);
   stale.as_object()["spec"] = json::object{{"testScale", "intra-rack"}};
-  EXPECT_THROW(store.update(cert_type(), "ns1", "a", stale), ApiError);  // its resourceVersion is old now
+  EXPECT_THROW(store.update(cert_type(), "ns1", "a", stale),
+               ApiError);  // its resourceVersion is old now
   store.remove(cm_type(), "ns1", "b");
 
   const auto log = store.events_since(0, cert_type(), "");
   ASSERT_EQ(log.size(), 2u);
   ASSERT_EQ(committed.size(), 4u);
-  EXPECT_EQ(committed[0], std::make_pair(std::string("ADDED certifications/a"), log[0].resource_version));
+  EXPECT_EQ(committed[0],
+            std::make_pair(std::string("ADDED certifications/a"), log[0].resource_version));
   EXPECT_EQ(committed[1].first, "ADDED configmaps/b");
-  EXPECT_EQ(committed[2], std::make_pair(std::string("MODIFIED certifications/a"), log[1].resource_version));
+  EXPECT_EQ(committed[2],
+            std::make_pair(std::string("MODIFIED certifications/a"), log[1].resource_version));
   EXPECT_EQ(std::to_string(committed[2].second), rv(updated));
   EXPECT_EQ(committed[3].first, "DELETED configmaps/b");
   EXPECT_LT(committed[0].second, committed[1].second);
@@ -280,14 +299,16 @@ TEST(SimStore, DryRunCommitsNothing) {
 TEST(SimStore, AdmitCanReject) {
   Store store(fixed_options());
   Admit reject = [](const json::value*, json::value&) {
-    throw invalid("nvcre.nvidia.com", "Certification", "a", {{"FieldValueRequired", "Required value", "spec.target"}});
+    throw invalid("nvcre.nvidia.com", "Certification", "a",
+                  {{"FieldValueRequired", "Required value", "spec.target"}});
   };
   try {
     store.create(cert_type(), "ns1", cert("a"), reject);
     FAIL();
   } catch (const ApiError& e) {
     EXPECT_EQ(e.code, 422);
-    EXPECT_STREQ(e.what(), "Certification.nvcre.nvidia.com \"a\" is invalid: spec.target: Required value");
+    EXPECT_STREQ(e.what(),
+                 "Certification.nvcre.nvidia.com \"a\" is invalid: spec.target: Required value");
   }
   EXPECT_FALSE(store.find(cert_type(), "ns1", "a").has_value());
 }
@@ -325,7 +346,8 @@ TEST(SimStore, ListPaginatesInNamespaceNameOrder) {
   EXPECT_TRUE(page2.continue_token.empty());
   EXPECT_EQ(meta_string(page2.items[1], "name"), "z");
   EXPECT_EQ(store.list(cert_type(), "b", {}).items.size(), 3u);
-  auto only_x = store.list(cert_type(), "", [](const json::value& o) { return meta_string(o, "name") == "x"; });
+  auto only_x = store.list(cert_type(), "",
+                           [](const json::value& o) { return meta_string(o, "name") == "x"; });
   EXPECT_EQ(only_x.items.size(), 2u);
 }
 

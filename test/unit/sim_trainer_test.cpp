@@ -20,29 +20,48 @@ namespace json = boost::json;
 const std::string kNs = "/apis/trainer.kubeflow.org/v1alpha1/namespaces/default/";
 
 json::value runtime(const std::string& name, json::object pod_spec_extra = {}, bool mpi = false) {
-  json::object pod_spec{{"containers", json::array{json::object{
-                                           {"name", "node"},
-                                           {"image", "nvcr.io/nvidia/pytorch:25.08-py3"},
-                                           {"resources", json::object{{"limits", json::object{{"nvidia.com/gpu", "8"}}}}}}}}};
+  json::object pod_spec{
+      {"containers",
+       json::array{json::object{
+           {"name", "node"},
+           {"image", "nvcr.io/nvidia/pytorch:25.08-py3"},
+           {"resources", json::object{{"limits", json::object{{"nvidia.com/gpu", "8"}}}}}}}}};
   for (auto& [key, value] : pod_spec_extra) pod_spec[key] = value;
-  json::array jobs{json::object{{"name", "node"},
-                                {"template", json::object{{"metadata", json::object{{"labels", json::object{{"trainer.kubeflow.org/trainjob-ancestor-step", mpi ? "worker" : "trainer"}}}}},
-                                                          {"spec", json::object{{"template", json::object{{"spec", pod_spec}}}}}}}}};
+  json::array jobs{json::object{
+      {"name", "node"},
+      {"template",
+       json::object{
+           {"metadata",
+            json::object{{"labels", json::object{{"trainer.kubeflow.org/trainjob-ancestor-step",
+                                                  mpi ? "worker" : "trainer"}}}}},
+           {"spec", json::object{{"template", json::object{{"spec", pod_spec}}}}}}}}};
   if (mpi)
     jobs.push_back(json::object{
         {"name", "launcher"},
-        {"template", json::object{{"metadata", json::object{{"labels", json::object{{"trainer.kubeflow.org/trainjob-ancestor-step", "trainer"}}}}},
-                                  {"spec", json::object{{"template", json::object{{"spec", json::object{{"containers", json::array{json::object{{"name", "node"}, {"image", "mpi"}}}}}}}}}}}}});
-  return json::object{{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
-                      {"kind", "TrainingRuntime"},
-                      {"metadata", json::object{{"name", name}}},
-                      {"spec", json::object{{"mlPolicy", json::object{{"numNodes", 1}}},
-                                            {"template", json::object{{"spec", json::object{{"replicatedJobs", jobs}}}}}}}};
+        {"template",
+         json::object{
+             {"metadata",
+              json::object{{"labels", json::object{{"trainer.kubeflow.org/trainjob-ancestor-step",
+                                                    "trainer"}}}}},
+             {"spec",
+              json::object{{"template",
+                            json::object{{"spec", json::object{{"containers",
+                                                                json::array{json::object{
+                                                                    {"name", "node"},
+                                                                    {"image", "mpi"}}}}}}}}}}}}});
+  return json::object{
+      {"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+      {"kind", "TrainingRuntime"},
+      {"metadata", json::object{{"name", name}}},
+      {"spec",
+       json::object{{"mlPolicy", json::object{{"numNodes", 1}}},
+                    {"template", json::object{{"spec", json::object{{"replicatedJobs", jobs}}}}}}}};
 }
 
 // What the Job controller renders: the job label and the hostname affinity in its runtimePatch.
-json::value train_job(const std::string& name, const std::string& runtime_name, std::vector<std::string> hosts,
-                      int num_nodes, const std::vector<std::string>& patched_jobs = {"node"}) {
+json::value train_job(const std::string& name, const std::string& runtime_name,
+                      std::vector<std::string> hosts, int num_nodes,
+                      const std::vector<std::string>& patched_jobs = {"node"}) {
   json::array values;
   for (auto& host : hosts) values.emplace_back(host);
   json::array patched;
@@ -51,28 +70,38 @@ json::value train_job(const std::string& name, const std::string& runtime_name, 
     if (!hosts.empty())
       pod_spec["affinity"] = json::object{
           {"nodeAffinity",
-           json::object{{"requiredDuringSchedulingIgnoredDuringExecution",
-                         json::object{{"nodeSelectorTerms",
-                                       json::array{json::object{{"matchExpressions",
-                                                                 json::array{json::object{{"key", "kubernetes.io/hostname"},
-                                                                                          {"operator", "In"},
-                                                                                          {"values", values}}}}}}}}}}}};
+           json::object{
+               {"requiredDuringSchedulingIgnoredDuringExecution",
+                json::object{{"nodeSelectorTerms",
+                              json::array{json::object{
+                                  {"matchExpressions",
+                                   json::array{json::object{{"key", "kubernetes.io/hostname"},
+                                                            {"operator", "In"},
+                                                            {"values", values}}}}}}}}}}}};
     json::object pod_template{{"spec", pod_spec}};
-    if (job == "node") pod_template["metadata"] = json::object{{"labels", json::object{{"nvcre.nvidia.com/job", name}}}};
-    patched.push_back(json::object{{"name", job}, {"template", json::object{{"spec", json::object{{"template", pod_template}}}}}});
+    if (job == "node")
+      pod_template["metadata"] =
+          json::object{{"labels", json::object{{"nvcre.nvidia.com/job", name}}}};
+    patched.push_back(json::object{
+        {"name", job},
+        {"template", json::object{{"spec", json::object{{"template", pod_template}}}}}});
   }
-  json::object patch{{"manager", "nvcre.nvidia.com/controller"},
-                     {"trainingRuntimeSpec",
-                      json::object{{"template", json::object{{"spec", json::object{{"replicatedJobs", patched}}}}}}}};
+  json::object patch{
+      {"manager", "nvcre.nvidia.com/controller"},
+      {"trainingRuntimeSpec",
+       json::object{
+           {"template", json::object{{"spec", json::object{{"replicatedJobs", patched}}}}}}}};
   json::object spec{{"runtimeRef", json::object{{"apiGroup", "trainer.kubeflow.org"},
                                                 {"kind", "TrainingRuntime"},
                                                 {"name", runtime_name}}},
                     {"trainer", json::object{{"numNodes", num_nodes}}},
                     {"runtimePatches", json::array{patch}}};
-  return json::object{{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
-                      {"kind", "TrainJob"},
-                      {"metadata", json::object{{"name", name}, {"labels", json::object{{"nvcre.nvidia.com/job", name}}}}},
-                      {"spec", spec}};
+  return json::object{
+      {"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+      {"kind", "TrainJob"},
+      {"metadata",
+       json::object{{"name", name}, {"labels", json::object{{"nvcre.nvidia.com/job", name}}}}},
+      {"spec", spec}};
 }
 
 class SimTrainer : public ::testing::Test {
@@ -90,7 +119,8 @@ class SimTrainer : public ::testing::Test {
       return now_;
     };
     api_ = std::make_unique<ApiServer>(options);
-    for (const char* file : {"trainer.kubeflow.org_trainingruntimes.yaml", "trainer.kubeflow.org_trainjobs.yaml"}) {
+    for (const char* file :
+         {"trainer.kubeflow.org_trainingruntimes.yaml", "trainer.kubeflow.org_trainjobs.yaml"}) {
       std::ifstream in(std::string(NVCRE_SOURCE_DIR) + "/deploy/crds/" + file);
       std::stringstream text;
       text << in.rdbuf();
@@ -98,11 +128,12 @@ class SimTrainer : public ::testing::Test {
     }
   }
 
-  HttpResponse call(const std::string& method, const std::string& path, const std::string& body = {},
+  HttpResponse call(const std::string& method, const std::string& path,
+                    const std::string& body = {},
                     const std::string& content_type = "application/json",
                     std::map<std::string, std::string> query = {}) {
-    return std::get<HttpResponse>(
-        api_->handle(HttpRequest{method, path, std::move(query), content_type, "application/json", body}));
+    return std::get<HttpResponse>(api_->handle(
+        HttpRequest{method, path, std::move(query), content_type, "application/json", body}));
   }
   json::value get(const std::string& path, std::map<std::string, std::string> query = {}) {
     auto response = call("GET", path, {}, "application/json", std::move(query));
@@ -114,19 +145,27 @@ class SimTrainer : public ::testing::Test {
     ASSERT_EQ(response.status, 201) << response.body;
   }
   json::array pods(const std::string& train_job) {
-    return get("/api/v1/namespaces/default/pods", {{"labelSelector", "jobset.sigs.k8s.io/jobset-name=" + train_job}})
+    return get("/api/v1/namespaces/default/pods",
+               {{"labelSelector", "jobset.sigs.k8s.io/jobset-name=" + train_job}})
         .at("items")
         .as_array();
   }
-  json::value train_job_status(const std::string& name) { return get(kNs + "trainjobs/" + name).at("status"); }
-  static std::string condition(const json::value& status, const std::string& type, const char* field = "status") {
+  json::value train_job_status(const std::string& name) {
+    return get(kNs + "trainjobs/" + name).at("status");
+  }
+  static std::string condition(const json::value& status, const std::string& type,
+                               const char* field = "status") {
     if (!status.is_object() || !status.as_object().contains("conditions")) return "";
     for (const auto& c : status.at("conditions").as_array())
       if (c.at("type") == json::value(type)) return std::string(c.at(field).as_string());
     return "";
   }
-  static std::string phase(const json::value& pod) { return std::string(pod.at("status").at("phase").as_string()); }
-  static std::string node(const json::value& pod) { return std::string(pod.at("spec").at("nodeName").as_string()); }
+  static std::string phase(const json::value& pod) {
+    return std::string(pod.at("status").at("phase").as_string());
+  }
+  static std::string node(const json::value& pod) {
+    return std::string(pod.at("spec").at("nodeName").as_string());
+  }
 
   std::chrono::steady_clock::time_point now_{};
   std::function<void()> pass_hook_;  // runs inside a Trainer pass (it reads the clock there)
@@ -159,7 +198,9 @@ TEST_F(SimTrainer, HealthyTrainJobRunsPinnedPodsToComplete) {
   EXPECT_EQ(api_->advance_simulation(), 1u);
   for (const auto& pod : pods("ok")) {
     EXPECT_EQ(phase(pod), "Succeeded");
-    EXPECT_EQ(pod.at("status").at("containerStatuses").at(0).at("state").at("terminated").at("exitCode"), 0);
+    EXPECT_EQ(
+        pod.at("status").at("containerStatuses").at(0).at("state").at("terminated").at("exitCode"),
+        0);
   }
   const auto status = train_job_status("ok");
   EXPECT_EQ(condition(status, "Complete"), "True");
@@ -179,7 +220,8 @@ TEST_F(SimTrainer, PodOnFaultyNodeFailsWithExitCodeOneAndTheTrainJobNamesIt) {
   EXPECT_EQ(phase(finished[0]), "Succeeded");
   EXPECT_EQ(node(finished[1]), "gpu-node-02");
   EXPECT_EQ(phase(finished[1]), "Failed");
-  const auto& terminated = finished[1].at("status").at("containerStatuses").at(0).at("state").at("terminated");
+  const auto& terminated =
+      finished[1].at("status").at("containerStatuses").at(0).at("state").at("terminated");
   EXPECT_EQ(terminated.at("exitCode"), 1);
   EXPECT_EQ(terminated.at("reason"), "Error");
   EXPECT_EQ(terminated.at("message").as_string(), kDefaultNodeFault);
@@ -189,7 +231,9 @@ TEST_F(SimTrainer, PodOnFaultyNodeFailsWithExitCodeOneAndTheTrainJobNamesIt) {
   EXPECT_EQ(condition(status, "Failed", "reason"), "FailedJobs");
   const std::string message = condition(status, "Failed", "message");
   EXPECT_NE(message.find("gpu-node-02"), std::string::npos) << message;
-  EXPECT_NE(message.find(std::string(finished[1].at("metadata").at("name").as_string())), std::string::npos) << message;
+  EXPECT_NE(message.find(std::string(finished[1].at("metadata").at("name").as_string())),
+            std::string::npos)
+      << message;
 
   // pods/log carries the failure line.
   const std::string pod_name(finished[1].at("metadata").at("name").as_string());
@@ -211,10 +255,12 @@ TEST_F(SimTrainer, APodsLogGoesWithThePod) {
   EXPECT_NE(call("GET", path + "/log").body.find("started on node gpu-node-00"), std::string::npos);
 
   ASSERT_EQ(call("DELETE", path).status, 200);  // no Trainer pass in between to forget the log
-  json::value again = json::object{{"apiVersion", "v1"},
-                                   {"kind", "Pod"},
-                                   {"metadata", json::object{{"name", name}}},
-                                   {"spec", json::object{{"containers", json::array{json::object{{"name", "c"}, {"image", "i"}}}}}}};
+  json::value again = json::object{
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", json::object{{"name", name}}},
+      {"spec",
+       json::object{{"containers", json::array{json::object{{"name", "c"}, {"image", "i"}}}}}}};
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", json::serialize(again)).status, 201);
   auto log = call("GET", path + "/log");
   EXPECT_EQ(log.status, 200);
@@ -223,11 +269,13 @@ TEST_F(SimTrainer, APodsLogGoesWithThePod) {
 
 TEST_F(SimTrainer, MpiLauncherFailsWithItsWorkersAndTheWorkerIsNamed) {
   post("trainingruntimes", runtime("mpi", {}, true));
-  post("trainjobs", train_job("mpi", "mpi", {"gpu-node-02", "gpu-node-03"}, 2, {"node", "launcher"}));
+  post("trainjobs",
+       train_job("mpi", "mpi", {"gpu-node-02", "gpu-node-03"}, 2, {"node", "launcher"}));
   for (int i = 0; i < 3; ++i) api_->advance_simulation();
   int launchers = 0;
   for (const auto& pod : pods("mpi")) {
-    if (pod.at("metadata").at("labels").at("jobset.sigs.k8s.io/replicatedjob-name") != "launcher") continue;
+    if (pod.at("metadata").at("labels").at("jobset.sigs.k8s.io/replicatedjob-name") != "launcher")
+      continue;
     ++launchers;
     EXPECT_EQ(phase(pod), "Failed");
     EXPECT_FALSE(pod.at("metadata").at("labels").as_object().contains("nvcre.nvidia.com/job"));
@@ -239,7 +287,9 @@ TEST_F(SimTrainer, MpiLauncherFailsWithItsWorkersAndTheWorkerIsNamed) {
 }
 
 TEST_F(SimTrainer, NodeSelectorInTheRuntimePinsPods) {
-  post("trainingruntimes", runtime("pinned", {{"nodeSelector", json::object{{"kubernetes.io/hostname", "gpu-node-03"}}}}));
+  post("trainingruntimes",
+       runtime("pinned",
+               {{"nodeSelector", json::object{{"kubernetes.io/hostname", "gpu-node-03"}}}}));
   post("trainjobs", train_job("sel", "pinned", {}, 1));
   api_->advance_simulation();
   auto created = pods("sel");
@@ -258,15 +308,17 @@ TEST_F(SimTrainer, PodsThatDoNotFitStayPendingUnschedulable) {
   const auto& scheduled = created[1].at("status").at("conditions").at(0);
   EXPECT_EQ(scheduled.at("status"), "False");
   EXPECT_EQ(scheduled.at("reason"), "Unschedulable");
-  EXPECT_TRUE(scheduled.at("message").as_string().starts_with("0/4 nodes are available: ")) << scheduled;
+  EXPECT_TRUE(scheduled.at("message").as_string().starts_with("0/4 nodes are available: "))
+      << scheduled;
   EXPECT_EQ(condition(train_job_status("big"), "Complete"), "");
 }
 
 // The Trainer keeps its copy of the Nodes between passes; a Node change must reach the next one.
 TEST_F(SimTrainer, ANodeChangeBetweenPassesReachesTheNextPass) {
   auto taint = [&](const char* taints) {
-    auto response = call("PATCH", "/api/v1/nodes/gpu-node-00", std::string(R"({"spec":{"taints":)") + taints + "}}",
-                         "application/merge-patch+json");
+    auto response =
+        call("PATCH", "/api/v1/nodes/gpu-node-00",
+             std::string(R"({"spec":{"taints":)") + taints + "}}", "application/merge-patch+json");
     ASSERT_EQ(response.status, 200) << response.body;
   };
   taint(R"([{"key":"example.com/maintenance","value":"true","effect":"NoSchedule"}])");
@@ -276,7 +328,13 @@ TEST_F(SimTrainer, ANodeChangeBetweenPassesReachesTheNextPass) {
   auto pending = pods("pinned");
   ASSERT_EQ(pending.size(), 1u);
   ASSERT_FALSE(pending[0].at("spec").as_object().contains("nodeName"));
-  EXPECT_NE(pending[0].at("status").at("conditions").at(0).at("message").as_string().find("untolerated taint"),
+  EXPECT_NE(pending[0]
+                .at("status")
+                .at("conditions")
+                .at(0)
+                .at("message")
+                .as_string()
+                .find("untolerated taint"),
             std::string::npos)
       << pending[0];
 
@@ -298,7 +356,8 @@ TEST_F(SimTrainer, SuspendedTrainJobStaysPendingUntilResumed) {
   EXPECT_TRUE(pods("sus").empty());
   EXPECT_EQ(condition(train_job_status("sus"), "Suspended"), "True");
 
-  auto patch = call("PATCH", kNs + "trainjobs/sus", R"({"spec":{"suspend":false}})", "application/merge-patch+json");
+  auto patch = call("PATCH", kNs + "trainjobs/sus", R"({"spec":{"suspend":false}})",
+                    "application/merge-patch+json");
   ASSERT_EQ(patch.status, 200) << patch.body;
   api_->advance_simulation();
   EXPECT_EQ(pods("sus").size(), 1u);
@@ -356,7 +415,8 @@ TEST_F(SimTrainer, RequestsAreServedWhileAPassIsInProgress) {
   };
   auto pass = std::async(std::launch::async, [&] { return api_->advance_simulation(); });
   entered.get_future().wait();
-  auto read = std::async(std::launch::async, [&] { return call("GET", kNs + "trainjobs/ok").status; });
+  auto read =
+      std::async(std::launch::async, [&] { return call("GET", kNs + "trainjobs/ok").status; });
   const bool answered = read.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
   release.set_value();
   EXPECT_TRUE(answered) << "a GET waited for the Trainer pass to end";

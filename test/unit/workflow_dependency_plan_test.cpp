@@ -16,7 +16,9 @@ namespace wf = nvcre::workflow;
 
 api::DependencySpec dep(const char* json_text) { return {json::parse(json_text).as_object(), {}}; }
 
-api::JobSpec job_spec(const char* json_text) { return api::decode<api::JobSpec>(json::parse(json_text)); }
+api::JobSpec job_spec(const char* json_text) {
+  return api::decode<api::JobSpec>(json::parse(json_text));
+}
 
 std::vector<std::string> names(const std::vector<api::DependencySpec>& deps) {
   std::vector<std::string> out;
@@ -49,10 +51,12 @@ TEST(WorkflowDependencyPlan, ClassifiesThroughReferencesAndSharedNames) {
 }
 
 TEST(WorkflowDependencyPlan, OrdersReferencedFirstAndKeepsInputOrderOtherwise) {
-  const auto ordered = wf::order_dependencies({dep(R"({"metadata":{"name":"a"},"uses":"c"})"), dep(R"({"metadata":{"name":"b"}})"),
+  const auto ordered = wf::order_dependencies({dep(R"({"metadata":{"name":"a"},"uses":"c"})"),
+                                               dep(R"({"metadata":{"name":"b"}})"),
                                                dep(R"({"metadata":{"name":"c"}})")});
   EXPECT_EQ(names(ordered), (std::vector<std::string>{"b", "c", "a"}));
-  const auto cycle = wf::order_dependencies({dep(R"({"metadata":{"name":"x"},"uses":"y"})"), dep(R"({"metadata":{"name":"y"},"uses":"x"})"),
+  const auto cycle = wf::order_dependencies({dep(R"({"metadata":{"name":"x"},"uses":"y"})"),
+                                             dep(R"({"metadata":{"name":"y"},"uses":"x"})"),
                                              dep(R"({"metadata":{"name":"z"}})")});
   EXPECT_EQ(names(cycle), (std::vector<std::string>{"z", "x", "y"}));
 }
@@ -75,21 +79,26 @@ TEST(WorkflowDependencyPlan, RenamesReferencesButNotMetadata) {
   EXPECT_EQ(train_job.at("runtimeRef").at("name"), "rt-x");
   const auto& patch = train_job.at("runtimePatches").at(0).at("trainingRuntimeSpec").at("template");
   EXPECT_EQ(patch.at("metadata").at("labels").at("q"), "rt");
-  const auto& pod = patch.at("spec").at("replicatedJobs").at(0).at("template").at("spec").at("template");
+  const auto& pod =
+      patch.at("spec").at("replicatedJobs").at(0).at("template").at("spec").at("template");
   EXPECT_EQ(pod.at("metadata").at("labels").at("q"), "rt");
   EXPECT_EQ(pod.at("spec").at("volumes").at(0).at("persistentVolumeClaim").at("claimName"), "rt-x");
   EXPECT_EQ(out.at("workloadMetadata").at("labels").at("kueue.x-k8s.io/queue-name"), "rt");
 }
 
 TEST(WorkflowDependencyPlan, OwnershipChecks) {
-  const auto annotated = json::parse(R"({"metadata":{"annotations":{"nvcre.nvidia.com/workflow-uid":"u1"}}})");
-  const auto owned = json::parse(R"({"metadata":{"ownerReferences":[{"uid":"u1","controller":true}]}})");
-  const auto labelled = json::parse(R"({"metadata":{"labels":{"nvcre.nvidia.com/workflow":"demo"}}})");
+  const auto annotated =
+      json::parse(R"({"metadata":{"annotations":{"nvcre.nvidia.com/workflow-uid":"u1"}}})");
+  const auto owned =
+      json::parse(R"({"metadata":{"ownerReferences":[{"uid":"u1","controller":true}]}})");
+  const auto labelled =
+      json::parse(R"({"metadata":{"labels":{"nvcre.nvidia.com/workflow":"demo"}}})");
   EXPECT_TRUE(wf::owned_by_workflow(annotated, "u1"));
   EXPECT_TRUE(wf::owned_by_workflow(owned, "u1"));
   EXPECT_FALSE(wf::owned_by_workflow(labelled, "u1")) << "a label is not a UID-strong identity";
   EXPECT_TRUE(wf::owned_for_cleanup(labelled, "u1", "demo"));
-  EXPECT_FALSE(wf::owned_by_workflow(json::parse(R"({"metadata":{}})"), "")) << "an empty UID proves nothing";
+  EXPECT_FALSE(wf::owned_by_workflow(json::parse(R"({"metadata":{}})"), ""))
+      << "an empty UID proves nothing";
   EXPECT_TRUE(wf::controlled_by(owned, "u1"));
   EXPECT_FALSE(wf::controlled_by(annotated, "u1"));
 }
@@ -105,8 +114,9 @@ TEST(WorkflowNodeResults, GzipRoundTripsAndBase64IsStandard) {
 }
 
 TEST(WorkflowNodeResults, FailedNodesMergeByNameAndReason) {
-  const auto merged = wf::merge_failed_nodes({{"n2", "WorkloadFailed", "old"}, {"n1", "ThresholdViolation", ""}},
-                                             {{"n2", "WorkloadFailed", "new"}, {"n1", "HardwareFailureDetected", "x"}, {"", "x", ""}});
+  const auto merged = wf::merge_failed_nodes(
+      {{"n2", "WorkloadFailed", "old"}, {"n1", "ThresholdViolation", ""}},
+      {{"n2", "WorkloadFailed", "new"}, {"n1", "HardwareFailureDetected", "x"}, {"", "x", ""}});
   ASSERT_EQ(merged.size(), 3u);
   EXPECT_EQ(merged[0].reason, "HardwareFailureDetected");
   EXPECT_EQ(merged[1].reason, "ThresholdViolation");
@@ -118,18 +128,22 @@ TEST(WorkflowNodeResults, SucceededNodesAreUnionedIntoTheStoredList) {
   workflow.metadata.name = "demo";
   workflow.metadata.namespace_ = "gpu";
   workflow.metadata.uid = "12345678-aaaa";
-  auto created = wf::node_results_write(wf::NodeResultKind::Succeeded, workflow, nullptr, {"n2", "n1", "n2"}, {});
+  auto created = wf::node_results_write(wf::NodeResultKind::Succeeded, workflow, nullptr,
+                                        {"n2", "n1", "n2"}, {});
   ASSERT_TRUE(created);
   EXPECT_EQ(created->name, "succeeded-nodes-12345678");
   EXPECT_EQ(created->action.verb, nvcre::k8s::ActionVerb::Create);
   json::value stored = created->action.body;
   stored.as_object()["metadata"].as_object()["resourceVersion"] = "7";
   auto payload = [](const json::value& cm) {
-    return wf::gunzip(*nvcre::k8s::decode_base64(std::string(cm.at("binaryData").at("succeeded-nodes.csv.gz").as_string())));
+    return wf::gunzip(*nvcre::k8s::decode_base64(
+        std::string(cm.at("binaryData").at("succeeded-nodes.csv.gz").as_string())));
   };
   EXPECT_EQ(payload(stored), "n1,n2");
-  EXPECT_FALSE(wf::node_results_write(wf::NodeResultKind::Succeeded, workflow, &stored, {"n1"}, {})) << "nothing new";
-  auto updated = wf::node_results_write(wf::NodeResultKind::Succeeded, workflow, &stored, {"n0"}, {});
+  EXPECT_FALSE(wf::node_results_write(wf::NodeResultKind::Succeeded, workflow, &stored, {"n1"}, {}))
+      << "nothing new";
+  auto updated =
+      wf::node_results_write(wf::NodeResultKind::Succeeded, workflow, &stored, {"n0"}, {});
   ASSERT_TRUE(updated);
   EXPECT_EQ(updated->action.verb, nvcre::k8s::ActionVerb::Update);
   EXPECT_EQ(updated->action.body.at("metadata").at("resourceVersion"), "7");

@@ -10,18 +10,23 @@ namespace {
 
 namespace json = boost::json;
 
-json::value workflow_with(std::string_view spec_extra, std::string_view override_extra, std::string_view status_extra) {
+json::value workflow_with(std::string_view spec_extra, std::string_view override_extra,
+                          std::string_view status_extra) {
   return json::parse(std::string(R"({"apiVersion":"nvcre.nvidia.com/v1alpha1","kind":"Workflow",
     "metadata":{"name":"demo","namespace":"gpu","uid":"u-1","generation":1},
     "spec":{"jobTemplate":{"spec":{"workload":{"trainJob":{"trainer":{"numNodes":2}}}}},
-            "orchestration":{"iterations":2)") + std::string(spec_extra) + R"(},
-            "overrides":[{"when":{}},{"when":{},"orchestration":{"iterations":1)" + std::string(override_extra) + R"(}}]},
-    "status":{"orchestration":{"totalNodes":4,"nodesPerJob":2,"totalGroups":2)" + std::string(status_extra) + "}}}");
+            "orchestration":{"iterations":2)") +
+                     std::string(spec_extra) + R"(},
+            "overrides":[{"when":{}},{"when":{},"orchestration":{"iterations":1)" +
+                     std::string(override_extra) + R"(}}]},
+    "status":{"orchestration":{"totalNodes":4,"nodesPerJob":2,"totalGroups":2)" +
+                     std::string(status_extra) + "}}}");
 }
 
 TEST(WorkflowDocument, ReadsThePlacementFieldsTheModelLeavesOut) {
-  const json::value object = workflow_with(R"(,"placement":"Unpinned")", R"(,"placement":"Pinned")",
-                                           R"(,"gpuProducts":["NVIDIA-H100-80GB-HBM3"],"placement":"Unpinned")");
+  const json::value object =
+      workflow_with(R"(,"placement":"Unpinned")", R"(,"placement":"Pinned")",
+                    R"(,"gpuProducts":["NVIDIA-H100-80GB-HBM3"],"placement":"Unpinned")");
   const WorkflowDocument doc = read_workflow(object);
   EXPECT_EQ(doc.extras.placement, "Unpinned");
   EXPECT_EQ(doc.extras.override_placements, (std::map<std::size_t, std::string>{{1, "Pinned"}}));
@@ -35,8 +40,8 @@ TEST(WorkflowDocument, ReadsThePlacementFieldsTheModelLeavesOut) {
 }
 
 TEST(WorkflowDocument, AnyOtherUnknownFieldIsStillReported) {
-  const json::value object =
-      workflow_with(R"(,"placementt":"Unpinned")", R"(,"gpuProducts":[])", R"(,"placement":"Unpinned","products":[])");
+  const json::value object = workflow_with(R"(,"placementt":"Unpinned")", R"(,"gpuProducts":[])",
+                                           R"(,"placement":"Unpinned","products":[])");
   try {
     read_workflow(object);
     FAIL() << "expected DecodeError";

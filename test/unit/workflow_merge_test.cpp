@@ -17,13 +17,15 @@ using nvcre::jsonkit::merge_patch;
 
 // Compares serialized text, so member order is part of what is checked.
 void expect_dependency_merge(const char* base, const char* override_value, const char* expected) {
-  EXPECT_EQ(json::serialize(nvcre::jsonkit::merge_named(json::parse(base), json::parse(override_value))),
-            json::serialize(json::parse(expected)))
+  EXPECT_EQ(
+      json::serialize(nvcre::jsonkit::merge_named(json::parse(base), json::parse(override_value))),
+      json::serialize(json::parse(expected)))
       << "base " << base << "\noverride " << override_value;
 }
 
 void expect_template_merge(const char* base, const char* patch, const char* expected) {
-  EXPECT_EQ(json::serialize(nvcre::jsonkit::merge_patch(json::parse(base), json::parse(patch))), json::serialize(json::parse(expected)))
+  EXPECT_EQ(json::serialize(nvcre::jsonkit::merge_patch(json::parse(base), json::parse(patch))),
+            json::serialize(json::parse(expected)))
       << "base " << base << "\npatch " << patch;
 }
 
@@ -33,9 +35,11 @@ TEST(WorkflowMerge, DependencyMapsMergeRecursivelyKeepingOrder) {
 }
 
 TEST(WorkflowMerge, DependencyNullDeletesAndIsNeverStored) {
-  expect_dependency_merge(R"({"a":1,"m":{"x":1,"y":2}})", R"({"a":null,"m":{"x":null},"gone":null})", R"({"m":{"y":2}})");
+  expect_dependency_merge(R"({"a":1,"m":{"x":1,"y":2}})",
+                          R"({"a":null,"m":{"x":null},"gone":null})", R"({"m":{"y":2}})");
   // A new map (or a replacement) is written without its null members: there is nothing to delete.
-  expect_dependency_merge(R"({"a":"s"})", R"({"a":{"k":null,"v":1},"b":{"c":{"d":null}}})", R"({"a":{"v":1},"b":{"c":{}}})");
+  expect_dependency_merge(R"({"a":"s"})", R"({"a":{"k":null,"v":1},"b":{"c":{"d":null}}})",
+                          R"({"a":{"v":1},"b":{"c":{}}})");
 }
 
 TEST(WorkflowMerge, DependencyTypeMismatchReplaces) {
@@ -60,9 +64,10 @@ TEST(WorkflowMerge, NamedListItemsMergeRecursively) {
 }
 
 TEST(WorkflowMerge, RepeatedOverrideNameMergesTheLastAndAppendsNewNamesInOrder) {
-  expect_dependency_merge(R"({"l":[{"name":"a","v":0}]})",
-                          R"({"l":[{"name":"a","v":1},{"name":"n","v":1},{"name":"a","v":2},{"name":"n","v":2}]})",
-                          R"({"l":[{"name":"a","v":2},{"name":"n","v":1},{"name":"n","v":2}]})");
+  expect_dependency_merge(
+      R"({"l":[{"name":"a","v":0}]})",
+      R"({"l":[{"name":"a","v":1},{"name":"n","v":1},{"name":"a","v":2},{"name":"n","v":2}]})",
+      R"({"l":[{"name":"a","v":2},{"name":"n","v":1},{"name":"n","v":2}]})");
 }
 
 TEST(WorkflowMerge, EmptyListsReplace) {
@@ -72,21 +77,27 @@ TEST(WorkflowMerge, EmptyListsReplace) {
 
 TEST(WorkflowMerge, ListsWithUnnamedItemsReplace) {
   // tolerations carry no name: wholesale replacement.
-  expect_dependency_merge(R"({"t":[{"key":"a","operator":"Exists"}]})", R"({"t":[{"key":"b","operator":"Exists"}]})",
+  expect_dependency_merge(R"({"t":[{"key":"a","operator":"Exists"}]})",
+                          R"({"t":[{"key":"b","operator":"Exists"}]})",
                           R"({"t":[{"key":"b","operator":"Exists"}]})");
   // One unnamed item on either side disables the named merge.
-  expect_dependency_merge(R"({"l":[{"name":"a","v":1},{"v":2}]})", R"({"l":[{"name":"a","v":3}]})", R"({"l":[{"name":"a","v":3}]})");
+  expect_dependency_merge(R"({"l":[{"name":"a","v":1},{"v":2}]})", R"({"l":[{"name":"a","v":3}]})",
+                          R"({"l":[{"name":"a","v":3}]})");
   expect_dependency_merge(R"({"l":[{"name":"a","v":1}]})", R"({"l":[{"name":"a","v":3},{"v":4}]})",
                           R"({"l":[{"name":"a","v":3},{"v":4}]})");
   // An empty or non-string name is no name.
-  expect_dependency_merge(R"({"l":[{"name":"a","v":1}]})", R"({"l":[{"name":"","v":3}]})", R"({"l":[{"name":"","v":3}]})");
-  expect_dependency_merge(R"({"l":[{"name":1,"v":1}]})", R"({"l":[{"name":1,"w":3}]})", R"({"l":[{"name":1,"w":3}]})");
+  expect_dependency_merge(R"({"l":[{"name":"a","v":1}]})", R"({"l":[{"name":"","v":3}]})",
+                          R"({"l":[{"name":"","v":3}]})");
+  expect_dependency_merge(R"({"l":[{"name":1,"v":1}]})", R"({"l":[{"name":1,"w":3}]})",
+                          R"({"l":[{"name":1,"w":3}]})");
 }
 
 TEST(WorkflowMerge, StringListsReplace) {
-  expect_dependency_merge(R"({"args":["a","b"],"add":["NET_ADMIN"]})", R"({"args":["c"],"add":["SYS_ADMIN"]})",
+  expect_dependency_merge(R"({"args":["a","b"],"add":["NET_ADMIN"]})",
+                          R"({"args":["c"],"add":["SYS_ADMIN"]})",
                           R"({"args":["c"],"add":["SYS_ADMIN"]})");
-  expect_dependency_merge(R"({"l":["name"]})", R"({"l":[{"name":"x"}]})", R"({"l":[{"name":"x"}]})");
+  expect_dependency_merge(R"({"l":["name"]})", R"({"l":[{"name":"x"}]})",
+                          R"({"l":[{"name":"x"}]})");
 }
 
 TEST(WorkflowMerge, DependencyNonObjectArgumentsReplace) {
@@ -101,26 +112,32 @@ TEST(WorkflowMerge, JobTemplateReplacesEveryListEvenNamedOnes) {
 }
 
 TEST(WorkflowMerge, JobTemplateMapsMergeAndNullDeletes) {
-  expect_template_merge(R"({"metadata":{"labels":{"a":"1","b":"2"}},"spec":{"x":1}})",
-                        R"({"metadata":{"labels":{"a":null,"c":"3"},"annotations":{"n":null,"m":"v"}},"spec":null})",
-                        R"({"metadata":{"labels":{"b":"2","c":"3"},"annotations":{"m":"v"}}})");
+  expect_template_merge(
+      R"({"metadata":{"labels":{"a":"1","b":"2"}},"spec":{"x":1}})",
+      R"({"metadata":{"labels":{"a":null,"c":"3"},"annotations":{"n":null,"m":"v"}},"spec":null})",
+      R"({"metadata":{"labels":{"b":"2","c":"3"},"annotations":{"m":"v"}}})");
 }
 
 TEST(WorkflowMerge, JobTemplateTypeMismatchReplaces) {
-  expect_template_merge(R"({"a":"s","b":{"x":1},"c":[1]})", R"({"a":{"k":1,"z":null},"b":"t","c":{"d":2}})",
+  expect_template_merge(R"({"a":"s","b":{"x":1},"c":[1]})",
+                        R"({"a":{"k":1,"z":null},"b":"t","c":{"d":2}})",
                         R"({"a":{"k":1},"b":"t","c":{"d":2}})");
   expect_template_merge(R"({"a":1})", R"([1,2])", R"([1,2])");
   expect_template_merge(R"([1])", R"({"a":1})", R"({"a":1})");
 }
 
 TEST(WorkflowMerge, JobTemplateRejectsStrategicMergeDirectives) {
-  EXPECT_THROW(nvcre::jsonkit::merge_patch(json::parse(R"({"a":{}})"), json::parse(R"({"a":{"$patch":"replace"}})")), std::invalid_argument);
+  EXPECT_THROW(nvcre::jsonkit::merge_patch(json::parse(R"({"a":{}})"),
+                                           json::parse(R"({"a":{"$patch":"replace"}})")),
+               std::invalid_argument);
   try {
-    nvcre::jsonkit::merge_patch(json::parse("{}"), json::parse(R"({"spec":{"$setElementOrder/env":[]}})"));
+    nvcre::jsonkit::merge_patch(json::parse("{}"),
+                                json::parse(R"({"spec":{"$setElementOrder/env":[]}})"));
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& error) {
     EXPECT_STREQ(error.what(),
-                 "strategic-merge directive \"$setElementOrder/env\" at \"/spec/$setElementOrder/env\" is not supported: "
+                 "strategic-merge directive \"$setElementOrder/env\" at "
+                 "\"/spec/$setElementOrder/env\" is not supported: "
                  "a JSON merge patch merges maps and replaces lists");
   }
   // Inside a list (replaced verbatim) a "$" key is plain data of the list item.
@@ -129,14 +146,19 @@ TEST(WorkflowMerge, JobTemplateRejectsStrategicMergeDirectives) {
 
 TEST(WorkflowMerge, JsonEqualComparesNumbersByValueAndIgnoresMemberOrder) {
   EXPECT_TRUE(nvcre::jsonkit::json_equal(json::parse("1"), json::parse("1.0")));
-  EXPECT_TRUE(nvcre::jsonkit::json_equal(json::value(std::uint64_t{5}), json::value(std::int64_t{5})));
-  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::value(std::uint64_t{18446744073709551615ULL}), json::value(std::int64_t{-1})));
+  EXPECT_TRUE(
+      nvcre::jsonkit::json_equal(json::value(std::uint64_t{5}), json::value(std::int64_t{5})));
+  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::value(std::uint64_t{18446744073709551615ULL}),
+                                          json::value(std::int64_t{-1})));
   EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse("1"), json::parse("\"1\"")));
   EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse("true"), json::parse("1")));
-  EXPECT_TRUE(nvcre::jsonkit::json_equal(json::parse(R"({"a":[1,{"b":2,"c":3}],"d":null})"), json::parse(R"({"d":null,"a":[1.0,{"c":3,"b":2}]})")));
+  EXPECT_TRUE(nvcre::jsonkit::json_equal(json::parse(R"({"a":[1,{"b":2,"c":3}],"d":null})"),
+                                         json::parse(R"({"d":null,"a":[1.0,{"c":3,"b":2}]})")));
   EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse("[1,2]"), json::parse("[2,1]")));
-  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse(R"({"a":1})"), json::parse(R"({"a":1,"b":2})")));
-  EXPECT_FALSE(nvcre::jsonkit::json_equal(json::parse(R"({"a":null})"), json::parse(R"({"b":null})")));
+  EXPECT_FALSE(
+      nvcre::jsonkit::json_equal(json::parse(R"({"a":1})"), json::parse(R"({"a":1,"b":2})")));
+  EXPECT_FALSE(
+      nvcre::jsonkit::json_equal(json::parse(R"({"a":null})"), json::parse(R"({"b":null})")));
 }
 
 }  // namespace

@@ -13,8 +13,10 @@ namespace api = nvcre::api;
 namespace wf = nvcre::workflow;
 
 json::value gpu_node(const char* name, json::value allocatable) {
-  json::object node{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", json::object{{"name", name}}}};
-  if (!allocatable.is_null()) node["status"] = json::object{{"allocatable", json::object{{"nvidia.com/gpu", allocatable}}}};
+  json::object node{
+      {"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", json::object{{"name", name}}}};
+  if (!allocatable.is_null())
+    node["status"] = json::object{{"allocatable", json::object{{"nvidia.com/gpu", allocatable}}}};
   return node;
 }
 
@@ -33,12 +35,13 @@ TEST(WorkflowNodeDiscovery, GpuRequestIsTheLargestRequestOrLimitAnywhere) {
 }
 
 TEST(WorkflowNodeDiscovery, CapacityFilterDropsOnlyKnownSmallerCounts) {
-  std::vector<json::value> nodes{gpu_node("n1", "8"), gpu_node("n2", "4"), gpu_node("n3", "0"), gpu_node("n4", nullptr),
-                                 gpu_node("n5", 2)};
+  std::vector<json::value> nodes{gpu_node("n1", "8"), gpu_node("n2", "4"), gpu_node("n3", "0"),
+                                 gpu_node("n4", nullptr), gpu_node("n5", 2)};
   auto filtered = wf::filter_by_gpu_capacity(nodes, 8);
   ASSERT_EQ(filtered.excluded.size(), 2u);
   EXPECT_EQ(wf::gpu_shortfall_detail(filtered.excluded), "n2 has 4, n5 has 2");
-  EXPECT_EQ(filtered.kept.size(), 3u) << "missing or zero allocatable means the device plugin is restarting";
+  EXPECT_EQ(filtered.kept.size(), 3u)
+      << "missing or zero allocatable means the device plugin is restarting";
   EXPECT_EQ(wf::filter_by_gpu_capacity(nodes, 0).kept.size(), 5u);
 }
 
@@ -46,14 +49,19 @@ TEST(WorkflowNodeDiscovery, ExclusionSummaryKeepsEveryCause) {
   auto record = wf::exclusion_summary({"c1"}, {"a1", "a2"}, "h100", {{"g1", 2}}, 8);
   EXPECT_EQ(record.nodes, (std::vector<std::string>{"c1", "a1", "a2", "g1"}));
   EXPECT_EQ(record.reason,
-            "1 node(s) matched the target but were unschedulable (cordoned): c1. target set has more than one GPU "
-            "architecture; certified h100 only. 1 node(s) matched the target but have insufficient GPU capacity, the "
+            "1 node(s) matched the target but were unschedulable (cordoned): c1. target set has "
+            "more than one GPU "
+            "architecture; certified h100 only. 1 node(s) matched the target but have insufficient "
+            "GPU capacity, the "
             "workload requests 8 nvidia.com/gpu per node: g1 has 2");
   EXPECT_TRUE(wf::exclusion_summary({}, {}, "h100", {}, 0).reason.empty());
-  EXPECT_EQ(wf::not_enough_nodes_message(4, 2, "h100", {}, {}, 8), "Not enough schedulable nodes: need 4, found 2");
+  EXPECT_EQ(wf::not_enough_nodes_message(4, 2, "h100", {}, {}, 8),
+            "Not enough schedulable nodes: need 4, found 2");
   EXPECT_EQ(wf::not_enough_nodes_message(4, 2, "h100", {}, {{"g1", 2}}, 8),
-            "Not enough schedulable nodes: need 4, found 2. 1 node(s) matched the target but were excluded for having "
-            "fewer than the 8 allocatable nvidia.com/gpu the workload requests per node: g1 has 2. Set nodesPerJob to 2, "
+            "Not enough schedulable nodes: need 4, found 2. 1 node(s) matched the target but were "
+            "excluded for having "
+            "fewer than the 8 allocatable nvidia.com/gpu the workload requests per node: g1 has 2. "
+            "Set nodesPerJob to 2, "
             "or lower gpusPerNode");
 }
 

@@ -17,7 +17,8 @@ std::vector<wf::PartitionNode> plain(std::initializer_list<const char*> names) {
   return nodes;
 }
 
-std::vector<wf::PartitionNode> in_domains(const std::map<std::string, std::vector<std::string>>& domains) {
+std::vector<wf::PartitionNode> in_domains(
+    const std::map<std::string, std::vector<std::string>>& domains) {
   std::vector<wf::PartitionNode> nodes;
   for (const auto& [domain, names] : domains) {
     for (const auto& n : names) nodes.push_back({n, {{"clique", domain}}});
@@ -25,7 +26,8 @@ std::vector<wf::PartitionNode> in_domains(const std::map<std::string, std::vecto
   return nodes;
 }
 
-void expect_covered(const std::vector<wf::PartitionNode>& nodes, const std::vector<wf::PartitionGroup>& groups) {
+void expect_covered(const std::vector<wf::PartitionNode>& nodes,
+                    const std::vector<wf::PartitionGroup>& groups) {
   std::set<std::string> seen;
   for (const auto& g : groups) seen.insert(g.nodes.begin(), g.nodes.end());
   for (const auto& n : nodes) EXPECT_TRUE(seen.count(n.name)) << n.name << " is in no group";
@@ -51,7 +53,8 @@ TEST(WorkflowPartition, TooFewNodesMakeOnePartialGroup) {
 }
 
 TEST(WorkflowPartition, TopologyPacksIntoFewestDomains) {
-  const auto nodes = in_domains({{"r1", {"a1", "a2", "a3", "a4"}}, {"r2", {"b1", "b2", "b3", "b4"}}});
+  const auto nodes =
+      in_domains({{"r1", {"a1", "a2", "a3", "a4"}}, {"r2", {"b1", "b2", "b3", "b4"}}});
   auto groups = wf::partition_nodes({nodes, 4, "clique", false});
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0], (wf::PartitionGroup{"group-0", {"a1", "a2", "a3", "a4"}, {"r1"}, false}));
@@ -73,8 +76,10 @@ TEST(WorkflowPartition, TopologyGroupSpansDomainsOnlyWhenOneIsTooSmall) {
   const auto nodes = in_domains({{"r1", {"a1", "a2", "a3"}}, {"r2", {"b1", "b2", "b3"}}});
   auto groups = wf::partition_nodes({nodes, 4, "clique", false});
   ASSERT_EQ(groups.size(), 2u);
-  EXPECT_EQ(groups[0], (wf::PartitionGroup{"group-0", {"a1", "a2", "a3", "b1"}, {"r1", "r2"}, false}));
-  EXPECT_EQ(groups[1], (wf::PartitionGroup{"group-1-overflow", {"a1", "b1", "b2", "b3"}, {"r1", "r2"}, true}));
+  EXPECT_EQ(groups[0],
+            (wf::PartitionGroup{"group-0", {"a1", "a2", "a3", "b1"}, {"r1", "r2"}, false}));
+  EXPECT_EQ(groups[1],
+            (wf::PartitionGroup{"group-1-overflow", {"a1", "b1", "b2", "b3"}, {"r1", "r2"}, true}));
 }
 
 TEST(WorkflowPartition, StrictDomainIsOneGroupPerDomainLargestFirst) {
@@ -90,14 +95,17 @@ TEST(WorkflowPartition, CoverageHoldsForManyShapes) {
     for (int per_rack = 1; per_rack <= 5; ++per_rack) {
       std::map<std::string, std::vector<std::string>> domains;
       for (int r = 0; r < racks; ++r) {
-        for (int n = 0; n <= (per_rack + r) % 5; ++n) domains["r" + std::to_string(r)].push_back("n" + std::to_string(r) + "-" + std::to_string(n));
+        for (int n = 0; n <= (per_rack + r) % 5; ++n)
+          domains["r" + std::to_string(r)].push_back("n" + std::to_string(r) + "-" +
+                                                     std::to_string(n));
       }
       const auto nodes = in_domains(domains);
       for (int npj = 1; npj <= 6; ++npj) {
         const auto groups = wf::partition_nodes({nodes, npj, "clique", false});
         expect_covered(nodes, groups);
         for (const auto& g : groups) {
-          // Rack pools are consumed across overflow groups (as upstream), so a late one may be short.
+          // Rack pools are consumed across overflow groups (as upstream), so a late one may be
+          // short.
           EXPECT_LE(static_cast<int>(g.nodes.size()), npj) << g.name;
           if (!g.overflow && g.name != "group-0") {
             EXPECT_EQ(static_cast<int>(g.nodes.size()), npj) << g.name;

@@ -21,7 +21,8 @@ namespace json = boost::json;
 namespace k8s = nvcre::k8s;
 namespace wf = nvcre::workflow;
 
-const std::set<std::string> kCachedKinds = {"Workflow", "Job", "Node", "Pod", "ConfigMap", "TrainJob"};
+const std::set<std::string> kCachedKinds = {"Workflow", "Job",       "Node",
+                                            "Pod",      "ConfigMap", "TrainJob"};
 constexpr const char* kUid = "0f0e0d0c-aaaa-bbbb-cccc-000000000001";
 
 class FakeCluster {
@@ -42,7 +43,11 @@ class FakeCluster {
   k8s::ObjectCache cache() const {
     k8s::ObjectCache view;
     for (const auto& kind : kCachedKinds) {
-      for (const auto* o : store.list(kind == "Workflow" || kind == "Job" ? "nvcre.nvidia.com/v1alpha1" : kind == "TrainJob" ? "trainer.kubeflow.org/v1alpha1" : "v1", kind, "")) {
+      for (const auto* o :
+           store.list(kind == "Workflow" || kind == "Job" ? "nvcre.nvidia.com/v1alpha1"
+                      : kind == "TrainJob"                ? "trainer.kubeflow.org/v1alpha1"
+                                                          : "v1",
+                      kind, "")) {
         view.upsert(*o);
       }
     }
@@ -62,14 +67,16 @@ class FakeCluster {
       const auto* rv = meta == nullptr ? nullptr : meta->as_object().if_contains("resourceVersion");
       return rv == nullptr || *rv == current->at("metadata").at("resourceVersion");
     };
-    log.push_back(std::string(k8s::to_string(action.verb)) + " " + action.target.kind + "/" + action.target.name);
+    log.push_back(std::string(k8s::to_string(action.verb)) + " " + action.target.kind + "/" +
+                  action.target.name);
     switch (action.verb) {
       case k8s::ActionVerb::Create:
         if (current != nullptr) return fail(409, "AlreadyExists");
         put(action.body);
         return std::nullopt;
       case k8s::ActionVerb::Delete:
-        if (current == nullptr) return action.ignore_not_found ? std::nullopt : std::optional(fail(404, "NotFound"));
+        if (current == nullptr)
+          return action.ignore_not_found ? std::nullopt : std::optional(fail(404, "NotFound"));
         if (action.precondition_uid && k8s::uid_of(*current) != *action.precondition_uid) {
           return action.ignore_conflict ? std::nullopt : std::optional(fail(409, "Conflict"));
         }
@@ -81,7 +88,8 @@ class FakeCluster {
         if (!rv_matches(action.body)) return fail(409, "Conflict");
         json::value patch = action.body;
         patch.as_object()["metadata"].as_object().erase("resourceVersion");
-        if (action.verb == k8s::ActionVerb::MergePatchStatus) patch = json::object{{"status", patch.at("status")}};
+        if (action.verb == k8s::ActionVerb::MergePatchStatus)
+          patch = json::object{{"status", patch.at("status")}};
         put(nvcre::jsonkit::merge_patch(*current, patch));
         return std::nullopt;
       }
@@ -106,11 +114,14 @@ class WorkflowReconcilerFlow : public ::testing::Test {
 
   void SetUp() override {
     for (const char* name : {"node-a", "node-b", "node-c", "node-d"}) {
-      cluster.put(json::parse(std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")") + name +
-                              R"(","labels":{"nvidia.com/gpu.present":"true","nvidia.com/gpu.product":"NVIDIA-H100-80GB-HBM3"}},"spec":{"providerID":"aws:///x"}})"));
+      cluster.put(json::parse(
+          std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")") + name +
+          R"(","labels":{"nvidia.com/gpu.present":"true","nvidia.com/gpu.product":"NVIDIA-H100-80GB-HBM3"}},"spec":{"providerID":"aws:///x"}})"));
     }
-    cluster.put(json::parse(std::string(R"({"apiVersion":"nvcre.nvidia.com/v1alpha1","kind":"Workflow",
-      "metadata":{"name":"demo","namespace":"gpu","uid":")") + kUid + R"(","generation":1},
+    cluster.put(
+        json::parse(std::string(R"({"apiVersion":"nvcre.nvidia.com/v1alpha1","kind":"Workflow",
+      "metadata":{"name":"demo","namespace":"gpu","uid":")") +
+                    kUid + R"(","generation":1},
       "spec":{"jobTemplate":{"spec":{"workload":{"trainJob":{"runtimeRef":{"kind":"TrainingRuntime","name":"demo-runtime"},"trainer":{"numNodes":2}}}}},
               "orchestration":{"execution":{"retryFailedGroups":1}},
               "dependencies":[{"apiVersion":"trainer.kubeflow.org/v1alpha1","kind":"TrainingRuntime","metadata":{"name":"demo-runtime"},"spec":{}},
@@ -126,7 +137,8 @@ class WorkflowReconcilerFlow : public ::testing::Test {
       const json::value* object = cache.get(self);
       const std::map<std::string, std::string> no_pod_logs;
       const nvcre::reconcile::BuildAnswers no_builds;
-      const auto plan = wf::reconcile_workflow({object, cache, live, outcome, now, no_pod_logs, no_builds}).plan;
+      const auto plan =
+          wf::reconcile_workflow({object, cache, live, outcome, now, no_pod_logs, no_builds}).plan;
       bool reads = false;
       for (const auto& a : plan.actions) {
         if (a.verb != k8s::ActionVerb::LiveGet) continue;
@@ -155,14 +167,19 @@ class WorkflowReconcilerFlow : public ::testing::Test {
   const json::value& workflow() const { return *cluster.store.get(self); }
   std::string condition(const std::string& type) const {
     for (const auto& c : workflow().at("status").at("conditions").as_array()) {
-      if (c.at("type") == type.c_str() && c.at("status") == "True") return std::string(c.at("reason").as_string());
+      if (c.at("type") == type.c_str() && c.at("status") == "True")
+        return std::string(c.at("reason").as_string());
     }
     return "";
   }
   void finish_job(const std::string& name, const char* type, const char* reason) {
     json::value job = *cluster.store.get({"nvcre.nvidia.com/v1alpha1", "Job", "gpu", name});
-    job.as_object()["status"] = json::object{{"conditions", json::array{json::object{
-        {"type", type}, {"status", "True"}, {"reason", reason}, {"message", ""}, {"lastTransitionTime", "2026-03-01T12:00:00Z"}}}}};
+    job.as_object()["status"] = json::object{
+        {"conditions", json::array{json::object{{"type", type},
+                                                {"status", "True"},
+                                                {"reason", reason},
+                                                {"message", ""},
+                                                {"lastTransitionTime", "2026-03-01T12:00:00Z"}}}}};
     cluster.put(std::move(job));
   }
   bool exists(const char* api, const char* kind, const std::string& name) const {
@@ -173,10 +190,13 @@ class WorkflowReconcilerFlow : public ::testing::Test {
 TEST_F(WorkflowReconcilerFlow, RunsToSuccessRetryingAFailedGroupThenDeletesCleanly) {
   run_passes(12);
   ASSERT_EQ(condition("InProgress"), "JobRunning");
-  for (const auto& g : workflow().at("status").at("orchestration").at("groups").as_array()) EXPECT_EQ(g.at("phase"), "Running");
+  for (const auto& g : workflow().at("status").at("orchestration").at("groups").as_array())
+    EXPECT_EQ(g.at("phase"), "Running");
   EXPECT_TRUE(exists("v1", "ConfigMap", "demo-settings"));
-  EXPECT_TRUE(exists("trainer.kubeflow.org/v1alpha1", "TrainingRuntime", "demo-runtime-aefd3-group-0-iter-1"));
-  EXPECT_TRUE(exists("trainer.kubeflow.org/v1alpha1", "TrainingRuntime", "demo-runtime-aefd3-group-1-iter-1"));
+  EXPECT_TRUE(exists("trainer.kubeflow.org/v1alpha1", "TrainingRuntime",
+                     "demo-runtime-aefd3-group-0-iter-1"));
+  EXPECT_TRUE(exists("trainer.kubeflow.org/v1alpha1", "TrainingRuntime",
+                     "demo-runtime-aefd3-group-1-iter-1"));
   ASSERT_TRUE(exists("nvcre.nvidia.com/v1alpha1", "Job", "demo-group-0-iter-1"));
   ASSERT_TRUE(exists("nvcre.nvidia.com/v1alpha1", "Job", "demo-group-1-iter-1"));
 
@@ -184,17 +204,21 @@ TEST_F(WorkflowReconcilerFlow, RunsToSuccessRetryingAFailedGroupThenDeletesClean
   finish_job("demo-group-1-iter-1", "Succeeded", "WorkloadCompleted");
   run_passes(12);  // group-0 retried: Job and copy re-created
   ASSERT_TRUE(exists("nvcre.nvidia.com/v1alpha1", "Job", "demo-group-0-iter-1"));
-  EXPECT_FALSE(exists("trainer.kubeflow.org/v1alpha1", "TrainingRuntime", "demo-runtime-aefd3-group-1-iter-1"));
+  EXPECT_FALSE(exists("trainer.kubeflow.org/v1alpha1", "TrainingRuntime",
+                      "demo-runtime-aefd3-group-1-iter-1"));
   EXPECT_EQ(workflow().at("status").at("orchestration").at("groups").at(0).at("retries"), 1);
 
   finish_job("demo-group-0-iter-1", "Succeeded", "WorkloadCompleted");
   run_passes(6);
   ASSERT_EQ(condition("Succeeded"), "JobCompleted");
-  const json::value* succeeded = cluster.store.get({"v1", "ConfigMap", "gpu", "succeeded-nodes-0f0e0d0c"});
+  const json::value* succeeded =
+      cluster.store.get({"v1", "ConfigMap", "gpu", "succeeded-nodes-0f0e0d0c"});
   ASSERT_NE(succeeded, nullptr);
-  EXPECT_EQ(wf::gunzip(*k8s::decode_base64(std::string(succeeded->at("binaryData").at("succeeded-nodes.csv.gz").as_string()))),
+  EXPECT_EQ(wf::gunzip(*k8s::decode_base64(
+                std::string(succeeded->at("binaryData").at("succeeded-nodes.csv.gz").as_string()))),
             "node-a,node-b,node-c,node-d");
-  EXPECT_EQ(workflow().at("status").at("dependencyRefs").as_array().size(), 1u) << "only the workflow-scoped ref stays";
+  EXPECT_EQ(workflow().at("status").at("dependencyRefs").as_array().size(), 1u)
+      << "only the workflow-scoped ref stays";
   EXPECT_TRUE(pass().actions.empty()) << "a terminal Workflow is left alone";
 
   json::value deleting = workflow();
@@ -207,7 +231,8 @@ TEST_F(WorkflowReconcilerFlow, RunsToSuccessRetryingAFailedGroupThenDeletesClean
 }
 
 TEST_F(WorkflowReconcilerFlow, ForeignDependencyHolderFailsTheWorkflowAndIsNeverDeleted) {
-  cluster.put(json::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"demo-settings","namespace":"gpu"}})"));
+  cluster.put(json::parse(
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"demo-settings","namespace":"gpu"}})"));
   run_passes(4);
   EXPECT_EQ(condition("Failed"), "DependencyNameCollision");
   json::value deleting = workflow();

@@ -41,7 +41,8 @@ spec:
 workloadrun::BuildInput aws_gb200(bool offline) {
   workloadrun::BuildInput input;
   input.offline = offline;
-  input.nodes.push_back(platform::synthetic_node({{"nvidia.com/gpu.product", "NVIDIA-GB200"}}, "aws"));
+  input.nodes.push_back(
+      platform::synthetic_node({{"nvidia.com/gpu.product", "NVIDIA-GB200"}}, "aws"));
   return input;
 }
 
@@ -67,7 +68,8 @@ TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndEveryOverrideForTheWorkflowCon
   EXPECT_EQ(build.platform, "aws");
   EXPECT_EQ(build.gpu_architecture, "gb200");
   EXPECT_EQ(build.gpus_per_node, 4);
-  // §7.2 step 14: the platform overrides, unfiltered, then the user's two (gcp included), unapplied.
+  // §7.2 step 14: the platform overrides, unfiltered, then the user's two (gcp included),
+  // unapplied.
   ASSERT_GE(workflow.spec.overrides.size(), 2u);
   const auto& user_gcp = workflow.spec.overrides[workflow.spec.overrides.size() - 2];
   ASSERT_TRUE(user_gcp.when.platform);
@@ -75,13 +77,16 @@ TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndEveryOverrideForTheWorkflowCon
   EXPECT_EQ(workflow.spec.orchestration.iterations, 1);
   EXPECT_TRUE(build.applied_overrides.empty());
   // What the Workflow controller makes of them on aws/gb200 is what the offline render prints.
-  auto resolved = nvcre::overrides::resolve_overrides(workflow.spec, nvcre::overrides::match_context_for(workflow.spec, "aws", "gb200", 0));
+  auto resolved = nvcre::overrides::resolve_overrides(
+      workflow.spec, nvcre::overrides::match_context_for(workflow.spec, "aws", "gb200", 0));
   EXPECT_EQ(resolved.spec.orchestration.iterations, 5);
   // intra-rack: strict domains survive the platform topology override that sets the key.
   ASSERT_TRUE(resolved.spec.orchestration.topology);
-  EXPECT_EQ(resolved.spec.orchestration.topology->topologyKey, "topology.k8s.aws/network-node-layer-1");
+  EXPECT_EQ(resolved.spec.orchestration.topology->topologyKey,
+            "topology.k8s.aws/network-node-layer-1");
   EXPECT_TRUE(resolved.spec.orchestration.topology->strictDomain);
-  auto offline = workloadrun::build_workloadrun_workflow(run_from(kTorchRun), aws_gb200(true)).workflow.spec;
+  auto offline =
+      workloadrun::build_workloadrun_workflow(run_from(kTorchRun), aws_gb200(true)).workflow.spec;
   resolved.spec.overrides.clear();
   EXPECT_EQ(api::encode(resolved.spec), api::encode(offline));
 }
@@ -102,7 +107,8 @@ spec: {image: img, numNodes: 1, framework: {exec: {command: [/bin/true]}}}
   auto build = workloadrun::build_workloadrun_workflow(run, {});
   EXPECT_EQ(build.gpus_per_node, 4);
   ASSERT_TRUE(build.workflow.spec.orchestration.target);
-  EXPECT_EQ(build.workflow.spec.orchestration.target->nodeSelector.at("nvidia.com/gpu.present"), "true");
+  EXPECT_EQ(build.workflow.spec.orchestration.target->nodeSelector.at("nvidia.com/gpu.present"),
+            "true");
   EXPECT_EQ(build.workflow.spec.orchestration.execution.timeoutPerJob, "24h0m0s");
   EXPECT_TRUE(build.workflow.metadata.ownerReferences.empty());
 }
@@ -115,7 +121,8 @@ TEST(WorkloadRunBuild, ErrorsNameTheFieldAndReason) {
     FAIL() << "expected BuildError";
   } catch (const workloadrun::BuildError& error) {
     EXPECT_EQ(error.reason, "BuildFailed");
-    EXPECT_STREQ(error.what(), "workloadrun r: spec.numNodes must be at least 1 (nodes per job group), got 0");
+    EXPECT_STREQ(error.what(),
+                 "workloadrun r: spec.numNodes must be at least 1 (nodes per job group), got 0");
   }
   run = run_from(kTorchRun);
   run.spec.gangScheduler = api::GangSchedulerSpec{"kai-scheduler", "q1", ""};
@@ -133,7 +140,8 @@ TEST(WorkloadRunPlatformOverrides, MpiArgsOnlyForMpiAndUserEnvReplacesOperands) 
   config.entryName = "r";
   config.gpusPerNode = 4;
   config.frameworkType = "torch";
-  for (const auto& item : workloadrun::build_platform_overrides(config)) EXPECT_TRUE(item.mpiArgs.empty());
+  for (const auto& item : workloadrun::build_platform_overrides(config))
+    EXPECT_TRUE(item.mpiArgs.empty());
   config.frameworkType = "mpi";
   config.userEnv = {api::EnvVar{"NCCL_NET_PLUGIN", "ofi", {}}};
   bool found = false;

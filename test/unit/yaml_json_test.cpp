@@ -5,15 +5,16 @@
 #include <boost/json.hpp>
 
 namespace json = boost::json;
-using nvcre::jsonkit::ParseError;
 using nvcre::jsonkit::parse_yaml;
 using nvcre::jsonkit::parse_yaml_documents;
+using nvcre::jsonkit::ParseError;
 using nvcre::jsonkit::to_pretty_json;
 using nvcre::jsonkit::to_yaml;
 
 TEST(YamlJson, PlainScalarsResolveLikeKubectl) {
   const auto value = parse_yaml(
-      "a: 1\nb: -7\nc: 1.5\nd: true\ne: yes\nf: ~\ng: hello\nh: \"1\"\ni: '2'\nj: 0x1F\nk: 1e3\nl: off\n");
+      "a: 1\nb: -7\nc: 1.5\nd: true\ne: yes\nf: ~\ng: hello\nh: \"1\"\ni: '2'\nj: 0x1F\nk: 1e3\nl: "
+      "off\n");
   EXPECT_EQ(value.at("a"), json::value(1));
   EXPECT_EQ(value.at("b"), json::value(-7));
   EXPECT_EQ(value.at("c"), json::value(1.5));
@@ -29,7 +30,8 @@ TEST(YamlJson, PlainScalarsResolveLikeKubectl) {
 }
 
 TEST(YamlJson, QuantitiesAndVersionsStayStrings) {
-  const auto value = parse_yaml("mem: 128Gi\ncpu: 500m\nversion: 1.2.3\nimage: nvcr.io/x:26.01-py3\n");
+  const auto value =
+      parse_yaml("mem: 128Gi\ncpu: 500m\nversion: 1.2.3\nimage: nvcr.io/x:26.01-py3\n");
   EXPECT_EQ(value.at("mem"), json::value("128Gi"));
   EXPECT_EQ(value.at("cpu"), json::value("500m"));
   EXPECT_EQ(value.at("version"), json::value("1.2.3"));
@@ -46,9 +48,7 @@ TEST(YamlJson, MalformedYamlNamesLineAndColumn) {
   }
 }
 
-TEST(YamlJson, DuplicateKeysAreRejected) {
-  EXPECT_THROW(parse_yaml("a: 1\na: 2\n"), ParseError);
-}
+TEST(YamlJson, DuplicateKeysAreRejected) { EXPECT_THROW(parse_yaml("a: 1\na: 2\n"), ParseError); }
 
 TEST(YamlJson, DocumentCountIsChecked) {
   EXPECT_EQ(parse_yaml_documents("a: 1\n---\nb: 2\n---\n").size(), 2u);
@@ -76,5 +76,6 @@ TEST(YamlJson, YamlOutputReadsBackIdentically) {
 TEST(YamlJson, PrettyJsonIsIndentedAndStable) {
   const json::value value = json::parse(R"({"b": [1, {"c": true}], "a": {}, "d": 1.0})");
   EXPECT_EQ(to_pretty_json(value),
-            "{\n  \"b\": [\n    1,\n    {\n      \"c\": true\n    }\n  ],\n  \"a\": {},\n  \"d\": 1.0\n}\n");
+            "{\n  \"b\": [\n    1,\n    {\n      \"c\": true\n    }\n  ],\n  \"a\": {},\n  \"d\": "
+            "1.0\n}\n");
 }
