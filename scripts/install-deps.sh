@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   kubectl python3 python3-yaml                # python3-yaml: deploy/crds generator check
   universal-ctags                              # scripts/check-sizes.sh measures functions with it
+  clang-format                                 # scripts/check-format.sh (Debian bookworm: version 14)
 )
 
 missing=()
