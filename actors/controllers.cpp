@@ -26,7 +26,7 @@ std::vector<WatchSpec> nvcre_watches() {
       {{"nvcre.nvidia.com", "v1alpha1", "jobs", true}, kNvcre, "Job", ""},
       {{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true}, kTrainer, "TrainJob", ""},
       {{"", "v1", "nodes", false}, "v1", "Node", "nvidia.com/gpu.present=true"},
-      // Not label-scoped: MPI launcher pods lack the Job label (controllers.md §9.2).
+      // Not label-scoped: MPI launcher pods lack the Job label.
       {{"", "v1", "pods", true}, "v1", "Pod", ""},
       {{"", "v1", "configmaps", true}, "v1", "ConfigMap", "app.kubernetes.io/managed-by=nvcre"},
   };

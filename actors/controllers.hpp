@@ -1,5 +1,5 @@
 #pragma once
-// What nvcre-manager watches and reconciles (controllers.md §9.2-§9.3): the kinds cached, with the
+// What nvcre-manager watches and reconciles: the kinds cached, with the
 // reference's scoping (Nodes labelled nvidia.com/gpu.present=true, our ConfigMaps only), and the
 // four controllers with their pure reconcile functions adapted to the shell's call shape.
 #include "actors/manager.hpp"

@@ -1,5 +1,7 @@
 #include "actors/own_writes.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/cache_transform.hpp"
 
 namespace nvcre::actors {
@@ -11,11 +13,8 @@ namespace json = boost::json;
 // deletionTimestamp and stays until the finalizer goes. Otherwise the object is gone (the answer is
 // its last state, or a Status) and caching it would bring it back.
 bool held_by_finalizers(const json::value& answer) {
-  const json::object* object = answer.if_object();
-  const json::value* metadata = object == nullptr ? nullptr : object->if_contains("metadata");
-  if (metadata == nullptr || !metadata->is_object()) return false;
-  const json::value* deleting = metadata->as_object().if_contains("deletionTimestamp");
-  const json::value* finalizers = metadata->as_object().if_contains("finalizers");
+  const json::value* deleting = jsonkit::value_at(answer, {"metadata", "deletionTimestamp"});
+  const json::value* finalizers = jsonkit::value_at(answer, {"metadata", "finalizers"});
   return deleting != nullptr && deleting->is_string() && !deleting->get_string().empty() &&
          finalizers != nullptr && finalizers->is_array() && !finalizers->get_array().empty();
 }

@@ -1,5 +1,5 @@
 #pragma once
-// One object's reconcile loop (ARCHITECTURE.md "Failure isolation per object"). A pass: run the
+// One object's reconcile loop, isolated from every other object's. A pass: run the
 // pure reconcile over a cache snapshot, perform its LiveGets / pod-log reads and get its category
 // builds answered by the build services (typed requests), re-plan with the answers, then
 // carry out its writes in order; a failed write is handed back to the pure function

@@ -1,5 +1,7 @@
 #include "actors/store.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "actors/own_writes.hpp"
 #include "k8s/cache_transform.hpp"
 
@@ -15,11 +17,7 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
   ChangeNotice notice;
   notice.ref = k8s::object_ref_of(object);
   notice.deleted = deleted;
-  const auto* o = object.if_object();
-  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
-  const auto* owners = meta == nullptr || !meta->is_object()
-                           ? nullptr
-                           : meta->as_object().if_contains("ownerReferences");
+  const auto* owners = jsonkit::value_at(object, {"metadata", "ownerReferences"});
   if (owners != nullptr && owners->is_array()) {
     for (const auto& owner : owners->as_array()) {
       const auto* ow = owner.if_object();

@@ -1,6 +1,6 @@
 #pragma once
 // Certification (nvcre.nvidia.com/v1alpha1): runs a list of catalog categories over a node pool,
-// sequentially, one Workflow per category (api.md §5).
+// sequentially, one Workflow per category.
 #include "api/codec.hpp"
 #include "api/common_types.hpp"
 #include "api/meta.hpp"
@@ -16,7 +16,7 @@
 
 namespace nvcre::api {
 
-// Condition reasons of the Certification tier (§5.3); inactive execution conditions use
+// Condition reasons of the Certification tier; inactive execution conditions use
 // inactive_reason::kNotApplicable.
 namespace certification_reason {
 inline constexpr std::string_view kWaitingForNodes = "WaitingForNodes";
@@ -71,7 +71,7 @@ struct CategoryResources {
 };
 BOOST_DESCRIBE_STRUCT(CategoryResources, (), (limits, requests))
 
-// §5.2: options of catalog workloads, global (inlined at spec level) and per category. Absent means
+// Options of catalog workloads, global (inlined at spec level) and per category. Absent means
 // "use the global value" (or the catalog/auto default); the merge is the controller's business.
 struct CategoryOptions {
   std::optional<std::int32_t> nodesPerJob{};

@@ -1,5 +1,5 @@
 #pragma once
-// Nested types shared by several nvcre.nvidia.com/v1alpha1 kinds (reference/api.md §3-§4), the
+// Nested types shared by several nvcre.nvidia.com/v1alpha1 kinds, the
 // handful of core/v1 and meta/v1 types they embed, and the shared condition vocabulary.
 //
 // Conventions of the whole typed model (api/*.hpp):
@@ -34,7 +34,7 @@
 namespace nvcre::api {
 
 // ---------------------------------------------------------------------------------------------
-// Condition vocabulary shared by Certification, WorkloadRun, Workflow and Job (api.md §3.1).
+// Condition vocabulary shared by Certification, WorkloadRun, Workflow and Job.
 
 namespace condition_type {
 inline constexpr std::string_view kInProgress = "InProgress";
@@ -194,9 +194,9 @@ struct ResourceRequirements {
 BOOST_DESCRIBE_STRUCT(ResourceRequirements, (), (limits, requests, claims))
 
 // ---------------------------------------------------------------------------------------------
-// nvcre shared nested types (api.md §4).
+// nvcre shared nested types.
 
-// §4.1: a node must carry every listed taint; empty value/effect match any.
+// A node must carry every listed taint; empty value/effect match any.
 struct TaintSelector {
   std::string key{};
   std::string value{};
@@ -207,7 +207,7 @@ struct TaintSelector {
 };
 BOOST_DESCRIBE_STRUCT(TaintSelector, (), (key, value, effect))
 
-// §4.1: which nodes a Certification / WorkloadRun / Workflow runs on.
+// Which nodes a Certification / WorkloadRun / Workflow runs on.
 struct TargetSpec {
   std::map<std::string, std::string> nodeSelector{};
   std::vector<NodeSelectorRequirement> matchExpressions{};
@@ -217,7 +217,7 @@ struct TargetSpec {
 };
 BOOST_DESCRIBE_STRUCT(TargetSpec, (), (nodeSelector, matchExpressions, nodeNames, taintSelectors))
 
-// §4.2. queue / queueLabelKey defaults (`default-queue`, `kai.scheduler/queue`) are applied by the
+// Queue / queueLabelKey defaults (`default-queue`, `kai.scheduler/queue`) are applied by the
 // controller, not here.
 struct GangSchedulerSpec {
   std::string schedulerName{};
@@ -232,14 +232,14 @@ BOOST_DESCRIBE_STRUCT(GangSchedulerSpec, (), (schedulerName, queue, queueLabelKe
 inline constexpr std::string_view kDefaultGangQueue = "default-queue";
 inline constexpr std::string_view kDefaultGangQueueLabelKey = "kai.scheduler/queue";
 
-// §4.3: labels for the workload object (TrainJob) only; an empty value is a real label value.
+// Labels for the workload object (TrainJob) only; an empty value is a real label value.
 struct WorkloadMetadata {
   std::map<std::string, std::string> labels{};
   bool operator==(const WorkloadMetadata&) const = default;
 };
 BOOST_DESCRIBE_STRUCT(WorkloadMetadata, (), (labels))
 
-// §4.4. sampleInterval is a Go duration string (default 60s, applied by the controller).
+// SampleInterval is a Go duration string (default 60s, applied by the controller).
 struct GoodputMeasurementConfig {
   std::string logProfileRef{};
   std::string sampleInterval{};
@@ -259,7 +259,6 @@ struct BandwidthMeasurementConfig {
 };
 BOOST_DESCRIBE_STRUCT(BandwidthMeasurementConfig, (), (logProfileRef, sampleInterval, testType))
 
-// §4.5.
 struct WorkflowReference {
   std::string name{};
   std::string namespace_{};
@@ -269,7 +268,7 @@ struct WorkflowReference {
 };
 BOOST_DESCRIBE_STRUCT(WorkflowReference, (), (name, namespace_))
 
-// §4.5: a Job's workload (TrainJob), and a Workflow group's Job.
+// A Job's workload (TrainJob), and a Workflow group's Job.
 struct WorkloadReference {
   std::string apiVersion{};
   std::string kind{};
@@ -281,7 +280,7 @@ struct WorkloadReference {
 };
 BOOST_DESCRIBE_STRUCT(WorkloadReference, (), (apiVersion, kind, name, namespace_))
 
-// §4.6: lists are keyed by (name, reason).
+// Lists are keyed by (name, reason).
 struct FailedNode {
   std::string name{};
   std::string reason{};  // node_failure_reason::*

@@ -1,5 +1,5 @@
 #pragma once
-// Status conditions shared by every tier (controllers.md §1, §2.2): the mutually exclusive
+// Status conditions shared by every tier: the mutually exclusive
 // execution triple InProgress / Succeeded / Failed plus independent conditions (ValidationFailed,
 // HardwareFailed). Same semantics as apimachinery's meta.SetStatusCondition: lastTransitionTime
 // moves only when `status` flips; reason, message and observedGeneration are refreshed in place.

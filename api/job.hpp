@@ -1,6 +1,6 @@
 #pragma once
 // Job (nvcre.nvidia.com/v1alpha1): runs one workload (a Kubeflow TrainJob), watches node health,
-// creates measurement children, evaluates thresholds, restarts from checkpoints (api.md §8).
+// creates measurement children, evaluates thresholds, restarts from checkpoints.
 #include "api/codec.hpp"
 #include "api/common_types.hpp"
 #include "api/meta.hpp"
@@ -16,7 +16,7 @@
 
 namespace nvcre::api {
 
-// Condition reasons of the Job tier (§8.2); inactive execution conditions use
+// Condition reasons of the Job tier; inactive execution conditions use
 // inactive_reason::kNotApplicable.
 namespace job_reason {
 // InProgress

@@ -1,7 +1,7 @@
 #pragma once
 // Workflow (nvcre.nvidia.com/v1alpha1): one category / one WorkloadRun execution. Partitions the
 // target nodes into groups, runs one Job per group per iteration, manages dependencies and
-// conditional overrides, aggregates results (api.md §7).
+// conditional overrides, aggregates results.
 #include "api/codec.hpp"
 #include "api/common_types.hpp"
 #include "api/job.hpp"
@@ -19,7 +19,7 @@
 
 namespace nvcre::api {
 
-// Condition reasons of the Workflow tier (§7.2); inactive execution conditions use
+// Condition reasons of the Workflow tier; inactive execution conditions use
 // inactive_reason::kNotApplicable. job_reason::kJobTimedOut is written onto the Job.
 namespace workflow_reason {
 inline constexpr std::string_view kGroupsPartitioned = "GroupsPartitioned";

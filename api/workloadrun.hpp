@@ -1,6 +1,6 @@
 #pragma once
 // WorkloadRun (nvcre.nvidia.com/v1alpha1): one image + one framework; the controller synthesizes a
-// Workflow with a generated TrainingRuntime dependency and platform overrides (api.md §6).
+// Workflow with a generated TrainingRuntime dependency and platform overrides.
 #include "api/codec.hpp"
 #include "api/common_types.hpp"
 #include "api/meta.hpp"
@@ -17,7 +17,7 @@
 
 namespace nvcre::api {
 
-// Condition reasons of the WorkloadRun tier (§6.2); inactive execution conditions use
+// Condition reasons of the WorkloadRun tier; inactive execution conditions use
 // inactive_reason::kSuperseded.
 namespace workloadrun_reason {
 inline constexpr std::string_view kWorkflowCreated = "WorkflowCreated";

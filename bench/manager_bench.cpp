@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   Settings settings;
   std::optional<int> certifications, in_flight;
   CLI::App app{
-      "The manager benchmark of issue 5: completion latency and cache footprint of nvcre-manager "
+      "The manager benchmark: completion latency and cache footprint of nvcre-manager "
       "on kube-sim.\n"
       "Arguments after -- go to nvcre-manager, e.g. -- --qps -1 --log-level debug."};
   app.add_flag("--quick", settings.quick,

@@ -1,4 +1,4 @@
-// Loader (embedded files -> entries), Entry::build and the registry (catalog_platform.md §1.1-1.6).
+// Loader (embedded files -> entries), Entry::build and the registry.
 #include "catalog/catalog.hpp"
 
 #include "api/codec.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The built-in catalog (catalog_platform.md §1): entries are YAML data under catalog/entries/,
+// The built-in catalog: entries are YAML data under catalog/entries/,
 // compiled into the binary, parsed once, and built into a WorkflowSpec per (target, config). The
 // build is pure: `overrides` stay unresolved (the Workflow controller resolves them later).
 // Entry files use the small directive set of catalog/expand.hpp; see catalog/entries/README.md.
@@ -45,7 +45,7 @@ struct EntryMeta {
   Parallelism parallelism_for(std::string_view config_arch) const;
 };
 
-// What the caller resolved; everything else is defaulted per catalog_platform.md §1.5.
+// What the caller resolved; everything else takes the catalog's defaults.
 struct BuildConfig {
   std::string gpu_architecture;  // required
   std::int32_t nodes_per_job = 0, gpus_per_node = 0, mlnx_per_node = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // Public access to the catalog's `_lib/` fragments and directive engine for data that is not a
-// catalog entry: the WorkloadRun platform overrides (catalog_platform.md §2.6) are one such
+// catalog entry: the WorkloadRun platform overrides are one such
 // document, `_lib/overrides/workloadrun.yaml`, expanded with the same directives and fragments the
 // entries use so CSP/GPU networking facts have one source.
 #include <boost/json/object.hpp>

@@ -1,5 +1,5 @@
-// BuildConfig -> typed expansion parameters (catalog_platform.md §1.5), and the parallelism checks
-// of Entry::build (§1.6 step 2c) with their reference error texts.
+// BuildConfig -> typed expansion parameters, and the parallelism checks
+// of Entry::build with their reference error texts.
 #include "catalog/params.hpp"
 
 #include "api/common_types.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Building one category's Workflow (controllers.md §4.5) as the composition of its pure stages:
+// Building one category's Workflow as the composition of its pure stages:
 // detection over the nodes (platform/node_facts.hpp), category resolution
 // (category_resolution.hpp), gang transforms and the Workflow object (workflow_assembly.hpp).
 // The controller runs the same stages one by one in its build services (actors/); nvcrectl's

@@ -23,7 +23,7 @@ std::optional<std::string> selector_architecture(const api::Certification& certi
   return platform::parse_gpu_product(product->second);
 }
 
-// The node count the controller can run (§4.5 steps 6, 7): primary-architecture nodes able to
+// The node count the controller can run: primary-architecture nodes able to
 // supply gpusPerNode, capped by nodesPerJob, lowered to what the model allows.
 std::int32_t controller_nodes_per_job(const std::string& key, const catalog::Entry& entry,
                                       const api::CategoryOptions& options,
@@ -99,7 +99,7 @@ catalog::BuildConfig category_build_config(const std::string& key, const catalog
   if (auto message = platform::gpu_arch_fallback_message(architecture)) {
     events.push_back({"Warning", "GPUArchitectureDefaults", key + ": " + *message});
   }
-  // The controller sizes the job against the nodes that will run it (§4.5 steps 3, 6, 7): those
+  // The controller sizes the job against the nodes that will run it: those
   // of the primary architecture, then only those that can supply gpusPerNode.
   const std::vector<json::value> arch_nodes =
       offline ? facts.nodes : facts.primary_architecture_nodes();

@@ -1,5 +1,5 @@
 #pragma once
-// Category resolution, the middle stage of a category build (controllers.md §4.5 steps 1-12):
+// Category resolution, the middle stage of a category build:
 // catalog lookup, options, GPU defaults, node count, the catalog entry's build and override
 // resolution, against detection facts. Pure; throws CategoryBuildError. The catalog_resolver
 // actor runs it for the controller, build_category_workflow for offline renders.
@@ -37,11 +37,11 @@ std::string requested_or_detected_architecture(const api::Certification& certifi
                                                const std::string& requested);
 
 // The controller's target architecture: the primary architecture, else the nodeSelector's
-// product label; "" when neither says (§3.3).
+// product label; "" when neither says.
 std::string target_architecture(const api::Certification& certification,
                                 const platform::DetectionFacts& facts);
 
-// Options, GPU defaults and node count for the entry's build (§4.5 steps 3-8). Offline,
+// Options, GPU defaults and node count for the entry's build. Offline,
 // nodesPerJob defaults to 1; the controller sizes the job against the primary-architecture nodes
 // that can supply gpusPerNode. Appends GPUArchitectureDefaults / NICResourceDetection notices.
 catalog::BuildConfig category_build_config(const std::string& key, const catalog::Entry& entry,

@@ -1,6 +1,6 @@
 #pragma once
-// Names, labels and annotations of the Workflows a Certification creates (controllers.md §2.6,
-// §4.1; api.md §13.2-13.3). Byte-compatible with NVCRE: external tools select on them.
+// Names, labels and annotations of the Workflows a Certification creates. Byte-compatible with
+// NVCRE: external tools select on them.
 #include <map>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Global -> per-category CategoryOptions resolution (controllers.md §4.5 step 4).
+// Global -> per-category CategoryOptions resolution.
 #include "api/certification.hpp"
 
 namespace nvcre::certification {

@@ -47,7 +47,7 @@ std::string waiting_for_nodes_message(const Pass& pass, k8s::Clock::time_point c
          " more. Nodes that are cordoned or unschedulable do not count.";
 }
 
-// §2.5 for a Create that failed: adopt, retry, collide, or reject.
+// A Create that failed: adopt, retry, collide, or reject.
 CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out,
                                     const k8s::ActionOutcome& outcome) {
   const auto& meta = pass.certification.metadata;

@@ -1,6 +1,6 @@
 #pragma once
-// Internal to the Certification reconcile: creating one category's Workflow (controllers.md §4.5)
-// and deciding what a failed Create means (§2.5, §4.3 step 2).
+// Internal to the Certification reconcile: creating one category's Workflow
+// and deciding what a failed Create means.
 #include <optional>
 #include <string>
 #include <vector>

@@ -27,7 +27,7 @@ struct Pass : reconcile::PassBase {
 
 // One status write computed from the observed status, the way Go's mutate-then-write callback is:
 // commit() appends nothing when nothing changed, else the conditional MergePatchStatus, followed
-// by the transition event when the True condition of the triple changed (§2.2).
+// by the transition event when the True condition of the triple changed.
 class StatusUpdate {
  public:
   explicit StatusUpdate(const Pass& pass);

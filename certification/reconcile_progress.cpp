@@ -27,8 +27,8 @@ bool is_done(const api::CertificationCategoryStatus& status) {
   return status.status == phase::kSucceeded || status.status == phase::kFailed;
 }
 
-// §4.4.2: the verdict once every category is terminal; no requeue.
-// §4.4.2's verdict over the categories as `update` leaves them.
+// The verdict once every category is terminal; no requeue.
+// The verdict over the categories as `update` leaves them.
 void set_verdict(StatusUpdate& update) {
   const auto& statuses = update.status().categoryStatuses;
   const bool any_failed = std::any_of(statuses.begin(), statuses.end(),
@@ -52,8 +52,8 @@ void finalize(Pass& pass) {
   update.commit(pass);
 }
 
-// §4.4.1: mirror the active Workflow's node refs and advance when it is terminal. A cache miss is
-// confirmed live before the category is failed for a missing Workflow (§2.4).
+// Mirror the active Workflow's node refs and advance when it is terminal. A cache miss is
+// confirmed live before the category is failed for a missing Workflow.
 void check_active_workflow(Pass& pass, std::size_t index) {
   const auto& category = pass.certification.status->categoryStatuses[index];
   const std::string key = key_of(category.domain, category.variant);
@@ -144,7 +144,7 @@ void initialize_categories(Pass& pass) {
     update.failed(reason::kCategoryNotFound, "Unknown certification category: " + key);
     update.commit(pass);
     pass.plan.error =
-        "unknown certification category: " + key;  // terminal anyway: §4.2 step 3 stops
+        "unknown certification category: " + key;  // terminal anyway: initialization stops here
     return;
   }
   if (categories.empty()) {

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the Certification reconcile: the forward path of a live, non-terminal Certification
-// (controllers.md §4.3, §4.4) and the recovery of a terminal one (§4.2 step 3).
+// and the recovery of a terminal one.
 #include "certification/reconcile_pass.hpp"
 
 namespace nvcre::certification::detail {

@@ -40,7 +40,7 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
   return "failed to update Certification status: " + text;
 }
 
-// §4.6: read every recorded Workflow live, delete those this Certification controls (UID
+// Read every recorded Workflow live, delete those this Certification controls (UID
 // precondition; NotFound and Conflict mean someone else already decided), then drop the finalizer.
 void handle_deletion(Pass& pass) {
   if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) return;
@@ -100,7 +100,7 @@ reconcile::Result reconcile_certification(const reconcile::Context& input,
             catalog,
             std::move(certification)};
 
-  // A failed Create is judged where it was planned (§2.5); a stale write carries no decision (the
+  // A failed Create is judged where it was planned; a stale write carries no decision (the
   // actor re-read the object); any other failure is returned as the error Go would return.
   if (input.outcome && input.outcome->action.verb != k8s::ActionVerb::Create &&
       !reconcile::is_stale_write(*input.outcome)) {
@@ -112,7 +112,7 @@ reconcile::Result reconcile_certification(const reconcile::Context& input,
     return result_of(pass);
   }
   if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) {
-    // §2.1: the patch ends the pass; its watch event drives the next one.
+    // The patch ends the pass; its watch event drives the next one.
     pass.plan.actions.push_back(
         reconcile::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
     return result_of(pass);

@@ -1,5 +1,5 @@
 #pragma once
-// The Certification reconcile (controllers.md §4): a pure function from what is observed (the
+// The Certification reconcile: a pure function from what is observed (the
 // cached Certification, the informer caches, live reads, the outcome of the previous plan, the
 // time) to a ReconcilePlan. Finalizer, deletion cascade, terminal recovery, initialization with
 // catalog validation, one Workflow per category in order, mirroring of each Workflow's result,

@@ -1,5 +1,5 @@
 #pragma once
-// The last stage of a category build (controllers.md §4.5 steps 13-14): the post-resolve gang
+// The last stage of a category build: the post-resolve gang
 // transforms and validation (transforms.hpp), then the Workflow object with its name, labels,
 // annotations and controller owner reference. Pure; throws CategoryBuildError
 // (GangSchedulingConflict). The gang_scheduler actor runs it for the controller.

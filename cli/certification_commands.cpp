@@ -20,7 +20,7 @@ namespace json = boost::json;
 
 namespace {
 
-// The threshold registry (api.md §12.4), in the order the reference prints it.
+// The threshold registry, in the order the reference prints it.
 constexpr std::string_view kThresholdKeys[] = {"busBandwidthGBps", "algBandwidthGBps",
                                                "goodputRatio", "avgTFLOPsPerGPU", "avgStepTimeSec"};
 

@@ -1,5 +1,7 @@
 #include "cli/validate_command.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 #include <ostream>
@@ -13,15 +15,8 @@ namespace json = boost::json;
 
 namespace {
 
-std::string string_at(const json::value& object, std::string_view key) {
-  if (!object.is_object()) return {};
-  const auto* found = object.get_object().if_contains(key);
-  return found && found->is_string() ? std::string(found->get_string()) : std::string();
-}
-
 std::string name_of(const json::value& object) {
-  const auto* metadata = object.is_object() ? object.get_object().if_contains("metadata") : nullptr;
-  return metadata ? string_at(*metadata, "name") : std::string();
+  return jsonkit::string_at(object, {"metadata", "name"});
 }
 
 std::vector<json::value> load_documents(const std::string& path) {
@@ -94,7 +89,7 @@ int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream
       continue;
     }
     for (const auto& object : documents) {
-      const std::string kind = string_at(object, "kind");
+      const std::string kind = jsonkit::string_at(object, {"kind"});
       const std::string name = name_of(object);
       api::ValidationResult result =
           old_object ? api::validate_update(*old_object, object) : api::validate_create(object);

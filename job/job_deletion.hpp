@@ -1,5 +1,5 @@
 #pragma once
-// Job deletion (controllers.md §6.11 with the pod-drain barrier of §5.11): delete the Job's
+// Job deletion, with the pod-drain barrier: delete the Job's
 // TrainJob (UID precondition, so a same-named replacement is never touched), wait until it and
 // the Job's active pods are gone -- a cache miss of the TrainJob is confirmed live -- for at most
 // the drain grace, then remove the finalizer.

@@ -49,7 +49,7 @@ std::vector<FailedContainer> failed_containers(const json::value& pod) {
   return out;
 }
 
-// §6.9.1: the log of the failing container, or an explanation when there is none to read.
+// The log of the failing container, or an explanation when there is none to read.
 // nullopt with a request added to the pass when the log is needed and not supplied.
 std::optional<api::FailureLog> failure_log(JobPass& pass) {
   if (pass.pods.empty()) {

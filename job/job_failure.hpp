@@ -1,6 +1,6 @@
 #pragma once
-// Failing a Job and attributing the failure (controllers.md §6.9): the Failed verdict, the failure
-// log of the failing container (§6.9.1) and, when no node was blamed yet, the group's nodes.
+// Failing a Job and attributing the failure: the Failed verdict, the failure
+// log of the failing container and, when no node was blamed yet, the group's nodes.
 #include "api/common_types.hpp"
 #include "api/job.hpp"
 #include "job/job_pass.hpp"

@@ -23,7 +23,7 @@ struct GangCheck {
 
 GangCheck check_gang_consistency(JobPass& pass);
 
-// The name a job-scoped copy of dependency `original` carries for this Job (§2.6):
+// The name a job-scoped copy of dependency `original` carries for this Job:
 // Truncate(`<original>-<wfhash>-job`, 63) or Truncate(`<original>-<wfhash>-<group>-iter-<n>`, 63).
 std::string job_scoped_copy_name(std::string_view original, std::string_view workflow_name,
                                  std::string_view tail);

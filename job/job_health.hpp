@@ -1,5 +1,5 @@
 #pragma once
-// Node health monitoring of a running Job (controllers.md §6.7), default rule only: a node the
+// Node health monitoring of a running Job, default rule only: a node the
 // Job's Running or Pending pods are on whose `spec.unschedulable` is true (cordoned) is reported
 // as HardwareFailed / HardwareFailureDetected and added to failedNodes. Any other CEL expression
 // is refused up front (see unsupported_health_rule), never silently skipped.

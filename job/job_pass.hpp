@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the Job reconcile (namespace job::detail, as every job_* header but
 // job_reconciler.hpp and job_watches.hpp): what the steps of one pass share (the decoded Job, its
-// pods, the result being built) and the cache-miss discipline (§2.4) every step uses to read a
+// pods, the result being built) and the cache-miss discipline every step uses to read a
 // child.
 #include "api/labels.hpp"
 #include "api/job.hpp"
@@ -21,7 +21,7 @@ namespace nvcre::job::detail {
 
 using api::kGroupLabel;
 using api::kGroupNodesAnnotation;
-// Default of spec.schedulingStallGraceSeconds (§6.1) and the pod-drain grace of deletion (§5.11).
+// Default of spec.schedulingStallGraceSeconds and the pod-drain grace of deletion.
 inline constexpr std::chrono::seconds kDefaultSchedulingStallGrace{300};
 inline constexpr std::chrono::minutes kPodDrainGrace{5};
 

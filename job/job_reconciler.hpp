@@ -1,5 +1,5 @@
 #pragma once
-// The Job reconcile (controllers.md §6): a pure function from what is observed (the cached Job, the
+// The Job reconcile: a pure function from what is observed (the cached Job, the
 // informer caches, live reads, the outcome of the previous plan, the time, pod log tails already
 // fetched) to a plan. Finalizer, deletion with TrainJob + pod drain, TrainJob creation with
 // create-or-adopt and a gang consistency check, status from the TrainJob (phases, scheduling-block
@@ -23,7 +23,7 @@
 namespace nvcre::job {
 
 inline constexpr std::string_view kJobFinalizer = "nvcre.nvidia.com/finalizer";
-// Failure log bounds (§6.9.1).
+// Failure log bounds.
 inline constexpr int kFailureLogTailLines = 800;
 inline constexpr std::size_t kFailureLogMaxBytes = 32 * 1024;
 // ValidationFailed reason when spec.nodeHealthMonitor asks for a rule this controller cannot run.

@@ -1,5 +1,5 @@
 #pragma once
-// One pass's status change for a Job (controllers.md §2.2): every mutation of the pass goes into a
+// One pass's status change for a Job: every mutation of the pass goes into a
 // draft of the status, and the pass ends with at most ONE conditional write (merge patch of the
 // status subresource carrying metadata.resourceVersion), so a 409 re-plans everything from the
 // fresh copy instead of losing part of it. The exclusive triple follows the Job tier's "unless"

@@ -1,5 +1,5 @@
 #pragma once
-// Which Job keys a watch event enqueues (controllers.md §6.12), as pure functions for the actor
+// Which Job keys a watch event enqueues, as pure functions for the actor
 // shell: For(Job); Owns(TrainJob) through the controller owner reference; Watches(Node) through
 // the pods bound to the node, passing creates and the updates the health rule can see.
 #include "k8s/object_cache.hpp"

@@ -38,7 +38,7 @@ void record_workload(JobStatusDraft& draft, const k8s::ObjectRef& ref, std::stri
                   "Workload " + workload_text(ref.name) + " " + std::string(verb));
 }
 
-// The Create of the previous plan met a holder of the name (§2.5, §6.4 step 3).
+// The Create of the previous plan met a holder of the name.
 void on_already_exists(JobPass& pass, JobStatusDraft& draft, const k8s::ObjectRef& ref,
                        const k8s::ActionOutcome& outcome) {
   if (!outcome.live_holder || outcome.live_holder->is_null()) {
@@ -77,7 +77,7 @@ std::optional<std::string> scheduling_block(const std::vector<const json::value*
   return std::nullopt;
 }
 
-// Phase Running (§6.5 step 1, 2, 4; ADR-083 accounting): time spent unschedulable does not count.
+// Phase Running: time spent unschedulable does not count.
 void running(JobPass& pass, JobStatusDraft& draft, const std::string& workload) {
   api::JobStatus& status = draft.status();
   const auto now = pass.in.now;

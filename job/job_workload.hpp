@@ -1,5 +1,5 @@
 #pragma once
-// The workload half of a Job reconcile (controllers.md §6.4, §6.5): create (or adopt) the TrainJob
+// The workload half of a Job reconcile: create (or adopt) the TrainJob
 // when the Job has none yet, else derive the Job's status from it.
 #include "job/job_pass.hpp"
 #include "job/job_status.hpp"
@@ -10,7 +10,7 @@ namespace nvcre::job::detail {
 // waits for a terminating foreign one and fails on a live foreign one.
 void create_workload(JobPass& pass, JobStatusDraft& draft);
 
-// workloadRef set: TrainJob phase -> Job conditions, with scheduling-block accounting (§6.5.1).
+// workloadRef set: TrainJob phase -> Job conditions, with scheduling-block accounting.
 void update_from_workload(JobPass& pass, JobStatusDraft& draft);
 
 }  // namespace nvcre::job::detail

@@ -1,5 +1,5 @@
 #pragma once
-// The workload adapter for Kubeflow Trainer TrainJobs (controllers.md §6.2, §10): builds the
+// The workload adapter for Kubeflow Trainer TrainJobs: builds the
 // TrainJob a Job runs, mutates a TrainJob spec only through the controller-owned runtimePatch
 // (manager `nvcre.nvidia.com/controller`), and maps TrainJob status to a workload phase.
 // Pure functions over raw JSON: the TrainJob spec belongs to another project and is kept exact.

@@ -14,7 +14,7 @@ namespace nvcre::jsonkit {
 //   op[1] (add "/spec/x/y"): parent "/spec/x" does not exist
 // and the caller's document is untouched. Pointers honour ~0 / ~1 escapes; "-" appends to an
 // array in `add` (and in the target of move/copy); members of an operation that RFC 6902 does not
-// define are ignored (§4).
+// define are ignored.
 boost::json::value apply_json_patch(const boost::json::value& document,
                                     const boost::json::value& patch);
 

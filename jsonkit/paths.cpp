@@ -13,6 +13,12 @@ const json::value* value_at(const json::value& root, std::initializer_list<std::
   return node;
 }
 
+const json::object* object_at(const json::value& root,
+                              std::initializer_list<std::string_view> path) {
+  const auto* value = value_at(root, path);
+  return value != nullptr ? value->if_object() : nullptr;
+}
+
 std::string string_at(const json::value& root, std::initializer_list<std::string_view> path) {
   const auto* value = value_at(root, path);
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
@@ -67,6 +73,11 @@ json::object& ensure_path(json::object& root, std::initializer_list<std::string_
   json::object* current = &root;
   for (std::string_view key : path) current = &ensure_object(*current, key);
   return *current;
+}
+
+std::string string_of(const json::object* object, std::string_view key) {
+  const json::string* value = find_string(object, key);
+  return value != nullptr ? std::string(*value) : std::string();
 }
 
 }  // namespace nvcre::jsonkit

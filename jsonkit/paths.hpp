@@ -16,6 +16,9 @@ namespace nvcre::jsonkit {
 // missing or not an object.
 const boost::json::value* value_at(const boost::json::value& root,
                                    std::initializer_list<std::string_view> path);
+// The object at `path`, or nullptr when it is missing or not an object.
+const boost::json::object* object_at(const boost::json::value& root,
+                                     std::initializer_list<std::string_view> path);
 // The string at `path`, or "" when it is missing or not a string.
 std::string string_at(const boost::json::value& root, std::initializer_list<std::string_view> path);
 
@@ -33,6 +36,8 @@ boost::json::array* find_array(boost::json::object& root,
 
 // The string at `key` of `object`, or nullptr (also for a null `object`).
 const boost::json::string* find_string(const boost::json::object* object, std::string_view key);
+// ... as text: "" when it is missing or not a string.
+std::string string_of(const boost::json::object* object, std::string_view key);
 
 // The object at `key`, created (replacing any non-object value) when needed.
 boost::json::object& ensure_object(boost::json::object& parent, std::string_view key);

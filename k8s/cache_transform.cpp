@@ -1,5 +1,7 @@
 #include "k8s/cache_transform.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 #include <initializer_list>
@@ -27,12 +29,12 @@ void keep_only(json::object& object, std::string_view field,
 void trim_for_cache(json::value& object) {
   auto* o = object.if_object();
   if (o == nullptr) return;
-  auto* meta = o->if_contains("metadata");
-  if (meta != nullptr && meta->is_object()) meta->as_object().erase("managedFields");
+  json::object* meta = jsonkit::find_object(*o, {"metadata"});
+  if (meta != nullptr) meta->erase("managedFields");
   const auto* kind = o->if_contains("kind");
   if (kind == nullptr || !kind->is_string()) return;
   if (kind->as_string() == "Pod") {
-    if (meta != nullptr && meta->is_object()) meta->as_object().erase("annotations");
+    if (meta != nullptr) meta->erase("annotations");
     keep_only(*o, "spec", {"nodeName"});
   } else if (kind->as_string() == "TrainJob") {
     keep_only(*o, "spec", {"suspend", "managedBy"});

@@ -1,5 +1,7 @@
 #include "k8s/cached_object.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/object_cache.hpp"
 
 #include <boost/json.hpp>
@@ -37,9 +39,7 @@ std::string_view next_field(std::string_view in, std::size_t& at) {
 }
 
 const json::object* metadata_of(const json::value& object) {
-  const auto* o = object.if_object();
-  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
-  return meta == nullptr ? nullptr : meta->if_object();
+  return jsonkit::object_at(object, {"metadata"});
 }
 
 }  // namespace

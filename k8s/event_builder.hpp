@@ -1,5 +1,5 @@
 #pragma once
-// events.k8s.io/v1 Events from reconcile EventRecords (controllers.md §2.3): reason doubles as
+// events.k8s.io/v1 Events from reconcile EventRecords: reason doubles as
 // action; the note is made valid UTF-8 (invalid bytes become U+FFFD) and capped at 1024 bytes,
 // cut on a character boundary and suffixed "... [truncated]". Status messages are never cut.
 #include "k8s/reconcile_plan.hpp"

@@ -4,7 +4,7 @@
 // the write the machine asks for and reports how it went. No I/O, no clock reads, no sleeping; the
 // blocking driver is k8s/leader_elector.hpp.
 //
-// Rules (reference/anchors.md §2b):
+// Rules:
 // - A missing Lease is created with us as holder; a Lease held by nobody (released) is taken at
 // once.
 // - A Lease held by someone else is taken only after leaseDurationSeconds have passed since we

@@ -1,5 +1,5 @@
 #pragma once
-// Deterministic child-object names (reference/api.md §3.4): long names are cut and suffixed with
+// Deterministic child-object names: long names are cut and suffixed with
 // a short FNV-32a hash of the full name, so two long names that share a prefix stay distinct and
 // the same input always yields the same name across restarts.
 #include <cstddef>

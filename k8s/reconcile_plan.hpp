@@ -79,7 +79,7 @@ inline Action live_get(ObjectRef target) {
   return make_action(ActionVerb::LiveGet, std::move(target));
 }
 // Delete guarded by the uid (a same-named replacement is never deleted); NotFound and Conflict
-// count as success, as §2.5 requires for owned children.
+// count as success for owned children.
 inline Action delete_owned(ObjectRef target, std::string uid) {
   Action action = make_action(ActionVerb::Delete, std::move(target));
   action.precondition_uid = std::move(uid);
@@ -130,7 +130,7 @@ ObjectRef object_ref_from_json(
     const boost::json::value& ref);  // {apiVersion, kind, namespace, name}
 boost::json::value object_ref_to_json(const ObjectRef& ref);
 
-// Requeue constants shared by every controller (reference §2.7, §11).
+// Requeue constants shared by every controller.
 inline constexpr std::chrono::milliseconds kImmediateRequeue{50};
 inline constexpr std::chrono::milliseconds kDefaultRequeue{15000};
 

@@ -1,5 +1,7 @@
 #include "k8s/watch_stream.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 namespace nvcre::k8s {
@@ -45,11 +47,7 @@ std::string_view to_string(WatchEventType type) {
 }
 
 std::string WatchEvent::resource_version() const {
-  if (const auto* o = object.if_object())
-    if (const auto* m = o->if_contains("metadata"); m && m->is_object())
-      if (const auto* rv = m->as_object().if_contains("resourceVersion"); rv && rv->is_string())
-        return std::string(rv->as_string());
-  return {};
+  return jsonkit::string_at(object, {"metadata", "resourceVersion"});
 }
 
 WatchEvent decode_watch_event(std::string_view line) {

@@ -1,5 +1,5 @@
 #pragma once
-// nvcre-manager's command line (reference cli_tests_adrs.md §4.3, controllers.md §9.1), parsed
+// nvcre-manager's command line (NVCRE's flags and defaults), parsed
 // with CLI11 and validated before anything starts.
 #include <string>
 #include <vector>

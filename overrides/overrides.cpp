@@ -26,12 +26,8 @@ struct DependencyKey {
 };
 
 DependencyKey key_of(const json::object& resource) {
-  auto text = [](const json::string* value) {
-    return value != nullptr ? std::string(*value) : std::string();
-  };
-  return {text(jsonkit::find_string(&resource, "apiVersion")),
-          text(jsonkit::find_string(&resource, "kind")),
-          text(jsonkit::find_string(jsonkit::find_object(resource, {"metadata"}), "name"))};
+  return {jsonkit::string_of(&resource, "apiVersion"), jsonkit::string_of(&resource, "kind"),
+          jsonkit::string_of(jsonkit::find_object(resource, {"metadata"}), "name")};
 }
 
 std::string describe(const DependencyKey& key) { return key.kind + "/" + key.name; }

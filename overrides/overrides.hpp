@@ -1,7 +1,6 @@
 #pragma once
 // The override engine: one mechanism for catalog platform variants, WorkloadRun platform overrides
-// and user `overrides` (ARCHITECTURE.md "One mechanism, many users"; catalog_platform.md §1.6.1-2,
-// controllers.md §5.3). Including this header gives the whole engine.
+// and user `overrides` (one mechanism for all three). Including this header gives the whole engine.
 #include "api/workflow.hpp"
 #include "jsonkit/merge_patch.hpp"
 #include "jsonkit/named_merge.hpp"
@@ -48,7 +47,7 @@ std::vector<api::DependencySpec> select_dependencies(
 // "jobTemplate, jobTemplatePatch, 2 dependencies, orchestration" (the parts present) or "none".
 std::string summarize_override_parts(const api::OverrideSpec& override_spec);
 
-// ---- events (controllers.md §5.3) ---------------------------------------------------------------
+// ---- events ---------------------------------------------------------------
 
 inline constexpr std::string_view kOverrideErrorReason =
     "OverrideError";  // Failed condition reason

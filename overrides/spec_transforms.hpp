@@ -1,6 +1,6 @@
 #pragma once
 // The post-resolve transforms a category's Workflow goes through after its overrides are resolved,
-// in their fixed order (controllers.md §4.5 step 13): gang rewrite of the runtime dependencies,
+// in their fixed order: gang rewrite of the runtime dependencies,
 // image override, workload-metadata labels (with the gang queue label), then the persisted gang
 // intent and the consistency check. Used by the controller and by `nvcrectl certification render`,
 // so what a user renders is what the controller creates.

@@ -32,7 +32,7 @@ bool int_matches(const api::IntMatchSpec& match, std::int64_t actual) {
   return true;
 }
 
-// Cut to 37 characters + "..." when longer than 40 (§1.6.2). Counts UTF-8 characters, so a cut
+// Cut to 37 characters + "..." when longer than 40. Counts UTF-8 characters, so a cut
 // never splits one (upstream cuts bytes; identical for ASCII, which every known expression is).
 std::string truncate_for_summary(const std::string& text) {
   std::vector<std::size_t> starts;  // byte offset of each character

@@ -1,7 +1,6 @@
 #pragma once
-// `when` conditions of overrides and dependencies (catalog_platform.md §1.6.1, controllers.md
-// §5.3): the match context, the matcher and the one-line summary recorded in
-// status.orchestration.appliedOverrides[].when.
+// `when` conditions of overrides and dependencies: the match context, the matcher and the one-line
+// summary recorded in status.orchestration.appliedOverrides[].when.
 #include "api/workflow.hpp"
 #include "overrides/override_error.hpp"
 
@@ -17,7 +16,7 @@ inline constexpr std::string_view kTopologyModeSimple = "simple";      // plain 
 
 struct TopologyContext {
   // "topology" | "simple" as upstream's controller derives it, or single-rack / multi-rack /
-  // multi-zone (api.md's WhenSpec vocabulary) when a caller knows better. Compared verbatim.
+  // multi-zone (the WhenSpec vocabulary) when a caller knows better. Compared verbatim.
   std::string mode;
   std::int64_t domain_count = 0;  // distinct non-empty topology-key values over the target nodes
 };

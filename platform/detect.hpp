@@ -1,5 +1,5 @@
 #pragma once
-// Platform and GPU-architecture detection from plain core/v1 Node JSON (controllers.md §3.2, §3.3),
+// Platform and GPU-architecture detection from plain core/v1 Node JSON,
 // and the synthetic node offline renders detect against. Pure functions: callers pass the nodes
 // discovery returned (name-sorted), nothing here talks to an API server.
 #include <boost/json/object.hpp>

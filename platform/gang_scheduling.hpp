@@ -1,8 +1,7 @@
 #pragma once
-// The gang-scheduling rewrite of TrainingRuntime dependencies (seed PR #303, catalog_platform.md
-// §2.5, controllers.md §4.7). It runs after catalog and platform overrides resolve, so no override
-// can put `default-scheduler` back, and it is the one function the controller, `nvcrectl render`
-// (offline and --dry-run) and the tests share.
+// The gang-scheduling rewrite of TrainingRuntime dependencies. It runs after catalog and platform
+// overrides resolve, so no override can put `default-scheduler` back, and it is the one function
+// the controller, `nvcrectl render` (offline and --dry-run) and the tests share.
 #include "api/common_types.hpp"
 #include "api/workflow.hpp"
 
@@ -31,7 +30,7 @@ std::optional<api::GangSchedulerSpec> resolve_gang_scheduler(
 // object in spec.template.spec.replicatedJobs (other items are skipped): pod spec `schedulerName`
 // (overwritten unconditionally) at template.spec.template.spec, the queue label at
 // template.metadata.labels and template.spec.template.metadata.labels (other labels kept, missing
-// maps created). Plus the KAI + MPI launcher rule (§2.5.2). A kind other than TrainingRuntime, or
+// maps created). Plus the KAI + MPI launcher rule. A kind other than TrainingRuntime, or
 // replicatedJobs missing / not a list (at any level), leaves the object untouched; so does a job
 // holding a non-object where one of those maps belongs (it is skipped, its siblings are not).
 bool apply_gang_scheduler_to_runtime(boost::json::object& runtime,

@@ -1,5 +1,5 @@
 #pragma once
-// The gang consistency contract (api.md §7.2, controllers.md §4.7): the resolved job template and
+// The gang consistency contract: the resolved job template and
 // TrainingRuntime must still say what the persisted Workflow.spec.gangScheduler intent says. Run at
 // Certification build, at Workflow discovery and before each Job is created. It reports and never
 // repairs — with one exception the contract names: a queue label an override removed from the

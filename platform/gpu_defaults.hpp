@@ -1,5 +1,5 @@
 #pragma once
-// Per-architecture node sizing (catalog_platform.md §1.6.3, controllers.md §3.4, §3.5): GPUs and
+// Per-architecture node sizing: GPUs and
 // Mellanox NICs per node, the MNNVL default, the unknown-architecture fallback and its warning,
 // the --gpu-arch flag, and on-prem NIC resource auto-detection. The table is compiled-in data.
 #include <boost/json/value.hpp>

@@ -1,7 +1,6 @@
 #pragma once
-// Shell snippets and fixed names of the MPI TrainingRuntime shape (catalog_platform.md §2.2,
-// §2.4.3, §2.4.6, §2.5.2), shared by the runtime builder and the gang-scheduling rewrite so both
-// produce the same containers.
+// Shell snippets and fixed names of the MPI TrainingRuntime shape, shared by the runtime builder
+// and the gang-scheduling rewrite so both produce the same containers.
 #include <string>
 #include <string_view>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Model-independent NCCL environment auto-injected into every WorkloadRun container, and the
-// env-merging rules that make the user's own env win (catalog_platform.md §2.3). Platform-specific
+// env-merging rules that make the user's own env win. Platform-specific
 // NCCL settings (EFA, FastRak, IB) come from overrides, not from here.
 #include "api/common_types.hpp"
 

@@ -1,18 +1,14 @@
 #include "platform/node_facts.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <algorithm>
 
 namespace nvcre::platform {
 namespace json = boost::json;
 
 std::string node_resource_version(const json::value& node) {
-  const auto* object = node.if_object();
-  const auto* meta = object == nullptr ? nullptr : object->if_contains("metadata");
-  const auto* version = meta == nullptr || !meta->is_object()
-                            ? nullptr
-                            : meta->as_object().if_contains("resourceVersion");
-  return version != nullptr && version->is_string() ? std::string(version->get_string())
-                                                    : std::string();
+  return jsonkit::string_at(node, {"metadata", "resourceVersion"});
 }
 
 NodeFacts derive_node_facts(const json::value& node) {

@@ -1,5 +1,5 @@
 #pragma once
-// Detection (controllers.md §3.2, §3.3) split in two: what is derived once per Node (kept by the
+// Detection split in two: what is derived once per Node (kept by the
 // platform_detector as its Node view, refreshed on Node changes) and the aggregate over one
 // target's nodes that a category build resolves against. The aggregate reproduces detect_platform,
 // majority_gpu_architecture and select_primary_architecture (platform/detect.hpp) from already

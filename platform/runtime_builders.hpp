@@ -1,5 +1,5 @@
 #pragma once
-// TrainingRuntime builders for WorkloadRun (catalog_platform.md §2.4, controllers.md §7.3): the
+// TrainingRuntime builders for WorkloadRun: the
 // runtime a WorkloadRun's TrainJob references, built as raw JSON and returned as a Workflow
 // dependency. Gang scheduling is written at build time with the same fields and the same KAI
 // launcher policy the post-resolve rewrite uses.

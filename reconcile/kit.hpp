@@ -44,7 +44,7 @@ k8s::ReconcilePlan error_plan(std::string error);
 k8s::Action status_patch(const k8s::ObjectRef& self, const boost::json::value& object,
                          boost::json::value new_status);
 
-// Finalizer add (§2.1): MergePatch of the whole list plus the resourceVersion.
+// Finalizer add: MergePatch of the whole list plus the resourceVersion.
 k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const boost::json::value& object,
                                 std::string_view finalizer);
 // Finalizer removal: Update of the object without `finalizer` (409 when stale).

@@ -1,5 +1,7 @@
 #include "sim/garbage_collector.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -32,10 +34,7 @@ const char* propagation_finalizer(Propagation policy) {
 namespace {
 
 const json::object* metadata(const json::value& object) {
-  const auto* obj = object.if_object();
-  if (!obj) return nullptr;
-  const auto* meta = obj->if_contains("metadata");
-  return meta && meta->is_object() ? &meta->as_object() : nullptr;
+  return jsonkit::object_at(object, {"metadata"});
 }
 
 bool has_finalizer(const json::value& object, const std::string& finalizer) {
@@ -221,9 +220,7 @@ namespace {
 // The collector reads metadata only; copying just that keeps a collection cheap next to objects
 // with large specs and statuses (Nodes, Pods, TrainJobs).
 json::value metadata_only(const json::value& object) {
-  const auto* o = object.if_object();
-  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
-  const auto* fields = meta == nullptr ? nullptr : meta->if_object();
+  const auto* fields = jsonkit::object_at(object, {"metadata"});
   json::object kept;
   if (fields != nullptr) {
     for (const char* key : {"name", "namespace", "uid", "resourceVersion", "deletionTimestamp",

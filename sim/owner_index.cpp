@@ -1,5 +1,7 @@
 #include "sim/owner_index.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include <boost/json.hpp>
 
 #include <deque>
@@ -11,9 +13,7 @@ namespace json = boost::json;
 namespace {
 
 const json::object* metadata(const json::value* object) {
-  const auto* o = object == nullptr ? nullptr : object->if_object();
-  const auto* meta = o == nullptr ? nullptr : o->if_contains("metadata");
-  return meta == nullptr ? nullptr : meta->if_object();
+  return object == nullptr ? nullptr : jsonkit::object_at(*object, {"metadata"});
 }
 
 std::string string_field(const json::object* meta, const char* key) {

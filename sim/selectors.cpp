@@ -1,5 +1,7 @@
 #include "sim/selectors.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "k8s/label_selector.hpp"
 
 #include <boost/json.hpp>
@@ -76,9 +78,7 @@ std::optional<std::string> field_value(const json::value& object, const std::str
 
 k8s::Labels labels_of(const json::value& object) {
   k8s::Labels labels;
-  const auto* meta = object.as_object().if_contains("metadata");
-  if (!meta || !meta->is_object()) return labels;
-  const auto* l = meta->as_object().if_contains("labels");
+  const auto* l = jsonkit::value_at(object, {"metadata", "labels"});
   if (!l || !l->is_object()) return labels;
   for (const auto& [k, v] : l->as_object())
     if (v.is_string()) labels.emplace(std::string(k), std::string(v.as_string()));

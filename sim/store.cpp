@@ -1,4 +1,6 @@
 #include "sim/store.hpp"
+
+#include "jsonkit/paths.hpp"
 #include "jsonkit/merge_patch.hpp"
 
 #include "sim/continue_token.hpp"
@@ -30,13 +32,7 @@ const char* to_string(EventType type) {
 }
 
 std::string meta_string(const json::value& object, const char* key) {
-  const auto* obj = object.if_object();
-  if (!obj) return {};
-  const auto* meta = obj->if_contains("metadata");
-  if (!meta || !meta->is_object()) return {};
-  const auto* value = meta->as_object().if_contains(key);
-  if (!value || !value->is_string()) return {};
-  return std::string(value->as_string());
+  return jsonkit::string_at(object, {"metadata", key});
 }
 
 namespace {
@@ -49,9 +45,7 @@ json::object& metadata_of(json::value& object) {
 
 std::vector<std::string> finalizers_of(const json::value& object) {
   std::vector<std::string> out;
-  const auto* meta = object.as_object().if_contains("metadata");
-  if (!meta || !meta->is_object()) return out;
-  const auto* list = meta->as_object().if_contains("finalizers");
+  const auto* list = jsonkit::value_at(object, {"metadata", "finalizers"});
   if (!list || !list->is_array()) return out;
   for (const auto& f : list->as_array())
     if (f.is_string()) out.emplace_back(f.as_string());
@@ -69,12 +63,9 @@ json::value generation_view(const json::value& object, bool status_subresource) 
 }
 
 std::int64_t generation_of(const json::value& object) {
-  const auto* meta = object.as_object().if_contains("metadata");
-  if (meta && meta->is_object()) {
-    if (const auto* g = meta->as_object().if_contains("generation"); g && g->is_number())
-      return g->to_number<std::int64_t>();
-  }
-  return 0;
+  const auto* generation = jsonkit::value_at(object, {"metadata", "generation"});
+  return generation != nullptr && generation->is_number() ? generation->to_number<std::int64_t>()
+                                                          : 0;
 }
 
 std::string go_string_slice(const std::vector<std::string>& items) {

@@ -1,5 +1,7 @@
 #include "workflow/dependency_plan.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "api/codec.hpp"
 #include "k8s/naming.hpp"
 #include "platform/gang_scheduling.hpp"
@@ -100,11 +102,7 @@ bool is_resource_name(std::string_view text) {
 }
 
 std::string dependency_name(const api::DependencySpec& dependency) {
-  const json::value* metadata = dependency.resource.if_contains("metadata");
-  const json::value* name = metadata == nullptr || !metadata->is_object()
-                                ? nullptr
-                                : metadata->get_object().if_contains("name");
-  return name != nullptr && name->is_string() ? std::string(name->get_string()) : std::string();
+  return jsonkit::string_of(jsonkit::find_object(dependency.resource, {"metadata"}), "name");
 }
 
 std::string dependency_kind(const api::DependencySpec& dependency) {
@@ -350,9 +348,7 @@ json::object dependency_object(const json::object& resource, std::string_view wo
 namespace {
 
 const json::object* metadata_of(const json::value& object) {
-  const auto* o = object.if_object();
-  const json::value* metadata = o == nullptr ? nullptr : o->if_contains("metadata");
-  return metadata == nullptr ? nullptr : metadata->if_object();
+  return jsonkit::object_at(object, {"metadata"});
 }
 
 std::string metadata_map_value(const json::value& object, std::string_view map,

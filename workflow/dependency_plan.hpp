@@ -1,5 +1,5 @@
 #pragma once
-// The pure half of Workflow dependencies (controllers.md §5.5, §2.5): which dependencies are
+// The pure half of Workflow dependencies: which dependencies are
 // workflow-scoped and which need a per-Job copy, the order to create them in, the per-Job names and
 // the rewritten Job spec, the object to create, and the ownership checks adopt and cleanup rely on.
 #include "api/workflow.hpp"

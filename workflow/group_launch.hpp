@@ -1,5 +1,5 @@
 #pragma once
-// The Job a Workflow creates for one group (controllers.md §5.7.1, §2.6): its name, placement
+// The Job a Workflow creates for one group: its name, placement
 // (node affinity and tolerations written into the TrainJob's controller runtimePatch), size, node
 // health monitor, labels, annotations and controller owner reference. The Job controller consumes
 // exactly this shape (api/job.hpp).

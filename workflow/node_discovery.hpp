@@ -1,8 +1,8 @@
 #pragma once
-// Target-node discovery and the node exclusions the Workflow controller records (controllers.md
-// §3.1, §3.5 capacity filter, §5.4): which cached GPU nodes a TargetSpec selects, which of them
-// were dropped as cordoned, under-capacity or of a minority architecture, and the sentences that
-// explain it in status, events and failure messages. Pure functions over cached Node JSON.
+// Target-node discovery and the node exclusions the Workflow controller records (with the capacity
+// filter): which cached GPU nodes a TargetSpec selects, which of them were dropped as cordoned,
+// under-capacity or of a minority architecture, and the sentences that explain it in status, events
+// and failure messages. Pure functions over cached Node JSON.
 #include "api/labels.hpp"
 #include "api/workflow.hpp"
 #include "k8s/object_cache.hpp"

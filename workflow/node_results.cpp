@@ -1,5 +1,7 @@
 #include "workflow/node_results.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "api/codec.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "workflow/dependency_plan.hpp"
@@ -125,11 +127,7 @@ std::string stored_payload(const json::value* configmap, std::string_view key) {
 }
 
 bool has_controller(const json::value& object) {
-  const json::value* metadata =
-      object.is_object() ? object.get_object().if_contains("metadata") : nullptr;
-  const json::value* refs = metadata == nullptr || !metadata->is_object()
-                                ? nullptr
-                                : metadata->get_object().if_contains("ownerReferences");
+  const json::value* refs = jsonkit::value_at(object, {"metadata", "ownerReferences"});
   if (refs == nullptr || !refs->is_array()) return false;
   return std::any_of(
       refs->get_array().begin(), refs->get_array().end(), [](const json::value& ref) {

@@ -1,5 +1,5 @@
 #pragma once
-// Node-result ConfigMaps (controllers.md §5.13, api.md §4.7): `succeeded-nodes-<uid8>` holds the
+// Node-result ConfigMaps: `succeeded-nodes-<uid8>` holds the
 // gzip of the sorted, de-duplicated, comma-joined passing nodes; `failed-nodes-<uid8>` the gzip of
 // a JSON array of {name, reason, message}, de-duplicated by (name, reason) and sorted. Both are
 // owned (controller reference) by the Workflow and merged into rather than overwritten. External

@@ -1,5 +1,5 @@
 #pragma once
-// Partitioning target nodes into groups, one Job each (controllers.md §5.6). Every input node lands
+// Partitioning target nodes into groups, one Job each. Every input node lands
 // in at least one group; nodes are shared only by overflow groups, which borrow already-tested
 // nodes so that every group has exactly nodesPerJob nodes.
 #include "k8s/label_selector.hpp"

@@ -1,5 +1,7 @@
 #include "workflow/workflow_reconciler.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "api/conditions.hpp"
 #include "overrides/overrides.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
@@ -42,7 +44,7 @@ std::string resolved_placement(const WorkflowExtras& extras,
   return placement;
 }
 
-// §5.2 step 4: the untracked re-application with the detection cached in status (first pass: none).
+// The untracked re-application with the detection cached in status (first pass: none).
 // Upstream passes no nodes here, so topology.domainCount reads 0 and `when.config` never matches.
 bool apply_untracked_overrides(Pass& pass) {
   const auto& orch = pass.status.orchestration;
@@ -65,18 +67,16 @@ bool apply_untracked_overrides(Pass& pass) {
   }
 }
 
-// §5.2 step 5: a checkpointed Job needs its PVC among the dependencies.
+// A checkpointed Job needs its PVC among the dependencies.
 bool checkpoint_pvc_declared(Pass& pass) {
   const auto& checkpoint = pass.spec.jobTemplate.spec.checkpoint;
   if (!checkpoint) return true;
   for (const auto& dependency : pass.spec.dependencies) {
     const json::value* kind = dependency.resource.if_contains("kind");
-    const json::value* metadata = dependency.resource.if_contains("metadata");
-    const json::value* name = metadata != nullptr && metadata->is_object()
-                                  ? metadata->get_object().if_contains("name")
-                                  : nullptr;
+    const json::string* name =
+        jsonkit::find_string(jsonkit::find_object(dependency.resource, {"metadata"}), "name");
     if (kind != nullptr && *kind == "PersistentVolumeClaim" && name != nullptr &&
-        name->is_string() && name->get_string() == checkpoint->pvcName) {
+        *name == checkpoint->pvcName) {
       return true;
     }
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The Workflow controller's reconcile logic (controllers.md §5, without §5.10 diagnose) as a pure
+// The Workflow controller's reconcile logic (without diagnose mode) as a pure
 // function: the cached Workflow, the read-only caches (Nodes, Pods, Jobs, ConfigMaps, TrainJobs),
 // live reads, the previous plan's failed action and `now` in; the plan out
 // (k8s/reconcile_plan.hpp).

@@ -1,4 +1,4 @@
-// §5.12: Workflow deletion: every Job first (their finalizers hold until workload pods drain), then
+// Workflow deletion: every Job first (their finalizers hold until workload pods drain), then
 // the dependencies in reverse creation order after an ownership check, then the finalizer.
 #include "workflow/dependency_plan.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"

@@ -1,6 +1,8 @@
-// §5.5 / §2.5: creating dependencies (adopt or collide on AlreadyExists) and cleaning up the
+// Creating dependencies (adopt or collide on AlreadyExists) and cleaning up the
 // job-scoped copies of one group and iteration.
 #include "workflow/dependency_plan.hpp"
+
+#include "jsonkit/paths.hpp"
 #include "workflow/group_launch.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
@@ -13,11 +15,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string string_at(const json::object& object, std::string_view key) {
-  const json::value* v = object.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 k8s::ObjectRef target_of(const api::DependencyResourceRef& ref) {
   return {ref.apiVersion, ref.kind, ref.namespace_, ref.name};
 }
@@ -26,13 +23,11 @@ k8s::ObjectRef target_of(const api::DependencyResourceRef& ref) {
 
 api::DependencyResourceRef dependency_ref_of(const json::object& object) {
   api::DependencyResourceRef ref;
-  ref.apiVersion = string_at(object, "apiVersion");
-  ref.kind = string_at(object, "kind");
-  if (const json::value* metadata = object.if_contains("metadata");
-      metadata != nullptr && metadata->is_object()) {
-    ref.name = string_at(metadata->get_object(), "name");
-    ref.namespace_ = string_at(metadata->get_object(), "namespace");
-  }
+  ref.apiVersion = jsonkit::string_of(&object, "apiVersion");
+  ref.kind = jsonkit::string_of(&object, "kind");
+  const json::object* metadata = jsonkit::find_object(object, {"metadata"});
+  ref.name = jsonkit::string_of(metadata, "name");
+  ref.namespace_ = jsonkit::string_of(metadata, "namespace");
   return ref;
 }
 

@@ -1,4 +1,4 @@
-// §5.4: the first reconcile(s) of a Workflow: discover nodes, detect platform and architecture,
+// The first reconcile(s) of a Workflow: discover nodes, detect platform and architecture,
 // resolve overrides authoritatively, drop excluded nodes, create the workflow-scoped dependencies
 // (one per pass) and partition the survivors into groups.
 #include "platform/detect.hpp"

@@ -1,4 +1,4 @@
-// §5.9: closing an iteration (snapshot, delete its Jobs, reset the groups) and the final status
+// Closing an iteration (snapshot, delete its Jobs, reset the groups) and the final status
 // with the succeeded-nodes ConfigMap. Jobs, measurements and dependencies of the last iteration are
 // kept until the Workflow is deleted: the report reads them.
 #include "api/conditions.hpp"

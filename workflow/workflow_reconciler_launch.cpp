@@ -1,4 +1,4 @@
-// §5.7: launching Pending groups: job-scoped dependency copies first (one create per pass, 15 s
+// Launching Pending groups: job-scoped dependency copies first (one create per pass, 15 s
 // after a new ComputeDomain so the DRA driver can publish its channel template), then the Job.
 #include "platform/gang_validation.hpp"
 #include "workflow/dependency_plan.hpp"

@@ -101,11 +101,11 @@ class Pass {
 
 // ---- steps (one file each) ------------------------------------------------------------------
 
-// §5.4: discovery, detection, tracked overrides, exclusions, workflow-scoped dependencies and the
+// Discovery, detection, tracked overrides, exclusions, workflow-scoped dependencies and the
 // partition. Runs while totalGroups == 0.
 void discover_and_partition(Pass& pass);
 
-// §5.5: creates the next missing workflow-scoped dependency (one per pass). Returns true when all
+// Creates the next missing workflow-scoped dependency (one per pass). Returns true when all
 // exist; false when this pass created one, waits, or failed the Workflow.
 bool ensure_workflow_dependencies(Pass& pass);
 
@@ -125,16 +125,16 @@ CreateOutcome create_dependency(Pass& pass, const boost::json::object& object,
 // returns false while live reads are outstanding. Refs whose object is gone or foreign are dropped.
 bool cleanup_job_dependencies(Pass& pass, std::string_view group, std::int64_t iteration);
 
-// §5.8: polls Running groups; returns whether any group changed.
+// Polls Running groups; returns whether any group changed.
 bool update_running_groups(Pass& pass);
 
-// §5.7: launches Pending groups within maxConcurrent and the node-overlap guard.
+// Launches Pending groups within maxConcurrent and the node-overlap guard.
 void launch_pending_groups(Pass& pass);
 
-// §5.9: iteration completion and the final status.
+// Iteration completion and the final status.
 void complete_iteration(Pass& pass);
 
-// §5.12: the deletion flow (runs on the document directly: no overrides, no status writes).
+// The deletion flow (runs on the document directly: no overrides, no status writes).
 k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const WorkflowDocument& doc);
 
 // Helpers shared by steps.

@@ -1,4 +1,4 @@
-// §5.8 / §5.11: polling Running groups from their Jobs: cache misses confirmed live, the timeout
+// Polling Running groups from their Jobs: cache misses confirmed live, the timeout
 // rule, the pod-drain barrier, retries, completion and the failed-nodes ConfigMap.
 #include "api/conditions.hpp"
 #include "k8s/duration.hpp"
@@ -58,7 +58,7 @@ std::vector<const json::value*> job_pods(const Pass& pass, const api::Job& job) 
       k8s::LabelSelector::from_match_labels({{std::string(kJobLabel), job.metadata.name}}));
 }
 
-// §5.11: wait while the workload's pods still run, at most 5 minutes from the teardown start (the
+// Wait while the workload's pods still run, at most 5 minutes from the teardown start (the
 // latest terminal-condition transition or the deletion timestamp).
 bool should_wait_for_pod_drain(const Pass& pass, const api::Job& job) {
   const auto pods = job_pods(pass, job);
@@ -79,7 +79,6 @@ bool should_wait_for_pod_drain(const Pass& pass, const api::Job& job) {
   return !(start && pass.in.now - *start > kPodDrainGrace);
 }
 
-// §5.8.1.
 bool timed_out(const Pass& pass, const api::GroupStatus& group, const api::Job& job) {
   auto timeout = k8s::parse_go_duration(pass.spec.orchestration.execution.timeoutPerJob);
   if (pass.spec.orchestration.execution.timeoutPerJob.empty() || !timeout) return false;
@@ -163,7 +162,7 @@ api::Job GroupPoll::time_out(const api::Job& job, bool blocked_pods) {
   return updated;
 }
 
-// §5.8.3: returns false while the failed workload's pods drain (the group stays Running).
+// Returns false while the failed workload's pods drain (the group stays Running).
 bool GroupPoll::complete(api::GroupStatus& group, const api::Job& job) {
   const JobState state = state_of(job);
   const bool failed = state.any_failure();

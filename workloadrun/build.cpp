@@ -47,7 +47,8 @@ std::string_view framework_name(Framework framework) {
   return "exec";
 }
 
-// §7.2 step 4 plus the fields the CRD requires (a file rendered offline never met the API server).
+// The fields the spec needs plus the fields the CRD requires (a file rendered offline never met the
+// API server).
 Framework select_framework(const api::FrameworkSpec& framework) {
   if (framework.torch) {
     const auto& torch = *framework.torch;
@@ -160,7 +161,7 @@ TrainerCommand trainer_command(Framework framework, const api::FrameworkSpec& sp
   return out;
 }
 
-// §2.6.4 post-template: `/bin/bash -c "<preCommands>\nexec <%q-quoted command and args>"`.
+// After templating: `/bin/bash -c "<preCommands>\nexec <%q-quoted command and args>"`.
 void wrap_with_pre_commands(TrainerCommand& trainer, const std::vector<std::string>& pre_commands) {
   if (pre_commands.empty()) return;
   std::string script;

@@ -1,10 +1,10 @@
 #pragma once
-// Building a WorkloadRun's Workflow (controllers.md §7.2-7.3, catalog_platform.md §2.4-2.6): GPU
+// Building a WorkloadRun's Workflow: GPU
 // defaults, merged env, the runtime dependency of the chosen framework, config / checkpoint
 // dependencies, the job template, orchestration, the auto-generated platform overrides (PreCommand
 // and MPIArgs folded in) followed by the user's overrides, then the same post-resolve transforms
 // as a Certification category. The controller's Workflow carries every override, unfiltered, for
-// the Workflow controller to apply (§7.2 step 14); an offline render resolves them in place.
+// the Workflow controller to apply; an offline render resolves them in place.
 // Pure: the nodes are an input, nothing is read or written.
 #include <boost/json/value.hpp>
 

@@ -1,5 +1,5 @@
 #pragma once
-// WorkloadRun platform overrides (catalog_platform.md §2.6): the CSP/GPU-architecture overrides a
+// WorkloadRun platform overrides: the CSP/GPU-architecture overrides a
 // WorkloadRun gets automatically, rendered from the catalog fragment
 // `_lib/overrides/workloadrun.yaml` with the same directive engine and `_lib` fragments the catalog
 // entries use, then post-processed so the user's own env wins.
@@ -12,7 +12,7 @@
 
 namespace nvcre::workloadrun {
 
-// Template data (OverrideConfig, §2.6.1); names mirror the catalog's parameters.
+// Template data (OverrideConfig); names mirror the catalog's parameters.
 struct OverrideConfig {
   std::string entryName;
   std::int32_t nodesPerJob = 1;
@@ -32,7 +32,7 @@ struct WorkloadRunOverride {
   std::vector<std::string> mpiArgs;     // mpirun arguments prepended for the MPI framework
 };
 
-// BuildOverrides (§2.6.2): render, parse (a `jobTemplatePatch` given as a JSON string is parsed),
+// BuildOverrides: render, parse (a `jobTemplatePatch` given as a JSON string is parsed),
 // then replace — never add — the values of env names the user set in: each override's trainer env,
 // every TrainingRuntime dependency container's env, and `-x NAME[=...]` operands of mpiArgs (as
 // NAME=VALUE, or bare NAME for valueFrom). Throws std::runtime_error "platform overrides: ...".

@@ -1,4 +1,4 @@
-// §7.4: mirroring a WorkloadRun's Workflow into the run's status.
+// Mirroring a WorkloadRun's Workflow into the run's status.
 #include "api/conditions.hpp"
 #include "jsonkit/paths.hpp"
 #include "reconcile/kit.hpp"
@@ -23,7 +23,7 @@ void mirror_workflow(Pass& pass) {
                                                   pass.run.status->workflowRef->name);
   const boost::json::value* workflow = pass.in.cache.get(ref);
   if (workflow == nullptr) {
-    // A cache miss is not proof of deletion (§2.4): only a live NotFound fails the run.
+    // A cache miss is not proof of deletion: only a live NotFound fails the run.
     auto live = pass.in.live.find(ref);
     if (live == pass.in.live.end()) {
       pass.plan.actions.push_back(k8s::live_get(ref));

@@ -17,7 +17,7 @@ struct Pass : reconcile::PassBase {
 
 // One status write from the observed status. The execution triple is set the WorkloadRun way:
 // the two inactive conditions read reason Superseded, and no observedGeneration is recorded.
-// commit() writes only a change and follows it with the transition event (§2.2).
+// commit() writes only a change and follows it with the transition event.
 class StatusUpdate {
  public:
   explicit StatusUpdate(const Pass& pass);
@@ -34,7 +34,7 @@ class StatusUpdate {
   std::string now_;
 };
 
-// §7.4: the run has a workflowRef; mirror its Workflow.
+// The run has a workflowRef; mirror its Workflow.
 void mirror_workflow(Pass& pass);
 
 }  // namespace nvcre::workloadrun::detail

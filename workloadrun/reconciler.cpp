@@ -31,7 +31,7 @@ bool owned_by_predecessor(const boost::json::value& holder, const api::WorkloadR
 
 enum class CreateDecision { Adopt, Wait, Done };
 
-// §7.1 step 5 for a Create that failed. Adopt falls through to recording the ref; Wait requeues;
+// A Create that failed. Adopt falls through to recording the ref; Wait requeues;
 // Done means the plan already says everything (an error, or the collision verdict).
 CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome,
                                    const std::string& name) {
@@ -66,7 +66,7 @@ CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome
   return CreateDecision::Done;
 }
 
-// §7.1 steps 3-6: build the Workflow, create (or adopt) it, record the ref.
+// Build the Workflow, create (or adopt) it, record the ref.
 void create_workflow(Pass& pass) {
   const api::WorkloadRun& run = pass.run;
   BuildInput input;

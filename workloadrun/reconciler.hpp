@@ -1,5 +1,5 @@
 #pragma once
-// The WorkloadRun reconcile (controllers.md §7): a pure function from the observed run, the
+// The WorkloadRun reconcile: a pure function from the observed run, the
 // informer caches, live reads and the previous plan's outcome to a ReconcilePlan. It synthesizes
 // the run's one Workflow (same name, controller owner = the run) through the shared build path,
 // then mirrors that Workflow's phases and results. WorkloadRun has no finalizer.

@@ -27,58 +27,6 @@ constexpr int kCertificationCount = 80;  // one Workflow, Job and TrainJob each:
 // Liveness bound, not a performance check: the manager aims at a few seconds.
 constexpr auto kExitDeadline = seconds(15);
 
-// nvcre-manager as its own process, its stderr in a log file; killed and reaped if still running.
-class ManagerProcess {
- public:
-  ManagerProcess(const std::string& server_url, std::vector<std::string> extra_args) {
-    std::random_device random;
-    dir_ = std::filesystem::temp_directory_path() / ("nvcre-shutdown-" + std::to_string(random()));
-    std::filesystem::create_directories(dir_);
-    const auto kubeconfig = (dir_ / "kubeconfig").string();
-    log_ = (dir_ / "manager.log").string();
-    nvcre::testing::write_sim_kubeconfig(kubeconfig, server_url);
-    std::vector<std::string> args{
-        NVCRE_MANAGER_BINARY, "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
-        "127.0.0.1:0",        "--metrics-bind-address", "0"};
-    args.insert(args.end(), extra_args.begin(), extra_args.end());
-    pid_ = nvcre::testing::spawn_with_log(args, log_);
-  }
-
-  ~ManagerProcess() {
-    if (!status_) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  bool running() { return !exited(); }
-  void signal(int number) const { ::kill(pid_, number); }
-
-  // The wait status once the process has ended (reaped here), nullopt while it runs.
-  std::optional<int> exited() {
-    if (!status_) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
-    }
-    return status_;
-  }
-
-  std::string log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
- private:
-  std::filesystem::path dir_;
-  std::string log_;
-  pid_t pid_ = -1;
-  std::optional<int> status_;
-};
-
 std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
@@ -91,7 +39,8 @@ void expect_prompt_exit_after_api_server_stops(const std::vector<std::string>& m
       cluster_options("aws:h100:" + std::to_string(kNodes), std::chrono::hours(1)));
   cluster.start();
   auto& client = cluster.client();
-  ManagerProcess manager(cluster.sim().url(), manager_args);
+  testing::ManagerChild manager(NVCRE_MANAGER_BINARY, cluster.sim().url(), manager_args,
+                                "shutdown");
 
   for (int i = 0; i < kCertificationCount; ++i) {
     client.create(kCertifications, kNamespace,

@@ -1,4 +1,4 @@
-// The Certification reconcile (controllers.md §4) as a pure function.
+// The Certification reconcile as a pure function.
 //   certification-reconcile/<case>/input.yaml: now, object, cache, live, outcome (test/support/
 //   reconcile_case.hpp); expected.yaml: the plan.
 // Besides the golden plan, every case is held to the contract's invariants (LiveGets come alone,

@@ -1,4 +1,4 @@
-// The WorkloadRun reconcile (controllers.md §7) as a pure function.
+// The WorkloadRun reconcile as a pure function.
 //   workloadrun-reconcile/<case>/input.yaml: now, object, cache, live, outcome (test/support/
 //   reconcile_case.hpp); expected.yaml: the plan.
 // Every case is also held to the contract's invariants: LiveGets come alone, status writes are

@@ -1,6 +1,6 @@
 // The manager's allocator settings reach jemalloc: the malloc_conf it defines is read (a build
 // that drops or renames the symbol would silently run jemalloc's defaults: eight arenas on two
-// cores and ten seconds of dirty pages, which the RSS budget of issue 5 does not hold).
+// cores and ten seconds of dirty pages, which the RSS budget of the manager bench does not hold).
 #include <gtest/gtest.h>
 
 #include <array>

@@ -189,64 +189,14 @@ TEST_F(ManagerSupervision, AStopIsNoFailure) {
   EXPECT_FALSE(manager_->kill_actor("store", "after the stop"));
 }
 
-// nvcre-manager as its own process against the embedded kube-sim; killed and reaped if still
-// running.
-class ManagerBinary {
- public:
-  ManagerBinary(const std::string& server_url, std::vector<std::string> extra_args) {
-    std::random_device random;
-    dir_ =
-        std::filesystem::temp_directory_path() / ("nvcre-supervision-" + std::to_string(random()));
-    std::filesystem::create_directories(dir_);
-    const auto kubeconfig = (dir_ / "kubeconfig").string();
-    log_ = (dir_ / "manager.log").string();
-    testing::write_sim_kubeconfig(kubeconfig, server_url);
-    std::vector<std::string> args{
-        NVCRE_MANAGER_BINARY, "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
-        "127.0.0.1:0",        "--metrics-bind-address", "0"};
-    args.insert(args.end(), extra_args.begin(), extra_args.end());
-    pid_ = testing::spawn_with_log(args, log_);
-  }
-  ~ManagerBinary() {
-    if (!status_) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  // The wait status once the process has ended (reaped here), nullopt while it runs.
-  std::optional<int> exited() {
-    if (!status_) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
-    }
-    return status_;
-  }
-
-  std::string log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  // The ephemeral port of /healthz and /readyz, once the binary has logged it.
-  std::optional<unsigned short> probe_port() const {
-    static const std::regex line(R"(health probes on port (\d+))");
-    std::smatch match;
-    const std::string text = log();
-    if (!std::regex_search(text, match, line)) return std::nullopt;
-    return static_cast<unsigned short>(std::stoi(match[1]));
-  }
-
- private:
-  std::filesystem::path dir_;
-  std::string log_;
-  pid_t pid_ = -1;
-  std::optional<int> status_;
-};
+// The ephemeral port of the binary's /healthz and /readyz, once it has logged it.
+std::optional<unsigned short> probe_port(const testing::ManagerChild& manager) {
+  static const std::regex line(R"(health probes on port (\d+))");
+  std::smatch match;
+  const std::string text = manager.log();
+  if (!std::regex_search(text, match, line)) return std::nullopt;
+  return static_cast<unsigned short>(std::stoi(match[1]));
+}
 
 bool exited_with(const std::optional<int>& status, int code) {
   return status && WIFEXITED(*status) && WEXITSTATUS(*status) == code;
@@ -254,10 +204,11 @@ bool exited_with(const std::optional<int>& status, int code) {
 
 TEST_F(ManagerSupervision, TheBinaryExitsOneWhenAnActorDies) {
   // The kill comes late enough for the caches to sync first (readiness is seen going 200 -> down).
-  ManagerBinary manager(cluster_->sim().url(),
-                        {"--fault-kill-actor", "store", "--fault-kill-after", "4s"});
+  testing::ManagerChild manager(NVCRE_MANAGER_BINARY, cluster_->sim().url(),
+                                {"--fault-kill-actor", "store", "--fault-kill-after", "4s"},
+                                "supervision");
   std::optional<unsigned short> port;
-  ASSERT_TRUE(eventually([&] { return (port = manager.probe_port()).has_value(); }, seconds(10)))
+  ASSERT_TRUE(eventually([&] { return (port = probe_port(manager)).has_value(); }, seconds(10)))
       << manager.log();
   ASSERT_TRUE(eventually([&] { return readyz_status(*port) == 200; }, seconds(4), milliseconds(20)))
       << manager.log();
@@ -291,7 +242,8 @@ TEST_F(ManagerSupervision, TheBinaryExitsOneWhenAnActorDies) {
 }
 
 TEST_F(ManagerSupervision, TheBinaryRefusesAnUnknownFaultTarget) {
-  ManagerBinary manager(cluster_->sim().url(), {"--fault-kill-actor", "stroe"});
+  testing::ManagerChild manager(NVCRE_MANAGER_BINARY, cluster_->sim().url(),
+                                {"--fault-kill-actor", "stroe"}, "supervision");
   ASSERT_TRUE(eventually([&] { return manager.exited().has_value(); }, seconds(20)))
       << manager.log();
   EXPECT_TRUE(exited_with(manager.exited(), 1)) << manager.log();

@@ -1,11 +1,15 @@
 #include "test/support/child_process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <fstream>
+#include <random>
+#include <sstream>
 #include <stdexcept>
 
 extern char** environ;
@@ -38,6 +42,47 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
                              " (build it first, or pass the path of an nvcre-manager binary)");
   }
   return pid;
+}
+
+ManagerChild::ManagerChild(const std::string& binary, const std::string& server_url,
+                           const std::vector<std::string>& extra_args, const std::string& tag) {
+  std::random_device random;
+  dir_ = std::filesystem::temp_directory_path() / ("nvcre-" + tag + "-" + std::to_string(random()));
+  std::filesystem::create_directories(dir_);
+  const auto kubeconfig = (dir_ / "kubeconfig").string();
+  log_ = (dir_ / "manager.log").string();
+  write_sim_kubeconfig(kubeconfig, server_url);
+  std::vector<std::string> args{
+      binary,        "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
+      "127.0.0.1:0", "--metrics-bind-address", "0"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  pid_ = spawn_with_log(args, log_);
+}
+
+ManagerChild::~ManagerChild() {
+  if (!status_) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+std::optional<int> ManagerChild::exited() {
+  if (!status_) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
+  }
+  return status_;
+}
+
+void ManagerChild::signal(int number) const { ::kill(pid_, number); }
+
+std::string ManagerChild::log() const {
+  std::ifstream in(log_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace nvcre::testing

@@ -1,4 +1,4 @@
-// The TrainJob adapter (controllers.md §6.2): the TrainJob a Job creates, the controller-owned
+// The TrainJob adapter: the TrainJob a Job creates, the controller-owned
 // runtimePatch every mutation goes through, and TrainJob status -> workload phase.
 #include "api/codec.hpp"
 #include "jsonkit/yaml.hpp"
@@ -192,7 +192,7 @@ status:
             WorkloadPhase::Running);
 }
 
-// The watch mapping that feeds Job keys from TrainJob and Node events (§6.12).
+// The watch mapping that feeds Job keys from TrainJob and Node events.
 TEST(JobWatches, TrainJobEventsMapToTheControllingJob) {
   const json::value built = build_train_job(job_with(yaml_object("runtimeRef: {name: torch}")), {});
   auto job = job::controlling_job(built);
@@ -250,7 +250,7 @@ TEST(JobWatches, NodeEventsReachEveryJobWithAPodOnTheNode) {
   EXPECT_TRUE(job::jobs_on_node(cache, "node-3").empty());
 }
 
-// Failure attribution helpers of the Job reconcile that goldens cannot pin cheaply (§6.9).
+// Failure attribution helpers of the Job reconcile that goldens cannot pin cheaply.
 TEST(JobFailure, LogTailKeepsTheLastBytesOnACharacterBoundary) {
   EXPECT_EQ(job::detail::tail_bytes("short", 32), "short");
   EXPECT_EQ(job::detail::tail_bytes("0123456789", 4), "6789");

@@ -1,5 +1,5 @@
 // when-matching, the match context, dependency selection and the override events
-// (catalog_platform.md §1.6.1, controllers.md §5.3).
+//.
 #include "api/codec.hpp"
 #include "jsonkit/yaml.hpp"
 #include "overrides/overrides.hpp"

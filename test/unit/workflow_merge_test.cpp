@@ -1,4 +1,4 @@
-// Edge cases of the two override merges (catalog_platform.md §1.6.2) and of json_equal.
+// Edge cases of the two override merges and of json_equal.
 #include "jsonkit/named_merge.hpp"
 #include "jsonkit/merge_patch.hpp"
 

@@ -68,7 +68,7 @@ TEST(WorkloadRunBuild, ControllerModeKeepsOwnerAndEveryOverrideForTheWorkflowCon
   EXPECT_EQ(build.platform, "aws");
   EXPECT_EQ(build.gpu_architecture, "gb200");
   EXPECT_EQ(build.gpus_per_node, 4);
-  // §7.2 step 14: the platform overrides, unfiltered, then the user's two (gcp included),
+  // The platform overrides, unfiltered, then the user's two (gcp included),
   // unapplied.
   ASSERT_GE(workflow.spec.overrides.size(), 2u);
   const auto& user_gcp = workflow.spec.overrides[workflow.spec.overrides.size() - 2];
