@@ -1,5 +1,7 @@
 #include "api/validation.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
@@ -16,12 +18,6 @@ namespace {
 ValidationResult rejected(std::vector<Cause> causes) {
   sort_causes(causes);
   return {false, std::move(causes)};
-}
-
-std::string_view string_field(const json::object& object, std::string_view key) {
-  const auto* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string_view(value->get_string())
-                                                : std::string_view();
 }
 
 std::string supported(const std::vector<std::string>& values) {
@@ -41,8 +37,8 @@ const CrdSchema* resolve(const json::value& object, const SchemaRegistry& regist
                           ": the object must be of type object: " + go_quote(type)});
     return nullptr;
   }
-  const std::string_view api_version = string_field(*fields, "apiVersion");
-  const std::string_view kind = string_field(*fields, "kind");
+  const std::string_view api_version = jsonkit::view_of(fields, "apiVersion");
+  const std::string_view kind = jsonkit::view_of(fields, "kind");
   if (api_version.empty())
     causes.push_back({"apiVersion", std::string(cause_type::kRequired), "Required value"});
   if (kind.empty())
@@ -106,8 +102,9 @@ ValidationResult update(const json::value& old_object, const json::value& new_ob
   const CrdSchema* schema = resolve(new_object, registry, causes);
   if (schema == nullptr) return rejected(std::move(causes));
   const auto* old_fields = old_object.if_object();
-  if (old_fields == nullptr || string_field(*old_fields, "apiVersion") != schema->api_version() ||
-      string_field(*old_fields, "kind") != schema->kind) {
+  if (old_fields == nullptr ||
+      jsonkit::view_of(old_fields, "apiVersion") != schema->api_version() ||
+      jsonkit::view_of(old_fields, "kind") != schema->kind) {
     causes.push_back({"kind", std::string(cause_type::kInvalid),
                       "Invalid value: " + go_quote(schema->kind) + ": the old object is not a " +
                           schema->kind + " of " + schema->api_version() +

@@ -76,8 +76,17 @@ json::object& ensure_path(json::object& root, std::initializer_list<std::string_
 }
 
 std::string string_of(const json::object* object, std::string_view key) {
+  return std::string(view_of(object, key));
+}
+
+std::string_view view_of(const json::object* object, std::string_view key) {
   const json::string* value = find_string(object, key);
-  return value != nullptr ? std::string(*value) : std::string();
+  return value != nullptr ? std::string_view(*value) : std::string_view();
+}
+
+const json::object* find_object(const json::object* root,
+                                std::initializer_list<std::string_view> path) {
+  return root != nullptr ? find_object(*root, path) : nullptr;
 }
 
 }  // namespace nvcre::jsonkit

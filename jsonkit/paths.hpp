@@ -25,6 +25,9 @@ std::string string_at(const boost::json::value& root, std::initializer_list<std:
 // The object at `path` below `root`, or nullptr when a step is missing or not an object.
 const boost::json::object* find_object(const boost::json::object& root,
                                        std::initializer_list<std::string_view> path);
+// The same below a possibly null `root` (nullptr then).
+const boost::json::object* find_object(const boost::json::object* root,
+                                       std::initializer_list<std::string_view> path);
 boost::json::object* find_object(boost::json::object& root,
                                  std::initializer_list<std::string_view> path);
 
@@ -38,6 +41,8 @@ boost::json::array* find_array(boost::json::object& root,
 const boost::json::string* find_string(const boost::json::object* object, std::string_view key);
 // ... as text: "" when it is missing or not a string.
 std::string string_of(const boost::json::object* object, std::string_view key);
+// ... as a view into `object`: empty when it is missing or not a string.
+std::string_view view_of(const boost::json::object* object, std::string_view key);
 
 // The object at `key`, created (replacing any non-object value) when needed.
 boost::json::object& ensure_object(boost::json::object& parent, std::string_view key);

@@ -1,5 +1,7 @@
 #include "platform/detect.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "platform/platform_names.hpp"
 
 #include <algorithm>
@@ -11,19 +13,6 @@ namespace nvcre::platform {
 namespace json = boost::json;
 
 namespace {
-
-const json::object* child_object(const json::object* parent, std::string_view key) {
-  if (parent == nullptr) return nullptr;
-  const json::value* value = parent->if_contains(key);
-  return value != nullptr ? value->if_object() : nullptr;
-}
-
-std::string_view child_string(const json::object* parent, std::string_view key) {
-  if (parent == nullptr) return {};
-  const json::value* value = parent->if_contains(key);
-  if (value == nullptr || !value->is_string()) return {};
-  return value->get_string();
-}
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -54,15 +43,15 @@ std::string voting_architecture(const json::value& node) {
 NodeView::NodeView(const json::value& node) : node_(node.if_object()) {}
 
 std::string_view NodeView::name() const {
-  return child_string(child_object(node_, "metadata"), "name");
+  return jsonkit::view_of(jsonkit::find_object(node_, {"metadata"}), "name");
 }
 
 std::string_view NodeView::provider_id() const {
-  return child_string(child_object(node_, "spec"), "providerID");
+  return jsonkit::view_of(jsonkit::find_object(node_, {"spec"}), "providerID");
 }
 
 std::optional<std::string_view> NodeView::label(std::string_view key) const {
-  const json::object* labels = child_object(child_object(node_, "metadata"), "labels");
+  const json::object* labels = jsonkit::find_object(node_, {"metadata", "labels"});
   if (labels == nullptr) return std::nullopt;
   const json::value* value = labels->if_contains(key);
   if (value == nullptr) return std::nullopt;
@@ -71,7 +60,7 @@ std::optional<std::string_view> NodeView::label(std::string_view key) const {
 }
 
 const json::object* NodeView::allocatable() const {
-  return child_object(child_object(node_, "status"), "allocatable");
+  return jsonkit::find_object(node_, {"status", "allocatable"});
 }
 
 bool NodeView::has_allocatable(std::string_view resource) const {

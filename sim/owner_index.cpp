@@ -16,11 +16,6 @@ const json::object* metadata(const json::value* object) {
   return object == nullptr ? nullptr : jsonkit::object_at(*object, {"metadata"});
 }
 
-std::string string_field(const json::object* meta, const char* key) {
-  const auto* value = meta == nullptr ? nullptr : meta->if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 const json::value* field(const json::object* meta, const char* key) {
   return meta == nullptr ? nullptr : meta->if_contains(key);
 }
@@ -58,7 +53,7 @@ void OwnerIndex::record_write(const std::string& bucket, const json::value* old_
       before == nullptr || after == nullptr || !same_field(before, after, "deletionTimestamp") ||
       !same_field(before, after, "finalizers") || !same_field(before, after, "ownerReferences");
   if (!relevant) return;
-  const std::string uid = string_field(after != nullptr ? after : before, "uid");
+  const std::string uid = jsonkit::string_of(after != nullptr ? after : before, "uid");
   if (uid.empty()) return;
   if (bucket == "/namespaces") everything_ = true;
 
@@ -74,7 +69,8 @@ void OwnerIndex::record_write(const std::string& bucket, const json::value* old_
     entries_.erase(it);
   }
   if (after == nullptr) return;
-  Entry entry{{bucket, string_field(after, "namespace"), string_field(after, "name")}, {}};
+  Entry entry{{bucket, jsonkit::string_of(after, "namespace"), jsonkit::string_of(after, "name")},
+              {}};
   for (auto& link : owner_links(*new_object)) entry.owners.push_back(std::move(link.uid));
   for (const auto& owner : entry.owners) {
     dirty_.insert(owner);
