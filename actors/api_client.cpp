@@ -26,16 +26,16 @@ struct ApiContext {
 };
 
 std::string pod_log_tail(k8s::RestClient& client, const reconcile::PodLogWant& want) {
-  k8s::RestRequest request{"GET",
-                           "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log",
-                           {{"tailLines", std::to_string(want.tail_lines)}},
-                           {},
-                           {}};
+  k8s::RestRequest request{
+      "GET", "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log", {}, {}, {}};
+  // Unset bounds (0) read the whole log.
+  if (want.tail_lines > 0) request.query.emplace_back("tailLines", std::to_string(want.tail_lines));
   if (!want.container.empty()) request.query.emplace_back("container", want.container);
   if (want.previous) request.query.emplace_back("previous", "true");
   try {
     std::string body = client.request(request).body;
-    if (body.size() > want.limit_bytes) body.erase(0, body.size() - want.limit_bytes);
+    if (want.limit_bytes > 0 && body.size() > want.limit_bytes)
+      body.erase(0, body.size() - want.limit_bytes);
     return body;
   } catch (const std::exception&) {
     return {};  // a missing log is not a reconcile failure

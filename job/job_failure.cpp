@@ -69,10 +69,13 @@ std::optional<api::FailureLog> failure_log(JobPass& pass) {
   }
   auto tail = pass.in.pod_log_tails.find(failed->pod);
   if (tail == pass.in.pod_log_tails.end()) {
-    pass.result.wanted_pod_logs.push_back(reconcile::PodLogWant{.ns = pass.job.metadata.namespace_,
-                                                                .pod = failed->pod,
-                                                                .container = failed->container,
-                                                                .previous = failed->previous});
+    pass.result.wanted_pod_logs.push_back(
+        reconcile::PodLogWant{.ns = pass.job.metadata.namespace_,
+                              .pod = failed->pod,
+                              .container = failed->container,
+                              .previous = failed->previous,
+                              .tail_lines = kFailureLogTailLines,
+                              .limit_bytes = kFailureLogMaxBytes});
     return std::nullopt;
   }
   return api::FailureLog{.podName = failed->pod,

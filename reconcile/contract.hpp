@@ -28,8 +28,8 @@ struct PodLogWant {
   std::string pod;
   std::string container;  // "" = the pod's only/default container
   bool previous = false;  // the previous (crashed) instance
-  int tail_lines = 800;
-  std::size_t limit_bytes = 32 * 1024;
+  int tail_lines = 0;     // the asking reconciler sets its bounds
+  std::size_t limit_bytes = 0;
   bool operator==(const PodLogWant&) const = default;
 };
 
