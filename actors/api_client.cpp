@@ -25,20 +25,37 @@ struct ApiContext {
   std::optional<store_actor> store;
 };
 
-std::string pod_log_tail(k8s::RestClient& client, const reconcile::PodLogWant& want) {
+// One GET of the pod's log subresource with the want's options.
+std::string read_log_once(k8s::RestClient& client, const reconcile::PodLogWant& want,
+                          const std::string& since_time, std::size_t limit_bytes) {
   k8s::RestRequest request{
       "GET", "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log", {}, {}, {}};
   // Unset bounds (0) read the whole log.
   if (want.tail_lines > 0) request.query.emplace_back("tailLines", std::to_string(want.tail_lines));
   if (!want.container.empty()) request.query.emplace_back("container", want.container);
   if (want.previous) request.query.emplace_back("previous", "true");
+  if (want.timestamps) request.query.emplace_back("timestamps", "true");
+  if (!since_time.empty()) request.query.emplace_back("sinceTime", since_time);
+  // A tail keeps the end of what it reads: its byte bound applies after the read.
+  if (limit_bytes > 0 && want.tail_lines == 0)
+    request.query.emplace_back("limitBytes", std::to_string(limit_bytes));
+  std::string body = client.request(request).body;
+  if (limit_bytes > 0 && body.size() > limit_bytes) {
+    if (want.tail_lines > 0) {
+      body.erase(0, body.size() - limit_bytes);
+    } else {
+      body.resize(limit_bytes);  // a server that ignored limitBytes
+    }
+  }
+  return body;
+}
+
+reconcile::PodLogAnswer read_pod_log(k8s::RestClient& client, const reconcile::PodLogWant& want) {
   try {
-    std::string body = client.request(request).body;
-    if (want.limit_bytes > 0 && body.size() > want.limit_bytes)
-      body.erase(0, body.size() - want.limit_bytes);
-    return body;
-  } catch (const std::exception&) {
-    return {};  // a missing log is not a reconcile failure
+    return {read_log_once(client, want, want.since_time, want.limit_bytes), ""};
+  } catch (const std::exception& error) {
+    return {"", std::string("reading the log of pod ") + want.ns + "/" + want.pod + ": " +
+                    error.what()};
   }
 }
 
@@ -71,7 +88,7 @@ api_client_actor::behavior_type api_worker(api_client_actor::pointer self,
         return promise;
       },
       [=](pod_log_atom, const reconcile::PodLogWant& want) {
-        return pod_log_tail(*context->client, want);
+        return read_pod_log(*context->client, want);
       },
   };
 }
@@ -134,7 +151,7 @@ api_client_actor::behavior_type api_client(api_client_pointer self,
         return run_on_worker<k8s::ActionResult>(self, atom, std::move(action));
       },
       [=](pod_log_atom atom, reconcile::PodLogWant& want) {
-        return run_on_worker<std::string>(self, atom, std::move(want));
+        return run_on_worker<reconcile::PodLogAnswer>(self, atom, std::move(want));
       },
   };
 }

@@ -3,6 +3,8 @@
 #include "certification/reconciler.hpp"
 #include "job/job_reconciler.hpp"
 #include "job/job_watches.hpp"
+#include "jsonkit/paths.hpp"
+#include "measurement/bandwidth_reconciler.hpp"
 #include "workflow/workflow_reconciler.hpp"
 #include "workloadrun/reconciler.hpp"
 
@@ -16,6 +18,28 @@ reconcile::Result reconcile_certification(const reconcile::Context& context) {
   return certification::reconcile_certification(context);
 }
 
+// spec.jobRef.name of a cached measurement, as the key of its Job ("" when it names none).
+std::string measured_job_key(const ChangeNotice& notice, const k8s::CacheView& cache) {
+  const boost::json::value* measurement = cache.get(notice.ref);
+  if (measurement == nullptr) return {};
+  const std::string job = jsonkit::string_at(*measurement, {"spec", "jobRef", "name"});
+  return job.empty() ? std::string() : k8s::object_key(notice.ref.ns, job);
+}
+
+// Watches(Job) of the measurement controllers: the measurements whose jobRef names the Job.
+std::vector<std::string> measurements_of_job(const ChangeNotice& notice,
+                                             const k8s::CacheView& cache, std::string_view kind) {
+  std::vector<std::string> keys;
+  if (notice.ref.kind != "Job") return keys;
+  for (const auto* measurement : cache.list(kNvcre, kind, notice.ref.ns)) {
+    if (jsonkit::string_at(*measurement, {"spec", "jobRef", "name"}) == notice.ref.name) {
+      keys.push_back(k8s::object_key(notice.ref.ns,
+                                     jsonkit::string_at(*measurement, {"metadata", "name"})));
+    }
+  }
+  return keys;
+}
+
 }  // namespace
 
 std::vector<WatchSpec> nvcre_watches() {
@@ -24,6 +48,15 @@ std::vector<WatchSpec> nvcre_watches() {
       {{"nvcre.nvidia.com", "v1alpha1", "workloadruns", true}, kNvcre, "WorkloadRun", ""},
       {{"nvcre.nvidia.com", "v1alpha1", "workflows", true}, kNvcre, "Workflow", ""},
       {{"nvcre.nvidia.com", "v1alpha1", "jobs", true}, kNvcre, "Job", ""},
+      {{"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements", true},
+       kNvcre,
+       "BandwidthMeasurement",
+       ""},
+      {{"nvcre.nvidia.com", "v1alpha1", "goodputmeasurements", true},
+       kNvcre,
+       "GoodputMeasurement",
+       ""},
+      {{"nvcre.nvidia.com", "v1alpha1", "logprofiles", false}, kNvcre, "LogProfile", ""},
       {{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true}, kTrainer, "TrainJob", ""},
       {{"", "v1", "nodes", false}, "v1", "Node", "nvidia.com/gpu.present=true"},
       // Not label-scoped: MPI launcher pods lack the Job label.
@@ -46,14 +79,30 @@ std::vector<ControllerSpec> nvcre_controllers() {
                    {"TrainJob"},
                    job::reconcile_job,
                    // Watches(Node): the Jobs whose pods run on a changed node (health rule).
+                   // Watches(BandwidthMeasurement): a measurement's Job judges its thresholds.
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
                      std::vector<std::string> keys;
+                     if (notice.ref.kind == "BandwidthMeasurement" ||
+                         notice.ref.kind == "GoodputMeasurement") {
+                       if (auto key = measured_job_key(notice, cache); !key.empty())
+                         keys.push_back(std::move(key));
+                       return keys;
+                     }
                      if (notice.ref.kind != "Node") return keys;
                      for (const auto& job : job::jobs_on_node(cache, notice.ref.name)) {
                        keys.push_back(k8s::object_key(job.ns, job.name));
                      }
                      return keys;
                    }});
+  specs.push_back({std::string(measurement::kBandwidthController),
+                   kNvcre,
+                   "BandwidthMeasurement",
+                   {},
+                   measurement::reconcile_bandwidth_measurement,
+                   [](const ChangeNotice& notice, const k8s::CacheView& cache) {
+                     return measurements_of_job(notice, cache, "BandwidthMeasurement");
+                   },
+                   ControllerClass::Measurement});
   return specs;
 }
 

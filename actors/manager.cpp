@@ -73,7 +73,11 @@ std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const
     cc.api = api;
     cc.recorder = recorder;
     cc.services = services;
-    cc.max_concurrent = o.max_concurrent_reconciles;
+    const bool measurement = spec.controller_class == ControllerClass::Measurement;
+    cc.max_concurrent =
+        measurement ? o.measurement_max_concurrent_reconciles : o.max_concurrent_reconciles;
+    // Longer than a default sample interval, so the sampling memo usually survives a sample.
+    if (measurement) cc.idle_reap = std::chrono::minutes(5);
     cc.leading = !o.leader_elect;
     cc.metrics = o.metrics;
     auto c = system.spawn(controller, std::move(cc));

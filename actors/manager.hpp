@@ -34,6 +34,10 @@ struct WatchSpec {
   std::string label_selector;
 };
 
+// Measurement controllers have their own concurrency (--measurement-max-concurrent-reconciles) and
+// keep their reconcilers (and with them the sampling memo) longer between samples.
+enum class ControllerClass { Workload, Measurement };
+
 // A reconciled kind: For(kind), Owns(owned_kinds) through controller owner references.
 struct ControllerSpec {
   std::string name;
@@ -43,6 +47,7 @@ struct ControllerSpec {
   reconcile::Function reconcile;
   std::function<std::vector<std::string>(const ChangeNotice&, const k8s::CacheView&)>
       extra_keys_for = {};
+  ControllerClass controller_class = ControllerClass::Workload;
 };
 
 struct ManagerOptions {
@@ -51,6 +56,7 @@ struct ManagerOptions {
       "nvcre";  // on every request: tells managers apart in audit logs and kube-sim stats
   std::string watch_namespace;  // "" = every namespace
   int max_concurrent_reconciles = 10;
+  int measurement_max_concurrent_reconciles = 5;
   std::size_t api_workers = 8;
   std::size_t build_service_pool = 2;  // catalog resolvers and gang schedulers, each
   std::vector<WatchSpec> watches;

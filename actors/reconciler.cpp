@@ -126,6 +126,8 @@ void run_action(self_pointer self, std::size_t index) {
   if (index == actions.size()) {
     for (const auto& event : pass.result.plan.events)
       self->send(self->state.config.recorder, record_atom::value, event);
+    if (pass.result.memo && pass.result.plan.error.empty())
+      self->state.memo = std::move(*pass.result.memo);
     PassResult result{pass.result.plan.requeue_after, pass.result.plan.error};
     finish(self, std::move(result));
     return;
@@ -182,9 +184,9 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets,
     if (want.ns.empty()) want.ns = config.primary.ns;
     self->request(config.api, config.api_timeout, pod_log_atom::value, want)
         .then(
-            [=](std::string& tail) {
+            [=](reconcile::PodLogAnswer& answer) {
               if (batch->failed) return;
-              self->state.pass->pod_logs[want.pod] = std::move(tail);
+              self->state.pass->pod_logs[reconcile::pod_log_key(want)] = std::move(answer);
               answered();
             },
             [=](caf::error& error) { failed(to_string(error)); });
@@ -233,8 +235,8 @@ void plan_and_run(self_pointer self) {
     } else {
       object = cache.get(state.config.primary);
     }
-    reconcile::Context context{object, cache,         pass.live,         pass.outcome,
-                               now,    pass.pod_logs, pass.build_answers};
+    reconcile::Context context{object, cache,         pass.live,          pass.outcome,
+                               now,    pass.pod_logs, pass.build_answers, state.memo};
     return state.config.reconcile(context);
   });
   std::vector<k8s::Action> gets;
@@ -244,7 +246,7 @@ void plan_and_run(self_pointer self) {
   }
   std::vector<reconcile::PodLogWant> logs;
   for (const auto& want : pass.result.wanted_pod_logs) {
-    if (!pass.pod_logs.contains(want.pod)) logs.push_back(want);
+    if (!pass.pod_logs.contains(reconcile::pod_log_key(want))) logs.push_back(want);
   }
   std::vector<reconcile::CategoryBuildRequest> builds;
   for (const auto& request : pass.result.wanted_builds) {

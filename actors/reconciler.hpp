@@ -36,7 +36,7 @@ struct ReconcilerPass {
   bool primary_refreshed = false;
   k8s::LiveReads live;
   std::optional<k8s::ActionOutcome> outcome;
-  std::map<std::string, std::string> pod_logs;
+  std::map<std::string, reconcile::PodLogAnswer> pod_logs;  // by pod_log_key
   reconcile::BuildAnswers build_answers;
   reconcile::Result result;
   int plans = 0;
@@ -45,6 +45,7 @@ struct ReconcilerPass {
 struct ReconcilerState {
   ReconcilerConfig config;
   std::optional<ReconcilerPass> pass;
+  boost::json::value memo;  // Context::memo: kept between passes, replaced by a clean pass's memo
   static inline const char* name = "reconciler";
 };
 

@@ -67,22 +67,23 @@ std::optional<api::FailureLog> failure_log(JobPass& pass) {
         .reason = "NoTerminatedContainer",
         .tail = "No container of the Job's pods terminated with a non-zero exit code"};
   }
-  auto tail = pass.in.pod_log_tails.find(failed->pod);
-  if (tail == pass.in.pod_log_tails.end()) {
-    pass.result.wanted_pod_logs.push_back(
-        reconcile::PodLogWant{.ns = pass.job.metadata.namespace_,
-                              .pod = failed->pod,
-                              .container = failed->container,
-                              .previous = failed->previous,
-                              .tail_lines = kFailureLogTailLines,
-                              .limit_bytes = kFailureLogMaxBytes});
+  const reconcile::PodLogWant want{.ns = pass.job.metadata.namespace_,
+                                   .pod = failed->pod,
+                                   .container = failed->container,
+                                   .previous = failed->previous,
+                                   .tail_lines = kFailureLogTailLines,
+                                   .limit_bytes = kFailureLogMaxBytes};
+  auto tail = pass.in.pod_logs.find(reconcile::pod_log_key(want));
+  if (tail == pass.in.pod_logs.end()) {
+    pass.result.wanted_pod_logs.push_back(want);
     return std::nullopt;
   }
   return api::FailureLog{.podName = failed->pod,
                          .nodeName = failed->node,
                          .exitCode = failed->exit_code,
                          .reason = failed->reason,
-                         .tail = tail_bytes(tail->second, kFailureLogMaxBytes)};
+                         .tail = tail_bytes(tail->second.ok() ? tail->second.text : tail->second.error,
+                                           kFailureLogMaxBytes)};
 }
 
 }  // namespace

@@ -5,8 +5,10 @@
 #include "job/job_deletion.hpp"
 #include "job/job_failure.hpp"
 #include "job/job_health.hpp"
+#include "job/job_measurements.hpp"
 #include "job/job_pass.hpp"
 #include "job/job_status.hpp"
+#include "job/job_thresholds.hpp"
 #include "job/job_workload.hpp"
 #include "job/trainjob_adapter.hpp"
 
@@ -17,8 +19,9 @@ using namespace detail;  // the steps of a pass
 
 namespace {
 
-// The create path reads the outcome of its own TrainJob Create; any other failed action is
-// retried with backoff, as a Go reconciler returning the error would be.
+// The create path reads the outcome of its own TrainJob Create and the measurement steps the
+// outcome of theirs; any other failed action is retried with backoff, as a Go reconciler
+// returning the error would be.
 bool is_workload_create(const k8s::ActionOutcome& outcome) {
   return outcome.action.verb == k8s::ActionVerb::Create &&
          outcome.action.target.kind == trainjob::kKind &&
@@ -52,7 +55,8 @@ reconcile::Result reconcile_job(const reconcile::Context& input) {
     return poisoned;
   }
   JobPass pass(input, job);
-  if (input.outcome && !is_workload_create(*input.outcome)) {
+  if (input.outcome && !is_workload_create(*input.outcome) &&
+      !is_measurement_create(*input.outcome)) {
     pass.result.plan.error = describe(*input.outcome);
     return pass.take_result();
   }
@@ -69,8 +73,12 @@ reconcile::Result reconcile_job(const reconcile::Context& input) {
   }
 
   JobStatusDraft draft(job, k8s::format_rfc3339(input.now));
-  // Terminal: the workload and its pods stay for the logs; nothing more to do here.
-  if (draft.terminal()) return pass.take_result();
+  // Terminal: the workload and its pods stay for the logs; only the thresholds may be left.
+  if (draft.terminal()) {
+    check_thresholds(pass, draft);
+    if (!pass.stopped()) draft.finish(pass.result.plan);
+    return pass.take_result();
+  }
 
   if (auto problem = unsupported_health_rule(job)) {
     // Running without the requested health rule would certify nodes it was meant to guard. A spec
@@ -80,7 +88,10 @@ reconcile::Result reconcile_job(const reconcile::Context& input) {
     draft.set_condition(api::kConditionValidationFailed, api::condition_status::kTrue,
                         kUnsupportedNodeHealthExpression, *problem);
   } else if (job.status && job.status->workloadRef) {
+    ensure_goodput_measurement(pass, draft);
+    ensure_bandwidth_measurement(pass, draft);
     update_from_workload(pass, draft);
+    check_thresholds(pass, draft);
   } else {
     create_workload(pass, draft);
   }

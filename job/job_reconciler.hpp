@@ -7,7 +7,7 @@
 // Not covered: stall detection, thresholds, checkpoint restarts, measurement children.
 //
 // Pod logs are not cached, so they travel as data: when a failure needs the failing container's
-// log tail and `pod_log_tails` lacks it, the result names it in `wanted_pod_logs` (see
+// log tail and `pod_logs` lacks it, the result names it in `wanted_pod_logs` (see
 // reconcile/contract.hpp) and its plan holds no writes.
 #include "reconcile/contract.hpp"
 

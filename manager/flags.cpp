@@ -45,6 +45,10 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
   app.add_option("--max-concurrent-reconciles", flags.max_concurrent_reconciles,
                  "Reconciles running at once per controller")
       ->capture_default_str();
+  app.add_option("--measurement-max-concurrent-reconciles",
+                 flags.measurement_max_concurrent_reconciles,
+                 "Reconciles running at once per measurement controller (Goodput, Bandwidth)")
+      ->capture_default_str();
   app.add_option("--qps", flags.qps, "Client-side API request rate (negative: unlimited)")
       ->capture_default_str();
   app.add_option("--burst", flags.burst, "Client-side API request burst")->capture_default_str();
@@ -75,6 +79,10 @@ std::string validate_manager_flags(const ManagerFlags& flags) {
   if (flags.max_concurrent_reconciles <= 0) {
     return "--max-concurrent-reconciles must be greater than 0, got " +
            std::to_string(flags.max_concurrent_reconciles);
+  }
+  if (flags.measurement_max_concurrent_reconciles <= 0) {
+    return "--measurement-max-concurrent-reconciles must be greater than 0, got " +
+           std::to_string(flags.measurement_max_concurrent_reconciles);
   }
   if (flags.burst <= 0 && flags.qps > 0)
     return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);

@@ -20,6 +20,7 @@ struct ManagerFlags {
   std::string metrics_bind_address = "0";  // "0" disables the metrics listener
   std::string health_probe_bind_address = ":8081";
   int max_concurrent_reconciles = 10;
+  int measurement_max_concurrent_reconciles = 5;
   double qps = 20;
   int burst = 30;
   std::string log_format = "text";  // text | json

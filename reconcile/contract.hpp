@@ -19,19 +19,33 @@
 
 namespace nvcre::reconcile {
 
-// A pod log a reconcile wants before it can decide (failure attribution): the last `tail_lines`
-// lines of the container, keeping at most `limit_bytes` from the end. Answered by pod name in
-// Context::pod_log_tails; a read that fails is answered with text saying so, so the failure is
-// recorded rather than retried forever.
+// A pod log a reconcile wants before it can decide: a failure tail (the last `tail_lines` lines,
+// keeping at most `limit_bytes` from the end) or a measurement read (kubelet timestamps, from
+// `since_time`, at most `limit_bytes`; `whole_log` pages through the entire log so that every line
+// is read exactly once). Answered in Context::pod_logs under pod_log_key(want).
 struct PodLogWant {
-  std::string ns;
-  std::string pod;
-  std::string container;  // "" = the pod's only/default container
+  std::string ns{};
+  std::string pod{};
+  std::string container{};  // "" = the pod's only/default container
   bool previous = false;  // the previous (crashed) instance
-  int tail_lines = 0;     // the asking reconciler sets its bounds
+  int tail_lines = 0;     // the asking reconciler sets its bounds; 0 = no bound
   std::size_t limit_bytes = 0;
+  bool timestamps = false;   // each line prefixed with the kubelet's RFC 3339 time and a space
+  std::string since_time{};  // RFC 3339, second precision; "" = from the start
+  bool whole_log = false;    // a paged read of the whole log (limit_bytes is the page size)
   bool operator==(const PodLogWant&) const = default;
 };
+
+// The answer to a PodLogWant: the text, or why it could not be read (a failure tail records the
+// reason as its text; a measurement decides whether to retry).
+struct PodLogAnswer {
+  std::string text{};
+  std::string error{};  // "" = read
+  bool ok() const { return error.empty(); }
+};
+
+// The key a want's answer is filed under: every field that changes what is read.
+std::string pod_log_key(const PodLogWant& want);
 
 // Category builds answered so far in this pass, by build_request_key.
 using BuildAnswers = std::map<std::string, CategoryBuildAnswer>;
@@ -42,16 +56,22 @@ struct Context {
   const k8s::LiveReads& live;                        // answers to this pass's LiveGets
   const std::optional<k8s::ActionOutcome>& outcome;  // the previous plan's failed action
   k8s::Clock::time_point now;
-  const std::map<std::string, std::string>& pod_log_tails;  // pod name -> tail, when asked for
-  const BuildAnswers& build_answers;                        // answers to this pass's wanted_builds
+  const std::map<std::string, PodLogAnswer>& pod_logs;  // by pod_log_key, when asked for
+  const BuildAnswers& build_answers;                     // answers to this pass's wanted_builds
+  // What this object's reconciles keep between passes in memory (null at first, and again after a
+  // restart or once the idle reconciler is reaped): e.g. a measurement's log anchor. Never needed
+  // for correctness, only to avoid repeating work.
+  const boost::json::value& memo;
 };
 
 struct Result {
-  k8s::ReconcilePlan plan;
+  k8s::ReconcilePlan plan{};
   // Reads the reconcile needs before it can decide; while any is unanswered the plan holds no
   // writes (only LiveGets, if any). The shell answers them and re-plans, as with LiveGet.
-  std::vector<PodLogWant> wanted_pod_logs;
-  std::vector<CategoryBuildRequest> wanted_builds;
+  std::vector<PodLogWant> wanted_pod_logs{};
+  std::vector<CategoryBuildRequest> wanted_builds{};
+  // Replaces the memo once the pass has carried out its plan without error.
+  std::optional<boost::json::value> memo{};
 };
 
 using Function = std::function<Result(const Context&)>;

@@ -14,14 +14,15 @@ declare -A allowed=(
   [platform]="jsonkit k8s api"
   [reconcile]="jsonkit k8s api measure platform"
   [overrides]="jsonkit k8s api platform"
+  [measurement]="jsonkit k8s api measure reconcile"
   [job]="jsonkit k8s api measure platform reconcile"
   [workflow]="jsonkit k8s api measure platform reconcile overrides job"
   [catalog]="jsonkit k8s api platform overrides"
   [certification]="jsonkit k8s api measure platform reconcile overrides job workflow catalog"
   [workloadrun]="jsonkit k8s api measure platform reconcile overrides job workflow catalog"
   [sim]="jsonkit k8s api"
-  [actors]="jsonkit k8s api measure platform reconcile overrides job workflow catalog certification workloadrun sim"
-  [manager]="jsonkit k8s api measure platform reconcile overrides job workflow catalog certification workloadrun actors sim"
+  [actors]="jsonkit k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun sim"
+  [manager]="jsonkit k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun actors sim"
   [cli]="jsonkit k8s api measure platform reconcile overrides job workflow catalog certification workloadrun"
 )
 

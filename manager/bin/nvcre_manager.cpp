@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
     options.client = client;
     options.watch_namespace = flags.watch_namespace;
     options.max_concurrent_reconciles = flags.max_concurrent_reconciles;
+    options.measurement_max_concurrent_reconciles = flags.measurement_max_concurrent_reconciles;
     options.watches = nvcre::actors::nvcre_watches();
     options.controllers = nvcre::actors::nvcre_controllers();
     options.metrics = metrics;

@@ -34,10 +34,24 @@ std::map<std::string, std::string> log_tails(const json::value& extra) {
   return tails;
 }
 
+// The tails of the case answer the reconcile's wants for those pods, as the shell would.
 nvcre::reconcile::Result run(const json::value* object, const ReconcileCase& c,
                              const std::optional<k8s::ActionOutcome>& outcome,
                              const std::map<std::string, std::string>& tails) {
-  return nvcre::job::reconcile_job({object, c.cache, c.live, outcome, c.now, tails, c.no_builds});
+  std::map<std::string, nvcre::reconcile::PodLogAnswer> answers;
+  for (;;) {
+    auto result = nvcre::job::reconcile_job(
+        {object, c.cache, c.live, outcome, c.now, answers, c.no_builds, c.no_memo});
+    bool answered = false;
+    for (const auto& want : result.wanted_pod_logs) {
+      auto tail = tails.find(want.pod);
+      if (tail == tails.end()) continue;
+      answered |= answers.emplace(nvcre::reconcile::pod_log_key(want),
+                                  nvcre::reconcile::PodLogAnswer{tail->second, ""})
+                      .second;
+    }
+    if (!answered) return result;
+  }
 }
 
 json::value render(const nvcre::reconcile::Result& result) {

@@ -35,12 +35,13 @@ struct ReconcileCase {
   k8s::LiveReads live;
   std::optional<k8s::ActionOutcome> outcome;
   boost::json::value extra;  // null when absent
-  std::map<std::string, std::string> no_pod_logs;
+  std::map<std::string, reconcile::PodLogAnswer> no_pod_logs;
   reconcile::BuildAnswers no_builds;
+  boost::json::value no_memo;
 
   // The reconcile context of the case, with no pod logs or builds answered yet.
   reconcile::Context context() const {
-    return {object ? &*object : nullptr, cache, live, outcome, now, no_pod_logs, no_builds};
+    return {object ? &*object : nullptr, cache, live, outcome, now, no_pod_logs, no_builds, no_memo};
   }
 };
 

@@ -51,7 +51,7 @@ api_client_actor::behavior_type fake_api(api_client_actor::pointer self,
         }
         return promise;
       },
-      [](pod_log_atom, const reconcile::PodLogWant&) { return std::string(); },
+      [](pod_log_atom, const reconcile::PodLogWant&) { return reconcile::PodLogAnswer{}; },
   };
 }
 

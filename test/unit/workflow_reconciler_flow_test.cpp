@@ -135,10 +135,11 @@ class WorkflowReconcilerFlow : public ::testing::Test {
     for (int attempt = 0; attempt < 20; ++attempt) {
       const k8s::ObjectCache cache = cluster.cache();
       const json::value* object = cache.get(self);
-      const std::map<std::string, std::string> no_pod_logs;
+      const std::map<std::string, nvcre::reconcile::PodLogAnswer> no_pod_logs;
       const nvcre::reconcile::BuildAnswers no_builds;
+      const json::value no_memo;
       const auto plan =
-          wf::reconcile_workflow({object, cache, live, outcome, now, no_pod_logs, no_builds}).plan;
+          wf::reconcile_workflow({object, cache, live, outcome, now, no_pod_logs, no_builds, no_memo}).plan;
       bool reads = false;
       for (const auto& a : plan.actions) {
         if (a.verb != k8s::ActionVerb::LiveGet) continue;

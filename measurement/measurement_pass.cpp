@@ -1,0 +1,138 @@
+#include "measurement/measurement_pass.hpp"
+
+#include "api/conditions.hpp"
+#include "api/objects.hpp"
+#include "jsonkit/paths.hpp"
+#include "k8s/duration.hpp"
+#include "k8s/rfc3339.hpp"
+#include "measure/worker_pods.hpp"
+#include "reconcile/kit.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+
+namespace nvcre::measurement::detail {
+namespace json = boost::json;
+using jsonkit::string_at;
+
+MeasurementPass::MeasurementPass(const reconcile::Context& input,
+                                 const json::value& measured_object)
+    : in(input),
+      object(measured_object),
+      self{std::string(api::kApiVersion), string_at(measured_object, {"kind"}),
+           string_at(measured_object, {"metadata", "namespace"}),
+           string_at(measured_object, {"metadata", "name"})},
+      now(k8s::format_rfc3339(input.now)) {}
+
+std::optional<const json::value*> MeasurementPass::read(const k8s::ObjectRef& ref) {
+  if (const json::value* cached = in.cache.get(ref)) return cached;
+  if (auto it = in.live.find(ref); it != in.live.end())
+    return it->second.is_null() ? nullptr : &it->second;
+  const bool planned = std::any_of(
+      result.plan.actions.begin(), result.plan.actions.end(),
+      [&](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet && a.target == ref; });
+  if (!planned) result.plan.actions.push_back(k8s::live_get(ref));
+  return std::nullopt;
+}
+
+const reconcile::PodLogAnswer* MeasurementPass::pod_log(const reconcile::PodLogWant& want) {
+  if (auto it = in.pod_logs.find(reconcile::pod_log_key(want)); it != in.pod_logs.end())
+    return &it->second;
+  result.wanted_pod_logs.push_back(want);
+  return nullptr;
+}
+
+bool MeasurementPass::stopped() const {
+  return !result.wanted_pod_logs.empty() ||
+         std::any_of(result.plan.actions.begin(), result.plan.actions.end(),
+                     [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
+}
+
+reconcile::Result MeasurementPass::take_result() {
+  if (stopped()) {
+    k8s::ReconcilePlan reads;
+    for (auto& action : result.plan.actions) {
+      if (action.verb == k8s::ActionVerb::LiveGet) reads.actions.push_back(std::move(action));
+    }
+    result.plan = std::move(reads);
+    result.memo.reset();
+  }
+  return std::move(result);
+}
+
+void MeasurementPass::requeue(std::chrono::milliseconds after) {
+  result.plan.requeue_after = after;
+}
+
+void MeasurementPass::event(std::string_view type, std::string_view reason, std::string note) {
+  result.plan.events.push_back(reconcile::make_event(self, object, type, reason, std::move(note)));
+}
+
+JobPhase job_phase(const api::Job& job) {
+  if (!job.status) return JobPhase::NotStarted;
+  const auto& conditions = job.status->conditions;
+  if (api::condition_is_true(conditions, api::kConditionSucceeded)) return JobPhase::Succeeded;
+  if (api::condition_is_true(conditions, api::kConditionFailed)) return JobPhase::Failed;
+  if (api::condition_is_true(conditions, api::kConditionInProgress)) return JobPhase::Running;
+  return JobPhase::NotStarted;
+}
+
+std::string terminal_time(const api::Job& job) {
+  if (!job.status) return {};
+  for (auto type : {api::kConditionSucceeded, api::kConditionFailed}) {
+    const api::Condition* c = api::find_condition(job.status->conditions, type);
+    if (c != nullptr && c->status == api::condition_status::kTrue) return c->lastTransitionTime;
+  }
+  return {};
+}
+
+std::chrono::milliseconds sample_interval(std::string_view go_duration) {
+  if (auto parsed = k8s::parse_go_duration(go_duration); parsed && parsed->count() > 0)
+    return std::chrono::duration_cast<std::chrono::milliseconds>(*parsed);
+  return kDefaultSampleInterval;
+}
+
+std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementPass& pass,
+                                                                   const std::string& name) {
+  const std::string prefix = "LogProfile \"" + name + "\" could not be resolved: ";
+  const json::value* found = pass.in.cache.get(
+      k8s::ObjectRef{std::string(api::kApiVersion), std::string(api::LogProfile::kKind), "", name});
+  if (found == nullptr)
+    return prefix + "logprofiles.nvcre.nvidia.com \"" + name + "\" not found";
+  try {
+    return measure::compile_profile(api::decode_object<api::LogProfile>(*found));
+  } catch (const std::exception& error) {
+    return prefix + error.what();
+  }
+}
+
+const json::value* reporting_pod(const MeasurementPass& pass, const api::Job& job,
+                                 std::string_view replicated_job) {
+  if (!job.status || !job.status->workloadRef) return nullptr;
+  const auto pods = pass.in.cache.list("v1", "Pod", job.metadata.namespace_);
+  return measure::replicated_job_pod(pods, job.status->workloadRef->name, replicated_job);
+}
+
+std::string pod_phase(const json::value& pod) { return string_at(pod, {"status", "phase"}); }
+
+std::pair<std::int64_t, bool> container_restarts(const json::value& pod,
+                                                 std::string_view container) {
+  const json::value* statuses = jsonkit::value_at(pod, {"status", "containerStatuses"});
+  if (statuses == nullptr || !statuses->is_array()) return {0, false};
+  for (const auto& status : statuses->get_array()) {
+    if (!container.empty() && string_at(status, {"name"}) != container) continue;
+    const json::value* restarts = jsonkit::value_at(status, {"restartCount"});
+    const std::int64_t count = restarts != nullptr && restarts->is_int64() ? restarts->get_int64() : 0;
+    return {count, jsonkit::value_at(status, {"state", "waiting"}) != nullptr};
+  }
+  return {0, false};
+}
+
+std::chrono::nanoseconds since(std::string_view rfc3339, k8s::Clock::time_point now) {
+  auto at = k8s::parse_rfc3339(rfc3339);
+  return at ? std::chrono::duration_cast<std::chrono::nanoseconds>(now - *at)
+            : std::chrono::nanoseconds::zero();
+}
+
+}  // namespace nvcre::measurement::detail

@@ -1,0 +1,68 @@
+#pragma once
+// Internal to the measurement reconciles: what one pass of a GoodputMeasurement or
+// BandwidthMeasurement shares (the measured Job, the LogProfile, the reporting pod, the pod-log
+// reads) and its one status write.
+#include "api/job.hpp"
+#include "api/measurement.hpp"
+#include "measure/log_profile.hpp"
+#include "reconcile/contract.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace nvcre::measurement::detail {
+
+inline constexpr std::chrono::seconds kDefaultSampleInterval{60};
+inline constexpr std::chrono::milliseconds kWaitInterval{15000};  // polling while nothing to read
+inline constexpr std::size_t kLogPageBytes = 8u << 20;            // one read, and one page of a full read
+inline constexpr std::string_view kDefaultReplicatedJob = "node";
+
+struct MeasurementPass {
+  MeasurementPass(const reconcile::Context& input, const boost::json::value& measured_object);
+
+  const reconcile::Context& in;
+  const boost::json::value& object;
+  k8s::ObjectRef self;
+  std::string now;  // RFC 3339
+  reconcile::Result result;
+
+  // Cache, else the live answer, else a planned LiveGet (nullopt: unknown yet, the pass stops).
+  // A present value may be null: a live read found nothing.
+  std::optional<const boost::json::value*> read(const k8s::ObjectRef& ref);
+  // The answer to `want`, or nullptr after asking for it (the pass stops).
+  const reconcile::PodLogAnswer* pod_log(const reconcile::PodLogWant& want);
+  bool stopped() const;
+  // Only the reads when stopped; everything decided otherwise.
+  reconcile::Result take_result();
+  void requeue(std::chrono::milliseconds after);
+  void event(std::string_view type, std::string_view reason, std::string note);
+};
+
+// The measured Job's execution state, as the measurement sees it.
+enum class JobPhase { NotStarted, Running, Succeeded, Failed };
+JobPhase job_phase(const api::Job& job);
+// When the Job reached its terminal condition (the anchor of the terminal write).
+std::string terminal_time(const api::Job& job);
+
+std::chrono::milliseconds sample_interval(std::string_view go_duration);
+
+// The LogProfile compiled, or why not ("LogProfile \"x\" could not be resolved: ...").
+std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementPass& pass,
+                                                                   const std::string& name);
+
+// The pod of `replicated_job` of the Job's TrainJob whose log reports, from the cache.
+const boost::json::value* reporting_pod(const MeasurementPass& pass, const api::Job& job,
+                                        std::string_view replicated_job);
+std::string pod_phase(const boost::json::value& pod);
+// (restart count, waiting) of `container` ("" = the first container) in the pod's status.
+std::pair<std::int64_t, bool> container_restarts(const boost::json::value& pod,
+                                                 std::string_view container);
+
+// How long ago `rfc3339` was (zero when it does not parse).
+std::chrono::nanoseconds since(std::string_view rfc3339, k8s::Clock::time_point now);
+
+}  // namespace nvcre::measurement::detail

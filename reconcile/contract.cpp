@@ -1,0 +1,15 @@
+#include "reconcile/contract.hpp"
+
+namespace nvcre::reconcile {
+
+std::string pod_log_key(const PodLogWant& want) {
+  // '\n' cannot occur in a name, a container or a timestamp, so the key is unambiguous.
+  std::string key = want.ns + "\n" + want.pod + "\n" + want.container + "\n" + want.since_time;
+  key += "\n" + std::to_string(want.tail_lines) + "\n" + std::to_string(want.limit_bytes) + "\n";
+  key += want.previous ? 'p' : '-';
+  key += want.timestamps ? 't' : '-';
+  key += want.whole_log ? 'w' : '-';
+  return key;
+}
+
+}  // namespace nvcre::reconcile
