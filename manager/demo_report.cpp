@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <charconv>
 #include <sstream>
 
 namespace nvcre::manager {
@@ -40,6 +41,53 @@ std::string true_condition(const json::value& object) {
   return {};
 }
 
+// A condition of the object that is True, as "Type (Reason): message" ("" when not True).
+std::string condition_text(const json::value& object, std::string_view type) {
+  if (const auto* conditions = array_at(object, "status", "conditions")) {
+    for (const auto& c : *conditions) {
+      if (text(c, {"type"}) == type && text(c, {"status"}) == "True")
+        return std::string(type) + " (" + text(c, {"reason"}) + "): " + text(c, {"message"});
+    }
+  }
+  return {};
+}
+
+std::string condition_reason(const json::value& object, std::string_view type) {
+  if (const auto* conditions = array_at(object, "status", "conditions")) {
+    for (const auto& c : *conditions) {
+      if (text(c, {"type"}) == type) return text(c, {"reason"});
+    }
+  }
+  return {};
+}
+
+// "peak bus bandwidth 371.90 GB/s" from the Job's BandwidthMeasurement, with the reason when the
+// figure is not final; "" when the Job has no measurement.
+std::string bandwidth_text(const json::value& job, const std::vector<json::value>& measurements) {
+  const std::string name = text(job, {"metadata", "name"});
+  for (const auto& m : measurements) {
+    if (text(m, {"spec", "jobRef", "name"}) != name) continue;
+    const std::string complete = condition_reason(m, "Complete");
+    std::string peak;
+    double best = -1;
+    if (const auto* results = array_at(m, "status", "results")) {
+      for (const auto& row : *results) {
+        const std::string bus = text(row, {"busBW"});
+        double value = 0;
+        auto [end, error] = std::from_chars(bus.data(), bus.data() + bus.size(), value);
+        if (error == std::errc() && value > best) {
+          best = value;
+          peak = bus;
+        }
+      }
+    }
+    if (peak.empty()) return "bus bandwidth not measured" + (complete.empty() ? "" : " (" + complete + ")");
+    return "peak bus bandwidth " + peak + " GB/s" +
+           (complete == "JobSucceeded" ? "" : " (" + (complete.empty() ? "provisional" : complete) + ")");
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::string> DemoProgress::update(const json::value& certification) {
@@ -70,7 +118,8 @@ bool has_verdict(const json::value& certification) {
 
 std::string final_report(const json::value& certification,
                          const std::vector<json::value>& workflows,
-                         const std::vector<json::value>& jobs) {
+                         const std::vector<json::value>& jobs,
+                         const std::vector<json::value>& bandwidth_measurements) {
   std::ostringstream out;
   out << "\nResult of Certification " << text(certification, {"metadata", "namespace"}) << "/"
       << text(certification, {"metadata", "name"}) << ": " << true_condition(certification) << "\n";
@@ -89,6 +138,17 @@ std::string final_report(const json::value& certification,
           text(job, {"spec", "workflowRef", "name"}) != workflow) {
         continue;
       }
+      out << "    Job " << text(job, {"metadata", "name"});
+      if (auto nodes = text(job, {"metadata", "annotations", "nvcre.nvidia.com/group-nodes"});
+          !nodes.empty())
+        out << " [" << nodes << "]";
+      std::string verdict = true_condition(job);
+      out << ": " << verdict.substr(0, verdict.find(' '));
+      if (auto bandwidth = bandwidth_text(job, bandwidth_measurements); !bandwidth.empty())
+        out << ", " << bandwidth;
+      out << "\n";
+      if (auto validation = condition_text(job, "ValidationFailed"); !validation.empty())
+        out << "      " << validation << "\n";
       if (const auto* failed = array_at(job, "status", "failedNodes")) {
         for (const auto& node : *failed) {
           out << "      failed node " << text(node, {"name"}) << " (" << text(node, {"reason"})

@@ -1,7 +1,8 @@
 #pragma once
 // What the embedded demo prints: progress lines as a Certification's conditions and categories
 // change, and the final report per category with every failed node and its reason (read from the
-// Jobs' status.failedNodes). Pure functions over the objects as the API returns them.
+// Jobs' status.failedNodes), each Job with its verdict and the peak bus bandwidth its
+// BandwidthMeasurement holds. Pure functions over the objects as the API returns them.
 #include <boost/json/value.hpp>
 
 #include <map>
@@ -25,6 +26,7 @@ bool has_verdict(const boost::json::value& certification);
 
 std::string final_report(const boost::json::value& certification,
                          const std::vector<boost::json::value>& workflows,
-                         const std::vector<boost::json::value>& jobs);
+                         const std::vector<boost::json::value>& jobs,
+                         const std::vector<boost::json::value>& bandwidth_measurements = {});
 
 }  // namespace nvcre::manager

@@ -100,7 +100,12 @@ int main(int argc, char** argv) {
     std::vector<json::value> jobs;
     const json::value job_list = api.list({"nvcre.nvidia.com", "v1alpha1", "jobs", true}, ns);
     for (const auto& item : job_list.at("items").as_array()) jobs.push_back(item);
-    std::cout << nvcre::manager::final_report(final_state, workflows, jobs) << std::flush;
+    std::vector<json::value> bandwidth;
+    const json::value bandwidth_list =
+        api.list({"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements", true}, ns);
+    for (const auto& item : bandwidth_list.at("items").as_array()) bandwidth.push_back(item);
+    std::cout << nvcre::manager::final_report(final_state, workflows, jobs, bandwidth)
+              << std::flush;
     manager.stop();
     embedded.stop();
     if (!done) {
