@@ -8,6 +8,7 @@
 #include "api/validation.hpp"
 #include "platform/platform_names.hpp"
 #include "cli/certification_commands.hpp"
+#include "cli/logprofile_command.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
@@ -21,12 +22,14 @@ struct Commands {
   std::string categories_output = "table";
   nvcre::cli::WorkloadRunRenderOptions workloadrun_render;
   nvcre::cli::WorkflowRenderOptions workflow_render;
+  nvcre::cli::LogProfileTestOptions logprofile_test;
   CLI::App* validate_cmd = nullptr;
   CLI::App* render_cmd = nullptr;
   CLI::App* list_cmd = nullptr;
   CLI::App* workloadrun_render_cmd = nullptr;
   CLI::App* workflow_render_cmd = nullptr;
   CLI::App* crds_cmd = nullptr;
+  CLI::App* logprofile_test_cmd = nullptr;
 };
 
 void add_validate_command(CLI::App& app, Commands& commands) {
@@ -119,6 +122,28 @@ void add_workflow_commands(CLI::App& app, Commands& commands) {
   commands.workflow_render_cmd = workflow_render_cmd;
 }
 
+void add_logprofile_commands(CLI::App& app, Commands& commands) {
+  auto* logprofile_cmd = app.add_subcommand("logprofile", "Work with LogProfiles");
+  logprofile_cmd->require_subcommand(1);
+  auto& test = commands.logprofile_test;
+  auto* test_cmd = logprofile_cmd->add_subcommand(
+      "test", "Show what a LogProfile reads from a log: bandwidth rows or training events");
+  test_cmd->add_option("profile", test.profile,
+                       "LogProfile manifest file, or a shipped profile's name")
+      ->required();
+  test_cmd->add_option("--log", test.log_file,
+                       "Log file (kubectl logs, with or without --timestamps)")
+      ->required();
+  test_cmd->add_option("-o,--output", test.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  test_cmd->footer(
+      "Examples:\n"
+      "  kubectl logs --timestamps my-job-launcher-0-0 > launcher.log\n"
+      "  nvcrectl logprofile test nccl-bandwidth --log launcher.log\n"
+      "  nvcrectl logprofile test my-profile.yaml --log train.log -o json");
+  commands.logprofile_test_cmd = test_cmd;
+}
+
 // A render command given no file: its usage on stderr, and the exit code.
 int missing_file(std::string_view kind, std::string_view command, std::string_view file) {
   std::cerr << "Error: requires a " << kind << " YAML file as argument\n\n"
@@ -161,6 +186,10 @@ int run_command(const Commands& commands) {
     nvcre::cli::render_workflow(commands.workflow_render, std::cout);
     return 0;
   }
+  if (*commands.logprofile_test_cmd) {
+    nvcre::cli::run_logprofile_test(commands.logprofile_test, std::cout);
+    return 0;
+  }
   if (*commands.list_cmd) nvcre::cli::list_categories(commands.categories_output, std::cout);
   if (*commands.crds_cmd) print_crds(std::cout);
   return 0;
@@ -181,6 +210,7 @@ int main(int argc, char** argv) {
       "  nvcrectl certification list-categories\n"
       "  nvcrectl validate certification.yaml\n"
       "  nvcrectl validate --old before.yaml after.yaml\n"
+      "  nvcrectl logprofile test nccl-bandwidth --log launcher.log\n"
       "  nvcrectl crds | kubectl apply -f -");
 
   Commands commands;
@@ -188,6 +218,7 @@ int main(int argc, char** argv) {
   add_certification_commands(app, commands);
   add_workloadrun_commands(app, commands);
   add_workflow_commands(app, commands);
+  add_logprofile_commands(app, commands);
   commands.crds_cmd =
       app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");

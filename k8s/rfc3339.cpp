@@ -70,7 +70,9 @@ std::optional<Clock::time_point> parse_rfc3339(std::string_view text) {
 
 namespace {
 
-std::string format(Clock::time_point time, bool micro) {
+enum class Fraction { None, Micro, NanoTrimmed };
+
+std::string format(Clock::time_point time, Fraction fraction) {
   auto seconds = std::chrono::floor<std::chrono::seconds>(time);
   auto days = std::chrono::floor<std::chrono::days>(seconds);
   std::chrono::year_month_day date{days};
@@ -82,17 +84,28 @@ std::string format(Clock::time_point time, bool micro) {
                         static_cast<int>(clock.minutes().count()),
                         static_cast<int>(clock.seconds().count()));
   std::string out(buffer, static_cast<std::size_t>(n));
-  if (micro) {
+  if (fraction == Fraction::Micro) {
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(time - seconds).count();
     std::snprintf(buffer, sizeof buffer, ".%06lld", static_cast<long long>(us));
     out += buffer;
+  } else if (fraction == Fraction::NanoTrimmed) {
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(time - seconds).count();
+    if (ns != 0) {
+      std::snprintf(buffer, sizeof buffer, ".%09lld", static_cast<long long>(ns));
+      std::string digits(buffer);
+      while (digits.back() == '0') digits.pop_back();
+      out += digits;
+    }
   }
   return out + "Z";
 }
 
 }  // namespace
 
-std::string format_rfc3339(Clock::time_point time) { return format(time, false); }
-std::string format_rfc3339_micro(Clock::time_point time) { return format(time, true); }
+std::string format_rfc3339(Clock::time_point time) { return format(time, Fraction::None); }
+std::string format_rfc3339_micro(Clock::time_point time) { return format(time, Fraction::Micro); }
+std::string format_rfc3339_nano(Clock::time_point time) {
+  return format(time, Fraction::NanoTrimmed);
+}
 
 }  // namespace nvcre::k8s

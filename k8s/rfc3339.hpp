@@ -17,5 +17,8 @@ std::string format_rfc3339(Clock::time_point time);
 // Microseconds precision: the metav1.MicroTime wire form (Lease renewTime, events.k8s.io
 // eventTime).
 std::string format_rfc3339_micro(Clock::time_point time);
+// Go's RFC3339Nano: nanoseconds with trailing zeros (and a bare '.') dropped, "Z" suffix; the form
+// kubelet log timestamps and parsed log events are shown in.
+std::string format_rfc3339_nano(Clock::time_point time);
 
 }  // namespace nvcre::k8s
