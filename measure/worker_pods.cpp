@@ -41,12 +41,12 @@ k8s::Clock::time_point created_at(const boost::json::object& pod) {
   return k8s::parse_rfc3339(text).value_or(k8s::Clock::time_point::min());
 }
 
-std::vector<const boost::json::object*> labelled(std::span<const boost::json::value> pods,
+std::vector<const boost::json::object*> labelled(std::span<const boost::json::value* const> pods,
                                                  std::string_view trainjob,
                                                  std::string_view replicated_job) {
   std::vector<const boost::json::object*> out;
-  for (const auto& pod : pods) {
-    const auto* object = pod.if_object();
+  for (const auto* pod : pods) {
+    const auto* object = pod == nullptr ? nullptr : pod->if_object();
     if (object == nullptr || label_of(*object, kJobSetNameLabel) != trainjob) continue;
     if (!replicated_job.empty() && label_of(*object, kReplicatedJobNameLabel) != replicated_job)
       continue;
@@ -57,7 +57,7 @@ std::vector<const boost::json::object*> labelled(std::span<const boost::json::va
 
 }  // namespace
 
-std::vector<const boost::json::object*> trainjob_worker_pods(std::span<const boost::json::value> pods,
+std::vector<const boost::json::object*> trainjob_worker_pods(std::span<const boost::json::value* const> pods,
                                                              std::string_view trainjob) {
   auto out = labelled(pods, trainjob, {});
   std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
@@ -67,7 +67,7 @@ std::vector<const boost::json::object*> trainjob_worker_pods(std::span<const boo
   return out;
 }
 
-std::vector<const boost::json::object*> replicated_job_pods(std::span<const boost::json::value> pods,
+std::vector<const boost::json::object*> replicated_job_pods(std::span<const boost::json::value* const> pods,
                                                             std::string_view trainjob,
                                                             std::string_view replicated_job) {
   auto out = labelled(pods, trainjob, replicated_job);
@@ -87,7 +87,7 @@ std::vector<const boost::json::object*> replicated_job_pods(std::span<const boos
   return out;
 }
 
-const boost::json::object* replicated_job_pod(std::span<const boost::json::value> pods,
+const boost::json::object* replicated_job_pod(std::span<const boost::json::value* const> pods,
                                               std::string_view trainjob,
                                               std::string_view replicated_job) {
   const auto ordered = replicated_job_pods(pods, trainjob, replicated_job);

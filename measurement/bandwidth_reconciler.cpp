@@ -67,9 +67,7 @@ std::string without_final_results(const BandwidthPass& pass) {
 }
 
 void merge_transports(std::vector<std::string>& into, const std::vector<std::string>& more) {
-  std::set<std::string> all(into.begin(), into.end());
-  all.insert(more.begin(), more.end());
-  into.assign(all.begin(), all.end());
+  into = measure::merge_transports(into, more);
 }
 
 struct TerminalOutcome {
@@ -100,7 +98,7 @@ void job_gone(BandwidthPass& pass) {
 }
 
 std::string replicated_job_of(const measure::CompiledProfile& profile) {
-  const auto& strategy = profile.spec.workerStrategy;
+  const auto& strategy = profile.worker_strategy;
   return strategy && !strategy->replicatedJobName.empty() ? strategy->replicatedJobName
                                                           : std::string(kDefaultReplicatedJob);
 }
@@ -133,14 +131,14 @@ std::optional<FinalRead> final_read(BandwidthPass& pass, const api::Job& job) {
     return FinalRead{{}, {}, "pod " + name + " has not finished (" + phase + ")", true};
   const auto* answer = pass.pod_log({.ns = pass.bm.metadata.namespace_,
                                      .pod = name,
-                                     .container = compiled.spec.containerName,
+                                     .container = compiled.container_name,
                                      .limit_bytes = kLogPageBytes,
                                      .timestamps = true,
                                      .whole_log = true});
   if (answer == nullptr) return std::nullopt;
   if (!answer->ok()) {
     return FinalRead{{}, {}, "reading log of pod " + name + ": " + answer->error,
-                     !measure::is_unpageable_error(answer->error)};
+                     answer->error.find(measure::kLogUnpageable) == std::string::npos};
   }
   const auto scan = measure::scan_bandwidth(compiled, answer->text);
   return FinalRead{measure::average_rows(scan.rows), scan.transports, "", true};
@@ -254,20 +252,22 @@ void sample_running(BandwidthPass& pass, const api::Job& job) {
     pass.requeue(kWaitInterval);
     return;
   }
-  const auto [restarts, waiting] = container_restarts(*pod, compiled.spec.containerName);
+  const auto [restarts, waiting] = container_restarts(*pod, compiled.container_name);
   if (waiting) {  // crash-looping: the log holds the crash, not the sweep
     pass.requeue(interval);
     return;
   }
   const auto pod_start = k8s::parse_rfc3339(jsonkit::string_at(*pod, {"status", "startTime"}));
   const auto since = measure::since_time_for_sample(memo.anchor, pod_start, pass.in.now);
+  // sinceTime travels with second precision; a read starting a little earlier repeats lines, it
+  // never misses one.
   const auto* answer =
       pass.pod_log({.ns = pass.bm.metadata.namespace_,
                     .pod = jsonkit::string_at(*pod, {"metadata", "name"}),
-                    .container = compiled.spec.containerName,
+                    .container = compiled.container_name,
                     .limit_bytes = kLogPageBytes,
                     .timestamps = true,
-                    .since_time = since ? k8s::format_rfc3339(*since) : std::string()});
+                    .since_time = k8s::format_rfc3339(since)});
   if (answer == nullptr) return;
   pass.requeue(interval);
   if (!answer->ok()) return;  // the next sample tries again

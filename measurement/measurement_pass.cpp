@@ -101,7 +101,7 @@ std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementP
   if (found == nullptr)
     return prefix + "logprofiles.nvcre.nvidia.com \"" + name + "\" not found";
   try {
-    return measure::compile_profile(api::decode_object<api::LogProfile>(*found));
+    return measure::compile_profile(api::decode<api::LogProfile>(*found));
   } catch (const std::exception& error) {
     return prefix + error.what();
   }
@@ -111,7 +111,12 @@ const json::value* reporting_pod(const MeasurementPass& pass, const api::Job& jo
                                  std::string_view replicated_job) {
   if (!job.status || !job.status->workloadRef) return nullptr;
   const auto pods = pass.in.cache.list("v1", "Pod", job.metadata.namespace_);
-  return measure::replicated_job_pod(pods, job.status->workloadRef->name, replicated_job);
+  const auto* chosen =
+      measure::replicated_job_pod(pods, job.status->workloadRef->name, replicated_job);
+  for (const auto* pod : pods) {
+    if (chosen != nullptr && pod->if_object() == chosen) return pod;
+  }
+  return nullptr;
 }
 
 std::string pod_phase(const json::value& pod) { return string_at(pod, {"status", "phase"}); }

@@ -67,7 +67,8 @@ TEST_P(MeasureWorkerPods, Chooses) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
     const auto input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
     const auto& list = input.at("pods").as_array();
-    const std::vector<json::value> pods(list.begin(), list.end());
+    std::vector<const json::value*> pods;
+    for (const auto& pod : list) pods.push_back(&pod);
     const std::string trainjob(input.at("trainJob").as_string());
     const std::string replicated(input.at("replicatedJob").as_string());
     const auto* chosen = measure::replicated_job_pod(pods, trainjob, replicated);
