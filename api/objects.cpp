@@ -9,7 +9,9 @@ namespace nvcre::api {
 
 namespace {
 
-constexpr std::string_view kSupportedKinds = "Certification, WorkloadRun, Workflow, Job";
+constexpr std::string_view kSupportedKinds =
+    "Certification, WorkloadRun, Workflow, Job, GoodputMeasurement, BandwidthMeasurement, "
+    "LogProfile";
 
 const boost::json::object& require_object(const boost::json::value& in) {
   if (!in.is_object()) {
@@ -87,10 +89,16 @@ template Certification decode_object<Certification>(const boost::json::value&);
 template WorkloadRun decode_object<WorkloadRun>(const boost::json::value&);
 template Workflow decode_object<Workflow>(const boost::json::value&);
 template Job decode_object<Job>(const boost::json::value&);
+template GoodputMeasurement decode_object<GoodputMeasurement>(const boost::json::value&);
+template BandwidthMeasurement decode_object<BandwidthMeasurement>(const boost::json::value&);
+template LogProfile decode_object<LogProfile>(const boost::json::value&);
 template boost::json::value encode_object<Certification>(const Certification&);
 template boost::json::value encode_object<WorkloadRun>(const WorkloadRun&);
 template boost::json::value encode_object<Workflow>(const Workflow&);
 template boost::json::value encode_object<Job>(const Job&);
+template boost::json::value encode_object<GoodputMeasurement>(const GoodputMeasurement&);
+template boost::json::value encode_object<BandwidthMeasurement>(const BandwidthMeasurement&);
+template boost::json::value encode_object<LogProfile>(const LogProfile&);
 
 AnyObject decode_any_object(const boost::json::value& in) {
   const auto& object = require_object(in);
@@ -104,6 +112,9 @@ AnyObject decode_any_object(const boost::json::value& in) {
   if (*kind == WorkloadRun::kKind) return decode_object<WorkloadRun>(in);
   if (*kind == Workflow::kKind) return decode_object<Workflow>(in);
   if (*kind == Job::kKind) return decode_object<Job>(in);
+  if (*kind == GoodputMeasurement::kKind) return decode_object<GoodputMeasurement>(in);
+  if (*kind == BandwidthMeasurement::kKind) return decode_object<BandwidthMeasurement>(in);
+  if (*kind == LogProfile::kKind) return decode_object<LogProfile>(in);
   throw DecodeError({{"kind", "unsupported kind \"" + std::string(*kind) + "\": expected one of " +
                                   std::string(kSupportedKinds)}});
 }

@@ -1,9 +1,10 @@
 #pragma once
 // Whole nvcre.nvidia.com/v1alpha1 objects: typed decode with apiVersion/kind checks, encode, and a
-// variant over the four controller-managed kinds for input whose kind is only known at run time.
+// variant over every kind of the group for input whose kind is only known at run time.
 #include "api/certification.hpp"
 #include "api/codec.hpp"
 #include "api/job.hpp"
+#include "api/measurement.hpp"
 #include "api/meta.hpp"
 #include "api/workflow.hpp"
 #include "api/workloadrun.hpp"
@@ -18,9 +19,11 @@ namespace nvcre::api {
 
 template <class T>
 concept ObjectKind = std::same_as<T, Certification> || std::same_as<T, WorkloadRun> ||
-    std::same_as<T, Workflow> || std::same_as<T, Job>;
+    std::same_as<T, Workflow> || std::same_as<T, Job> || std::same_as<T, GoodputMeasurement> ||
+    std::same_as<T, BandwidthMeasurement> || std::same_as<T, LogProfile>;
 
-using AnyObject = std::variant<Certification, WorkloadRun, Workflow, Job>;
+using AnyObject = std::variant<Certification, WorkloadRun, Workflow, Job, GoodputMeasurement,
+                               BandwidthMeasurement, LogProfile>;
 
 // Decodes one object of kind `Kind`. Throws DecodeError when the input is not an object, when
 // `kind` is not Kind::kKind (`kind: expected kind WorkloadRun, got "Workflow"`), when `apiVersion`
@@ -46,9 +49,15 @@ extern template Certification decode_object<Certification>(const boost::json::va
 extern template WorkloadRun decode_object<WorkloadRun>(const boost::json::value&);
 extern template Workflow decode_object<Workflow>(const boost::json::value&);
 extern template Job decode_object<Job>(const boost::json::value&);
+extern template GoodputMeasurement decode_object<GoodputMeasurement>(const boost::json::value&);
+extern template BandwidthMeasurement decode_object<BandwidthMeasurement>(const boost::json::value&);
+extern template LogProfile decode_object<LogProfile>(const boost::json::value&);
 extern template boost::json::value encode_object<Certification>(const Certification&);
 extern template boost::json::value encode_object<WorkloadRun>(const WorkloadRun&);
 extern template boost::json::value encode_object<Workflow>(const Workflow&);
 extern template boost::json::value encode_object<Job>(const Job&);
+extern template boost::json::value encode_object<GoodputMeasurement>(const GoodputMeasurement&);
+extern template boost::json::value encode_object<BandwidthMeasurement>(const BandwidthMeasurement&);
+extern template boost::json::value encode_object<LogProfile>(const LogProfile&);
 
 }  // namespace nvcre::api

@@ -345,6 +345,16 @@ void index_defaults(SchemaNode& node) {
   if (node.items) index_defaults(*node.items);
 }
 
+// Whether any node carries an x-kubernetes-validations rule.
+bool has_validation_rules(const SchemaNode& node) {
+  if (!node.rules.empty()) return true;
+  for (const auto& [name, property] : node.properties) {
+    if (has_validation_rules(*property)) return true;
+  }
+  if (node.additional_properties && has_validation_rules(*node.additional_properties)) return true;
+  return node.items && has_validation_rules(*node.items);
+}
+
 }  // namespace
 
 std::vector<CrdSchema> load_crd_schemas(const json::value& crd) {
@@ -405,6 +415,7 @@ std::vector<CrdSchema> load_crd_schemas(const json::value& crd) {
     root->properties["metadata"] = meta;
     index_defaults(*root);  // first: checking a default applies the defaults nested in it
     check_defaults(*root, loader);
+    schema.has_validation_rules = has_validation_rules(*root);
     schema.root = std::move(root);
     schemas.push_back(std::move(schema));
   }

@@ -91,6 +91,9 @@ struct CrdSchema {
   std::string plural;
   bool namespaced = true;
   bool status_subresource = false;
+  // kube builds its CEL validator only for a schema with rules; without one, nothing is said about
+  // rules left unchecked.
+  bool has_validation_rules = false;
   std::shared_ptr<const SchemaNode> root;
 
   std::string api_version() const { return group + "/" + version; }

@@ -77,7 +77,9 @@ ValidationResult run(const CrdSchema& schema, const json::value& object,
   }
   validate_structure(*schema.root, object, "", causes);
   validate_list_types(*schema.root, object, "", causes);
-  if (std::any_of(causes.begin(), causes.end(), is_blocking)) {
+  if (!schema.has_validation_rules) {
+    // No rules to run, so none left unchecked.
+  } else if (std::any_of(causes.begin(), causes.end(), is_blocking)) {
     causes.push_back(rules_not_checked_cause());
   } else {
     validate_rules(*schema.root, object, old_object, "", causes);

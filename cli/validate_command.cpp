@@ -30,7 +30,8 @@ std::vector<json::value> load_documents(const std::string& path) {
 
 // Admission passed; the typed model must take the object too, or our model and our CRDs disagree.
 // It decodes what the API server would store: defaults applied, non-nullable nulls dropped, and no
-// status (all four kinds have a status subresource, so create and update ignore it).
+// status (a kind with a status subresource ignores it on create and update; a kind without one,
+// LogProfile, was already rejected by admission for carrying it).
 std::optional<std::string> typed_decode_problem(const json::value& object) {
   json::value stored = object;
   api::apply_defaults(stored);

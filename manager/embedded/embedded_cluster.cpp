@@ -1,12 +1,60 @@
 #include "manager/embedded/embedded_cluster.hpp"
 
 #include "actors/controllers.hpp"
+#include "api/logprofiles.hpp"
 #include "sim/cluster_profile.hpp"
 #include "sim/crd_loader.hpp"
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
 namespace nvcre::manager {
+
+namespace {
+
+struct ManifestFile {
+  std::string name;
+  std::string content;
+};
+
+std::vector<ManifestFile> read_yaml_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(dir)) {
+    throw std::runtime_error("LogProfile directory " + dir + " does not exist");
+  }
+  std::vector<fs::path> paths;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml")
+      paths.push_back(entry.path());
+  }
+  std::sort(paths.begin(), paths.end());
+  std::vector<ManifestFile> files;
+  for (const auto& path : paths) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    files.push_back({path.string(), text.str()});
+  }
+  return files;
+}
+
+// The shipped profiles and those of `extra_dir`, checked together (one name, one profile).
+std::vector<boost::json::value> logprofiles_to_create(const std::string& extra_dir) {
+  if (extra_dir.empty()) return api::shipped_logprofiles();
+  const auto shipped = api::embedded_logprofile_files();
+  const std::vector<ManifestFile> extra = read_yaml_files(extra_dir);
+  std::vector<EmbeddedFile> files(shipped.begin(), shipped.end());
+  for (const auto& file : extra) files.push_back({file.name, file.content});
+  return api::load_logprofile_manifests(files);
+}
+
+}  // namespace
 
 struct EmbeddedCluster::Impl {
   EmbeddedClusterOptions options;
@@ -40,6 +88,10 @@ void EmbeddedCluster::start() {
         {"", "v1", "namespaces", false}, "",
         boost::json::object{
             {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  }
+  const k8s::ResourceRef logprofiles{"nvcre.nvidia.com", "v1alpha1", "logprofiles", false};
+  for (const auto& profile : logprofiles_to_create(impl_->options.logprofiles_dir)) {
+    impl_->client->create(logprofiles, "", profile);
   }
 }
 

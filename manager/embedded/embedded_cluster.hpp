@@ -22,6 +22,9 @@ struct EmbeddedClusterOptions {
   std::chrono::milliseconds bookmark_interval{200};
   std::string crds_dir;                 // the CRDs to install (deploy/crds)
   std::vector<std::string> namespaces;  // created up front
+  // LogProfile manifests (*.yaml, name order) created with the shipped ones (api/logprofiles.hpp);
+  // none when empty.
+  std::string logprofiles_dir;
 };
 
 class EmbeddedCluster {
@@ -31,8 +34,10 @@ class EmbeddedCluster {
   EmbeddedCluster(const EmbeddedCluster&) = delete;
   EmbeddedCluster& operator=(const EmbeddedCluster&) = delete;
 
-  // Starts kube-sim, installs the CRDs and creates the namespaces; throws std::runtime_error
-  // naming a bad profile, faulty-node spec or CRD directory.
+  // Starts kube-sim, installs the CRDs, creates the namespaces and then every shipped LogProfile
+  // and those of logprofiles_dir; throws std::runtime_error naming a bad profile, faulty-node spec
+  // or CRD directory, and std::invalid_argument naming a LogProfile file that is not a valid
+  // LogProfile (or repeats a name).
   void start();
   void stop();  // idempotent
 

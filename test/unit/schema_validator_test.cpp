@@ -499,3 +499,42 @@ TEST(SchemaValidator, DateTimeFormat) {
                       "Invalid value: \"yesterday\": status.updatedAt in body must be of type "
                       "date-time: \"yesterday\"")}));
 }
+
+// kube only builds a CEL validator for a schema that has rules; without one, a blocking error is
+// reported alone, with no word about rules left unchecked.
+TEST(SchemaValidator, ASchemaWithoutRulesReportsNoSkippedRules) {
+  SchemaRegistry registry;
+  registry.add_crd(parse_yaml(R"yaml(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.test.example.com}
+spec:
+  group: test.example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Cluster
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              required: [mode]
+              properties:
+                mode: {type: string, enum: [fast, slow]}
+)yaml"));
+  const auto gadget = [](const std::string& spec) {
+    return parse_yaml("apiVersion: test.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: " +
+                      spec);
+  };
+  EXPECT_TRUE(validate_create(gadget("{mode: fast}"), registry).accepted);
+  EXPECT_EQ(validate_create(gadget("{}"), registry).causes,
+            (std::vector<Cause>{cause("spec.mode", cause_type::kRequired, "Required value")}));
+  EXPECT_EQ(
+      validate_create(gadget("{mode: dim}"), registry).causes,
+      (std::vector<Cause>{cause("spec.mode", cause_type::kNotSupported,
+                                R"(Unsupported value: "dim": supported values: "fast", "slow")")}));
+}

@@ -1,6 +1,7 @@
 """Writes deploy/crds/*.yaml for nvcre. Run: python3 gen.py <repo>/deploy/crds"""
 import sys, os, yaml
 from types_lib import *
+from measurement_lib import *
 
 GROUP = "nvcre.nvidia.com"
 
@@ -273,30 +274,37 @@ REASON_COL = {"name": "Reason", "type": "string", "jsonPath": SQ('.status.condit
 AGE_COL = {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"}
 
 
-def crd(kind, plural, short, desc_text, spec, status, columns):
+def crd(kind, plural, short, desc_text, spec, status, columns, scope="Namespaced"):
+    """status None: no status field and no status subresource (LogProfile)."""
     singular = kind.lower()
-    root = obj({
+    props = {
         "apiVersion": string("Versioned schema of this representation of an object."),
         "kind": string("REST resource this object represents."),
         "metadata": node(type="object"),
         "spec": spec,
-        "status": status,
-    }, desc_text, required=["spec"])
+    }
+    if status is not None:
+        props["status"] = status
+    root = obj(props, desc_text, required=["spec"])
+    names = {"kind": kind, "listKind": kind + "List", "plural": plural, "singular": singular}
+    if short:
+        names["shortNames"] = short
+    names["categories"] = ["nvcre"]
+    version = {"name": "v1alpha1", "served": True, "storage": True}
+    if columns:
+        version["additionalPrinterColumns"] = columns
+    version["schema"] = {"openAPIV3Schema": root}
+    if status is not None:
+        version["subresources"] = {"status": {}}
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
         "metadata": {"name": f"{plural}.{GROUP}", "labels": {"app.kubernetes.io/part-of": "nvcre"}},
         "spec": {
             "group": GROUP,
-            "names": {"kind": kind, "listKind": kind + "List", "plural": plural, "singular": singular,
-                      "shortNames": short, "categories": ["nvcre"]},
-            "scope": "Namespaced",
-            "versions": [{
-                "name": "v1alpha1", "served": True, "storage": True,
-                "additionalPrinterColumns": columns,
-                "schema": {"openAPIV3Schema": root},
-                "subresources": {"status": {}},
-            }],
+            "names": names,
+            "scope": scope,
+            "versions": [version],
         },
     }
 
@@ -329,6 +337,8 @@ def main(out):
     wlr_s, wlr_st = workloadrun_schema()
     wf_s, wf_st = workflow_schema()
     job_s, job_st = job_schema()
+    goodput_s, goodput_st = goodput_measurement_schema()
+    bandwidth_s, bandwidth_st = bandwidth_measurement_schema()
     hdr = ("# {kind} ({group}/v1alpha1), written for nvcre from the NVCRE API facts.\n"
            "# Embedded by api/ (schema + CEL-rule validation) and served by kube-sim; see README.md.\n")
     docs = {
@@ -357,6 +367,18 @@ def main(out):
                     [STATUS_COL,
                      {"name": "Workload", "type": "string", "jsonPath": ".status.workloadRef.name"},
                      dict(REASON_COL, priority=1), AGE_COL]),
+        # The measurement kinds have no short names or printer columns, as in NVCRE.
+        "goodputmeasurements": crd("GoodputMeasurement", "goodputmeasurements", [],
+                                   "GoodputMeasurement reads a Job's training logs through a LogProfile and "
+                                   "computes its goodput and step statistics.", goodput_s, goodput_st, []),
+        "bandwidthmeasurements": crd("BandwidthMeasurement", "bandwidthmeasurements", [],
+                                     "BandwidthMeasurement reads a Job's NCCL test output through a LogProfile "
+                                     "and keeps the average bandwidth per message size.", bandwidth_s,
+                                     bandwidth_st, []),
+        "logprofiles": crd("LogProfile", "logprofiles", [],
+                           "LogProfile (cluster-scoped) holds the regexes that turn one framework's log lines "
+                           "into training, checkpoint and bandwidth events.", logprofile_schema(), None, [],
+                           scope="Cluster"),
     }
     for plural, doc in docs.items():
         kind = doc["spec"]["names"]["kind"]
