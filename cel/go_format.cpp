@@ -53,4 +53,31 @@ std::string format_go_fixed(double value, int precision) {
   return buffer;
 }
 
+std::string quote_go_string(std::string_view text) {
+  static constexpr std::string_view kEscaped = "\\\"\a\b\f\n\r\t\v";
+  static constexpr std::string_view kLetters = "\\\"abfnrtv";
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (const auto k = kEscaped.find(c); k != std::string_view::npos) {
+      out += '\\';
+      out += kLetters[k];
+    } else if (byte < 0x20 || byte == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string format_go_string_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : " ") + items[i];
+  return out + "]";
+}
+
 }  // namespace nvcre::cel

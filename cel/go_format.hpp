@@ -2,6 +2,8 @@
 // Numbers as Go prints them, for messages and values that must read exactly as the Go
 // implementation's do.
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace nvcre::cel {
 
@@ -13,5 +15,12 @@ std::string format_go_float(double value);
 
 // fmt's %.<precision>f of a float64: "350.0000" for precision 4, "+Inf", "-Inf", "NaN".
 std::string format_go_fixed(double value, int precision);
+
+// fmt's %q of a string (strconv.Quote): double quotes, with \\ \" \a \b \f \n \r \t \v and
+// \xHH for other control bytes; printable UTF-8 stays as it is.
+std::string quote_go_string(std::string_view text);
+
+// fmt's %v of a []string: "[a b c]", "[]".
+std::string format_go_string_list(const std::vector<std::string>& items);
 
 }  // namespace nvcre::cel

@@ -34,6 +34,10 @@ namespace detail {
 struct Node;
 }
 
+// The whole language above in one sentence, for the `supported` text of an environment that
+// switches nothing off.
+extern const std::string_view kLanguageSummary;
+
 class Program {
  public:
   // Parses and type-checks `expression`. Throws Error (Syntax or Unsupported).
