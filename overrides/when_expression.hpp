@@ -1,6 +1,7 @@
 #pragma once
-// `when.expression`: a documented subset of CEL, evaluated without a CEL library (Debian ships none
-// for C++). Upstream evaluates full CEL (cel-go) over the variables below and requires a bool.
+// `when.expression`: a documented subset of CEL, evaluated by the project's CEL room (cel/) with
+// the parts beyond the subset switched off. Upstream evaluates full CEL (cel-go) over the
+// variables below and requires a bool.
 //
 // Supported subset:
 //   variables    platform, gpuArchitecture, workloadKind, topologyMode (string), domainCount (int)
@@ -13,7 +14,8 @@
 // field selection, indexing, arithmetic, the ternary, maps, doubles, uints, bytes, raw strings,
 // null) throws OverrideError `unsupported CEL construct "<text>" at position <N> (...); supported:
 // ...`; malformed text throws `CEL syntax error at position <N>: ...`. Positions are 1-based
-// character columns, as in cel-go's `<input>:1:<col>`.
+// character columns, as in cel-go's `<input>:1:<col>`. Syntax errors are reported before type
+// errors (the whole text is parsed first, as cel-go does).
 //
 // Type checking is static (the variables have fixed types), so an expression that is outside the
 // subset fails whatever the variable values are: a bad expression never silently matches or
