@@ -100,12 +100,18 @@ std::map<std::string, double> measured_values(const JobPass& pass) {
 void check_thresholds(JobPass& pass, JobStatusDraft& draft) {
   if (!awaiting_threshold_evaluation(pass.job, draft.status())) return;
   ensure_bandwidth_measurement(pass, draft);
+  const auto waited = succeeded_for(draft.status(), pass.in.now);
+  const auto timeout = measurement_timeout(pass.job);
   const auto verdict =
-      measure::judge_thresholds(pass.job.spec.thresholds, measured_values(pass),
-                                succeeded_for(draft.status(), pass.in.now), measurement_timeout(pass.job));
+      measure::judge_thresholds(pass.job.spec.thresholds, measured_values(pass), waited, timeout);
   using Outcome = measure::ThresholdVerdict::Outcome;
   if (verdict.outcome == Outcome::Pending) {
-    pass.result.plan.requeue_after = k8s::kDefaultRequeue;
+    // Back when the timeout strikes, if nothing (a measurement completing) brings it back sooner.
+    const auto left = timeout - waited;
+    pass.result.plan.requeue_after =
+        std::min<std::chrono::milliseconds>(k8s::kDefaultRequeue,
+                                            std::chrono::ceil<std::chrono::milliseconds>(left) +
+                                                std::chrono::milliseconds(1));
     return;
   }
   const bool failed = verdict.outcome != Outcome::Met;
