@@ -18,7 +18,10 @@ namespace nvcre::manager {
 struct EmbeddedClusterOptions {
   std::string profile = "aws:h100:8";     // PLATFORM:GPU:NODES (sim/cluster_profile.hpp)
   std::vector<std::string> faulty_nodes;  // NAME[=REASON]: pods on that node fail
+  std::vector<std::string> slow_nodes;    // NAME=GBPS: its group reports at most GBPS bus bandwidth
+  std::vector<std::string> stall_nodes;   // NAME: its group stops logging and never completes
   std::chrono::milliseconds trainer_step{50};
+  std::chrono::milliseconds trainer_run{0};  // how long pods run, logging as they go (0: a step)
   std::chrono::milliseconds bookmark_interval{200};
   std::string crds_dir;                 // the CRDs to install (deploy/crds)
   std::vector<std::string> namespaces;  // created up front
@@ -32,7 +35,7 @@ class EmbeddedCluster {
   EmbeddedCluster& operator=(const EmbeddedCluster&) = delete;
 
   // Starts kube-sim, installs the CRDs and creates the namespaces; throws std::runtime_error
-  // naming a bad profile, faulty-node spec or CRD directory.
+  // naming a bad profile, faulty/slow/stall-node spec or CRD directory.
   void start();
   void stop();  // idempotent
 
