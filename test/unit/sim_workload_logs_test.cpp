@@ -167,7 +167,7 @@ Bandwidths read_back(const LogScript& script) {
 const std::vector<std::string> kAllReduce = {"mpirun", "all_reduce_perf_mpi", "-b", "1M", "-e",
                                              "8G",     "-f",                  "2"};
 
-TEST(SimTrainerLogs, NcclTestsRowsAreWrittenAsTheRunGoes) {
+TEST(SimTrainerLogScript, NcclTestsRowsAreWrittenAsTheRunGoes) {
   const auto script = trainer::run_script(reporting_pod(kAllReduce));
   const auto read = read_back(script);
   ASSERT_EQ(read.busbw.size(), 14u);  // 1M .. 8G
@@ -187,7 +187,7 @@ TEST(SimTrainerLogs, NcclTestsRowsAreWrittenAsTheRunGoes) {
   EXPECT_EQ(rows_before_stall, 3u);
 }
 
-TEST(SimTrainerLogs, ASlowNodeCapsEveryRowAndTheAverage) {
+TEST(SimTrainerLogScript, ASlowNodeCapsEveryRowAndTheAverage) {
   auto context = reporting_pod(kAllReduce);
   context.traits.bus_bandwidth_cap = 50.0;
   const auto read = read_back(trainer::run_script(context));
@@ -198,7 +198,7 @@ TEST(SimTrainerLogs, ASlowNodeCapsEveryRowAndTheAverage) {
   EXPECT_GT(read.average, 0.0);
 }
 
-TEST(SimTrainerLogs, GroupTraitsComeFromTheNodesAnnotations) {
+TEST(SimTrainerLogScript, GroupTraitsComeFromTheNodesAnnotations) {
   const auto slow = boost::json::parse(
       R"({"metadata": {"annotations": {"sim.nvcre.nvidia.com/bus-bandwidth-gbps": "50"}}})");
   const auto slower = boost::json::parse(
@@ -300,7 +300,7 @@ TEST(SimMegatronLog, ALongRunLogsFewerStepsOnMultiplesOfTheInterval) {
   EXPECT_TRUE(read.saves.empty());
 }
 
-TEST(SimTrainerLogs, TrainingPodsWriteMegatronAndOthersOnlyStartUp) {
+TEST(SimTrainerLogScript, TrainingPodsWriteMegatronAndOthersOnlyStartUp) {
   auto context = reporting_pod({"/bin/bash", "/config/train.sh"});
   context.env = {{"TRAIN_ITERS", "20"}};
   const auto script = trainer::run_script(context);
