@@ -3,6 +3,7 @@
 #include "sim/api_server.hpp"
 
 #include "sim/garbage_collector.hpp"
+#include "sim/log_query.hpp"
 #include "sim/openapi.hpp"
 #include "sim/selectors.hpp"
 
@@ -274,8 +275,17 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   if (sub == "log") {
     if (method != "GET")
       throw method_not_allowed("the server does not allow this method on the requested resource");
+    // As kube-apiserver: the options are decoded and validated before the pod is looked up.
+    const PodLogOptions options = parse_pod_log_options(request.query, name);
     const json::value pod = store_.get(info.type, ns, name);
-    return HttpResponse{200, "text/plain", pod_logs_.read(ns, name, meta_string(pod, "uid"))};
+    const std::string container = resolve_log_container(pod, options.container);
+    if (options.previous)  // kube-sim never restarts a container
+      throw bad_request("previous terminated container \"" + container + "\" in pod \"" + name +
+                        "\" not found");
+    return HttpResponse{
+        200, "text/plain",
+        render_pod_log(pod_logs_.lines(ns, name, meta_string(pod, "uid"), container), options,
+                       store_.now())};
   }
   const bool status = sub == "status";
   if (method == "GET") return json_response(store_.get(info.type, ns, name));

@@ -6,10 +6,15 @@
 //   DELETE /sim/faults         turn faults off and zero the counters
 //   GET /sim/stats[?recent=N]  request counters, creates per name, the last N log entries
 //   DELETE /sim/stats          zero the request log
+//   PUT /sim/logs/<namespace>/<pod>[?container=C]
+//                              replace that container's log with the body (a captured log to
+//                              replay): each line keeps a leading RFC 3339 timestamp, else gets
+//                              the time of the PUT; the simulation writes no more to it
 // /sim/* requests are neither logged nor subject to faults.
 #include "sim/api_server.hpp"
 
 #include "sim/garbage_collector.hpp"
+#include "sim/log_query.hpp"
 
 #include <boost/json.hpp>
 
@@ -162,7 +167,32 @@ HttpResponse ApiServer::admin(const HttpRequest& request) {
     }
     throw method_not_allowed("the server does not allow this method on the requested resource");
   }
+  if (request.path.starts_with("/sim/logs/")) return replay_log(request);
   throw not_found_error;
+}
+
+HttpResponse ApiServer::replay_log(const HttpRequest& request) {
+  const std::string_view rest = std::string_view(request.path).substr(std::string_view("/sim/logs/").size());
+  const auto slash = rest.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 == rest.size() ||
+      rest.find('/', slash + 1) != std::string_view::npos)
+    throw ApiError(404, "NotFound",
+                   "the server could not find the requested resource (use "
+                   "/sim/logs/<namespace>/<pod>)");
+  if (request.method != "PUT")
+    throw method_not_allowed("the server does not allow this method on the requested resource");
+  const std::string ns(rest.substr(0, slash)), name(rest.substr(slash + 1));
+  const json::value pod = store_.get(registry_.find("", "v1", "pods")->type, ns, name);
+  auto container_query = request.query.find("container");
+  const std::string container = resolve_log_container(
+      pod, container_query == request.query.end() ? std::string() : container_query->second);
+  auto lines = parse_replayed_log(request.body, store_.now());
+  const auto count = lines.size();
+  pod_logs_.replace(ns, name, meta_string(pod, "uid"), container, std::move(lines));
+  return json_response(json::object{{"namespace", ns},
+                                    {"pod", name},
+                                    {"container", container},
+                                    {"lines", count}});
 }
 
 }  // namespace nvcre::sim

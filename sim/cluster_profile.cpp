@@ -188,7 +188,7 @@ json::value node_status(const ClusterProfile& profile, const SimGpuModel& model,
 }
 
 json::value build_node(const ClusterProfile& profile, int index, const std::string& timestamp,
-                       const std::string* fault) {
+                       json::object sim_annotations) {
   const SimGpuModel model = sim_gpu_model(profile.architecture, profile.platform);
   const SimPlatform& platform = sim_platform(profile.platform);
   const std::string name = profile_node_name(index, profile.node_count);
@@ -205,7 +205,7 @@ json::value build_node(const ClusterProfile& profile, int index, const std::stri
   auto& metadata = object["metadata"].as_object();
   json::object annotations{{"node.alpha.kubernetes.io/ttl", "0"},
                            {"volumes.kubernetes.io/controller-managed-attach-detach", "true"}};
-  if (fault) annotations[kNodeFaultAnnotation] = *fault;
+  for (auto& [key, value] : sim_annotations) annotations[key] = std::move(value);
   metadata["annotations"] = std::move(annotations);
   const std::string provider_id = node_provider_id(profile.platform, name, index);
   json::object spec;
@@ -258,6 +258,21 @@ FaultyNode parse_faulty_node(std::string_view flag) {
   return faulty;
 }
 
+SlowNode parse_slow_node(std::string_view flag) {
+  const std::string usage =
+      "--slow-node needs NAME=GBPS (the most bus bandwidth its group reports, e.g. "
+      "gpu-node-03=50), got \"" + std::string(flag) + "\"";
+  const auto equals = flag.find('=');
+  if (equals == 0 || equals == std::string_view::npos) throw std::invalid_argument(usage);
+  SlowNode slow{std::string(flag.substr(0, equals)), 0};
+  const auto gbps = flag.substr(equals + 1);
+  auto [end, error] = std::from_chars(gbps.data(), gbps.data() + gbps.size(),
+                                      slow.bus_bandwidth_gbps);
+  if (error != std::errc() || end != gbps.data() + gbps.size() || !(slow.bus_bandwidth_gbps > 0))
+    throw std::invalid_argument(usage);
+  return slow;
+}
+
 std::string profile_node_name(int index, int node_count) {
   const int width =
       std::max(2, static_cast<int>(std::to_string(std::max(node_count - 1, 0)).size()));
@@ -272,20 +287,37 @@ std::string gpu_product_for(std::string_view architecture) {
 
 std::vector<json::value> build_cluster_nodes(const ClusterProfile& profile,
                                              const std::string& timestamp) {
-  std::map<std::string, const FaultyNode*> faults;
-  for (const auto& faulty : profile.faulty_nodes) faults[faulty.name] = &faulty;
+  // By node: the kube-sim annotations it gets, and the flag that asked for them.
+  std::map<std::string, std::pair<json::object, std::string>> wanted;
+  for (const auto& faulty : profile.faulty_nodes) {
+    auto& [annotations, flag] = wanted[faulty.name];
+    annotations[kNodeFaultAnnotation] = faulty.reason;
+    flag = "--faulty-node";
+  }
+  for (const auto& slow : profile.slow_nodes) {
+    auto& [annotations, flag] = wanted[slow.name];
+    char gbps[32];
+    std::snprintf(gbps, sizeof gbps, "%g", slow.bus_bandwidth_gbps);
+    annotations[kNodeBusBandwidthAnnotation] = gbps;
+    flag = "--slow-node";
+  }
+  for (const auto& name : profile.stall_nodes) {
+    auto& [annotations, flag] = wanted[name];
+    annotations[kNodeStallAnnotation] = "true";
+    flag = "--stall-node";
+  }
   std::vector<json::value> nodes;
   for (int i = 0; i < profile.node_count; ++i) {
-    auto fault = faults.find(profile_node_name(i, profile.node_count));
-    nodes.push_back(build_node(profile, i, timestamp,
-                               fault == faults.end() ? nullptr : &fault->second->reason));
-    if (fault != faults.end()) faults.erase(fault);
+    auto it = wanted.find(profile_node_name(i, profile.node_count));
+    nodes.push_back(
+        build_node(profile, i, timestamp, it == wanted.end() ? json::object{} : it->second.first));
+    if (it != wanted.end()) wanted.erase(it);
   }
-  if (!faults.empty())
+  if (!wanted.empty())
     throw std::invalid_argument(
-        "--faulty-node " + faults.begin()->first + " is not a node of the " + profile.platform +
-        ":" + profile.architecture + ":" + std::to_string(profile.node_count) + " cluster (" +
-        profile_node_name(0, profile.node_count) + " .. " +
+        wanted.begin()->second.second + " " + wanted.begin()->first + " is not a node of the " +
+        profile.platform + ":" + profile.architecture + ":" + std::to_string(profile.node_count) +
+        " cluster (" + profile_node_name(0, profile.node_count) + " .. " +
         profile_node_name(profile.node_count - 1, profile.node_count) + ")");
   return nodes;
 }

@@ -2,10 +2,13 @@
 //   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N] [--fault-plan
 //   FILE]
 //            [--tls-cert-file F --tls-private-key-file F [--client-ca-file F]]
-//            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]... [--trainer-step-ms N]
-//            [--no-trainer]
+//            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]...
+//            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--trainer-step-ms N]
+//            [--trainer-run-ms N] [--no-trainer]
 // --cluster creates simulated GPU Nodes (sim/cluster_profile.hpp); the simulated Trainer
-// (sim/trainer.hpp) runs TrainJobs and fails the pods on --faulty-node nodes.
+// (sim/trainer.hpp) runs TrainJobs, fails the pods on --faulty-node nodes, caps the bus bandwidth
+// a group with a --slow-node reports, and hangs a group with a --stall-node.
+// PUT /sim/logs/<namespace>/<pod>[?container=C] replaces a pod's log (a capture to replay).
 // --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it
 // later.
 // --tls-cert-file/--tls-private-key-file serve HTTPS (PEM, like kube-apiserver's flags);
@@ -34,8 +37,11 @@ int main(int argc, char** argv) {
   std::optional<std::string> cluster;
   std::vector<std::string> faulty_node_flags;
   std::vector<nvcre::sim::FaultyNode> faulty_nodes;
+  std::vector<std::string> slow_node_flags;
+  std::vector<std::string> stall_nodes;
   std::size_t watch_window = options.api.store.retained_events;
   std::optional<unsigned> trainer_step_ms;
+  std::optional<unsigned> trainer_run_ms;
   bool no_trainer = false;
   nvcre::sim::KubeSimTls tls;
   CLI::App app{
@@ -61,17 +67,31 @@ int main(int argc, char** argv) {
   app.add_option("--cluster", cluster, "simulated GPU nodes, PLATFORM:GPU:NODES (e.g. aws:h100:8)");
   app.add_option("--faulty-node", faulty_node_flags,
                  "NAME[=REASON]: the Trainer fails pods on this node (repeatable)");
+  app.add_option("--slow-node", slow_node_flags,
+                 "NAME=GBPS: a group with this node reports at most GBPS bus bandwidth "
+                 "(repeatable)");
+  app.add_option("--stall-node", stall_nodes,
+                 "NAME: a group with this node stops logging after a few steps and keeps running "
+                 "(repeatable)");
   app.add_option("--trainer-step-ms", trainer_step_ms, "simulated Trainer step");
+  app.add_option("--trainer-run-ms", trainer_run_ms,
+                 "how long simulated pods run, writing their logs as they go (default: one step)");
   app.add_flag("--no-trainer", no_trainer, "do not simulate the Kubeflow Trainer");
   CLI11_PARSE(app, argc, argv);
   options.api.store.retained_events = watch_window;
   options.api.trainer.enabled =
       !no_trainer;  // the binary simulates the Trainer unless --no-trainer
   if (trainer_step_ms) options.api.trainer.step = std::chrono::milliseconds(*trainer_step_ms);
+  if (trainer_run_ms) options.api.trainer.run = std::chrono::milliseconds(*trainer_run_ms);
   try {
     if (cluster) options.api.cluster = nvcre::sim::parse_cluster_profile(*cluster);
     for (const auto& flag : faulty_node_flags)
       faulty_nodes.push_back(nvcre::sim::parse_faulty_node(flag));
+    if (options.api.cluster) {
+      for (const auto& flag : slow_node_flags)
+        options.api.cluster->slow_nodes.push_back(nvcre::sim::parse_slow_node(flag));
+      options.api.cluster->stall_nodes = stall_nodes;
+    }
   } catch (const std::exception& e) {
     std::cerr << "kube-sim: " << e.what() << "\nRun with --help for more information.\n";
     return 2;
@@ -86,9 +106,10 @@ int main(int argc, char** argv) {
     options.tls = tls;
   }
 
-  if (!faulty_nodes.empty()) {
+  if (!faulty_nodes.empty() || !slow_node_flags.empty() || !stall_nodes.empty()) {
     if (!options.api.cluster) {
-      std::cerr << "kube-sim: --faulty-node needs --cluster (the simulated nodes it names)\n";
+      std::cerr << "kube-sim: --faulty-node, --slow-node and --stall-node need --cluster (the "
+                   "simulated nodes they name)\n";
       return 2;
     }
     options.api.cluster->faulty_nodes = faulty_nodes;

@@ -81,6 +81,8 @@ Store::Store(StoreOptions options) : options_(std::move(options)) {
   rng_.seed(options_.seed ? options_.seed : std::random_device{}());
 }
 
+std::chrono::system_clock::time_point Store::now() const { return options_.clock(); }
+
 std::string Store::now_rfc3339() const {
   std::time_t t = std::chrono::system_clock::to_time_t(options_.clock());
   std::tm tm{};

@@ -167,6 +167,8 @@ class Store {
   }
 
   std::string now_rfc3339() const;
+  // The store's clock (StoreOptions::clock): what kube-sim's kubelet stamps log lines with.
+  std::chrono::system_clock::time_point now() const;
 
  private:
   using ObjectKey = std::pair<std::string, std::string>;  // namespace, name

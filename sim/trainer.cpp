@@ -68,6 +68,29 @@ std::string node_fault(const NodePicker& picker, const json::value& pod) {
   return fault ? std::string(*fault) : std::string();
 }
 
+std::vector<const json::value*> pods_nodes(const NodePicker& picker,
+                                           const std::vector<StoredObject>& pods) {
+  std::vector<const json::value*> nodes;
+  for (const auto& pod : pods) nodes.push_back(picker.node(pod_node(*pod)));
+  return nodes;
+}
+
+// The TrainJob's worker pods by completion index: the hosts of its NCCL ranks.
+std::vector<Peer> worker_peers(const std::vector<StoredObject>& pods) {
+  std::vector<std::pair<std::int64_t, Peer>> indexed;
+  for (const auto& pod : pods)
+    if (pod_label(*pod, kReplicatedJobNameLabel) == kWorkerJob)
+      indexed.push_back({json_int(pod->at("metadata").at("labels").as_object().if_contains(
+                                      kCompletionIndexLabel),
+                                  0),
+                         Peer{meta_string(*pod, "name"), pod_node(*pod)}});
+  std::sort(indexed.begin(), indexed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Peer> peers;
+  for (auto& [index, peer] : indexed) peers.push_back(std::move(peer));
+  return peers;
+}
+
 }  // namespace
 
 std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step) {
@@ -84,6 +107,7 @@ struct Trainer::Pass {
   NodePicker picker;
   std::chrono::steady_clock::time_point now;
   std::string now_text;
+  std::chrono::system_clock::time_point wall;  // the store's clock: log lines' time
 };
 
 namespace {
@@ -143,6 +167,8 @@ std::size_t Trainer::reconcile() {
     }
   }
   logs_.keep_only(live_pods);  // a deleted pod's log goes with it
+  std::erase_if(running_logs_,
+                [&](const auto& entry) { return !live_pods.contains(entry.first); });
   if (const auto version = store_.last_change(*nodes); !nodes_ || version != nodes_version_) {
     std::vector<json::value> copies;
     for (const auto& node : store_.snapshot(*nodes)) copies.push_back(*node);
@@ -154,7 +180,8 @@ std::size_t Trainer::reconcile() {
             std::move(pods_by_owner),
             NodePicker(nodes_, gpus_in_use),
             options_.clock(),
-            store_.now_rfc3339()};
+            store_.now_rfc3339(),
+            store_.now()};
   std::size_t changed = 0;
   for (const auto& job : running) {
     try {
@@ -201,10 +228,7 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
     return true;
   }
   changed = bind_unscheduled(pass, pods) || changed;
-  if (first_seen || pass.now - stage->second < options_.step) return changed;
-  if (std::any_of(pods.begin(), pods.end(),
-                  [](const StoredObject& p) { return pod_node(*p).empty(); }))
-    return changed;
+  if (first_seen) return changed;
 
   int world_size = 0;
   bool has_launcher = false;
@@ -216,10 +240,30 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
     return std::any_of(pods.begin(), pods.end(),
                        [&](const StoredObject& p) { return pod_phase(*p) == phase; });
   };
+  const auto elapsed = pass.now - stage->second;
   if (in_phase("Pending")) {
+    if (elapsed < options_.step) return changed;
+    if (std::any_of(pods.begin(), pods.end(),
+                    [](const StoredObject& p) { return pod_node(*p).empty(); }))
+      return changed;
     start_pods(pass, pods, world_size, has_launcher);
   } else if (in_phase("Running")) {
+    // The run's logs grow as it goes; it ends after `run` (at least a step) unless it stalls.
+    const auto run = std::max(options_.step, options_.run);
+    const double progress =
+        run.count() > 0 ? std::chrono::duration<double>(elapsed) / run : 0.0;
+    const GroupTraits traits = group_traits(pods_nodes(pass.picker, pods));
+    for (const auto& pod : pods)
+      if (pod_phase(*pod) == "Running")
+        write_script_lines(pass, meta_string(*pod, "uid"), progress, traits.stalled);
+    if (elapsed < run) return changed;
+    const bool faulty = std::any_of(pods.begin(), pods.end(), [&](const StoredObject& p) {
+      return !node_fault(pass.picker, *p).empty();
+    });
+    if (traits.stalled && !faulty) return changed;  // hung: nothing ends it but a fault or a delete
     finish_pods(pass, pods, world_size, has_launcher);
+  } else if (elapsed < options_.step) {
+    return changed;
   }
   stage->second = pass.now;
   write_status(pass, train_job, pods);
@@ -310,28 +354,47 @@ bool Trainer::bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods) {
 
 namespace {
 
-// Writes the pod's log, then its status, as a kubelet does: whoever sees the new phase can read the
-// log that goes with it.
-json::value write_pod(Store& store, PodLogs& logs, const ResourceType& type, json::value pod,
-                      std::string log, json::object status) {
+// A pod status write. The log lines that go with the new phase are written first, as a kubelet
+// does: whoever sees the phase can read them.
+json::value write_pod_status(Store& store, const ResourceType& type, json::value pod,
+                             json::object status) {
   const std::string ns = meta_string(pod, "namespace"), name = meta_string(pod, "name");
-  logs.write(ns, name, meta_string(pod, "uid"), std::move(log));
   pod.as_object()["status"] = std::move(status);
   return store.update(type, ns, name, std::move(pod), Store::UpdateKind::Status);
 }
 
 }  // namespace
 
+void Trainer::write_script_lines(Pass& pass, const std::string& uid, double progress,
+                                 bool stalled) {
+  auto it = running_logs_.find(uid);
+  if (it == running_logs_.end()) return;
+  auto& log = it->second;
+  const std::size_t end =
+      stalled ? std::min(log.script.stall_after, log.script.lines.size()) : log.script.lines.size();
+  std::vector<LogLine> lines;
+  for (; log.written < end && log.script.lines[log.written].at <= progress; ++log.written)
+    lines.push_back({pass.wall, stamp_script_line(log.script.lines[log.written].text, pass.wall)});
+  if (!lines.empty()) logs_.append(log.ns, log.name, uid, log.container, std::move(lines));
+}
+
 void Trainer::start_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size,
                          bool has_launcher) {
+  const auto workers = worker_peers(pods);
+  const GroupTraits traits = group_traits(pods_nodes(pass.picker, pods));
   for (auto& pod : pods) {
     if (pod_phase(*pod) != "Pending") continue;
     const json::value* node = pass.picker.node(pod_node(*pod));
     const json::value no_node = json::object{};
     auto context = log_context(*pod, node, world_size, has_launcher);
-    pod = std::make_shared<const json::value>(
-        write_pod(store_, logs_, pass.pods, *pod, startup_log(context),
-                  running_status(*pod, node ? *node : no_node, pass.now_text)));
+    context.workers = workers;
+    context.traits = traits;
+    const std::string uid = meta_string(*pod, "uid");
+    running_logs_[uid] = RunningLog{meta_string(*pod, "namespace"), meta_string(*pod, "name"),
+                                    main_container(*pod), run_script(context), 0};
+    write_script_lines(pass, uid, 0.0, traits.stalled);
+    pod = std::make_shared<const json::value>(write_pod_status(
+        store_, pass.pods, *pod, running_status(*pod, node ? *node : no_node, pass.now_text)));
   }
 }
 
@@ -348,11 +411,20 @@ void Trainer::finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world
     std::string failure = node_fault(pass.picker, *pod);
     if (failure.empty() && pod_label(*pod, kReplicatedJobNameLabel) == kLauncherJob)
       failure = worker_failure;
-    auto context = log_context(*pod, pass.picker.node(pod_node(*pod)), world_size, has_launcher);
+    const std::string uid = meta_string(*pod, "uid");
+    if (failure.empty()) {
+      write_script_lines(pass, uid, 1.0, false);
+    } else {
+      auto context = log_context(*pod, pass.picker.node(pod_node(*pod)), world_size, has_launcher);
+      std::vector<LogLine> lines;
+      for (auto& text : failure_lines(context, failure)) lines.push_back({pass.wall, text});
+      logs_.append(meta_string(*pod, "namespace"), meta_string(*pod, "name"), uid,
+                   main_container(*pod), std::move(lines));
+    }
+    running_logs_.erase(uid);
     pod = std::make_shared<const json::value>(
-        write_pod(store_, logs_, pass.pods, *pod,
-                  failure.empty() ? completion_log(context) : failure_log(context, failure),
-                  terminated_status(*pod, pass.now_text, failure.empty() ? 0 : 1, failure)));
+        write_pod_status(store_, pass.pods, *pod,
+                         terminated_status(*pod, pass.now_text, failure.empty() ? 0 : 1, failure)));
   }
 }
 

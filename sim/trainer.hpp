@@ -4,11 +4,15 @@
 //
 // Each reconcile() pass looks at every TrainJob in the store and moves it at most one stage:
 //   created   -> JobSet-style pods are created, bound to nodes (sim/trainer_scheduler.hpp), Pending
-//   + step    -> pods Running (start-up log lines)
-//   + step    -> pods Succeeded, or Failed (exit code 1, reason Error, the node's fault text) on a
+//   + step    -> pods Running: each writes the start of its log (sim/trainer_logs.hpp)
+//   while Running, each pass writes the lines the run has reached (a LogScript spread over `run`)
+//   + run     -> pods Succeeded (the rest of their log written), or Failed (exit code 1, reason
+//                Error, the node's fault text) on a
 //                node annotated sim.nvcre.nvidia.com/fault (an MPI launcher fails with its
 //                workers); in the same pass the TrainJob gets Complete=True (AllJobsCompleted) or
 //                Failed=True (FailedJobs, naming the failed pod and node)
+// A group whose pods include a stalled node (kNodeStallAnnotation) stops writing after the
+// first few results and stays Running until something else ends it (a fault, a delete).
 // `step` is the minimum time between stages (0 in tests: every pass is one stage). Pods that do
 // not fit stay Pending with PodScheduled=False/Unschedulable and are retried every pass.
 // spec.suspend=true deletes the pods and sets Suspended=True; clearing it resumes the job.
@@ -17,6 +21,7 @@
 //
 // The Trainer holds no lock of its own: the ApiServer runs it under its request mutex
 // (ApiServer::advance_simulation), from a PeriodicTicker in the served binary or directly in tests.
+#include "sim/log_script.hpp"
 #include "sim/pod_logs.hpp"
 #include "sim/store.hpp"
 
@@ -37,6 +42,7 @@ namespace nvcre::sim {
 struct TrainerOptions {
   bool enabled = false;
   std::chrono::milliseconds step{500};  // minimum time between a TrainJob's stages
+  std::chrono::milliseconds run{0};     // how long pods run at least (0: one step)
   std::function<std::chrono::steady_clock::time_point()> clock;  // default: steady_clock::now
 };
 
@@ -70,12 +76,23 @@ class Trainer {
   void finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher);
   void write_status(Pass& pass, const boost::json::value& train_job,
                     const std::vector<StoredObject>& pods);
+  // Writes the lines of the pod's script the run has reached (`progress`: 0 start .. 1 end),
+  // up to its stall point when `stalled`.
+  void write_script_lines(Pass& pass, const std::string& uid, double progress, bool stalled);
+
+  // What a running pod has still to write.
+  struct RunningLog {
+    std::string ns, name, container;
+    LogScript script;
+    std::size_t written = 0;
+  };
 
   Store& store_;
   PodLogs& logs_;
   TypeLookup lookup_;
   TrainerOptions options_;
   std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid
+  std::map<std::string, RunningLog> running_logs_;                            // by pod uid
   // The Nodes as of the store's last Node change: copied again only when one changes.
   std::shared_ptr<const std::vector<boost::json::value>> nodes_;
   std::uint64_t nodes_version_ = 0;

@@ -35,19 +35,29 @@ std::string read_file(const std::filesystem::path& path) {
 int main(int argc, char** argv) {
   std::string cluster = "aws:h100:16";
   std::vector<std::string> faulty = {"gpu-node-05=XID 79: GPU has fallen off the bus"};
+  std::vector<std::string> slow, stall;
   std::string certification_file = "examples/demo-certification.yaml";
   std::string crds = "deploy/crds";
   int step_ms = 300;
+  int run_ms = 0;
   int timeout_s = 300;
   CLI::App app{"nvcre-demo: one Certification end to end on an in-process kube-sim", "nvcre-demo"};
   app.add_option("--cluster", cluster, "Simulated cluster PLATFORM:GPU:NODES")
       ->capture_default_str();
   app.add_option("--faulty-node", faulty, "NAME[=REASON]: pods on this node fail (repeatable)");
+  app.add_option("--slow-node", slow,
+                 "NAME=GBPS: a group with this node reports at most GBPS bus bandwidth (repeatable)");
+  app.add_option("--stall-node", stall,
+                 "NAME: a group with this node stops logging after a few steps and keeps running "
+                 "(repeatable)");
   app.add_option("--certification", certification_file, "The Certification to submit")
       ->capture_default_str();
   app.add_option("--crds", crds, "Directory of the CRDs to install")->capture_default_str();
   app.add_option("--trainer-step-ms", step_ms,
                  "Simulated Trainer: time between a TrainJob's stages")
+      ->capture_default_str();
+  app.add_option("--trainer-run-ms", run_ms,
+                 "Simulated Trainer: how long pods run, writing their logs as they go (0: a step)")
       ->capture_default_str();
   app.add_option("--timeout", timeout_s, "Give up after this many seconds")->capture_default_str();
   if (int code = nvcre::manager::parse_command_line(app, argc, argv); code >= 0) return code;
@@ -59,6 +69,9 @@ int main(int argc, char** argv) {
     nvcre::manager::EmbeddedClusterOptions cluster_options;
     cluster_options.profile = cluster;
     cluster_options.faulty_nodes = faulty;
+    cluster_options.slow_nodes = slow;
+    cluster_options.stall_nodes = stall;
+    cluster_options.trainer_run = std::chrono::milliseconds(run_ms);
     cluster_options.trainer_step = std::chrono::milliseconds(step_ms);
     cluster_options.bookmark_interval = std::chrono::milliseconds(1000);
     cluster_options.crds_dir = crds;
@@ -70,6 +83,9 @@ int main(int argc, char** argv) {
               << profile.platform << " " << profile.architecture << " nodes";
     for (const auto& f : profile.faulty_nodes)
       std::cout << ", faulty " << f.name << " (" << f.reason << ")";
+    for (const auto& s : profile.slow_nodes)
+      std::cout << ", slow " << s.name << " (" << s.bus_bandwidth_gbps << " GB/s)";
+    for (const auto& s : profile.stall_nodes) std::cout << ", stalling " << s;
     std::cout << "\n";
 
     auto options = embedded.manager_options("nvcre-demo");

@@ -69,6 +69,9 @@ EmbeddedCluster::EmbeddedCluster(EmbeddedClusterOptions options) : impl_(std::ma
   for (const auto& faulty : impl_->options.faulty_nodes) {
     impl_->profile.faulty_nodes.push_back(sim::parse_faulty_node(faulty));
   }
+  for (const auto& slow : impl_->options.slow_nodes)
+    impl_->profile.slow_nodes.push_back(sim::parse_slow_node(slow));
+  impl_->profile.stall_nodes = impl_->options.stall_nodes;
 }
 
 EmbeddedCluster::~EmbeddedCluster() { stop(); }
@@ -78,6 +81,7 @@ void EmbeddedCluster::start() {
   sim_options.api.cluster = impl_->profile;
   sim_options.api.trainer.enabled = true;
   sim_options.api.trainer.step = impl_->options.trainer_step;
+  sim_options.api.trainer.run = impl_->options.trainer_run;
   sim_options.api.bookmark_interval = impl_->options.bookmark_interval;
   impl_->sim = std::make_unique<sim::KubeSim>(sim_options);
   impl_->sim->start();

@@ -18,7 +18,10 @@ namespace nvcre::manager {
 struct EmbeddedClusterOptions {
   std::string profile = "aws:h100:8";     // PLATFORM:GPU:NODES (sim/cluster_profile.hpp)
   std::vector<std::string> faulty_nodes;  // NAME[=REASON]: pods on that node fail
+  std::vector<std::string> slow_nodes;    // NAME=GBPS: its group reports at most GBPS bus bandwidth
+  std::vector<std::string> stall_nodes;   // NAME: its group stops logging and never completes
   std::chrono::milliseconds trainer_step{50};
+  std::chrono::milliseconds trainer_run{0};  // how long pods run, logging as they go (0: a step)
   std::chrono::milliseconds bookmark_interval{200};
   std::string crds_dir;                 // the CRDs to install (deploy/crds)
   std::vector<std::string> namespaces;  // created up front
@@ -35,9 +38,9 @@ class EmbeddedCluster {
   EmbeddedCluster& operator=(const EmbeddedCluster&) = delete;
 
   // Starts kube-sim, installs the CRDs, creates the namespaces and then every shipped LogProfile
-  // and those of logprofiles_dir; throws std::runtime_error naming a bad profile, faulty-node spec
-  // or CRD directory, and std::invalid_argument naming a LogProfile file that is not a valid
-  // LogProfile (or repeats a name).
+  // and those of logprofiles_dir; throws std::runtime_error naming a bad profile,
+  // faulty/slow/stall-node spec or CRD directory, and std::invalid_argument naming a LogProfile
+  // file that is not a valid LogProfile (or repeats a name).
   void start();
   void stop();  // idempotent
 

@@ -68,7 +68,7 @@ TEST(SimClusterProfile, NodeNamesAreZeroPaddedSoTheySortByIndex) {
 TEST(SimClusterProfile, EveryPlatformsNodesAreDetectedAsThatPlatformAndArchitecture) {
   for (auto platform_name : platform::kPlatformNames) {
     for (const char* arch : {"h100", "gb200"}) {
-      ClusterProfile profile{std::string(platform_name), arch, 3, {}};
+      ClusterProfile profile{std::string(platform_name), arch, 3, {}, {}, {}};
       const auto nodes = build_cluster_nodes(profile);
       ASSERT_EQ(nodes.size(), 3u);
       const auto detected = platform::detect_platform_consistent(nodes);
@@ -89,7 +89,7 @@ TEST(SimClusterProfile, EveryPlatformsNodesAreDetectedAsThatPlatformAndArchitect
 }
 
 TEST(SimClusterProfile, NodesCarryGpuLabelsAllocatableAndReadiness) {
-  const auto nodes = build_cluster_nodes({"aws", "h100", 16, {}});
+  const auto nodes = build_cluster_nodes({"aws", "h100", 16, {}, {}, {}});
   ASSERT_EQ(nodes.size(), 16u);
   const auto& node = nodes.front();
   EXPECT_EQ(node.at("metadata").at("name"), "gpu-node-00");
@@ -110,7 +110,7 @@ TEST(SimClusterProfile, NodesCarryGpuLabelsAllocatableAndReadiness) {
 }
 
 TEST(SimClusterProfile, GraceBlackwellNodesHaveCliquesOfEighteenAndArm64) {
-  const auto nodes = build_cluster_nodes({"onprem", "gb200", 20, {}});
+  const auto nodes = build_cluster_nodes({"onprem", "gb200", 20, {}, {}, {}});
   EXPECT_EQ(label(nodes[0], "nvidia.com/gpu.count"), "4");
   EXPECT_EQ(label(nodes[0], "kubernetes.io/arch"), "arm64");
   EXPECT_EQ(label(nodes[0], "nvidia.com/gpu.clique"), label(nodes[17], "nvidia.com/gpu.clique"));
@@ -124,25 +124,46 @@ TEST(SimClusterProfile, GraceBlackwellNodesHaveCliquesOfEighteenAndArm64) {
 }
 
 TEST(SimClusterProfile, PlatformNicResources) {
-  EXPECT_EQ(allocatable(build_cluster_nodes({"azure", "h100", 1, {}})[0], "nvidia.com/mlnxnics"),
+  EXPECT_EQ(allocatable(build_cluster_nodes({"azure", "h100", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
             "8");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"oci", "gb200", 1, {}})[0], "nvidia.com/mlnxnics"),
+  EXPECT_EQ(allocatable(build_cluster_nodes({"oci", "gb200", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
             "<absent>");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"gcp", "gb200", 1, {}})[0],
+  EXPECT_EQ(allocatable(build_cluster_nodes({"gcp", "gb200", 1, {}, {}, {}})[0],
                         "networking.gke.io.networks/rdma-3"),
             "1");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"nscale", "h100", 1, {}})[0], "nscale.com/rdmashare"),
+  EXPECT_EQ(allocatable(build_cluster_nodes({"nscale", "h100", 1, {}, {}, {}})[0], "nscale.com/rdmashare"),
             "1000");
 }
 
 TEST(SimClusterProfile, FaultyNodesAreAnnotatedAndMustExist) {
-  ClusterProfile profile{"aws", "h100", 4, {{"gpu-node-02", "XID 79"}}};
+  ClusterProfile profile{"aws", "h100", 4, {{"gpu-node-02", "XID 79"}}, {}, {}};
   const auto nodes = build_cluster_nodes(profile);
   EXPECT_EQ(nodes[2].at("metadata").at("annotations").at(kNodeFaultAnnotation), "XID 79");
   EXPECT_FALSE(
       nodes[1].at("metadata").at("annotations").as_object().contains(kNodeFaultAnnotation));
   profile.faulty_nodes = {{"gpu-node-09", "x"}};
   EXPECT_THROW(build_cluster_nodes(profile), std::invalid_argument);
+}
+
+TEST(SimClusterProfile, SlowAndStalledNodesAreAnnotatedAndMustExist) {
+  ClusterProfile profile{"aws", "h100", 4, {}, {parse_slow_node("gpu-node-01=50")}, {"gpu-node-03"}};
+  const auto nodes = build_cluster_nodes(profile);
+  EXPECT_EQ(nodes[1].at("metadata").at("annotations").at(kNodeBusBandwidthAnnotation), "50");
+  EXPECT_EQ(nodes[3].at("metadata").at("annotations").at(kNodeStallAnnotation), "true");
+  EXPECT_FALSE(
+      nodes[0].at("metadata").at("annotations").as_object().contains(kNodeStallAnnotation));
+  profile.stall_nodes = {"gpu-node-07"};
+  try {
+    build_cluster_nodes(profile);
+    FAIL() << "a stalled node outside the cluster";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("--stall-node gpu-node-07 is not a node"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(parse_slow_node("gpu-node-02=12.5").bus_bandwidth_gbps, 12.5);
+  for (const char* bad : {"gpu-node-02", "=5", "gpu-node-02=", "gpu-node-02=0", "n=fast"})
+    EXPECT_THROW(parse_slow_node(bad), std::invalid_argument) << bad;
 }
 
 TEST(SimClusterProfile, ApiServerServesTheProfileNodesWithStatus) {
