@@ -5,6 +5,8 @@
 #include "k8s/resource_mapper.hpp"
 #include "k8s/rest_client.hpp"
 #include "k8s/metrics.hpp"
+#include "k8s/rfc3339.hpp"
+#include "measure/log_paging.hpp"
 
 #include <caf/all.hpp>
 
@@ -50,8 +52,23 @@ std::string read_log_once(k8s::RestClient& client, const reconcile::PodLogWant& 
   return body;
 }
 
+// The whole log, page by page, as the pager asks: each line once.
+reconcile::PodLogAnswer read_whole_log(k8s::RestClient& client, const reconcile::PodLogWant& want) {
+  measure::FullLogReader reader(want.limit_bytes > 0 ? static_cast<std::int64_t>(want.limit_bytes)
+                                                     : measure::kDefaultLogPageBytes);
+  while (reader.state() == measure::FullLogReader::State::NeedPage) {
+    const auto page = reader.next_request();
+    reader.feed(read_log_once(client, want,
+                              page.since_time ? k8s::format_rfc3339(*page.since_time) : "",
+                              static_cast<std::size_t>(page.limit_bytes)));
+  }
+  if (reader.state() == measure::FullLogReader::State::Failed) return {"", reader.error()};
+  return {reader.text(), ""};
+}
+
 reconcile::PodLogAnswer read_pod_log(k8s::RestClient& client, const reconcile::PodLogWant& want) {
   try {
+    if (want.whole_log) return read_whole_log(client, want);
     return {read_log_once(client, want, want.since_time, want.limit_bytes), ""};
   } catch (const std::exception& error) {
     return {"", std::string("reading the log of pod ") + want.ns + "/" + want.pod + ": " +

@@ -17,6 +17,17 @@ void StatusUpdate::set_condition(std::string_view type, std::string_view reason,
   api::set_exclusive_condition(status_.conditions, type, reason, message, generation_, now_);
 }
 
+void StatusUpdate::set_independent_condition(std::string_view type, std::string_view status,
+                                             std::string_view reason, std::string_view message) {
+  api::set_condition(status_.conditions,
+                     api::Condition{.type = std::string(type),
+                                    .status = std::string(status),
+                                    .observedGeneration = generation_,
+                                    .reason = std::string(reason),
+                                    .message = std::string(message)},
+                     now_);
+}
+
 void StatusUpdate::commit(Pass& pass) {
   if (status_ == observed_) return;
   reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions,

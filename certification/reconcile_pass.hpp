@@ -43,6 +43,9 @@ class StatusUpdate {
   void succeeded(std::string_view reason, std::string_view message) {
     set_condition("Succeeded", reason, message);
   }
+  // An independent condition (ValidationFailed), beside the exclusive triple.
+  void set_independent_condition(std::string_view type, std::string_view status,
+                                 std::string_view reason, std::string_view message);
   void commit(Pass& pass);
 
  private:

@@ -86,6 +86,13 @@ void check_active_workflow(Pass& pass, std::size_t index) {
     mirrored.failedNodesRef = failed;
   const auto conditions = reconcile::status_conditions(*workflow);
   const bool failed = api::condition_is_true(conditions, api::kConditionFailed);
+  if (api::condition_is_true(conditions, api::kConditionValidationFailed)) {
+    // The quality signal goes up the chain: one category that missed its numbers is enough.
+    update.set_independent_condition(
+        api::kConditionValidationFailed, api::condition_status::kTrue, reason::kThresholdViolation,
+        "Category " + key + " failed performance threshold validation: " +
+            reconcile::condition_message(conditions, api::kConditionValidationFailed));
+  }
   if (failed || api::condition_is_true(conditions, api::kConditionSucceeded)) {
     mirrored.status = std::string(failed ? phase::kFailed : phase::kSucceeded);
     if (all_done(update)) {

@@ -9,6 +9,8 @@ inline const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "c
 inline const k8s::ResourceRef kWorkloadRuns{"nvcre.nvidia.com", "v1alpha1", "workloadruns", true};
 inline const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
 inline const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
+inline const k8s::ResourceRef kBandwidthMeasurements{"nvcre.nvidia.com", "v1alpha1",
+                                                     "bandwidthmeasurements", true};
 inline const k8s::ResourceRef kLogProfiles{"nvcre.nvidia.com", "v1alpha1", "logprofiles", false};
 inline const k8s::ResourceRef kTrainJobs{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true};
 inline const k8s::ResourceRef kTrainingRuntimes{"trainer.kubeflow.org", "v1alpha1",

@@ -1,0 +1,186 @@
+// Measured verdicts end to end: the real manager against an in-process kube-sim whose Trainer
+// writes nccl-tests output (H100 groups measure about 372 GB/s bus bandwidth), a Certification
+// with a busBandwidthGBps threshold on communication/nccl-all-reduce. Met, it succeeds with the
+// measured peak on the BandwidthMeasurement; violated, or with a slow node in a group, the Job
+// carries ValidationFailed / ThresholdViolated with the value and the expression and the
+// Certification fails; a key nothing measures ends as MeasurementTimeout instead of waiting for
+// ever.
+#include "manager/embedded/embedded_cluster.hpp"
+#include "test/support/resources.hpp"
+#include "test/support/verdict.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace nvcre::actors {
+namespace {
+
+namespace json = boost::json;
+using nvcre::testing::kBandwidthMeasurements;
+using nvcre::testing::kCertifications;
+using nvcre::testing::kJobs;
+using nvcre::testing::Verdict;
+using nvcre::testing::verdict_of;
+
+json::value certification(const std::string& name, json::object thresholds,
+                          const std::string& measurement_timeout = "") {
+  json::object options{{"nodesPerJob", 4}, {"thresholds", std::move(thresholds)}};
+  if (!measurement_timeout.empty()) options["measurementTimeout"] = measurement_timeout;
+  return json::object{
+      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
+      {"kind", "Certification"},
+      {"metadata", {{"name", name}, {"namespace", "it"}}},
+      {"spec",
+       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
+        {"categories", json::array{json::object{{"domain", "communication"},
+                                                {"variant", "nccl-all-reduce"},
+                                                {"options", std::move(options)}}}}}}};
+}
+
+const json::object* condition(const json::value& object, std::string_view type) {
+  const auto* status = object.as_object().if_contains("status");
+  const auto* conditions = status == nullptr ? nullptr : status->as_object().if_contains("conditions");
+  if (conditions == nullptr) return nullptr;
+  for (const auto& c : conditions->as_array()) {
+    if (c.at("type").as_string() == type) return &c.as_object();
+  }
+  return nullptr;
+}
+
+std::string text(const json::object* object, std::string_view key) {
+  if (object == nullptr || !object->contains(key)) return {};
+  return std::string(object->at(key).as_string());
+}
+
+class ManagerMeasurement : public ::testing::Test {
+ protected:
+  void start(std::vector<std::string> slow_nodes = {}) {
+    manager::EmbeddedClusterOptions options;
+    options.slow_nodes = std::move(slow_nodes);
+    options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
+    options.namespaces = {"it"};
+    cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
+    cluster_->start();
+    client_ = &cluster_->client();
+    manager_ = std::make_unique<Manager>(cluster_->manager_options("it"));
+    manager_->start();
+  }
+  void TearDown() override {
+    manager_.reset();
+    cluster_.reset();
+  }
+
+  Verdict wait_for_verdict(const std::string& name) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < until) {
+      Verdict v = verdict_of(client_->get(kCertifications, "it", name));
+      if (!v.type.empty()) return v;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return {};
+  }
+
+  std::vector<json::value> items(const k8s::ResourceRef& resource) {
+    const json::value list = client_->list(resource, "it");
+    const auto& array = list.at("items").as_array();
+    return {array.begin(), array.end()};
+  }
+
+  std::unique_ptr<manager::EmbeddedCluster> cluster_;
+  k8s::RestClient* client_ = nullptr;
+  std::unique_ptr<Manager> manager_;
+};
+
+TEST_F(ManagerMeasurement, ThresholdMetSucceedsWithTheMeasuredPeak) {
+  start();
+  client_->create(kCertifications, "it", certification("met", {{"busBandwidthGBps", "value >= 300"}}));
+  const Verdict v = wait_for_verdict("met");
+  EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
+  const auto measurements = items(kBandwidthMeasurements);
+  ASSERT_FALSE(measurements.empty());
+  for (const auto& m : measurements) {
+    EXPECT_EQ(text(condition(m, "Complete"), "reason"), "JobSucceeded") << json::serialize(m);
+    ASSERT_FALSE(m.at("status").at("results").as_array().empty()) << json::serialize(m);
+  }
+  for (const auto& job : items(kJobs)) {
+    const auto* validation = condition(job, "ValidationFailed");
+    ASSERT_NE(validation, nullptr) << json::serialize(job);
+    EXPECT_EQ(text(validation, "status"), "False");
+    EXPECT_EQ(text(validation, "reason"), "ThresholdsMet");
+  }
+}
+
+TEST_F(ManagerMeasurement, ThresholdViolatedFailsWithTheValueAndTheExpression) {
+  start();
+  client_->create(kCertifications, "it",
+                  certification("violated", {{"busBandwidthGBps", "value >= 850"}}));
+  const Verdict v = wait_for_verdict("violated");
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  const json::value cert = client_->get(kCertifications, "it", "violated");
+  EXPECT_EQ(text(condition(cert, "ValidationFailed"), "status"), "True") << json::serialize(cert);
+  bool violated = false;
+  for (const auto& job : items(kJobs)) {
+    const auto* validation = condition(job, "ValidationFailed");
+    if (validation == nullptr || text(validation, "reason") != "ThresholdViolated") continue;
+    violated = true;
+    const std::string message = text(validation, "message");
+    EXPECT_TRUE(message.starts_with("Threshold \"busBandwidthGBps\" violated: measured 3"))
+        << message;
+    EXPECT_TRUE(message.ends_with(", expression: value >= 850")) << message;
+  }
+  EXPECT_TRUE(violated);
+}
+
+TEST_F(ManagerMeasurement, ASlowNodeFailsItsGroupOnly) {
+  start({"gpu-node-02=120"});
+  client_->create(kCertifications, "it",
+                  certification("slow", {{"busBandwidthGBps", "value >= 300"}}));
+  const Verdict v = wait_for_verdict("slow");
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  int violated = 0;
+  int met = 0;
+  for (const auto& job : items(kJobs)) {
+    const auto* validation = condition(job, "ValidationFailed");
+    ASSERT_NE(validation, nullptr) << json::serialize(job);
+    const std::string reason = text(validation, "reason");
+    const std::string nodes = std::string(
+        job.at("metadata").at("annotations").at("nvcre.nvidia.com/group-nodes").as_string());
+    if (reason == "ThresholdViolated") {
+      ++violated;
+      EXPECT_NE(nodes.find("gpu-node-02"), std::string::npos) << nodes;
+      // The slow node caps its group at 120 GB/s.
+      const std::string message = text(validation, "message");
+      const auto at = message.find("measured ");
+      ASSERT_NE(at, std::string::npos) << message;
+      const double measured = std::stod(message.substr(at + 9));
+      EXPECT_GT(measured, 100.0) << message;
+      EXPECT_LE(measured, 120.0) << message;
+    } else {
+      ++met;
+      EXPECT_EQ(reason, "ThresholdsMet");
+      EXPECT_EQ(nodes.find("gpu-node-02"), std::string::npos) << nodes;
+    }
+  }
+  EXPECT_EQ(violated, 1);
+  EXPECT_GE(met, 1);
+}
+
+TEST_F(ManagerMeasurement, AKeyNothingMeasuresTimesOut) {
+  start();
+  client_->create(kCertifications, "it",
+                  certification("unmeasured", {{"goodputRatio", "value >= 0.5"}}, "2s"));
+  const Verdict v = wait_for_verdict("unmeasured");
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  for (const auto& job : items(kJobs)) {
+    const auto* validation = condition(job, "ValidationFailed");
+    ASSERT_NE(validation, nullptr) << json::serialize(job);
+    EXPECT_EQ(text(validation, "reason"), "MeasurementTimeout");
+    EXPECT_EQ(text(validation, "message"),
+              "Measurement data not available within 2s for keys: [goodputRatio]");
+  }
+}
+
+}  // namespace
+}  // namespace nvcre::actors
