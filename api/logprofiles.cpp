@@ -31,7 +31,8 @@ void check_profile(const json::value& document, const std::string& at) {
   if (!verdict.accepted) {
     std::string text = at + ": LogProfile \"" + name + "\" is invalid:";
     for (const auto& cause : verdict.causes) {
-      text += " " + (cause.field.empty() ? cause.message : cause.field + ": " + cause.message) + ";";
+      text +=
+          " " + (cause.field.empty() ? cause.message : cause.field + ": " + cause.message) + ";";
     }
     text.pop_back();
     throw std::invalid_argument(text);

@@ -12,6 +12,8 @@
 #include <set>
 #include <stdexcept>
 
+#include <unistd.h>
+
 namespace nvcre::manager {
 namespace {
 
@@ -21,9 +23,10 @@ using nvcre::testing::kLogProfiles;
 class EmbeddedLogProfiles : public ::testing::Test {
  protected:
   void SetUp() override {
+    // The process id keeps concurrent runs (other build trees) apart.
     dir_ = fs::temp_directory_path() /
-           ("nvcre-logprofiles-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("nvcre-logprofiles-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -85,8 +88,9 @@ TEST_F(EmbeddedLogProfiles, AnInvalidExtraProfileStopsTheStartNamingTheFile) {
     start();
     FAIL() << "started with an invalid LogProfile";
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("broken.yaml, document 1: LogProfile "
-                                             "\"throwaway-test-logs\" is invalid: spec.warmupSteps"),
+    EXPECT_NE(std::string(error.what())
+                  .find("broken.yaml, document 1: LogProfile "
+                        "\"throwaway-test-logs\" is invalid: spec.warmupSteps"),
               std::string::npos)
         << error.what();
   }
