@@ -50,10 +50,13 @@ json::object bandwidth_report(const measure::CompiledProfile& compiled,
                               std::span<const measure::LogLine> lines) {
   const auto scan = measure::scan_bandwidth(compiled, lines);
   json::array results;
-  for (const auto& result : measure::average_rows(scan.rows)) results.push_back(api::encode(result));
+  for (const auto& result : measure::average_rows(scan.rows))
+    results.push_back(api::encode(result));
   json::array transports;
   for (const auto& name : scan.transports) transports.emplace_back(name);
-  json::object out{{"rows", static_cast<std::int64_t>(scan.rows.size())}, {"results", results}, {"transport", transports}};
+  json::object out{{"rows", static_cast<std::int64_t>(scan.rows.size())},
+                   {"results", results},
+                   {"transport", transports}};
   if (const auto peak = measure::peak_bus_bandwidth(measure::average_rows(scan.rows)))
     out["peakBusBW"] = measure::format_gbps(*peak);
   return out;
@@ -67,14 +70,37 @@ json::array events_report(const measure::CompiledProfile& compiled,
     json::object captures;
     for (const auto& [name, text] : event.captures)
       captures[name] = typed_capture(*pattern, name, text, event);
-    json::object entry{{"line", static_cast<std::int64_t>(event.line + 1)}, {"pattern", event.pattern}};
+    json::object entry{{"line", static_cast<std::int64_t>(event.line + 1)},
+                       {"pattern", event.pattern}};
     if (event.timestamp) entry["timestamp"] = optional_time(event.timestamp);
     if (!event.timestamp_error.empty()) entry["timestampError"] = event.timestamp_error;
     if (!captures.empty()) entry["captures"] = captures;
     if (event.warmup) entry["warmup"] = true;
+    if (event.pattern == "trainingStep" && compiled.log_interval && *compiled.log_interval > 1) {
+      // The goodput parser ignores steps off the logging interval (their timing includes the
+      // restart); the global step falls back to the iteration.
+      auto step = measure::parse_int_capture(
+          event.captures.count("globalStep") ? event.captures.at("globalStep") : "");
+      if (!step || *step == 0) {
+        step = measure::parse_int_capture(
+            event.captures.count("iteration") ? event.captures.at("iteration") : "");
+      }
+      if (step && *step % *compiled.log_interval != 0) entry["ignoredByLogInterval"] = true;
+    }
     events.push_back(std::move(entry));
   }
   return events;
+}
+
+// A capture for people: numbers as written (%g), text unquoted.
+std::string plain(const json::value& value) {
+  if (value.is_string()) return std::string(value.get_string());
+  if (value.is_double()) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.10g", value.get_double());
+    return buffer;
+  }
+  return json::serialize(value);
 }
 
 void print_text(const json::object& report, std::ostream& out) {
@@ -107,12 +133,15 @@ void print_text(const json::object& report, std::ostream& out) {
     out << "\nEvents: " << events->as_array().size() << "\n";
     for (const auto& item : events->as_array()) {
       const auto& event = item.as_object();
-      out << "  line " << event.at("line").as_int64() << "  " << event.at("pattern").as_string().c_str();
-      if (const auto* time = event.if_contains("timestamp")) out << "  " << time->as_string().c_str();
+      out << "  line " << event.at("line").as_int64() << "  "
+          << event.at("pattern").as_string().c_str();
+      if (const auto* time = event.if_contains("timestamp"))
+        out << "  " << time->as_string().c_str();
       if (event.contains("warmup")) out << "  (warmup)";
+      if (event.contains("ignoredByLogInterval")) out << "  (off the logInterval: ignored)";
       if (const auto* captures = event.if_contains("captures")) {
         for (const auto& [name, value] : captures->as_object())
-          out << "  " << std::string_view(name) << "=" << json::serialize(value);
+          out << "  " << std::string_view(name) << "=" << plain(value);
       }
       if (const auto* error = event.if_contains("timestampError"))
         out << "\n      timestamp not read: " << error->as_string().c_str();
@@ -151,9 +180,12 @@ json::object logprofile_test_report(const api::LogProfile& profile, std::string_
   }
   const auto split = measure::split_log_lines(log);
   const auto lines = split.all_lines();
-  json::object report{{"profile", profile.metadata.name}, {"lines", static_cast<std::int64_t>(lines.size())}};
-  if (split.overlong_lines != 0) report["overlongLines"] = static_cast<std::int64_t>(split.overlong_lines);
-  if (compiled.bandwidth_result() != nullptr) report["bandwidth"] = bandwidth_report(compiled, lines);
+  json::object report{{"profile", profile.metadata.name},
+                      {"lines", static_cast<std::int64_t>(lines.size())}};
+  if (split.overlong_lines != 0)
+    report["overlongLines"] = static_cast<std::int64_t>(split.overlong_lines);
+  if (compiled.bandwidth_result() != nullptr)
+    report["bandwidth"] = bandwidth_report(compiled, lines);
   if (compiled.patterns.size() > (compiled.bandwidth_result() != nullptr ? 1U : 0U))
     report["events"] = events_report(compiled, lines);
   return report;

@@ -128,11 +128,11 @@ void add_logprofile_commands(CLI::App& app, Commands& commands) {
   auto& test = commands.logprofile_test;
   auto* test_cmd = logprofile_cmd->add_subcommand(
       "test", "Show what a LogProfile reads from a log: bandwidth rows or training events");
-  test_cmd->add_option("profile", test.profile,
-                       "LogProfile manifest file, or a shipped profile's name")
+  test_cmd
+      ->add_option("profile", test.profile, "LogProfile manifest file, or a shipped profile's name")
       ->required();
-  test_cmd->add_option("--log", test.log_file,
-                       "Log file (kubectl logs, with or without --timestamps)")
+  test_cmd
+      ->add_option("--log", test.log_file, "Log file (kubectl logs, with or without --timestamps)")
       ->required();
   test_cmd->add_option("-o,--output", test.output, "Output format")
       ->check(CLI::IsMember({"text", "json"}));

@@ -18,8 +18,8 @@ namespace nvcre::measure {
 
 struct BandwidthRow {
   std::int64_t sizeBytes = 0;
-  double algBW = 0;  // GB/s
-  double busBW = 0;  // GB/s
+  double algBW = 0;                                 // GB/s
+  double busBW = 0;                                 // GB/s
   std::optional<k8s::Clock::time_point> timestamp;  // the line's kubelet time
 };
 

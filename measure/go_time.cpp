@@ -32,14 +32,14 @@ enum class Elem {
   Year,
   PM,
   LowerPM,
-  ZoneName,         // MST
-  ZoneColon,        // -07:00   (Z07:00 when utc_z)
-  ZoneColonSeconds, // -07:00:00
-  Zone,             // -0700
-  ZoneSeconds,      // -070000
-  ZoneShort,        // -07
-  Frac0,            // .000: exactly that many digits
-  Frac9,            // .999: optional, any number of digits
+  ZoneName,          // MST
+  ZoneColon,         // -07:00   (Z07:00 when utc_z)
+  ZoneColonSeconds,  // -07:00:00
+  Zone,              // -0700
+  ZoneSeconds,       // -070000
+  ZoneShort,         // -07
+  Frac0,             // .000: exactly that many digits
+  Frac9,             // .999: optional, any number of digits
 };
 
 struct Chunk {
@@ -57,8 +57,7 @@ bool starts_lower(std::string_view s) { return !s.empty() && s[0] >= 'a' && s[0]
 
 Chunk make(std::string_view layout, std::size_t at, std::size_t length, Elem elem,
            bool utc_z = false) {
-  return {layout.substr(0, at), elem, layout.substr(at, length), layout.substr(at + length),
-          utc_z};
+  return {layout.substr(0, at), elem, layout.substr(at, length), layout.substr(at + length), utc_z};
 }
 
 // The zone element at `at` (after a '-' or 'Z'), or None.
@@ -75,7 +74,8 @@ Chunk zone_chunk(std::string_view layout, std::size_t at) {
                                               {"07:00", Elem::ZoneColon},
                                               {"07", Elem::ZoneShort}}};
   for (const auto& form : forms) {
-    if (tail.starts_with(form.text)) return make(layout, at, form.text.size() + 1, form.elem, utc_z);
+    if (tail.starts_with(form.text))
+      return make(layout, at, form.text.size() + 1, form.elem, utc_z);
   }
   return {};
 }
@@ -83,9 +83,11 @@ Chunk zone_chunk(std::string_view layout, std::size_t at) {
 Chunk month_or_weekday(std::string_view layout, std::size_t i) {
   const std::string_view here = layout.substr(i);
   if (here.starts_with("January")) return make(layout, i, 7, Elem::LongMonth);
-  if (here.starts_with("Jan") && !starts_lower(here.substr(3))) return make(layout, i, 3, Elem::Month);
+  if (here.starts_with("Jan") && !starts_lower(here.substr(3)))
+    return make(layout, i, 3, Elem::Month);
   if (here.starts_with("Monday")) return make(layout, i, 6, Elem::LongWeekDay);
-  if (here.starts_with("Mon") && !starts_lower(here.substr(3))) return make(layout, i, 3, Elem::WeekDay);
+  if (here.starts_with("Mon") && !starts_lower(here.substr(3)))
+    return make(layout, i, 3, Elem::WeekDay);
   if (here.starts_with("MST")) return make(layout, i, 3, Elem::ZoneName);
   return {};
 }
@@ -199,7 +201,8 @@ bool same_ignoring_case(std::string_view a, std::string_view b) {
 }
 
 template <std::size_t N>
-bool lookup_name(std::string_view& value, const std::array<std::string_view, N>& names, int& index) {
+bool lookup_name(std::string_view& value, const std::array<std::string_view, N>& names,
+                 int& index) {
   for (std::size_t i = 0; i < N; ++i) {
     if (value.size() >= names[i].size() &&
         same_ignoring_case(value.substr(0, names[i].size()), names[i])) {
@@ -316,7 +319,8 @@ struct Parser {
     return "parsing time \"" + std::string(value) + "\" as \"" + std::string(layout) + "\": ";
   }
   bool cannot_parse(std::string_view rest, std::string_view element) {
-    error = head() + "cannot parse \"" + std::string(rest) + "\" as \"" + std::string(element) + "\"";
+    error =
+        head() + "cannot parse \"" + std::string(rest) + "\" as \"" + std::string(element) + "\"";
     return false;
   }
   bool out_of_range(std::string_view what) {
@@ -441,7 +445,8 @@ bool Parser::run(Fields& f) {
     if (!skip_literal(rest, chunk.prefix)) return cannot_parse(rest, chunk.prefix);
     if (chunk.elem == Elem::None) {
       if (rest.empty()) return true;
-      error = "parsing time \"" + std::string(value) + "\": extra text: \"" + std::string(rest) + "\"";
+      error =
+          "parsing time \"" + std::string(value) + "\": extra text: \"" + std::string(rest) + "\"";
       return false;
     }
     if (chunk.elem == Elem::YearDay) {
@@ -481,8 +486,8 @@ GoTimeResult parse_go_time(std::string_view layout, std::string_view value,
                               (f.has_year ? "" : " (the layout names no year)") +
                               " is out of range"};
   }
-  const auto local = sys_days(date) + hours(f.hour) + minutes(f.minute) + seconds(f.second) +
-                     nanoseconds(f.nanos);
+  const auto local =
+      sys_days(date) + hours(f.hour) + minutes(f.minute) + seconds(f.second) + nanoseconds(f.nanos);
   return {time_point_cast<k8s::Clock::duration>(local - seconds(f.offset)), {}};
 }
 

@@ -24,9 +24,8 @@ void resolve_event_time(const CompiledProfile& profile, const LogLine& line, Log
 }
 
 std::vector<LogEvent> scan_events(const CompiledProfile& profile, std::span<const LogLine> lines) {
-  static constexpr std::string_view kExclusive[] = {"trainingStep", "checkpointDone",
-                                                    "checkpointSave", "checkpointRestore",
-                                                    "checkpointLoaded"};
+  static constexpr std::string_view kExclusive[] = {
+      "trainingStep", "checkpointDone", "checkpointSave", "checkpointRestore", "checkpointLoaded"};
   const CompiledPattern* start = profile.pattern("applicationStart");
   const CompiledPattern* warmup = profile.pattern("warmupStep");
   std::vector<LogEvent> events;

@@ -27,8 +27,8 @@ void FullLogReader::feed(std::string_view body) {
   if (since_) {
     const auto repeated = static_cast<std::size_t>(
         std::count_if(seen_.begin(), seen_.end(), [&](auto t) { return t >= *since_; }));
-    lines.erase(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(
-                                                   std::min(repeated, lines.size())));
+    lines.erase(lines.begin(),
+                lines.begin() + static_cast<std::ptrdiff_t>(std::min(repeated, lines.size())));
   }
   std::optional<k8s::Clock::time_point> last;
   for (const auto& line : lines) {

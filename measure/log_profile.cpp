@@ -38,9 +38,10 @@ std::string quoted(std::string_view text) {
   return out + "\"";
 }
 
-double seconds_per(std::string_view unit) {
-  if (unit == "ms") return 1e-3;
-  if (unit == "us") return 1e-6;
+// Dividing (not multiplying by 1e-3) keeps 900000 us exactly 0.9 s, as the reference computes it.
+double units_per_second(std::string_view unit) {
+  if (unit == "ms") return 1e3;
+  if (unit == "us") return 1e6;
   return 1.0;
 }
 
@@ -51,7 +52,8 @@ CaptureType capture_type(std::string_view name) {
   static constexpr std::string_view kFloats[] = {"stepTiming",   "loss",  "tflops", "elapsedTime",
                                                  "saveDuration", "algBW", "busBW"};
   if (name == "timestamp") return CaptureType::Time;
-  if (std::find(std::begin(kInts), std::end(kInts), name) != std::end(kInts)) return CaptureType::Int;
+  if (std::find(std::begin(kInts), std::end(kInts), name) != std::end(kInts))
+    return CaptureType::Int;
   if (std::find(std::begin(kFloats), std::end(kFloats), name) != std::end(kFloats))
     return CaptureType::Float;
   return CaptureType::String;
@@ -153,8 +155,8 @@ bool CompiledPattern::matches(std::string_view text) const {
 
 std::optional<Captures> CompiledPattern::match(std::string_view text) const {
   std::vector<re2::StringPiece> groups(group_names_.size() + 1);
-  if (!compiled_->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(),
-                        RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) {
+  if (!compiled_->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
+                        groups.data(), static_cast<int>(groups.size()))) {
     return std::nullopt;
   }
   Captures captures;
@@ -177,7 +179,7 @@ std::optional<double> CompiledPattern::seconds(const Captures& captures,
   if (found == captures.end()) return std::nullopt;
   const auto value = parse_float_capture(found->second);
   if (!value) return std::nullopt;
-  return *value * seconds_per(unit_of(group));
+  return *value / units_per_second(unit_of(group));
 }
 
 const CompiledPattern* CompiledProfile::pattern(std::string_view pattern_name) const {
@@ -216,8 +218,10 @@ CompiledProfile compile_profile(const api::LogProfile& profile) {
       if (!bandwidth->has_group(group)) missing += std::string(missing.empty() ? "" : ", ") + group;
     }
     if (!missing.empty()) {
-      throw ProfileError("patterns.bandwidthResult: regex must have the named groups size, algBW "
-                         "and busBW (missing: " + missing + ")");
+      throw ProfileError(
+          "patterns.bandwidthResult: regex must have the named groups size, algBW "
+          "and busBW (missing: " +
+          missing + ")");
     }
   }
   return out;

@@ -64,7 +64,7 @@ class CompiledPattern {
   std::string name_;
   std::string regex_;
   std::shared_ptr<const re2::RE2> compiled_;
-  std::vector<std::string> group_names_;         // by group number - 1; "" for unnamed groups
+  std::vector<std::string> group_names_;  // by group number - 1; "" for unnamed groups
   std::map<std::string, std::string, std::less<>> units_;  // group -> s | ms | us
 };
 

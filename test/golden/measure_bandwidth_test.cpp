@@ -80,8 +80,8 @@ TEST_P(MeasureBandwidth, ScansAndAverages) {
           nvcre::jsonkit::parse_yaml(golden_case.input("existing.yaml")));
       const auto merged = measure::merge_running_averages(existing, scan.rows);
       out["merged"] = results_json(merged);
-      out["mergedTransport"] = json::value_from(measure::merge_transports(
-          {"Socket", " IB "}, scan.transports));
+      out["mergedTransport"] =
+          json::value_from(measure::merge_transports({"Socket", " IB "}, scan.transports));
     }
     out["peakBusBW"] = optional_number(measure::peak_bus_bandwidth(averages));
     out["peakAlgBW"] = optional_number(measure::peak_alg_bandwidth(averages));

@@ -49,11 +49,14 @@ TEST(MeasureLogLines, ReportsTheFinalUnterminatedLineApart) {
 
 TEST(MeasureLogLines, DropsTheTextOfALineOfSeveralMebibytes) {
   const std::string huge(5 * 1024 * 1024, '7');
-  const std::string body = "2026-01-01T00:00:00Z            8             2     float     sum      -1"
-                           "    38.50    0.00    0.00      0    38.50    0.00    0.00      0\n"
-                           "2026-01-01T00:00:01Z " + huge + "\n"
-                           "2026-01-01T00:00:02Z           16             4     float     sum      -1"
-                           "    42.00    0.00    0.00      0    42.21    0.00    0.00      0\n";
+  const std::string body =
+      "2026-01-01T00:00:00Z            8             2     float     sum      -1"
+      "    38.50    0.00    0.00      0    38.50    0.00    0.00      0\n"
+      "2026-01-01T00:00:01Z " +
+      huge +
+      "\n"
+      "2026-01-01T00:00:02Z           16             4     float     sum      -1"
+      "    42.00    0.00    0.00      0    42.21    0.00    0.00      0\n";
   const auto split = measure::split_log_lines(body);
   ASSERT_EQ(split.lines.size(), 3U);
   EXPECT_EQ(split.overlong_lines, 1U);
@@ -79,7 +82,8 @@ std::string read(const fs::path& path) {
 
 TEST(MeasureShippedProfiles, EveryFileCompilesAndIsEmbedded) {
   std::set<std::string> on_disk;
-  for (const auto& entry : fs::directory_iterator(fs::path(NVCRE_SOURCE_DIR) / "deploy/logprofiles")) {
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(NVCRE_SOURCE_DIR) / "deploy/logprofiles")) {
     SCOPED_TRACE(entry.path().string());
     const auto profile = measure::read_log_profile(read(entry.path()));
     const auto compiled = measure::compile_profile(profile);
@@ -87,8 +91,8 @@ TEST(MeasureShippedProfiles, EveryFileCompilesAndIsEmbedded) {
     for (const auto& pattern : compiled.patterns) EXPECT_FALSE(pattern.regex().empty());
     on_disk.insert(profile.metadata.name);
   }
-  EXPECT_EQ(on_disk, (std::set<std::string>{"megatron-bridge", "megatron-training", "nccl-bandwidth",
-                                            "nccl-loopback", "nemo-4-training"}));
+  EXPECT_EQ(on_disk, (std::set<std::string>{"megatron-bridge", "megatron-training",
+                                            "nccl-bandwidth", "nccl-loopback", "nemo-4-training"}));
   std::set<std::string> embedded;
   for (const auto& file : nvcre::cli::embedded_logprofile_files())
     embedded.insert(measure::read_log_profile(file.content).metadata.name);
@@ -97,7 +101,8 @@ TEST(MeasureShippedProfiles, EveryFileCompilesAndIsEmbedded) {
 }
 
 TEST(MeasureLogProfile, RewritesAngleGroupNamesOutsideClassesAndEscapes) {
-  EXPECT_EQ(measure::with_python_group_names(R"((?<size>\d+) (?P<x>a))"), R"((?P<size>\d+) (?P<x>a))");
+  EXPECT_EQ(measure::with_python_group_names(R"((?<size>\d+) (?P<x>a))"),
+            R"((?P<size>\d+) (?P<x>a))");
   EXPECT_EQ(measure::with_python_group_names(R"(\(?<a> [(?<b>] (?<=x) (?<!y))"),
             R"(\(?<a> [(?<b>] (?<=x) (?<!y))");
   EXPECT_EQ(measure::with_python_group_names(R"([]?<] (?<n>x))"), R"([]?<] (?P<n>x))");
@@ -117,7 +122,8 @@ TEST(MeasureLogProfile, ReadsCapturesAsGoDoes) {
 
 TEST(MeasureLogProfile, ConvertsDurationUnitsToSeconds) {
   nvcre::api::EventPattern pattern;
-  pattern.regex = R"(a=(?P<stepTiming>[\d.]+) b=(?P<elapsedTime>[\d.]+) c=(?P<saveDuration>[\d.]+))";
+  pattern.regex =
+      R"(a=(?P<stepTiming>[\d.]+) b=(?P<elapsedTime>[\d.]+) c=(?P<saveDuration>[\d.]+))";
   pattern.units = {{"stepTiming", "ms"}, {"elapsedTime", "us"}};
   const measure::CompiledPattern compiled("trainingStep", pattern);
   const auto captures = compiled.match("x a=850 b=1500 c=2.5");

@@ -60,17 +60,19 @@ std::vector<FakeLine> synthesize(int lines, int per_second) {
   return log;
 }
 
-FullLogReader read_all(const std::vector<FakeLine>& log, std::int64_t page_bytes, int max_pages = 64) {
+FullLogReader read_all(const std::vector<FakeLine>& log, std::int64_t page_bytes,
+                       int max_pages = 64) {
   FullLogReader reader(page_bytes, max_pages);
-  while (reader.state() == FullLogReader::State::NeedPage) reader.feed(serve(log, reader.next_request()));
+  while (reader.state() == FullLogReader::State::NeedPage)
+    reader.feed(serve(log, reader.next_request()));
   return reader;
 }
 
 TEST(MeasureLogPaging, ReadsALogOfManyPagesOnceEach) {
-  const auto log = synthesize(2000, 7);
-  const auto reader = read_all(log, 4096);
+  const auto log = synthesize(2000, 7);  // about 230 KB
+  const auto reader = read_all(log, 8192);
   ASSERT_EQ(reader.state(), FullLogReader::State::Done) << reader.error();
-  EXPECT_GT(reader.pages_read(), 40);
+  EXPECT_GT(reader.pages_read(), 25);
   EXPECT_EQ(reader.text(), whole_text(log));
 }
 
@@ -98,7 +100,8 @@ TEST(MeasureLogPaging, FailsWhenOneSecondOutgrowsFourPages) {
   const auto log = synthesize(400, 400);  // about 40 KB in one second
   const auto reader = read_all(log, 4096);
   ASSERT_EQ(reader.state(), FullLogReader::State::Failed);
-  EXPECT_EQ(reader.error(), "log cannot be read in full: more than 16384 bytes logged within one second");
+  EXPECT_EQ(reader.error(),
+            "log cannot be read in full: more than 16384 bytes logged within one second");
   EXPECT_TRUE(reader.text().empty());
 }
 
@@ -114,7 +117,8 @@ TEST(MeasureLogPaging, FailsOnAnUntimestampedLineInATruncatedPage) {
   log.insert(log.begin() + 5, {std::nullopt, "an untimestamped line"});
   const auto reader = read_all(log, 4096);
   ASSERT_EQ(reader.state(), FullLogReader::State::Failed);
-  EXPECT_EQ(reader.error(), "log cannot be read in full: line without a timestamp in a truncated page");
+  EXPECT_EQ(reader.error(),
+            "log cannot be read in full: line without a timestamp in a truncated page");
 }
 
 TEST(MeasureLogPaging, ASinglePageKeepsUntimestampedLinesAndAnUnterminatedLastLine) {
@@ -148,8 +152,7 @@ TEST(MeasureLogPaging, FeedingAfterTheEndChangesNothing) {
 TEST(MeasureSinceTime, StartsOneSecondBeforeTheLastSeenLine) {
   const auto now = kStart + std::chrono::minutes(10);
   const auto last_seen = kStart + seconds(500) + milliseconds(250);
-  EXPECT_EQ(nvcre::measure::since_time_for_sample(last_seen, kStart, now),
-            last_seen - seconds(1));
+  EXPECT_EQ(nvcre::measure::since_time_for_sample(last_seen, kStart, now), last_seen - seconds(1));
 }
 
 TEST(MeasureSinceTime, FirstReadStartsAtThePodStart) {
