@@ -13,8 +13,8 @@ namespace nvcre::cel::detail {
 struct Node {
   enum class Kind { Literal, Ident, List, Map, Select, Index, Call, Unary, Binary, Conditional };
   Kind kind = Kind::Literal;
-  std::string name;            // Ident: variable; Select: field; Call: function; Unary/Binary: operator
-  Value literal;               // Literal
+  std::string name;  // Ident: variable; Select: field; Call: function; Unary/Binary: operator
+  Value literal;     // Literal
   std::vector<Node> children;  // Map: key, value, key, value...; Call with receiver: receiver first
   bool receiver_call = false;  // Call: receiver.function(args)
   bool test_only = false;      // Select: has(operand.field)

@@ -70,11 +70,13 @@ class Checker {
   }
 
  private:
-  [[noreturn]] void mismatch(const Node& node, std::string_view op, const std::vector<Type>& types) const {
+  [[noreturn]] void mismatch(const Node& node, std::string_view op,
+                             const std::vector<Type>& types) const {
     std::string names;
     for (const Type& type : types) names += (names.empty() ? "" : ", ") + type.name();
-    diagnostics_.unsupported(node.begin, node.end,
-                             "no matching overload for \"" + std::string(op) + "\" on (" + names + ")");
+    diagnostics_.unsupported(
+        node.begin, node.end,
+        "no matching overload for \"" + std::string(op) + "\" on (" + names + ")");
   }
 
   static Type literal_type(const Value& value) {
@@ -96,7 +98,8 @@ class Checker {
 
   Type variable_type(const std::string& name) const {
     const auto& variables = environment_.variables;
-    return std::find_if(variables.begin(), variables.end(), [&](const Variable& v) { return v.name == name; })
+    return std::find_if(variables.begin(), variables.end(),
+                        [&](const Variable& v) { return v.name == name; })
         ->type;
   }
 
@@ -117,9 +120,10 @@ class Checker {
     std::optional<Type> value;
     for (std::size_t i = 0; i + 1 < map.children.size(); i += 2) {
       const Node& k = map.children[i];
-      if (!k.type.is_dyn() && !k.type.is(Tag::String) && !k.type.is(Tag::Int) && !k.type.is(Tag::Uint) &&
-          !k.type.is(Tag::Bool)) {
-        diagnostics_.unsupported(k.begin, k.end, "map keys must be string, int, uint or bool, got " + k.type.name());
+      if (!k.type.is_dyn() && !k.type.is(Tag::String) && !k.type.is(Tag::Int) &&
+          !k.type.is(Tag::Uint) && !k.type.is(Tag::Bool)) {
+        diagnostics_.unsupported(
+            k.begin, k.end, "map keys must be string, int, uint or bool, got " + k.type.name());
       }
       key = key ? join(*key, k.type) : k.type;
       value = value ? join(*value, map.children[i + 1].type) : map.children[i + 1].type;
@@ -130,8 +134,9 @@ class Checker {
   Type select_type(const Node& select) const {
     const Type& operand = select.children[0].type;
     if (!operand.is_dyn() && !(operand.is(Tag::Map) && compatible(operand.key(), Type::string()))) {
-      diagnostics_.unsupported(select.begin, select.end,
-                               "field selection needs a map with string keys, got " + operand.name());
+      diagnostics_.unsupported(
+          select.begin, select.end,
+          "field selection needs a map with string keys, got " + operand.name());
     }
     if (select.test_only) return Type::boolean();
     return operand.is_dyn() ? Type::dyn() : operand.value();
@@ -141,7 +146,8 @@ class Checker {
     const Type& operand = index.children[0].type;
     const Type& key = index.children[1].type;
     if (operand.is_dyn()) return Type::dyn();
-    if (operand.is(Tag::List) && (key.is_dyn() || key.is(Tag::Int) || key.is(Tag::Uint))) return operand.element();
+    if (operand.is(Tag::List) && (key.is_dyn() || key.is(Tag::Int) || key.is(Tag::Uint)))
+      return operand.element();
     if (operand.is(Tag::Map) && compatible(operand.key(), key)) return operand.value();
     mismatch(index, "[]", {operand, key});
   }
@@ -152,19 +158,24 @@ class Checker {
     const std::string& f = call.name;
     const bool one = types.size() == 1;
     if (f == "size" && one &&
-        (types[0].is_dyn() || types[0].is(Tag::String) || types[0].is(Tag::List) || types[0].is(Tag::Map))) {
+        (types[0].is_dyn() || types[0].is(Tag::String) || types[0].is(Tag::List) ||
+         types[0].is(Tag::Map))) {
       return Type::integer();
     }
     if ((f == "startsWith" || f == "endsWith" || f == "contains") && types.size() == 2 &&
-        (types[0].is_dyn() || types[0].is(Tag::String)) && (types[1].is_dyn() || types[1].is(Tag::String))) {
+        (types[0].is_dyn() || types[0].is(Tag::String)) &&
+        (types[1].is_dyn() || types[1].is(Tag::String))) {
       return Type::boolean();
     }
     if (one && (f == "int" || f == "uint" || f == "double") &&
         (types[0].is_dyn() || types[0].is_number() || types[0].is(Tag::String))) {
-      return f == "int" ? Type::integer() : f == "uint" ? Type::unsigned_integer() : Type::floating();
+      return f == "int"    ? Type::integer()
+             : f == "uint" ? Type::unsigned_integer()
+                           : Type::floating();
     }
-    if (one && f == "string" && (types[0].is_dyn() || types[0].is_number() || types[0].is(Tag::String) ||
-                                 types[0].is(Tag::Bool))) {
+    if (one && f == "string" &&
+        (types[0].is_dyn() || types[0].is_number() || types[0].is(Tag::String) ||
+         types[0].is(Tag::Bool))) {
       return Type::string();
     }
     std::string signature = call.receiver_call ? types[0].name() + "." + f + "(" : f + "(";
@@ -176,11 +187,12 @@ class Checker {
   Type unary_type(const Node& node) const {
     const Type& operand = node.children[0].type;
     const bool is_not = node.name == "!";
-    const bool ok = operand.is_dyn() ||
-                    (is_not ? operand.is(Tag::Bool) : operand.is(Tag::Int) || operand.is(Tag::Double));
+    const bool ok = operand.is_dyn() || (is_not ? operand.is(Tag::Bool)
+                                                : operand.is(Tag::Int) || operand.is(Tag::Double));
     if (!ok) {
-      diagnostics_.unsupported(node.begin, node.end,
-                               "no matching overload for unary \"" + node.name + "\" on " + operand.name());
+      diagnostics_.unsupported(
+          node.begin, node.end,
+          "no matching overload for unary \"" + node.name + "\" on " + operand.name());
     }
     return is_not ? Type::boolean() : operand;
   }
@@ -194,7 +206,8 @@ class Checker {
       return Type::boolean();
     }
     if (op == "in") {
-      const bool ok = b.is_dyn() || (b.is(Tag::List) && !a.is(Tag::List) && compatible(a, b.element())) ||
+      const bool ok = b.is_dyn() ||
+                      (b.is(Tag::List) && !a.is(Tag::List) && compatible(a, b.element())) ||
                       (b.is(Tag::Map) && compatible(a, b.key()));
       if (!ok) mismatch(node, op, {a, b});
       return Type::boolean();
@@ -202,12 +215,14 @@ class Checker {
     if (op == "==" || op == "!=") {
       const bool composite = a.is(Tag::List) || a.is(Tag::Map) || b.is(Tag::List) || b.is(Tag::Map);
       const bool with_null = a.is(Tag::Null) || b.is(Tag::Null);
-      if ((!compatible(a, b) && !with_null) || (composite && !features_.composite_comparisons)) mismatch(node, op, {a, b});
+      if ((!compatible(a, b) && !with_null) || (composite && !features_.composite_comparisons))
+        mismatch(node, op, {a, b});
       return Type::boolean();
     }
     if (op == "<" || op == "<=" || op == ">" || op == ">=") {
-      const bool ordered = (a.is_number() && b.is_number()) || a.is_dyn() || b.is_dyn() ||
-                           (a == b && (a.is(Tag::String) || (a.is(Tag::Bool) && features_.composite_comparisons)));
+      const bool ordered =
+          (a.is_number() && b.is_number()) || a.is_dyn() || b.is_dyn() ||
+          (a == b && (a.is(Tag::String) || (a.is(Tag::Bool) && features_.composite_comparisons)));
       if (!ordered) mismatch(node, op, {a, b});
       return Type::boolean();
     }
@@ -226,7 +241,8 @@ class Checker {
     const bool same_number = a.is_number() && a == b && !(op == "%" && a.is(Tag::Double));
     if (same_number) return a;
     if (op == "+" && a.is(Tag::String) && b.is(Tag::String)) return a;
-    if (op == "+" && a.is(Tag::List) && b.is(Tag::List)) return Type::list(join(a.element(), b.element()));
+    if (op == "+" && a.is(Tag::List) && b.is(Tag::List))
+      return Type::list(join(a.element(), b.element()));
     mismatch(node, op, {a, b});
   }
 

@@ -13,18 +13,19 @@
 namespace nvcre::cel {
 
 struct Features {
-  bool double_literals = true;    // 1.5, 2e3
-  bool uint_literals = true;      // 1u, 0x10u
-  bool null_literal = true;       // null
-  bool raw_strings = true;        // r'...', R"..."
-  bool all_escapes = true;        // \a \b \f \v \? \` \xHH \uHHHH \UHHHHHHHH \ooo (else only \\ \" \' \n \r \t)
-  bool arithmetic = true;         // binary + - * / %
-  bool conditional = true;        // c ? a : b
-  bool map_literals = true;       // {k: v}
-  bool indexing = true;           // list[i], map[k]
-  bool field_selection = true;    // map.field, has(map.field)
-  bool functions = true;          // size(), has(), int(), uint(), double(), string(), x.size()
-  bool mixed_lists = true;        // [1, 'a'] (list(dyn)) and lists of lists
+  bool double_literals = true;  // 1.5, 2e3
+  bool uint_literals = true;    // 1u, 0x10u
+  bool null_literal = true;     // null
+  bool raw_strings = true;      // r'...', R"..."
+  bool all_escapes =
+      true;  // \a \b \f \v \? \` \xHH \uHHHH \UHHHHHHHH \ooo (else only \\ \" \' \n \r \t)
+  bool arithmetic = true;             // binary + - * / %
+  bool conditional = true;            // c ? a : b
+  bool map_literals = true;           // {k: v}
+  bool indexing = true;               // list[i], map[k]
+  bool field_selection = true;        // map.field, has(map.field)
+  bool functions = true;              // size(), has(), int(), uint(), double(), string(), x.size()
+  bool mixed_lists = true;            // [1, 'a'] (list(dyn)) and lists of lists
   bool composite_comparisons = true;  // == on lists and maps, < on bools
 };
 

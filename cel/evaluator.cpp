@@ -19,11 +19,15 @@ struct Failure {
   std::string detail;
 };
 
-[[noreturn]] void fail(const Node& node, std::string detail) { throw Failure{node.name_begin, std::move(detail)}; }
+[[noreturn]] void fail(const Node& node, std::string detail) {
+  throw Failure{node.name_begin, std::move(detail)};
+}
 
-[[noreturn]] void no_overload(const Node& node, std::string_view op, const std::vector<Value>& operands) {
+[[noreturn]] void no_overload(const Node& node, std::string_view op,
+                              const std::vector<Value>& operands) {
   std::string kinds;
-  for (const Value& value : operands) kinds += (kinds.empty() ? "" : ", ") + std::string(kind_name(value.kind()));
+  for (const Value& value : operands)
+    kinds += (kinds.empty() ? "" : ", ") + std::string(kind_name(value.kind()));
   fail(node, "no matching overload for \"" + std::string(op) + "\" on (" + kinds + ")");
 }
 
@@ -45,7 +49,8 @@ std::string key_text(const Value& key) {
 }
 
 std::int64_t utf8_length(const std::string& text) {
-  return std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  return std::count_if(text.begin(), text.end(),
+                       [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
 }
 
 Value arithmetic(const Node& node, const Value& a, const Value& b) {
@@ -56,7 +61,8 @@ Value arithmetic(const Node& node, const Value& a, const Value& b) {
     const std::int64_t x = a.as_int();
     const std::int64_t y = b.as_int();
     std::int64_t r = 0;
-    if ((o == '/' || o == '%') && y == 0) fail(node, o == '/' ? "division by zero" : "modulus by zero");
+    if ((o == '/' || o == '%') && y == 0)
+      fail(node, o == '/' ? "division by zero" : "modulus by zero");
     const bool overflow = o == '+'   ? __builtin_add_overflow(x, y, &r)
                           : o == '-' ? __builtin_sub_overflow(x, y, &r)
                           : o == '*' ? __builtin_mul_overflow(x, y, &r)
@@ -70,7 +76,8 @@ Value arithmetic(const Node& node, const Value& a, const Value& b) {
     const std::uint64_t x = a.as_uint();
     const std::uint64_t y = b.as_uint();
     std::uint64_t r = 0;
-    if ((o == '/' || o == '%') && y == 0) fail(node, o == '/' ? "division by zero" : "modulus by zero");
+    if ((o == '/' || o == '%') && y == 0)
+      fail(node, o == '/' ? "division by zero" : "modulus by zero");
     const bool overflow = o == '+'   ? __builtin_add_overflow(x, y, &r)
                           : o == '-' ? __builtin_sub_overflow(x, y, &r)
                           : o == '*' ? __builtin_mul_overflow(x, y, &r)
@@ -100,7 +107,8 @@ bool relation(const Node& node, const Value& a, const Value& b) {
   if (op == "!=") return !equals(a, b);
   if (op == "in") {
     if (b.is(Kind::List))
-      return std::any_of(b.as_list().begin(), b.as_list().end(), [&](const Value& item) { return equals(a, item); });
+      return std::any_of(b.as_list().begin(), b.as_list().end(),
+                         [&](const Value& item) { return equals(a, item); });
     if (b.is(Kind::Map)) return b.find(a) != nullptr;
     no_overload(node, op, {a, b});
   }
@@ -150,24 +158,29 @@ Value convert(const Node& node, const Value& v) {
     if (v.is(Kind::Int)) return Value::floating(static_cast<double>(v.as_int()));
     if (v.is(Kind::Uint)) return Value::floating(static_cast<double>(v.as_uint()));
     if (v.is(Kind::Double)) return v;
-    if (v.is(Kind::String)) return Value::floating(parse_number<double>(node, v.as_string(), "double"));
+    if (v.is(Kind::String))
+      return Value::floating(parse_number<double>(node, v.as_string(), "double"));
     no_overload(node, f, {v});
   }
   if (f == "int") {
     if (v.is(Kind::Int)) return v;
-    if (v.is(Kind::Uint) && v.as_uint() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    if (v.is(Kind::Uint) &&
+        v.as_uint() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       return Value::integer(static_cast<std::int64_t>(v.as_uint()));
     if (v.is(Kind::Double) && v.as_double() >= -kTwoTo63 && v.as_double() < kTwoTo63)
       return Value::integer(static_cast<std::int64_t>(v.as_double()));
-    if (v.is(Kind::String)) return Value::integer(parse_number<std::int64_t>(node, v.as_string(), "int"));
+    if (v.is(Kind::String))
+      return Value::integer(parse_number<std::int64_t>(node, v.as_string(), "int"));
     if (is_number(v.kind())) fail(node, "integer overflow");
     no_overload(node, f, {v});
   }
   if (v.is(Kind::Uint)) return v;
-  if (v.is(Kind::Int) && v.as_int() >= 0) return Value::unsigned_integer(static_cast<std::uint64_t>(v.as_int()));
+  if (v.is(Kind::Int) && v.as_int() >= 0)
+    return Value::unsigned_integer(static_cast<std::uint64_t>(v.as_int()));
   if (v.is(Kind::Double) && v.as_double() >= 0 && v.as_double() < 2 * kTwoTo63)
     return Value::unsigned_integer(static_cast<std::uint64_t>(v.as_double()));
-  if (v.is(Kind::String)) return Value::unsigned_integer(parse_number<std::uint64_t>(node, v.as_string(), "uint"));
+  if (v.is(Kind::String))
+    return Value::unsigned_integer(parse_number<std::uint64_t>(node, v.as_string(), "uint"));
   if (is_number(v.kind())) fail(node, "unsigned integer overflow");
   no_overload(node, f, {v});
 }
@@ -216,7 +229,8 @@ class Evaluator {
     for (std::size_t i = 0; i + 1 < node.children.size(); i += 2) {
       Value key = eval(node.children[i]);
       if (!key.is(Kind::String) && !key.is(Kind::Int) && !key.is(Kind::Uint) && !key.is(Kind::Bool))
-        fail(node.children[i], "map keys must be string, int, uint or bool, got " + std::string(kind_name(key.kind())));
+        fail(node.children[i], "map keys must be string, int, uint or bool, got " +
+                                   std::string(kind_name(key.kind())));
       for (const auto& entry : entries) {
         if (equals(entry.first, key)) fail(node.children[i], "repeated map key " + key_text(key));
       }
@@ -228,7 +242,8 @@ class Evaluator {
   Value select(const Node& node) const {
     const Value operand = eval(node.children[0]);
     if (!operand.is(Kind::Map))
-      fail(node, "no field \"" + node.name + "\" on a value of type " + std::string(kind_name(operand.kind())));
+      fail(node, "no field \"" + node.name + "\" on a value of type " +
+                     std::string(kind_name(operand.kind())));
     const Value* found = operand.find(Value::string(node.name));
     if (node.test_only) return Value::boolean(found != nullptr);
     if (found == nullptr) fail(node, "no such key: " + node.name);
@@ -243,12 +258,15 @@ class Evaluator {
       if (found == nullptr) fail(node, "no such key: " + key_text(key));
       return *found;
     }
-    if (!operand.is(Kind::List) || !(key.is(Kind::Int) || key.is(Kind::Uint))) no_overload(node, "[]", {operand, key});
+    if (!operand.is(Kind::List) || !(key.is(Kind::Int) || key.is(Kind::Uint)))
+      no_overload(node, "[]", {operand, key});
     const List& items = operand.as_list();
     const bool negative = key.is(Kind::Int) && key.as_int() < 0;
-    const std::uint64_t i = key.is(Kind::Int) ? static_cast<std::uint64_t>(key.as_int()) : key.as_uint();
+    const std::uint64_t i =
+        key.is(Kind::Int) ? static_cast<std::uint64_t>(key.as_int()) : key.as_uint();
     if (negative || i >= items.size())
-      fail(node, "index " + key_text(key) + " out of range in a list of size " + std::to_string(items.size()));
+      fail(node, "index " + key_text(key) + " out of range in a list of size " +
+                     std::to_string(items.size()));
     return items[i];
   }
 
@@ -265,8 +283,9 @@ class Evaluator {
       if (args[0].is(Kind::String) && args[1].is(Kind::String)) {
         const std::string& s = args[0].as_string();
         const std::string& t = args[1].as_string();
-        return Value::boolean(f == "startsWith" ? s.starts_with(t) : f == "endsWith" ? s.ends_with(t)
-                                                                                   : s.find(t) != std::string::npos);
+        return Value::boolean(f == "startsWith" ? s.starts_with(t)
+                              : f == "endsWith" ? s.ends_with(t)
+                                                : s.find(t) != std::string::npos);
       }
     } else if (args.size() == 1) {
       return convert(node, args[0]);
@@ -289,7 +308,8 @@ class Evaluator {
     if (node.name == "&&" || node.name == "||") return logical(node);
     const Value a = eval(node.children[0]);
     const Value b = eval(node.children[1]);
-    if (node.name.size() == 1 && std::string_view("+-*/%").find(node.name[0]) != std::string_view::npos)
+    if (node.name.size() == 1 &&
+        std::string_view("+-*/%").find(node.name[0]) != std::string_view::npos)
       return arithmetic(node, a, b);
     return Value::boolean(relation(node, a, b));
   }

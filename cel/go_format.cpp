@@ -22,7 +22,8 @@ std::string format_go_float(double value) {
   if (value == 0) return std::signbit(value) ? "-0" : "0";
   // Shortest round-trip digits in scientific form, "d.ddde+XX", then laid out as Go does.
   char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const auto result =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
   const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
   const std::size_t e = text.find('e');
   const bool negative = text.front() == '-';
@@ -40,9 +41,11 @@ std::string format_go_float(double value) {
     if (magnitude < 10) out += '0';
     return out + std::to_string(magnitude);
   }
-  if (exponent < 0) return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  if (exponent < 0)
+    return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
   const auto integer_digits = static_cast<std::size_t>(exponent) + 1;
-  if (digits.size() <= integer_digits) return out + digits + std::string(integer_digits - digits.size(), '0');
+  if (digits.size() <= integer_digits)
+    return out + digits + std::string(integer_digits - digits.size(), '0');
   return out + digits.substr(0, integer_digits) + "." + digits.substr(integer_digits);
 }
 

@@ -8,8 +8,9 @@
 namespace nvcre::cel::detail {
 
 std::string token_text(std::string_view source, const Token& token) {
-  return token.kind == TokenKind::End ? "end of expression"
-                                      : std::string(source.substr(token.begin, token.end - token.begin));
+  return token.kind == TokenKind::End
+             ? "end of expression"
+             : std::string(source.substr(token.begin, token.end - token.begin));
 }
 
 namespace {
@@ -69,16 +70,16 @@ class Lexer {
     const std::string_view word = source_.substr(begin, i - begin);
     if (at(i) == '"' || at(i) == '\'') {
       const bool raw = word == "r" || word == "R";
-      const bool bytes = !raw && word.size() <= 2 &&
-                         std::all_of(word.begin(), word.end(), [](char c) {
-                           return c == 'b' || c == 'B' || c == 'r' || c == 'R';
-                         }) &&
-                         word.find_first_of("bB") != std::string_view::npos &&
-                         (word.size() == 1 || std::tolower(word[0]) != std::tolower(word[1]));
+      const bool bytes =
+          !raw && word.size() <= 2 &&
+          std::all_of(word.begin(), word.end(),
+                      [](char c) { return c == 'b' || c == 'B' || c == 'r' || c == 'R'; }) &&
+          word.find_first_of("bB") != std::string_view::npos &&
+          (word.size() == 1 || std::tolower(word[0]) != std::tolower(word[1]));
       if (bytes || (raw && !features_.raw_strings)) {
-        diagnostics_.unsupported(begin, i + 1,
-                                 features_.raw_strings ? "bytes literals"
-                                                       : "raw and bytes string literals");
+        diagnostics_.unsupported(
+            begin, i + 1,
+            features_.raw_strings ? "bytes literals" : "raw and bytes string literals");
       }
       if (raw) {
         tokens_.push_back(lex_string(i, begin, true));
@@ -101,10 +102,11 @@ class Lexer {
       diagnostics_.syntax_error(
           begin, std::string("unexpected \"") + c + "\" (did you mean \"" + c + c + "\"?)");
     } else {
-      diagnostics_.syntax_error(begin,
-                                "unexpected character \"" + std::string(source_.substr(i, 1)) + "\"");
+      diagnostics_.syntax_error(
+          begin, "unexpected character \"" + std::string(source_.substr(i, 1)) + "\"");
     }
-    tokens_.push_back({TokenKind::Symbol, std::string(source_.substr(begin, i - begin)), 0, 0, begin, i});
+    tokens_.push_back(
+        {TokenKind::Symbol, std::string(source_.substr(begin, i - begin)), 0, 0, begin, i});
   }
 
   // DIGIT+ | 0x HEX+, then u for uint; DIGIT* . DIGIT+ EXP? | DIGIT+ EXP for double.
@@ -115,8 +117,9 @@ class Lexer {
     const std::size_t digits_begin = i;
     while (hex ? std::isxdigit(static_cast<unsigned char>(at(i))) != 0 : is_digit(at(i))) ++i;
     const bool fraction = !hex && at(i) == '.' && is_digit(at(i + 1));
-    const bool exponent = !hex && (at(i) == 'e' || at(i) == 'E') &&
-                          (is_digit(at(i + 1)) || ((at(i + 1) == '+' || at(i + 1) == '-') && is_digit(at(i + 2))));
+    const bool exponent =
+        !hex && (at(i) == 'e' || at(i) == 'E') &&
+        (is_digit(at(i + 1)) || ((at(i + 1) == '+' || at(i + 1) == '-') && is_digit(at(i + 2))));
     if (fraction || exponent) return lex_double(i, begin);
     if (!hex && (at(i) == '.' || at(i) == 'e' || at(i) == 'E') && !features_.double_literals) {
       while (std::isalnum(static_cast<unsigned char>(at(i))) || at(i) == '.') ++i;
@@ -127,15 +130,17 @@ class Lexer {
       diagnostics_.unsupported(begin, i + 1, "unsigned integer literals");
     if (i == digits_begin || is_word(at(i + (is_uint ? 1 : 0))))
       diagnostics_.syntax_error(begin, "malformed integer literal");
-    const std::uint64_t limit = is_uint ? std::numeric_limits<std::uint64_t>::max()
-                                        : static_cast<std::uint64_t>(1) << 63;
+    const std::uint64_t limit =
+        is_uint ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(1) << 63;
     std::uint64_t value = 0;
     const std::uint64_t base = hex ? 16 : 10;
     for (std::size_t k = digits_begin; k < i; ++k) {
       const char d = source_[k];
-      const std::uint64_t digit = is_digit(d) ? static_cast<std::uint64_t>(d - '0')
-                                              : static_cast<std::uint64_t>(std::tolower(d) - 'a' + 10);
-      if (value > (limit - digit) / base) diagnostics_.syntax_error(begin, "integer literal out of range");
+      const std::uint64_t digit = is_digit(d)
+                                      ? static_cast<std::uint64_t>(d - '0')
+                                      : static_cast<std::uint64_t>(std::tolower(d) - 'a' + 10);
+      if (value > (limit - digit) / base)
+        diagnostics_.syntax_error(begin, "integer literal out of range");
       value = value * base + digit;
     }
     if (is_uint) ++i;
@@ -147,16 +152,17 @@ class Lexer {
       ++i;
       while (is_digit(at(i))) ++i;
     }
-    if (at(i) == 'e' || at(i) == 'E') {
-      ++i;
-      if (at(i) == '+' || at(i) == '-') ++i;
+    const std::size_t sign = at(i + 1) == '+' || at(i + 1) == '-' ? 1 : 0;
+    if ((at(i) == 'e' || at(i) == 'E') && is_digit(at(i + 1 + sign))) {
+      i += 1 + sign;
       while (is_digit(at(i))) ++i;
     }
     if (!features_.double_literals) {
       while (std::isalnum(static_cast<unsigned char>(at(i))) || at(i) == '.') ++i;
       diagnostics_.unsupported(begin, i, "floating-point literals");
     }
-    if (is_word(at(i)) || at(i) == '.') diagnostics_.syntax_error(begin, "malformed number literal");
+    if (is_word(at(i)) || at(i) == '.')
+      diagnostics_.syntax_error(begin, "malformed number literal");
     double value = 0;
     const auto [end, error] = std::from_chars(source_.data() + begin, source_.data() + i, value);
     if (error != std::errc() || end != source_.data() + i)
@@ -225,7 +231,8 @@ class Lexer {
     std::uint32_t code_point = 0;
     for (std::size_t k = first; k < first + digits; ++k) {
       const char d = at(k);
-      const bool ok = base == 8 ? (d >= '0' && d <= '7') : std::isxdigit(static_cast<unsigned char>(d)) != 0;
+      const bool ok =
+          base == 8 ? (d >= '0' && d <= '7') : std::isxdigit(static_cast<unsigned char>(d)) != 0;
       if (!ok) diagnostics_.syntax_error(i, "malformed escape sequence");
       code_point = code_point * static_cast<std::uint32_t>(base) +
                    static_cast<std::uint32_t>(is_digit(d) ? d - '0' : std::tolower(d) - 'a' + 10);

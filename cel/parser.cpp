@@ -1,9 +1,9 @@
 // Recursive descent over CEL's grammar:
-//   expr     = or ['?' or ':' expr]          or   = and {'||' and}       and = relation {'&&' relation}
-//   relation = sum {('<'|'<='|'>'|'>='|'=='|'!='|'in') sum}
-//   sum      = product {('+'|'-') product}   product = unary {('*'|'/'|'%') unary}
-//   unary    = ('!'|'-') unary | member      member = primary {'.' NAME ['(' args ')'] | '[' expr ']'}
-//   primary  = literal | NAME ['(' args ')'] | '(' expr ')' | '[' list ']' | '{' map '}'
+//   expr     = or ['?' or ':' expr]          or   = and {'||' and}       and = relation {'&&'
+//   relation} relation = sum {('<'|'<='|'>'|'>='|'=='|'!='|'in') sum} sum      = product {('+'|'-')
+//   product}   product = unary {('*'|'/'|'%') unary} unary    = ('!'|'-') unary | member member =
+//   primary {'.' NAME ['(' args ')'] | '[' expr ']'} primary  = literal | NAME ['(' args ')'] | '('
+//   expr ')' | '[' list ']' | '{' map '}'
 #include "cel/ast.hpp"
 #include "cel/lexer.hpp"
 
@@ -34,7 +34,8 @@ class Parser {
     tokens_ = tokenize(diagnostics_, features_);
     if (tokens_.size() == 1) diagnostics_.syntax_error(0, "empty expression");
     Node root = parse_expression();
-    if (peek().kind != TokenKind::End) diagnostics_.syntax_error(peek().begin, "unexpected \"" + text(peek()) + "\"");
+    if (peek().kind != TokenKind::End)
+      diagnostics_.syntax_error(peek().begin, "unexpected \"" + text(peek()) + "\"");
     return root;
   }
 
@@ -48,11 +49,13 @@ class Parser {
   std::string text(const Token& token) const { return token_text(diagnostics_.source(), token); }
   void expect(std::string_view symbol) {
     if (!peek_symbol(symbol))
-      diagnostics_.syntax_error(peek().begin, "expected \"" + std::string(symbol) + "\", got \"" + text(peek()) + "\"");
+      diagnostics_.syntax_error(
+          peek().begin, "expected \"" + std::string(symbol) + "\", got \"" + text(peek()) + "\"");
   }
 
   void enter() {
-    if (++depth_ > kMaxDepth) diagnostics_.syntax_error(peek().begin, "expression nested too deeply");
+    if (++depth_ > kMaxDepth)
+      diagnostics_.syntax_error(peek().begin, "expression nested too deeply");
   }
 
   static Node make(Node::Kind kind, const Token& token) {
@@ -76,9 +79,11 @@ class Parser {
   // A symbol in the place of an operand: a construct the environment switched off, or bad syntax.
   [[noreturn]] void reject_symbol(const Token& token) const {
     const std::pair<std::string_view, bool> kKnown[] = {
-        {"+", !features_.arithmetic},  {"-", !features_.arithmetic},  {"*", !features_.arithmetic},
-        {"/", !features_.arithmetic},  {"%", !features_.arithmetic},  {"?", !features_.conditional},
-        {":", !features_.conditional}, {"{", !features_.map_literals}, {".", !features_.field_selection}};
+        {"+", !features_.arithmetic},     {"-", !features_.arithmetic},
+        {"*", !features_.arithmetic},     {"/", !features_.arithmetic},
+        {"%", !features_.arithmetic},     {"?", !features_.conditional},
+        {":", !features_.conditional},    {"{", !features_.map_literals},
+        {".", !features_.field_selection}};
     for (const auto& [symbol, switched_off] : kKnown) {
       if (switched_off && token.kind == TokenKind::Symbol && token.text == symbol)
         diagnostics_.unsupported(token.begin, token.end, construct_of(symbol));
@@ -139,7 +144,9 @@ class Parser {
              (token.kind == TokenKind::Identifier && token.text == "in");
     });
   }
-  Node parse_sum() { return chain(&Parser::parse_product, [this](const Token& t) { return arithmetic(t, "+-"); }); }
+  Node parse_sum() {
+    return chain(&Parser::parse_product, [this](const Token& t) { return arithmetic(t, "+-"); });
+  }
   Node parse_product() {
     return chain(&Parser::parse_unary, [this](const Token& t) { return arithmetic(t, "*/%"); });
   }
@@ -154,7 +161,8 @@ class Parser {
   }
 
   Node parse_unary() {
-    if (peek_symbol("-") && (peek_after().kind == TokenKind::Int || peek_after().kind == TokenKind::Double)) {
+    if (peek_symbol("-") &&
+        (peek_after().kind == TokenKind::Int || peek_after().kind == TokenKind::Double)) {
       const Token minus = take();
       Node literal = parse_literal(take(), true);
       literal.begin = minus.begin;
@@ -209,12 +217,14 @@ class Parser {
       if (!peek_symbol(".")) return node;
       const Token dot = take();
       const Token name = take();
-      if (name.kind != TokenKind::Identifier) diagnostics_.syntax_error(name.begin, "expected a name after \".\"");
+      if (name.kind != TokenKind::Identifier)
+        diagnostics_.syntax_error(name.begin, "expected a name after \".\"");
       if (peek_symbol("(")) {
         node = method_call(std::move(node), name);
         continue;
       }
-      if (!features_.field_selection) diagnostics_.unsupported(dot.begin, name.end, "field selection");
+      if (!features_.field_selection)
+        diagnostics_.unsupported(dot.begin, name.end, "field selection");
       Node select = make(Node::Kind::Select, name);
       select.begin = node.begin;
       select.children.push_back(std::move(node));
@@ -227,14 +237,15 @@ class Parser {
     call.receiver_call = true;
     call.begin = receiver.begin;
     call.children.push_back(std::move(receiver));
-    call.end = parse_arguments(call.children);
-    const bool known = name.text == "startsWith" || name.text == "endsWith" || name.text == "contains" ||
-                       (features_.functions && name.text == "size");
+    const bool known = name.text == "startsWith" || name.text == "endsWith" ||
+                       name.text == "contains" || (features_.functions && name.text == "size");
     if (!known) {
-      diagnostics_.unsupported(name.begin, name.end, features_.functions && one_of(name.text, kMacros)
-                                                         ? "macros are not supported"
-                                                         : "unknown function");
+      diagnostics_.unsupported(name.begin, name.end,
+                               features_.functions && one_of(name.text, kMacros)
+                                   ? "macros are not supported"
+                                   : "unknown function");
     }
+    call.end = parse_arguments(call.children);
     return call;
   }
 
@@ -287,7 +298,8 @@ class Parser {
       diagnostics_.syntax_error(token.begin, "unexpected \"in\"");
     } else {
       const auto& variables = environment_.variables;
-      if (std::none_of(variables.begin(), variables.end(), [&](const Variable& v) { return v.name == token.text; }))
+      if (std::none_of(variables.begin(), variables.end(),
+                       [&](const Variable& v) { return v.name == token.text; }))
         diagnostics_.unsupported(token.begin, token.end, "unknown identifier");
       node.kind = Node::Kind::Ident;
     }
@@ -295,14 +307,16 @@ class Parser {
   }
 
   Node global_call(const Token& name) {
-    if (!features_.functions) diagnostics_.unsupported(name.begin, name.end, "global function call");
+    if (!features_.functions)
+      diagnostics_.unsupported(name.begin, name.end, "global function call");
     if (!one_of(name.text, kGlobalFunctions))
       diagnostics_.unsupported(name.begin, name.end, "unknown function");
     Node call = make(Node::Kind::Call, name);
     call.end = parse_arguments(call.children);
     if (call.name != "has") return call;
     if (call.children.size() != 1 || call.children[0].kind != Node::Kind::Select)
-      diagnostics_.syntax_error(name.begin, "has() takes one field selection, such as has(node.spec.taints)");
+      diagnostics_.syntax_error(name.begin,
+                                "has() takes one field selection, such as has(node.spec.taints)");
     Node select = std::move(call.children[0]);
     select.test_only = true;
     select.begin = call.begin;
@@ -317,7 +331,8 @@ class Parser {
       if (peek_symbol(",")) {
         take();
       } else if (!peek_symbol("]")) {
-        diagnostics_.syntax_error(peek().begin, "expected \",\" or \"]\", got \"" + text(peek()) + "\"");
+        diagnostics_.syntax_error(peek().begin,
+                                  "expected \",\" or \"]\", got \"" + text(peek()) + "\"");
       }
     }
     list.end = take().end;
@@ -334,7 +349,8 @@ class Parser {
       if (peek_symbol(",")) {
         take();
       } else if (!peek_symbol("}")) {
-        diagnostics_.syntax_error(peek().begin, "expected \",\" or \"}\", got \"" + text(peek()) + "\"");
+        diagnostics_.syntax_error(peek().begin,
+                                  "expected \",\" or \"}\", got \"" + text(peek()) + "\"");
       }
     }
     map.end = take().end;

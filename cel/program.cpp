@@ -5,7 +5,8 @@
 namespace nvcre::cel {
 
 const std::string_view kLanguageSummary =
-    "null, bool, int, uint, double, string, list and map literals; + - * / %, <, <=, >, >=, ==, !=, "
+    "null, bool, int, uint, double, string, list and map literals; + - * / %, <, <=, >, >=, ==, "
+    "!=, "
     "in, &&, ||, !, ?:, parentheses; m.field, has(m.field), l[i], m[k]; size(), int(), uint(), "
     "double(), string(), s.startsWith(t), s.endsWith(t), s.contains(t)";
 

@@ -30,7 +30,9 @@ std::string_view kind_name(Kind kind) {
   return "map";
 }
 
-bool is_number(Kind kind) { return kind == Kind::Int || kind == Kind::Uint || kind == Kind::Double; }
+bool is_number(Kind kind) {
+  return kind == Kind::Int || kind == Kind::Uint || kind == Kind::Double;
+}
 
 Value Value::map(MapEntries entries) {
   MapEntries unique;
@@ -67,24 +69,24 @@ int compare_double_int(double d, std::int64_t i) {
   if (d < -kTwoTo63) return -1;
   if (d >= kTwoTo63) return 1;
   const auto truncated = static_cast<std::int64_t>(d);
-  if (truncated != i) return sign_of(truncated < i, truncated > i);
+  if (truncated != i) return sign_of(truncated<i, truncated> i);
   const double fraction = d - static_cast<double>(truncated);
-  return sign_of(fraction < 0, fraction > 0);
+  return sign_of(fraction<0, fraction> 0);
 }
 
 int compare_double_uint(double d, std::uint64_t u) {
   if (d < 0) return -1;
   if (d >= kTwoTo64) return 1;
   const auto truncated = static_cast<std::uint64_t>(d);
-  if (truncated != u) return sign_of(truncated < u, truncated > u);
+  if (truncated != u) return sign_of(truncated<u, truncated> u);
   const double fraction = d - static_cast<double>(truncated);
-  return sign_of(fraction < 0, fraction > 0);
+  return sign_of(fraction<0, fraction> 0);
 }
 
 int compare_int_uint(std::int64_t i, std::uint64_t u) {
   if (i < 0) return -1;
   const auto as_unsigned = static_cast<std::uint64_t>(i);
-  return sign_of(as_unsigned < u, as_unsigned > u);
+  return sign_of(as_unsigned<u, as_unsigned> u);
 }
 
 }  // namespace
@@ -92,7 +94,8 @@ int compare_int_uint(std::int64_t i, std::uint64_t u) {
 std::optional<int> compare_numbers(const Value& left, const Value& right) {
   switch (left.kind()) {
     case Kind::Int:
-      if (right.is(Kind::Int)) return sign_of(left.as_int() < right.as_int(), left.as_int() > right.as_int());
+      if (right.is(Kind::Int))
+        return sign_of(left.as_int() < right.as_int(), left.as_int() > right.as_int());
       if (right.is(Kind::Uint)) return compare_int_uint(left.as_int(), right.as_uint());
       if (std::isnan(right.as_double())) return std::nullopt;
       return -compare_double_int(right.as_double(), left.as_int());
@@ -110,7 +113,7 @@ std::optional<int> compare_numbers(const Value& left, const Value& right) {
   if (right.is(Kind::Int)) return compare_double_int(d, right.as_int());
   if (right.is(Kind::Uint)) return compare_double_uint(d, right.as_uint());
   if (std::isnan(right.as_double())) return std::nullopt;
-  return sign_of(d < right.as_double(), d > right.as_double());
+  return sign_of(d<right.as_double(), d> right.as_double());
 }
 
 bool equals(const Value& left, const Value& right) {

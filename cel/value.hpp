@@ -32,7 +32,8 @@ class Value {
   static Value floating(double value) { return Value(value); }
   static Value string(std::string value) { return Value(std::move(value)); }
   static Value list(List items) { return Value(std::make_shared<const List>(std::move(items))); }
-  // Later duplicates of a key replace earlier ones (callers that must reject duplicates check first).
+  // Later duplicates of a key replace earlier ones (callers that must reject duplicates check
+  // first).
   static Value map(MapEntries entries);
 
   Kind kind() const { return static_cast<Kind>(storage_.index()); }
@@ -43,16 +44,18 @@ class Value {
   double as_double() const { return std::get<double>(storage_); }
   const std::string& as_string() const { return std::get<std::string>(storage_); }
   const List& as_list() const { return *std::get<std::shared_ptr<const List>>(storage_); }
-  const MapEntries& as_map() const { return *std::get<std::shared_ptr<const MapEntries>>(storage_); }
+  const MapEntries& as_map() const {
+    return *std::get<std::shared_ptr<const MapEntries>>(storage_);
+  }
 
   // The value under `key` of a map (CEL equality, so 1 and 1u find the same entry); nullptr when
   // absent. Only for maps.
   const Value* find(const Value& key) const;
 
  private:
-  using Storage = std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, double,
-                               std::string, std::shared_ptr<const List>,
-                               std::shared_ptr<const MapEntries>>;
+  using Storage =
+      std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, double, std::string,
+                   std::shared_ptr<const List>, std::shared_ptr<const MapEntries>>;
   template <typename T>
   explicit Value(T value) : storage_(std::move(value)) {}
   Storage storage_{nullptr};

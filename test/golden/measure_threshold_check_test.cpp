@@ -28,7 +28,8 @@ class MeasureThresholdCheck : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(MeasureThresholdCheck, Judges) {
   nvcre::testing::check_golden(GetParam(), [](const GoldenCase& golden_case) {
-    const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.json")).as_object();
+    const json::object input =
+        nvcre::jsonkit::parse_yaml(golden_case.input("input.json")).as_object();
     std::map<std::string, std::string> thresholds;
     for (const auto& [key, expression] : input.at("thresholds").as_object())
       thresholds[std::string(key)] = json::value_to<std::string>(expression);
