@@ -129,7 +129,8 @@ struct BandwidthMeasurementSpec {
   static constexpr std::string_view json_always_encoded[] = {"logProfileRef"};
   bool operator==(const BandwidthMeasurementSpec&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(BandwidthMeasurementSpec, (), (jobRef, logProfileRef, sampleInterval, testType))
+BOOST_DESCRIBE_STRUCT(BandwidthMeasurementSpec, (),
+                      (jobRef, logProfileRef, sampleInterval, testType))
 
 // One message size: the average over `samples` rows, GB/s with two decimals.
 struct BandwidthResult {
