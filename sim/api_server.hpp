@@ -104,7 +104,7 @@ class ApiServer {
 
  private:
   std::variant<HttpResponse, std::shared_ptr<WatchStream>> serve(const HttpRequest& request);
-  HttpResponse admin(const HttpRequest& request);  // /sim/faults, /sim/stats, /sim/logs
+  HttpResponse admin(const HttpRequest& request);       // /sim/faults, /sim/stats, /sim/logs
   HttpResponse replay_log(const HttpRequest& request);  // PUT /sim/logs/<namespace>/<pod>
   HttpResponse dispatch(const HttpRequest& request, std::shared_ptr<WatchStream>& watch);
   HttpResponse discovery(const HttpRequest& request, bool& handled);

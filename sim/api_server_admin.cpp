@@ -172,7 +172,8 @@ HttpResponse ApiServer::admin(const HttpRequest& request) {
 }
 
 HttpResponse ApiServer::replay_log(const HttpRequest& request) {
-  const std::string_view rest = std::string_view(request.path).substr(std::string_view("/sim/logs/").size());
+  const std::string_view rest =
+      std::string_view(request.path).substr(std::string_view("/sim/logs/").size());
   const auto slash = rest.find('/');
   if (slash == std::string_view::npos || slash == 0 || slash + 1 == rest.size() ||
       rest.find('/', slash + 1) != std::string_view::npos)
@@ -189,10 +190,8 @@ HttpResponse ApiServer::replay_log(const HttpRequest& request) {
   auto lines = parse_replayed_log(request.body, store_.now());
   const auto count = lines.size();
   pod_logs_.replace(ns, name, meta_string(pod, "uid"), container, std::move(lines));
-  return json_response(json::object{{"namespace", ns},
-                                    {"pod", name},
-                                    {"container", container},
-                                    {"lines", count}});
+  return json_response(
+      json::object{{"namespace", ns}, {"pod", name}, {"container", container}, {"lines", count}});
 }
 
 }  // namespace nvcre::sim

@@ -261,13 +261,14 @@ FaultyNode parse_faulty_node(std::string_view flag) {
 SlowNode parse_slow_node(std::string_view flag) {
   const std::string usage =
       "--slow-node needs NAME=GBPS (the most bus bandwidth its group reports, e.g. "
-      "gpu-node-03=50), got \"" + std::string(flag) + "\"";
+      "gpu-node-03=50), got \"" +
+      std::string(flag) + "\"";
   const auto equals = flag.find('=');
   if (equals == 0 || equals == std::string_view::npos) throw std::invalid_argument(usage);
   SlowNode slow{std::string(flag.substr(0, equals)), 0};
   const auto gbps = flag.substr(equals + 1);
-  auto [end, error] = std::from_chars(gbps.data(), gbps.data() + gbps.size(),
-                                      slow.bus_bandwidth_gbps);
+  auto [end, error] =
+      std::from_chars(gbps.data(), gbps.data() + gbps.size(), slow.bus_bandwidth_gbps);
   if (error != std::errc() || end != gbps.data() + gbps.size() || !(slow.bus_bandwidth_gbps > 0))
     throw std::invalid_argument(usage);
   return slow;

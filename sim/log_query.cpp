@@ -101,9 +101,8 @@ std::string resolve_log_container(const json::value& pod, const std::string& req
   if (requested.empty()) {
     if (containers.size() == 1) return containers.front();
     const auto init = names_of(pod, "initContainers");
-    std::string message =
-        "a container name must be specified for pod " + pod_name + ", choose one of: " +
-        bracketed(containers);
+    std::string message = "a container name must be specified for pod " + pod_name +
+                          ", choose one of: " + bracketed(containers);
     if (!init.empty()) message += " or one of the init containers: " + bracketed(init);
     throw bad_request(message);
   }

@@ -26,8 +26,7 @@ std::string stamp_script_line(std::string_view text, std::chrono::system_clock::
   const auto days = std::chrono::floor<std::chrono::days>(seconds);
   const std::chrono::year_month_day date{days};
   const std::chrono::hh_mm_ss clock{seconds - days};
-  const auto micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(time - seconds).count();
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(time - seconds).count();
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02u %02d:%02d:%02d.%06lld",
                 static_cast<int>(date.year()), static_cast<unsigned>(date.month()),

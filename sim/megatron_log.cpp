@@ -40,8 +40,7 @@ struct Event {
   bool step = false;
 };
 
-std::string step_line(const MegatronArgs& args, const MegatronRun& run, int iteration,
-                      bool first) {
+std::string step_line(const MegatronArgs& args, const MegatronRun& run, int iteration, bool first) {
   // The first logged interval carries the warm-up (kernel compilation, allocator growth).
   const double wobble = 1.0 + 0.01 * std::sin(iteration * 0.7);
   const double ms = run.iteration_ms * wobble * (first ? 1.5 : 1.0);
@@ -71,7 +70,8 @@ MegatronArgs parse_megatron_args(const std::vector<std::string>& words,
   };
   set_if_positive(args.train_iters, from_env("TRAIN_ITERS"));
   const auto checkpoint = from_env("ENABLE_CHECKPOINT");
-  if (checkpoint == "true" || checkpoint == "1") set_if_positive(args.save_interval, from_env("SAVE_INTERVAL"));
+  if (checkpoint == "true" || checkpoint == "1")
+    set_if_positive(args.save_interval, from_env("SAVE_INTERVAL"));
   const auto tokens = command_tokens(words);
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     std::string_view token = tokens[i], value;

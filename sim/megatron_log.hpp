@@ -23,7 +23,7 @@ struct MegatronArgs {
   int train_iters = 50;   // --train-iters, else env TRAIN_ITERS
   int log_interval = 10;  // --log-interval
   int save_interval = 0;  // --save-interval, else env SAVE_INTERVAL when ENABLE_CHECKPOINT; 0: none
-  int global_batch_size = 256;  // --global-batch-size
+  int global_batch_size = 256;                          // --global-batch-size
   std::string save_dir = "/mnt/workspace/checkpoints";  // --save
 };
 

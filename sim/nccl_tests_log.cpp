@@ -90,11 +90,24 @@ std::optional<std::uint64_t> parse_nccl_size(std::string_view text) {
   if (text.empty()) return std::nullopt;
   std::uint64_t unit = 1;
   switch (text.back()) {
-    case 'K': case 'k': unit = 1ULL << 10; break;
-    case 'M': case 'm': unit = 1ULL << 20; break;
-    case 'G': case 'g': unit = 1ULL << 30; break;
-    case 'T': case 't': unit = 1ULL << 40; break;
-    default: break;
+    case 'K':
+    case 'k':
+      unit = 1ULL << 10;
+      break;
+    case 'M':
+    case 'm':
+      unit = 1ULL << 20;
+      break;
+    case 'G':
+    case 'g':
+      unit = 1ULL << 30;
+      break;
+    case 'T':
+    case 't':
+      unit = 1ULL << 40;
+      break;
+    default:
+      break;
   }
   if (unit != 1) text.remove_suffix(1);
   auto number = parse_number(text);
@@ -144,10 +157,12 @@ std::optional<NcclTestArgs> parse_nccl_test_args(const std::vector<std::string>&
 
 std::vector<std::uint64_t> nccl_test_sizes(const NcclTestArgs& args) {
   std::vector<std::uint64_t> sizes;
-  for (std::uint64_t size = args.min_bytes; size <= args.max_bytes && sizes.size() < kMaxNcclSizes;) {
+  for (std::uint64_t size = args.min_bytes;
+       size <= args.max_bytes && sizes.size() < kMaxNcclSizes;) {
     sizes.push_back(size);
-    const std::uint64_t next = args.step_factor > 1 ? size * args.step_factor
-                                                     : size + std::max<std::uint64_t>(args.step_bytes, 1);
+    const std::uint64_t next = args.step_factor > 1
+                                   ? size * args.step_factor
+                                   : size + std::max<std::uint64_t>(args.step_bytes, 1);
     if (next <= size) break;  // overflow, or -f 1 with no -i
     size = next;
   }
@@ -184,19 +199,16 @@ std::vector<NcclRow> nccl_rows(const NcclTestArgs& args, int ranks, double peak_
 }
 
 std::vector<std::string> nccl_header_lines(const NcclTestArgs& args) {
-  const std::string step = args.step_factor > 1
-                               ? std::to_string(args.step_factor) + "(factor)"
-                               : std::to_string(args.step_bytes) + "(bytes)";
+  const std::string step = args.step_factor > 1 ? std::to_string(args.step_factor) + "(factor)"
+                                                : std::to_string(args.step_bytes) + "(bytes)";
   return {"# nccl-tests version 2.17.8 nccl-headers=22707 nccl-library=22707",
           "# Collective test starting: " + args.binary,
           "# nThread " + std::to_string(args.threads) + " nGpus " +
-              std::to_string(args.gpus_per_thread) + " minBytes " +
-              std::to_string(args.min_bytes) + " maxBytes " + std::to_string(args.max_bytes) +
-              " step: " + step + " warmup iters: " + std::to_string(args.warmup_iters) +
-              " iters: " + std::to_string(args.iters) +
-              " agg iters: 1 validation: 1 graph: 0",
-          "#",
-          "# Using devices"};
+              std::to_string(args.gpus_per_thread) + " minBytes " + std::to_string(args.min_bytes) +
+              " maxBytes " + std::to_string(args.max_bytes) + " step: " + step +
+              " warmup iters: " + std::to_string(args.warmup_iters) +
+              " iters: " + std::to_string(args.iters) + " agg iters: 1 validation: 1 graph: 0",
+          "#", "# Using devices"};
 }
 
 std::vector<std::string> nccl_table_header_lines() {
@@ -211,10 +223,10 @@ std::vector<std::string> nccl_table_header_lines() {
 
 std::string format_nccl_row(const NcclRow& row, const NcclTestArgs& args) {
   const bool rooted = args.collective == "broadcast" || args.collective == "reduce";
-  std::string out = printf_string("%12llu  %12llu  %8s  %6s  %6d",
-                                  static_cast<unsigned long long>(row.size),
-                                  static_cast<unsigned long long>(row.count), "float",
-                                  reduces(args.collective) ? "sum" : "none", rooted ? 0 : -1);
+  std::string out =
+      printf_string("%12llu  %12llu  %8s  %6s  %6d", static_cast<unsigned long long>(row.size),
+                    static_cast<unsigned long long>(row.count), "float",
+                    reduces(args.collective) ? "sum" : "none", rooted ? 0 : -1);
   const double in_place_us = row.time_us * kInPlaceSlowdown;
   out += printf_string("  %s  %6.2f  %6.2f  %6d", time_text(row.time_us).c_str(), row.algbw,
                        row.busbw, 0);

@@ -80,10 +80,10 @@ std::vector<Peer> worker_peers(const std::vector<StoredObject>& pods) {
   std::vector<std::pair<std::int64_t, Peer>> indexed;
   for (const auto& pod : pods)
     if (pod_label(*pod, kReplicatedJobNameLabel) == kWorkerJob)
-      indexed.push_back({json_int(pod->at("metadata").at("labels").as_object().if_contains(
-                                      kCompletionIndexLabel),
-                                  0),
-                         Peer{meta_string(*pod, "name"), pod_node(*pod)}});
+      indexed.push_back(
+          {json_int(pod->at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel),
+                    0),
+           Peer{meta_string(*pod, "name"), pod_node(*pod)}});
   std::sort(indexed.begin(), indexed.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Peer> peers;
@@ -167,8 +167,7 @@ std::size_t Trainer::reconcile() {
     }
   }
   logs_.keep_only(live_pods);  // a deleted pod's log goes with it
-  std::erase_if(running_logs_,
-                [&](const auto& entry) { return !live_pods.contains(entry.first); });
+  std::erase_if(running_logs_, [&](const auto& entry) { return !live_pods.contains(entry.first); });
   if (const auto version = store_.last_change(*nodes); !nodes_ || version != nodes_version_) {
     std::vector<json::value> copies;
     for (const auto& node : store_.snapshot(*nodes)) copies.push_back(*node);
@@ -250,8 +249,7 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   } else if (in_phase("Running")) {
     // The run's logs grow as it goes; it ends after `run` (at least a step) unless it stalls.
     const auto run = std::max(options_.step, options_.run);
-    const double progress =
-        run.count() > 0 ? std::chrono::duration<double>(elapsed) / run : 0.0;
+    const double progress = run.count() > 0 ? std::chrono::duration<double>(elapsed) / run : 0.0;
     const GroupTraits traits = group_traits(pods_nodes(pass.picker, pods));
     for (const auto& pod : pods)
       if (pod_phase(*pod) == "Running")

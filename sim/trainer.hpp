@@ -92,7 +92,7 @@ class Trainer {
   TypeLookup lookup_;
   TrainerOptions options_;
   std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid
-  std::map<std::string, RunningLog> running_logs_;                            // by pod uid
+  std::map<std::string, RunningLog> running_logs_;                           // by pod uid
   // The Nodes as of the store's last Node change: copied again only when one changes.
   std::shared_ptr<const std::vector<boost::json::value>> nodes_;
   std::uint64_t nodes_version_ = 0;

@@ -95,8 +95,9 @@ void add_nccl_tests(LogScript& script, const PodLogContext& c, const NcclTestArg
     const auto w = static_cast<std::size_t>(rank / gpus);
     const std::string host = w < c.workers.size() ? c.workers[w].pod : c.pod;
     char line[256];
-    std::snprintf(line, sizeof line, "#  Rank %2d Group  0 Pid %6d on %10s device %2d [%04x:%02x:00] %s",
-                  rank, 200 + static_cast<int>(w), host.c_str(), rank % gpus, 0, 0x18 + rank % gpus,
+    std::snprintf(line, sizeof line,
+                  "#  Rank %2d Group  0 Pid %6d on %10s device %2d [%04x:%02x:00] %s", rank,
+                  200 + static_cast<int>(w), host.c_str(), rank % gpus, 0, 0x18 + rank % gpus,
                   c.product.c_str());
     script.lines.push_back({0, line});
   }
@@ -118,8 +119,9 @@ void add_nccl_tests(LogScript& script, const PodLogContext& c, const NcclTestArg
     if (i + 1 == std::min<std::size_t>(3, rows.size())) script.stall_after = script.lines.size();
   }
   if (rows.empty()) script.stall_after = script.lines.size();
-  add_at(script, 1, {p + "comm 0x7f2a4c000000 rank 0 nranks " + std::to_string(ranks) +
-                         " cudaDev 0 busId 18000 - Destroy COMPLETE"});
+  add_at(script, 1,
+         {p + "comm 0x7f2a4c000000 rank 0 nranks " + std::to_string(ranks) +
+          " cudaDev 0 busId 18000 - Destroy COMPLETE"});
   add_at(script, 1, nccl_footer_lines(args, rows));
 }
 
@@ -145,7 +147,8 @@ GroupTraits group_traits(const std::vector<const json::value*>& nodes) {
       if (error == std::errc() && end == cap->data() + cap->size() && gbps > 0)
         traits.bus_bandwidth_cap = std::min(gbps, traits.bus_bandwidth_cap.value_or(gbps));
     }
-    if (const auto* stall = find_string(annotations, kNodeStallAnnotation); stall && *stall == "true")
+    if (const auto* stall = find_string(annotations, kNodeStallAnnotation);
+        stall && *stall == "true")
       traits.stalled = true;
   }
   return traits;

@@ -34,15 +34,15 @@ GroupTraits group_traits(const std::vector<const boost::json::value*>& nodes);
 struct PodLogContext {
   std::string pod;
   std::string node;
-  std::string platform;          // as platform/detect reads the node
-  std::string product;           // the node's nvidia.com/gpu.product
-  int gpus = 0;                  // GPUs per node
-  int index = 0;                 // completion index
-  int world_size = 1;            // worker pods in the TrainJob
-  bool reports_results = false;  // rank 0 (or the MPI launcher) prints the results
-  std::vector<std::string> command;          // the main container's command then args
-  std::map<std::string, std::string> env;    // the main container's literal env values
-  std::vector<Peer> workers;                 // the TrainJob's worker pods by completion index
+  std::string platform;                    // as platform/detect reads the node
+  std::string product;                     // the node's nvidia.com/gpu.product
+  int gpus = 0;                            // GPUs per node
+  int index = 0;                           // completion index
+  int world_size = 1;                      // worker pods in the TrainJob
+  bool reports_results = false;            // rank 0 (or the MPI launcher) prints the results
+  std::vector<std::string> command;        // the main container's command then args
+  std::map<std::string, std::string> env;  // the main container's literal env values
+  std::vector<Peer> workers;               // the TrainJob's worker pods by completion index
   GroupTraits traits;
 };
 

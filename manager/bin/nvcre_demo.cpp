@@ -45,8 +45,9 @@ int main(int argc, char** argv) {
   app.add_option("--cluster", cluster, "Simulated cluster PLATFORM:GPU:NODES")
       ->capture_default_str();
   app.add_option("--faulty-node", faulty, "NAME[=REASON]: pods on this node fail (repeatable)");
-  app.add_option("--slow-node", slow,
-                 "NAME=GBPS: a group with this node reports at most GBPS bus bandwidth (repeatable)");
+  app.add_option(
+      "--slow-node", slow,
+      "NAME=GBPS: a group with this node reports at most GBPS bus bandwidth (repeatable)");
   app.add_option("--stall-node", stall,
                  "NAME: a group with this node stops logging after a few steps and keeps running "
                  "(repeatable)");

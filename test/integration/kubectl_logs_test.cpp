@@ -94,27 +94,31 @@ TEST_F(KubeSimKubectlLogs, TimestampsSinceTimeTailAndLimitBytes) {
 TEST_F(KubeSimKubectlLogs, ErrorsAreTheApiServers) {
   auto previous = kubectl("logs p -c node --previous");
   EXPECT_NE(previous.exit_code, 0);
-  EXPECT_TRUE(contains(previous.output, "Error from server (BadRequest): previous terminated "
-                                        "container \"node\" in pod \"p\" not found"))
+  EXPECT_TRUE(contains(previous.output,
+                       "Error from server (BadRequest): previous terminated "
+                       "container \"node\" in pod \"p\" not found"))
       << previous.output;
 
   auto missing = kubectl("logs nobody");
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_TRUE(contains(missing.output, "pods \"nobody\" not found")) << missing.output;
 
-  auto bad_time = kubectl("get --raw '/api/v1/namespaces/default/pods/p/log?container=node&"
-                          "sinceTime=noon'");
+  auto bad_time = kubectl(
+      "get --raw '/api/v1/namespaces/default/pods/p/log?container=node&"
+      "sinceTime=noon'");
   EXPECT_NE(bad_time.exit_code, 0);
   EXPECT_TRUE(contains(bad_time.output, "Error from server (BadRequest): parsing time \"noon\""))
       << bad_time.output;
 
   auto ambiguous = kubectl("get --raw '/api/v1/namespaces/default/pods/p/log'");
-  EXPECT_TRUE(contains(ambiguous.output, "a container name must be specified for pod p, choose "
-                                         "one of: [node sidecar]"))
+  EXPECT_TRUE(contains(ambiguous.output,
+                       "a container name must be specified for pod p, choose "
+                       "one of: [node sidecar]"))
       << ambiguous.output;
 
-  auto negative = kubectl("get --raw '/api/v1/namespaces/default/pods/p/log?container=node&"
-                          "limitBytes=-1'");
+  auto negative = kubectl(
+      "get --raw '/api/v1/namespaces/default/pods/p/log?container=node&"
+      "limitBytes=-1'");
   EXPECT_TRUE(contains(negative.output, "limitBytes: Invalid value: -1: must be greater than 0"))
       << negative.output;
 }
@@ -146,8 +150,9 @@ TEST_F(KubeSimKubectlLogs, TheTrainersNcclTestsTableReadsBack) {
   }
   ASSERT_EQ(state, "Complete");
   const std::string pod =
-      kubectl("get pods -l jobset.sigs.k8s.io/jobset-name=sweep,batch.kubernetes.io/"
-              "job-completion-index=0 -o jsonpath={.items[0].metadata.name}")
+      kubectl(
+          "get pods -l jobset.sigs.k8s.io/jobset-name=sweep,batch.kubernetes.io/"
+          "job-completion-index=0 -o jsonpath={.items[0].metadata.name}")
           .output;
   ASSERT_FALSE(pod.empty());
 

@@ -124,14 +124,17 @@ TEST(SimClusterProfile, GraceBlackwellNodesHaveCliquesOfEighteenAndArm64) {
 }
 
 TEST(SimClusterProfile, PlatformNicResources) {
-  EXPECT_EQ(allocatable(build_cluster_nodes({"azure", "h100", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
-            "8");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"oci", "gb200", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
-            "<absent>");
+  EXPECT_EQ(
+      allocatable(build_cluster_nodes({"azure", "h100", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
+      "8");
+  EXPECT_EQ(
+      allocatable(build_cluster_nodes({"oci", "gb200", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
+      "<absent>");
   EXPECT_EQ(allocatable(build_cluster_nodes({"gcp", "gb200", 1, {}, {}, {}})[0],
                         "networking.gke.io.networks/rdma-3"),
             "1");
-  EXPECT_EQ(allocatable(build_cluster_nodes({"nscale", "h100", 1, {}, {}, {}})[0], "nscale.com/rdmashare"),
+  EXPECT_EQ(allocatable(build_cluster_nodes({"nscale", "h100", 1, {}, {}, {}})[0],
+                        "nscale.com/rdmashare"),
             "1000");
 }
 
@@ -146,7 +149,8 @@ TEST(SimClusterProfile, FaultyNodesAreAnnotatedAndMustExist) {
 }
 
 TEST(SimClusterProfile, SlowAndStalledNodesAreAnnotatedAndMustExist) {
-  ClusterProfile profile{"aws", "h100", 4, {}, {parse_slow_node("gpu-node-01=50")}, {"gpu-node-03"}};
+  ClusterProfile profile{"aws",          "h100", 4, {}, {parse_slow_node("gpu-node-01=50")},
+                         {"gpu-node-03"}};
   const auto nodes = build_cluster_nodes(profile);
   EXPECT_EQ(nodes[1].at("metadata").at("annotations").at(kNodeBusBandwidthAnnotation), "50");
   EXPECT_EQ(nodes[3].at("metadata").at("annotations").at(kNodeStallAnnotation), "true");

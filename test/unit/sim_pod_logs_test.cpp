@@ -83,7 +83,8 @@ TEST(SimPodLogQuery, TimestampsAreTheKubeletsNineDigitUtcPrefix) {
   EXPECT_EQ(render_pod_log(sample(), options_of({{"timestamps", "true"}}), Clock::time_point{}),
             "2026-12-03T12:00:01.000000000Z first\n2026-12-03T12:00:02.500000000Z second\n"
             "2026-12-03T12:00:03.000000000Z third\n");
-  EXPECT_EQ(render_pod_log(sample(), options_of({}), Clock::time_point{}), "first\nsecond\nthird\n");
+  EXPECT_EQ(render_pod_log(sample(), options_of({}), Clock::time_point{}),
+            "first\nsecond\nthird\n");
 }
 
 TEST(SimPodLogQuery, SinceTimeKeepsLinesAtOrAfterItsSecond) {
@@ -104,12 +105,13 @@ TEST(SimPodLogQuery, SinceSecondsCountsBackFromNow) {
 TEST(SimPodLogQuery, TailThenSinceThenLimitBytesMidLine) {
   EXPECT_EQ(render_pod_log(sample(), options_of({{"tailLines", "2"}}), {}), "second\nthird\n");
   EXPECT_EQ(render_pod_log(sample(), options_of({{"tailLines", "0"}}), {}), "");
-  EXPECT_EQ(render_pod_log(sample(), options_of({{"tailLines", "9"}}), {}), "first\nsecond\nthird\n");
+  EXPECT_EQ(render_pod_log(sample(), options_of({{"tailLines", "9"}}), {}),
+            "first\nsecond\nthird\n");
   // Tail picks the last lines first; since then filters them, as the kubelet reads its file.
-  EXPECT_EQ(render_pod_log(sample(),
-                           options_of({{"tailLines", "2"}, {"sinceTime", "2026-12-03T12:00:03Z"}}),
-                           {}),
-            "third\n");
+  EXPECT_EQ(
+      render_pod_log(sample(),
+                     options_of({{"tailLines", "2"}, {"sinceTime", "2026-12-03T12:00:03Z"}}), {}),
+      "third\n");
   EXPECT_EQ(render_pod_log(sample(), options_of({{"limitBytes", "9"}}), {}), "first\nsec");
   EXPECT_EQ(render_pod_log(sample(), options_of({{"limitBytes", "6"}}), {}), "first\n");
   EXPECT_EQ(render_pod_log(sample(), options_of({{"limitBytes", "34"}, {"timestamps", "1"}}), {}),

@@ -86,8 +86,8 @@ class SimTrainerLogs : public ::testing::Test {
 
   HttpResponse call(const std::string& method, const std::string& path,
                     std::map<std::string, std::string> query = {}, const std::string& body = {}) {
-    return std::get<HttpResponse>(api_->handle(
-        HttpRequest{method, path, std::move(query), "application/json", "*/*", body}));
+    return std::get<HttpResponse>(
+        api_->handle(HttpRequest{method, path, std::move(query), "application/json", "*/*", body}));
   }
   void run(const std::string& name, const std::vector<std::string>& hosts,
            const std::vector<std::string>& command) {
@@ -141,11 +141,14 @@ class SimTrainerLogs : public ::testing::Test {
     return n;
   }
   void annotate(const std::string& node, const std::string& key, const std::string& value) {
-    json::value patch = json::object{
-        {"metadata", json::object{{"annotations", json::object{{key, value}}}}}};
-    auto response = std::get<HttpResponse>(api_->handle(HttpRequest{
-        "PATCH", "/api/v1/nodes/" + node, {}, "application/merge-patch+json", "application/json",
-        json::serialize(patch)}));
+    json::value patch =
+        json::object{{"metadata", json::object{{"annotations", json::object{{key, value}}}}}};
+    auto response = std::get<HttpResponse>(api_->handle(HttpRequest{"PATCH",
+                                                                    "/api/v1/nodes/" + node,
+                                                                    {},
+                                                                    "application/merge-patch+json",
+                                                                    "application/json",
+                                                                    json::serialize(patch)}));
     ASSERT_EQ(response.status, 200) << response.body;
   }
 
@@ -181,8 +184,7 @@ TEST_F(SimTrainerLogs, NcclRowsAppearAsTheRunGoesEachWithItsTime) {
   const std::string stamped = log(name, {{"timestamps", "true"}});
   EXPECT_TRUE(stamped.starts_with("2026-12-03T12:00:10.000000000Z kube-sim: pod ")) << stamped;
   EXPECT_EQ(busbw_of(log(name, {{"sinceTime", "2026-12-03T12:00:15Z"}})).size(), 11u);
-  EXPECT_EQ(busbw_of(log(name, {{"sinceTime", "2026-12-03T12:00:16Z"}})).size(),
-            11u - half.size());
+  EXPECT_EQ(busbw_of(log(name, {{"sinceTime", "2026-12-03T12:00:16Z"}})).size(), 11u - half.size());
   EXPECT_EQ(log(name, {{"sinceSeconds", "1"}}).find("kube-sim: pod"), std::string::npos)
       << "start-up lines are 10 s old";
 }

@@ -42,10 +42,26 @@ TEST(SimNcclTestsLog, SizesTakeNcclTestsSuffixes) {
 }
 
 TEST(SimNcclTestsLog, ArgumentsComeFromTheCatalogsMpirunLine) {
-  const auto args = parse_nccl_test_args(
-      {"timeout", "3600", "/usr/local/mpi/bin/mpirun", "-np", "16", "-bind-to", "none", "-x",
-       "NCCL_DEBUG=INFO", "/usr/local/bin/all_reduce_perf_mpi", "-b", "8", "-e", "8G", "-f", "2",
-       "-n", "100", "-N", "3"});
+  const auto args = parse_nccl_test_args({"timeout",
+                                          "3600",
+                                          "/usr/local/mpi/bin/mpirun",
+                                          "-np",
+                                          "16",
+                                          "-bind-to",
+                                          "none",
+                                          "-x",
+                                          "NCCL_DEBUG=INFO",
+                                          "/usr/local/bin/all_reduce_perf_mpi",
+                                          "-b",
+                                          "8",
+                                          "-e",
+                                          "8G",
+                                          "-f",
+                                          "2",
+                                          "-n",
+                                          "100",
+                                          "-N",
+                                          "3"});
   ASSERT_TRUE(args);
   EXPECT_EQ(args->binary, "all_reduce_perf_mpi");
   EXPECT_EQ(args->collective, "all_reduce");
@@ -164,8 +180,8 @@ Bandwidths read_back(const LogScript& script) {
   return out;
 }
 
-const std::vector<std::string> kAllReduce = {"mpirun", "all_reduce_perf_mpi", "-b", "1M", "-e",
-                                             "8G",     "-f",                  "2"};
+const std::vector<std::string> kAllReduce = {
+    "mpirun", "all_reduce_perf_mpi", "-b", "1M", "-e", "8G", "-f", "2"};
 
 TEST(SimTrainerLogScript, NcclTestsRowsAreWrittenAsTheRunGoes) {
   const auto script = trainer::run_script(reporting_pod(kAllReduce));
@@ -215,10 +231,11 @@ TEST(SimTrainerLogScript, GroupTraitsComeFromTheNodesAnnotations) {
 }
 
 TEST(SimMegatronLog, ArgumentsComeFromFlagsOrTheCatalogsEnv) {
-  const auto flags = parse_megatron_args(
-      {"torchrun", "pretrain_gpt.py --train-iters 120 --log-interval=5 --save-interval 40 "
-                   "--save /ckpt --global-batch-size 64"},
-      {});
+  const auto flags =
+      parse_megatron_args({"torchrun",
+                           "pretrain_gpt.py --train-iters 120 --log-interval=5 --save-interval 40 "
+                           "--save /ckpt --global-batch-size 64"},
+                          {});
   EXPECT_EQ(flags.train_iters, 120);
   EXPECT_EQ(flags.log_interval, 5);
   EXPECT_EQ(flags.save_interval, 40);
