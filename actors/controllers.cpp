@@ -33,8 +33,8 @@ std::vector<std::string> measurements_of_job(const ChangeNotice& notice,
   if (notice.ref.kind != "Job") return keys;
   for (const auto* measurement : cache.list(kNvcre, kind, notice.ref.ns)) {
     if (jsonkit::string_at(*measurement, {"spec", "jobRef", "name"}) == notice.ref.name) {
-      keys.push_back(k8s::object_key(notice.ref.ns,
-                                     jsonkit::string_at(*measurement, {"metadata", "name"})));
+      keys.push_back(
+          k8s::object_key(notice.ref.ns, jsonkit::string_at(*measurement, {"metadata", "name"})));
     }
   }
   return keys;

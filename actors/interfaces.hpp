@@ -10,10 +10,10 @@
 namespace nvcre::actors {
 
 // Owns the REST client and its connection pool; every API call of the manager goes through it.
-using api_client_actor =
-    caf::typed_actor<caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
-                     // what to read -> the text, or why it could not be read
-                     caf::replies_to<pod_log_atom, reconcile::PodLogWant>::with<reconcile::PodLogAnswer>>;
+using api_client_actor = caf::typed_actor<
+    caf::replies_to<execute_atom, k8s::Action>::with<k8s::ActionResult>,
+    // what to read -> the text, or why it could not be read
+    caf::replies_to<pod_log_atom, reconcile::PodLogWant>::with<reconcile::PodLogAnswer>>;
 
 // Records events.k8s.io Events, fire-and-forget.
 using event_recorder_actor = caf::typed_actor<caf::reacts_to<record_atom, k8s::EventRecord>>;

@@ -131,9 +131,8 @@ reconcile::Result reconcile_certification(const reconcile::Context& input,
 k8s::ReconcilePlan reconcile_certification_answering_builds(const reconcile::Context& context,
                                                             const catalog::Catalog& catalog) {
   reconcile::BuildAnswers answers;
-  const reconcile::Context answered{context.object,  context.cache, context.live,
-                                    context.outcome, context.now,   context.pod_logs,
-                                    answers,         context.memo};
+  const reconcile::Context answered{context.object, context.cache,    context.live, context.outcome,
+                                    context.now,    context.pod_logs, answers,      context.memo};
   for (;;) {
     auto result = reconcile_certification(answered, catalog);
     if (result.wanted_builds.empty()) return std::move(result.plan);

@@ -78,12 +78,13 @@ std::optional<api::FailureLog> failure_log(JobPass& pass) {
     pass.result.wanted_pod_logs.push_back(want);
     return std::nullopt;
   }
-  return api::FailureLog{.podName = failed->pod,
-                         .nodeName = failed->node,
-                         .exitCode = failed->exit_code,
-                         .reason = failed->reason,
-                         .tail = tail_bytes(tail->second.ok() ? tail->second.text : tail->second.error,
-                                           kFailureLogMaxBytes)};
+  return api::FailureLog{
+      .podName = failed->pod,
+      .nodeName = failed->node,
+      .exitCode = failed->exit_code,
+      .reason = failed->reason,
+      .tail = tail_bytes(tail->second.ok() ? tail->second.text : tail->second.error,
+                         kFailureLogMaxBytes)};
 }
 
 }  // namespace

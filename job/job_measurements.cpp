@@ -23,22 +23,24 @@ k8s::ObjectRef measurement_ref(const api::Job& job, std::string_view kind, std::
 json::object owner_reference(const api::Job& job) {
   for (const auto& owner : job.metadata.ownerReferences) {
     if (owner.kind == "Workflow" && owner.controller.value_or(false)) {
-      return {{"apiVersion", owner.apiVersion}, {"kind", owner.kind},
-              {"name", owner.name},             {"uid", owner.uid},
-              {"controller", true},             {"blockOwnerDeletion", true}};
+      return {{"apiVersion", owner.apiVersion},
+              {"kind", owner.kind},
+              {"name", owner.name},
+              {"uid", owner.uid},
+              {"controller", true},
+              {"blockOwnerDeletion", true}};
     }
   }
-  return {{"apiVersion", api::kApiVersion}, {"kind", api::Job::kKind},
-          {"name", job.metadata.name},      {"uid", job.metadata.uid},
-          {"controller", true},             {"blockOwnerDeletion", true}};
+  return {
+      {"apiVersion", api::kApiVersion}, {"kind", api::Job::kKind}, {"name", job.metadata.name},
+      {"uid", job.metadata.uid},        {"controller", true},      {"blockOwnerDeletion", true}};
 }
 
 json::object measurement_metadata(const api::Job& job, const k8s::ObjectRef& ref) {
   return {{"name", ref.name},
           {"namespace", ref.ns},
-          {"labels",
-           json::object{{api::kManagedByLabel, api::kManagedByValue},
-                        {api::kJobLabel, job.metadata.name}}},
+          {"labels", json::object{{api::kManagedByLabel, api::kManagedByValue},
+                                  {api::kJobLabel, job.metadata.name}}},
           {"ownerReferences", json::array{owner_reference(job)}}};
 }
 
@@ -63,12 +65,12 @@ void create(JobPass& pass, const k8s::ObjectRef& ref, json::object metadata, jso
   for (const auto& action : pass.result.plan.actions) {
     if (action.target == ref) return;  // already planned by an earlier step of this pass
   }
-  pass.result.plan.actions.push_back(k8s::make_action(
-      k8s::ActionVerb::Create, ref,
-      json::object{{"apiVersion", api::kApiVersion},
-                   {"kind", ref.kind},
-                   {"metadata", std::move(metadata)},
-                   {"spec", std::move(spec)}}));
+  pass.result.plan.actions.push_back(
+      k8s::make_action(k8s::ActionVerb::Create, ref,
+                       json::object{{"apiVersion", api::kApiVersion},
+                                    {"kind", ref.kind},
+                                    {"metadata", std::move(metadata)},
+                                    {"spec", std::move(spec)}}));
 }
 
 }  // namespace

@@ -70,13 +70,15 @@ void add_goodput(const JobPass& pass, std::map<std::string, double>& values) {
 }
 
 k8s::Clock::duration measurement_timeout(const api::Job& job) {
-  if (auto parsed = k8s::parse_go_duration(job.spec.measurementTimeout); parsed && parsed->count() > 0)
+  if (auto parsed = k8s::parse_go_duration(job.spec.measurementTimeout);
+      parsed && parsed->count() > 0)
     return std::chrono::duration_cast<k8s::Clock::duration>(*parsed);
   return kDefaultMeasurementTimeout;
 }
 
 k8s::Clock::duration succeeded_for(const api::JobStatus& status, k8s::Clock::time_point now) {
-  const api::Condition* succeeded = api::find_condition(status.conditions, api::kConditionSucceeded);
+  const api::Condition* succeeded =
+      api::find_condition(status.conditions, api::kConditionSucceeded);
   if (succeeded == nullptr) return {};
   auto since = k8s::parse_rfc3339(succeeded->lastTransitionTime);
   return since ? now - *since : k8s::Clock::duration{};
@@ -108,19 +110,19 @@ void check_thresholds(JobPass& pass, JobStatusDraft& draft) {
   if (verdict.outcome == Outcome::Pending) {
     // Back when the timeout strikes, if nothing (a measurement completing) brings it back sooner.
     const auto left = timeout - waited;
-    pass.result.plan.requeue_after =
-        std::min<std::chrono::milliseconds>(k8s::kDefaultRequeue,
-                                            std::chrono::ceil<std::chrono::milliseconds>(left) +
-                                                std::chrono::milliseconds(1));
+    pass.result.plan.requeue_after = std::min<std::chrono::milliseconds>(
+        k8s::kDefaultRequeue,
+        std::chrono::ceil<std::chrono::milliseconds>(left) + std::chrono::milliseconds(1));
     return;
   }
   const bool failed = verdict.outcome != Outcome::Met;
   api::JobStatus& status = draft.status();
   if (failed && status.failedNodes.empty()) {
     for (const auto& node : group_nodes(pass.job, pass.pods)) {
-      status.failedNodes.push_back(api::FailedNode{
-          .name = node, .reason = std::string(api::node_failure_reason::kThresholdViolation),
-          .message = verdict.message});
+      status.failedNodes.push_back(
+          api::FailedNode{.name = node,
+                          .reason = std::string(api::node_failure_reason::kThresholdViolation),
+                          .message = verdict.message});
     }
   }
   draft.set_condition(api::kConditionValidationFailed,

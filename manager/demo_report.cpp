@@ -81,9 +81,12 @@ std::string bandwidth_text(const json::value& job, const std::vector<json::value
         }
       }
     }
-    if (peak.empty()) return "bus bandwidth not measured" + (complete.empty() ? "" : " (" + complete + ")");
+    if (peak.empty())
+      return "bus bandwidth not measured" + (complete.empty() ? "" : " (" + complete + ")");
     return "peak bus bandwidth " + peak + " GB/s" +
-           (complete == "JobSucceeded" ? "" : " (" + (complete.empty() ? "provisional" : complete) + ")");
+           (complete == "JobSucceeded"
+                ? ""
+                : " (" + (complete.empty() ? "provisional" : complete) + ")");
   }
   return {};
 }

@@ -57,8 +57,8 @@ std::vector<const boost::json::object*> labelled(std::span<const boost::json::va
 
 }  // namespace
 
-std::vector<const boost::json::object*> trainjob_worker_pods(std::span<const boost::json::value* const> pods,
-                                                             std::string_view trainjob) {
+std::vector<const boost::json::object*> trainjob_worker_pods(
+    std::span<const boost::json::value* const> pods, std::string_view trainjob) {
   auto out = labelled(pods, trainjob, {});
   std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
     return std::make_tuple(label_int(*a, kJobCompletionIndexLabel), name_of(*a)) <
@@ -67,13 +67,14 @@ std::vector<const boost::json::object*> trainjob_worker_pods(std::span<const boo
   return out;
 }
 
-std::vector<const boost::json::object*> replicated_job_pods(std::span<const boost::json::value* const> pods,
-                                                            std::string_view trainjob,
-                                                            std::string_view replicated_job) {
+std::vector<const boost::json::object*> replicated_job_pods(
+    std::span<const boost::json::value* const> pods, std::string_view trainjob,
+    std::string_view replicated_job) {
   auto out = labelled(pods, trainjob, replicated_job);
   if (replicated_job.empty()) out.clear();
   std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
-    if (auto ia = label_int(*a, kJobCompletionIndexLabel), ib = label_int(*b, kJobCompletionIndexLabel);
+    if (auto ia = label_int(*a, kJobCompletionIndexLabel),
+        ib = label_int(*b, kJobCompletionIndexLabel);
         ia != ib)
       return ia < ib;
     if (auto ra = phase_rank(*a), rb = phase_rank(*b); ra != rb) return ra < rb;

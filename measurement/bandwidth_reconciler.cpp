@@ -29,14 +29,16 @@ constexpr std::string_view kNoDataMessage =
 struct BandwidthPass : MeasurementPass {
   BandwidthPass(const reconcile::Context& input, const json::value& measured,
                 api::BandwidthMeasurement decoded)
-      : MeasurementPass(input, measured), bm(std::move(decoded)), status(bm.status.value_or(api::BandwidthMeasurementStatus{})) {}
+      : MeasurementPass(input, measured),
+        bm(std::move(decoded)),
+        status(bm.status.value_or(api::BandwidthMeasurementStatus{})) {}
 
   api::BandwidthMeasurement bm;
   api::BandwidthMeasurementStatus status;  // the draft written at the end of the pass
 
   std::chrono::milliseconds interval() const { return sample_interval(bm.spec.sampleInterval); }
-  void set_condition(std::string_view type, std::string_view condition_status,
-                     std::string_view why, std::string_view message) {
+  void set_condition(std::string_view type, std::string_view condition_status, std::string_view why,
+                     std::string_view message) {
     api::set_condition(status.conditions,
                        api::Condition{.type = std::string(type),
                                       .status = std::string(condition_status),
@@ -93,8 +95,10 @@ void finish(BandwidthPass& pass, std::string completion, TerminalOutcome outcome
 
 void job_gone(BandwidthPass& pass) {
   finish(pass, pass.now,
-         {reason::kLogsUnavailable, "Referenced Job no longer exists; " + without_final_results(pass),
-          std::nullopt, {}});
+         {reason::kLogsUnavailable,
+          "Referenced Job no longer exists; " + without_final_results(pass),
+          std::nullopt,
+          {}});
 }
 
 std::string replicated_job_of(const measure::CompiledProfile& profile) {
@@ -107,8 +111,8 @@ std::string replicated_job_of(const measure::CompiledProfile& profile) {
 struct FinalRead {
   std::vector<api::BandwidthResult> results;
   std::vector<std::string> transports;
-  std::string error;         // "" = read
-  bool retryable = true;     // a log that cannot be paged fails the same way every time
+  std::string error;      // "" = read
+  bool retryable = true;  // a log that cannot be paged fails the same way every time
 };
 
 // Reads the finished reporting pod's whole log (asking for it: nullopt while it is not in).
@@ -121,8 +125,11 @@ std::optional<FinalRead> final_read(BandwidthPass& pass, const api::Job& job) {
   const std::string rj = replicated_job_of(compiled);
   const json::value* pod = reporting_pod(pass, job, rj);
   if (pod == nullptr) {
-    return FinalRead{{}, {}, "no pods found for TrainJob " + job.status->workloadRef->name +
-                                 " replicatedJob " + rj, true};
+    return FinalRead{
+        {},
+        {},
+        "no pods found for TrainJob " + job.status->workloadRef->name + " replicatedJob " + rj,
+        true};
   }
   const std::string name = jsonkit::string_at(*pod, {"metadata", "name"});
   const std::string phase = pod_phase(*pod);
@@ -137,7 +144,9 @@ std::optional<FinalRead> final_read(BandwidthPass& pass, const api::Job& job) {
                                      .whole_log = true});
   if (answer == nullptr) return std::nullopt;
   if (!answer->ok()) {
-    return FinalRead{{}, {}, "reading log of pod " + name + ": " + answer->error,
+    return FinalRead{{},
+                     {},
+                     "reading log of pod " + name + ": " + answer->error,
                      answer->error.find(measure::kLogUnpageable) == std::string::npos};
   }
   const auto scan = measure::scan_bandwidth(compiled, answer->text);
@@ -165,34 +174,40 @@ void job_succeeded(BandwidthPass& pass, const api::Job& job) {
   const std::string anchor = terminal_time(job);
   if (read->error.empty()) {
     if (read->results.empty()) {
-      finish(pass, anchor, {reason::kNoDataCollected, std::string(kNoDataMessage),
-                            std::move(read->results), std::move(read->transports)});
+      finish(pass, anchor,
+             {reason::kNoDataCollected, std::string(kNoDataMessage), std::move(read->results),
+              std::move(read->transports)});
     } else {
-      finish(pass, anchor, {reason::kJobSucceeded, "Job succeeded", std::move(read->results),
-                            std::move(read->transports)});
+      finish(pass, anchor,
+             {reason::kJobSucceeded, "Job succeeded", std::move(read->results),
+              std::move(read->transports)});
     }
     return;
   }
   const auto pending_since = final_read_pending_since(pass).value_or(pass.in.now);
   const auto wait = final_read_grace(job) - (pass.in.now - pending_since);
   if (read->retryable && wait > std::chrono::nanoseconds::zero()) {
-    pass.event("Warning", reason::kFinalReadPending, "Final log read failed, retrying: " + read->error);
+    pass.event("Warning", reason::kFinalReadPending,
+               "Final log read failed, retrying: " + read->error);
     if (!final_read_pending_since(pass)) {
       // Replaced, not updated: its transition time is when the wait began.
       std::erase_if(pass.status.conditions,
                     [](const api::Condition& c) { return c.type == api::kConditionMeasuring; });
       pass.set_condition(api::kConditionMeasuring, api::condition_status::kFalse,
-                         reason::kFinalReadPending, "Job succeeded; waiting to read its complete log");
+                         reason::kFinalReadPending,
+                         "Job succeeded; waiting to read its complete log");
       pass.write_status();
     }
-    pass.requeue(std::min(std::chrono::duration_cast<std::chrono::milliseconds>(wait), kWaitInterval));
+    pass.requeue(
+        std::min(std::chrono::duration_cast<std::chrono::milliseconds>(wait), kWaitInterval));
     return;
   }
   finish(pass, anchor,
          {reason::kLogsUnavailable,
           "Job succeeded but its log could not be read in full (" + read->error + "); " +
               without_final_results(pass),
-          std::nullopt, {}});
+          std::nullopt,
+          {}});
 }
 
 // One best-effort read without a grace period: a failed Job is never judged by its bandwidth.
@@ -261,13 +276,12 @@ void sample_running(BandwidthPass& pass, const api::Job& job) {
   const auto since = measure::since_time_for_sample(memo.anchor, pod_start, pass.in.now);
   // sinceTime travels with second precision; a read starting a little earlier repeats lines, it
   // never misses one.
-  const auto* answer =
-      pass.pod_log({.ns = pass.bm.metadata.namespace_,
-                    .pod = jsonkit::string_at(*pod, {"metadata", "name"}),
-                    .container = compiled.container_name,
-                    .limit_bytes = kLogPageBytes,
-                    .timestamps = true,
-                    .since_time = k8s::format_rfc3339(since)});
+  const auto* answer = pass.pod_log({.ns = pass.bm.metadata.namespace_,
+                                     .pod = jsonkit::string_at(*pod, {"metadata", "name"}),
+                                     .container = compiled.container_name,
+                                     .limit_bytes = kLogPageBytes,
+                                     .timestamps = true,
+                                     .since_time = k8s::format_rfc3339(since)});
   if (answer == nullptr) return;
   pass.requeue(interval);
   if (!answer->ok()) return;  // the next sample tries again
@@ -314,8 +328,8 @@ reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& inpu
     return pass.take_result();
   }
   if (!reconcile::has_finalizer(pass.object, api::kBandwidthMeasurementFinalizer)) {
-    pass.result.plan.actions.push_back(
-        reconcile::add_finalizer_patch(pass.self, pass.object, api::kBandwidthMeasurementFinalizer));
+    pass.result.plan.actions.push_back(reconcile::add_finalizer_patch(
+        pass.self, pass.object, api::kBandwidthMeasurementFinalizer));
     return pass.take_result();
   }
   if (measured.spec.jobRef.name.empty()) return pass.take_result();

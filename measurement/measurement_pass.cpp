@@ -94,12 +94,11 @@ std::chrono::milliseconds sample_interval(std::string_view go_duration) {
 }
 
 std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementPass& pass,
-                                                                   const std::string& name) {
+                                                                    const std::string& name) {
   const std::string prefix = "LogProfile \"" + name + "\" could not be resolved: ";
   const json::value* found = pass.in.cache.get(
       k8s::ObjectRef{std::string(api::kApiVersion), std::string(api::LogProfile::kKind), "", name});
-  if (found == nullptr)
-    return prefix + "logprofiles.nvcre.nvidia.com \"" + name + "\" not found";
+  if (found == nullptr) return prefix + "logprofiles.nvcre.nvidia.com \"" + name + "\" not found";
   try {
     return measure::compile_profile(api::decode<api::LogProfile>(*found));
   } catch (const std::exception& error) {
@@ -128,7 +127,8 @@ std::pair<std::int64_t, bool> container_restarts(const json::value& pod,
   for (const auto& status : statuses->get_array()) {
     if (!container.empty() && string_at(status, {"name"}) != container) continue;
     const json::value* restarts = jsonkit::value_at(status, {"restartCount"});
-    const std::int64_t count = restarts != nullptr && restarts->is_int64() ? restarts->get_int64() : 0;
+    const std::int64_t count =
+        restarts != nullptr && restarts->is_int64() ? restarts->get_int64() : 0;
     return {count, jsonkit::value_at(status, {"state", "waiting"}) != nullptr};
   }
   return {0, false};

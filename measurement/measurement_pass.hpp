@@ -18,7 +18,7 @@ namespace nvcre::measurement::detail {
 
 inline constexpr std::chrono::seconds kDefaultSampleInterval{60};
 inline constexpr std::chrono::milliseconds kWaitInterval{15000};  // polling while nothing to read
-inline constexpr std::size_t kLogPageBytes = 8u << 20;            // one read, and one page of a full read
+inline constexpr std::size_t kLogPageBytes = 8u << 20;  // one read, and one page of a full read
 inline constexpr std::string_view kDefaultReplicatedJob = "node";
 
 struct MeasurementPass {
@@ -52,7 +52,7 @@ std::chrono::milliseconds sample_interval(std::string_view go_duration);
 
 // The LogProfile compiled, or why not ("LogProfile \"x\" could not be resolved: ...").
 std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementPass& pass,
-                                                                   const std::string& name);
+                                                                    const std::string& name);
 
 // The pod of `replicated_job` of the Job's TrainJob whose log reports, from the cache.
 const boost::json::value* reporting_pod(const MeasurementPass& pass, const api::Job& job,

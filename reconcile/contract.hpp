@@ -27,8 +27,8 @@ struct PodLogWant {
   std::string ns{};
   std::string pod{};
   std::string container{};  // "" = the pod's only/default container
-  bool previous = false;  // the previous (crashed) instance
-  int tail_lines = 0;     // the asking reconciler sets its bounds; 0 = no bound
+  bool previous = false;    // the previous (crashed) instance
+  int tail_lines = 0;       // the asking reconciler sets its bounds; 0 = no bound
   std::size_t limit_bytes = 0;
   bool timestamps = false;   // each line prefixed with the kubelet's RFC 3339 time and a space
   std::string since_time{};  // RFC 3339, second precision; "" = from the start
@@ -57,7 +57,7 @@ struct Context {
   const std::optional<k8s::ActionOutcome>& outcome;  // the previous plan's failed action
   k8s::Clock::time_point now;
   const std::map<std::string, PodLogAnswer>& pod_logs;  // by pod_log_key, when asked for
-  const BuildAnswers& build_answers;                     // answers to this pass's wanted_builds
+  const BuildAnswers& build_answers;                    // answers to this pass's wanted_builds
   // What this object's reconciles keep between passes in memory (null at first, and again after a
   // restart or once the idle reconciler is reaped): e.g. a measurement's log anchor. Never needed
   // for correctness, only to avoid repeating work.

@@ -30,13 +30,15 @@ using nvcre::testing::ReconcileCase;
 
 // The entry of extra.podLogs that answers `want`, if any.
 const json::object* answer_for(const json::value& extra, const PodLogWant& want) {
-  const json::array* logs = extra.is_object() ? nvcre::jsonkit::find_array(extra.get_object(), {"podLogs"}) : nullptr;
+  const json::array* logs =
+      extra.is_object() ? nvcre::jsonkit::find_array(extra.get_object(), {"podLogs"}) : nullptr;
   if (logs == nullptr) return nullptr;
   for (const auto& entry : *logs) {
     const json::object& o = entry.as_object();
     const bool whole = o.contains("wholeLog") && o.at("wholeLog").as_bool();
     if (nvcre::jsonkit::string_at(entry, {"pod"}) != want.pod || whole != want.whole_log) continue;
-    if (o.contains("sinceTime") && nvcre::jsonkit::string_at(entry, {"sinceTime"}) != want.since_time)
+    if (o.contains("sinceTime") &&
+        nvcre::jsonkit::string_at(entry, {"sinceTime"}) != want.since_time)
       continue;
     return &o;
   }
@@ -85,21 +87,20 @@ json::value render(const nvcre::reconcile::Result& result) {
 
 void check_contract(const ReconcileCase& c, const nvcre::reconcile::Result& result) {
   const auto& actions = result.plan.actions;
-  const bool waiting =
-      !result.wanted_pod_logs.empty() ||
-      std::any_of(actions.begin(), actions.end(),
-                  [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
+  const bool waiting = !result.wanted_pod_logs.empty() ||
+                       std::any_of(actions.begin(), actions.end(), [](const k8s::Action& a) {
+                         return a.verb == k8s::ActionVerb::LiveGet;
+                       });
   if (waiting) {
-    EXPECT_TRUE(std::all_of(actions.begin(), actions.end(),
-                            [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; }))
-        << "a waiting plan writes";
+    EXPECT_TRUE(std::all_of(actions.begin(), actions.end(), [](const k8s::Action& a) {
+      return a.verb == k8s::ActionVerb::LiveGet;
+    })) << "a waiting plan writes";
     EXPECT_TRUE(result.plan.events.empty() && !result.plan.requeue_after && !result.memo)
         << "a waiting plan decides";
   }
-  EXPECT_LE(std::count_if(actions.begin(), actions.end(),
-                          [](const k8s::Action& a) {
-                            return a.verb == k8s::ActionVerb::MergePatchStatus;
-                          }),
+  EXPECT_LE(std::count_if(
+                actions.begin(), actions.end(),
+                [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::MergePatchStatus; }),
             1)
       << "one conditional status write per pass";
   EXPECT_EQ(render(run(c)), render(result)) << "not pure";

@@ -46,8 +46,9 @@ nvcre::reconcile::Result run(const json::value* object, const ReconcileCase& c,
     for (const auto& want : result.wanted_pod_logs) {
       auto tail = tails.find(want.pod);
       if (tail == tails.end()) continue;
-      answered |= answers.emplace(nvcre::reconcile::pod_log_key(want),
-                                  nvcre::reconcile::PodLogAnswer{tail->second, ""})
+      answered |= answers
+                      .emplace(nvcre::reconcile::pod_log_key(want),
+                               nvcre::reconcile::PodLogAnswer{tail->second, ""})
                       .second;
     }
     if (!answered) return result;

@@ -41,7 +41,8 @@ json::value certification(const std::string& name, json::object thresholds,
 
 const json::object* condition(const json::value& object, std::string_view type) {
   const auto* status = object.as_object().if_contains("status");
-  const auto* conditions = status == nullptr ? nullptr : status->as_object().if_contains("conditions");
+  const auto* conditions =
+      status == nullptr ? nullptr : status->as_object().if_contains("conditions");
   if (conditions == nullptr) return nullptr;
   for (const auto& c : conditions->as_array()) {
     if (c.at("type").as_string() == type) return &c.as_object();
@@ -95,7 +96,8 @@ class ManagerMeasurement : public ::testing::Test {
 
 TEST_F(ManagerMeasurement, ThresholdMetSucceedsWithTheMeasuredPeak) {
   start();
-  client_->create(kCertifications, "it", certification("met", {{"busBandwidthGBps", "value >= 300"}}));
+  client_->create(kCertifications, "it",
+                  certification("met", {{"busBandwidthGBps", "value >= 300"}}));
   const Verdict v = wait_for_verdict("met");
   EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
   const auto measurements = items(kBandwidthMeasurements);

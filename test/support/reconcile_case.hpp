@@ -41,7 +41,8 @@ struct ReconcileCase {
 
   // The reconcile context of the case, with no pod logs or builds answered yet.
   reconcile::Context context() const {
-    return {object ? &*object : nullptr, cache, live, outcome, now, no_pod_logs, no_builds, no_memo};
+    return {
+        object ? &*object : nullptr, cache, live, outcome, now, no_pod_logs, no_builds, no_memo};
   }
 };
 

@@ -42,7 +42,8 @@ TEST(CelGoFormat, FloatLikePercentV) {
       {-std::numeric_limits<double>::infinity(), "-Inf"},
       {std::nan(""), "NaN"},
   };
-  for (const auto& [value, expected] : cases) EXPECT_EQ(format_go_float(value), expected) << expected;
+  for (const auto& [value, expected] : cases)
+    EXPECT_EQ(format_go_float(value), expected) << expected;
 }
 
 TEST(CelGoFormat, FixedLikePercentF) {
@@ -64,7 +65,8 @@ TEST(CelGoFormat, QuotedLikePercentQ) {
 TEST(CelGoFormat, StringListLikePercentV) {
   EXPECT_EQ(format_go_string_list({}), "[]");
   EXPECT_EQ(format_go_string_list({"a"}), "[a]");
-  EXPECT_EQ(format_go_string_list({"busBandwidthGBps", "goodputRatio"}), "[busBandwidthGBps goodputRatio]");
+  EXPECT_EQ(format_go_string_list({"busBandwidthGBps", "goodputRatio"}),
+            "[busBandwidthGBps goodputRatio]");
   EXPECT_EQ(format_go_string_list({"", "b"}), "[ b]");
 }
 

@@ -18,14 +18,17 @@ using namespace nvcre::cel;
 
 Environment environment() {
   Environment e;
-  e.variables = {{"value", Type::floating()}, {"node", Type::dyn()}, {"labels", Type::map(Type::string(), Type::string())}};
+  e.variables = {{"value", Type::floating()},
+                 {"node", Type::dyn()},
+                 {"labels", Type::map(Type::string(), Type::string())}};
   e.supported = "everything";
   return e;
 }
 
 Activation activation() {
   return {{"value", Value::floating(371.9)},
-          {"node", from_json(boost::json::parse(R"({"metadata": {"name": "n1", "labels": {"gpu": "h100"}},
+          {"node",
+           from_json(boost::json::parse(R"({"metadata": {"name": "n1", "labels": {"gpu": "h100"}},
               "spec": {"unschedulable": true, "taints": [{"key": "a"}, {"key": "b"}]},
               "status": {"capacity": {"pods": 110}}})"))},
           {"labels", Value::map({{Value::string("zone"), Value::string("a")}})}};
@@ -67,7 +70,8 @@ TEST(CelProgram, EvaluatesTheLanguage) {
       "{'a': 1, 2: 'b'}[2] == 'b'",
       "null == null && node.metadata != null",
       "int(value) == 371 && uint(3.9) == 3u && double(2) == 2.0 && int('-5') == -5",
-      "string(value) == '371.9' && string(1e6) == '1e+06' && string(12) == '12' && string(true) == 'true'",
+      "string(value) == '371.9' && string(1e6) == '1e+06' && string(12) == '12' && string(true) == "
+      "'true'",
       "r'a\\n' == 'a\\\\n' && '\\x41\\u00e4\\101' == 'Aä' + 'A'",
       "'abc'.startsWith('ab') && 'abc'.endsWith('bc') && 'abc'.contains('b')",
       "false < true && 'a' < 'b' && [1] != [2] && {'a': 1} == {'a': 1.0}",
@@ -113,7 +117,8 @@ TEST(CelProgram, RuntimeErrorsNameTheirPosition) {
 TEST(CelProgram, TypeErrorsAndUnsupportedConstructsFailAtCompileTime) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"value + 1 > 2",
-       "unsupported CEL construct \"value + 1\" at position 1 (no matching overload for \"+\" on (double, "
+       "unsupported CEL construct \"value + 1\" at position 1 (no matching overload for \"+\" on "
+       "(double, "
        "int)); supported: everything"},
       {"value % 2.0 == 0.0", "(no matching overload for \"%\" on (double, double))"},
       {"value == 'a'", "(no matching overload for \"==\" on (double, string))"},
@@ -166,8 +171,11 @@ TEST(CelValue, NumbersCompareExactlyAcrossKinds) {
   EXPECT_EQ(compare_numbers(Value::integer(1), Value::floating(1.5)), -1);
   EXPECT_EQ(compare_numbers(Value::floating(-0.5), Value::integer(0)), -1);
   EXPECT_EQ(compare_numbers(Value::unsigned_integer(18446744073709551615u), Value::integer(-1)), 1);
-  EXPECT_EQ(compare_numbers(Value::floating(18446744073709551616.0), Value::unsigned_integer(18446744073709551615u)), 1);
-  EXPECT_EQ(compare_numbers(Value::integer(9007199254740993), Value::floating(9007199254740992.0)), 1);
+  EXPECT_EQ(compare_numbers(Value::floating(18446744073709551616.0),
+                            Value::unsigned_integer(18446744073709551615u)),
+            1);
+  EXPECT_EQ(compare_numbers(Value::integer(9007199254740993), Value::floating(9007199254740992.0)),
+            1);
   EXPECT_EQ(compare_numbers(Value::floating(NAN), Value::integer(0)), std::nullopt);
   EXPECT_TRUE(equals(Value::unsigned_integer(3), Value::floating(3.0)));
   EXPECT_FALSE(equals(Value::string("1"), Value::integer(1)));

@@ -173,7 +173,7 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   const auto input = nvcre::testing::load_reconcile_case(*found);
   reconcile::BuildAnswers answers;
   const reconcile::Context asking{&*input.object, input.cache,       input.live, input.outcome,
-                                  input.now,      input.no_pod_logs, answers, input.no_memo};
+                                  input.now,      input.no_pod_logs, answers,    input.no_memo};
   const auto first = certification::reconcile_certification(asking);
   ASSERT_EQ(first.wanted_builds.size(), 1U);
   EXPECT_TRUE(first.plan.actions.empty());

@@ -31,7 +31,8 @@ json::value job(const std::string& name, const std::string& extra_conditions) {
 json::value measurement(const std::string& job, const std::string& reason,
                         const std::string& results) {
   return parse_yaml("spec: {jobRef: {name: " + job + "}}\nstatus:\n  results: " + results +
-                    "\n  conditions: [{type: Complete, status: \"True\", reason: " + reason + "}]\n");
+                    "\n  conditions: [{type: Complete, status: \"True\", reason: " + reason +
+                    "}]\n");
 }
 
 TEST(DemoReport, ShowsThePeakBusBandwidthOfEachJob) {
@@ -51,7 +52,8 @@ TEST(DemoReport, MarksAFigureThatIsNotFinalAndTheValidationVerdict) {
       {job("wf-a",
            "  - {type: ValidationFailed, status: \"True\", reason: ThresholdViolated, message: "
            "\"Threshold violated\"}\n")},
-      {measurement("wf-a", "LogsUnavailable", "[{sizeBytes: 1, algBW: '1', busBW: '50.00', samples: 1}]")});
+      {measurement("wf-a", "LogsUnavailable",
+                   "[{sizeBytes: 1, algBW: '1', busBW: '50.00', samples: 1}]")});
   EXPECT_NE(report.find("peak bus bandwidth 50.00 GB/s (LogsUnavailable)"), std::string::npos)
       << report;
   EXPECT_NE(report.find("ValidationFailed (ThresholdViolated): Threshold violated"),

@@ -138,8 +138,9 @@ class WorkflowReconcilerFlow : public ::testing::Test {
       const std::map<std::string, nvcre::reconcile::PodLogAnswer> no_pod_logs;
       const nvcre::reconcile::BuildAnswers no_builds;
       const json::value no_memo;
-      const auto plan =
-          wf::reconcile_workflow({object, cache, live, outcome, now, no_pod_logs, no_builds, no_memo}).plan;
+      const auto plan = wf::reconcile_workflow(
+                            {object, cache, live, outcome, now, no_pod_logs, no_builds, no_memo})
+                            .plan;
       bool reads = false;
       for (const auto& a : plan.actions) {
         if (a.verb != k8s::ActionVerb::LiveGet) continue;
