@@ -13,10 +13,6 @@
 namespace nvcre::sim::testing {
 namespace {
 
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
 class KubeSimKubectlLogs : public KubectlTest {
  protected:
   void configure(KubeSimOptions& options) override {

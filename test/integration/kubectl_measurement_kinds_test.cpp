@@ -10,17 +10,6 @@ namespace {
 
 namespace json = boost::json;
 
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
-json::value parse_json(const CommandResult& result) {
-  boost::system::error_code ec;
-  auto value = json::parse(result.output, ec);
-  EXPECT_FALSE(ec) << result.output;
-  return value;
-}
-
 class KubectlMeasurementKinds : public KubectlTest {
  protected:
   void SetUp() override {

@@ -3,6 +3,7 @@
 // loopback port, with a private kubeconfig and discovery cache per fixture.
 #include "sim/kube_sim.hpp"
 
+#include <boost/json.hpp>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -43,5 +44,17 @@ class KubectlTest : public ::testing::Test {
   std::filesystem::path dir_;
   std::string token_;
 };
+
+inline bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+// kubectl's -o json output, parsed; a parse failure fails the test.
+inline boost::json::value parse_json(const CommandResult& result) {
+  boost::system::error_code ec;
+  auto value = boost::json::parse(result.output, ec);
+  EXPECT_FALSE(ec) << result.output;
+  return value;
+}
 
 }  // namespace nvcre::sim::testing

@@ -2,14 +2,10 @@
 // simulated GPU cluster and Trainer, driven through the API as a user would: a Certification on a
 // healthy cluster succeeds, and one on a cluster with a faulty node fails and names that node with
 // the fault. Input the controller must refuse is in manager_bad_input_test.cpp.
-#include "manager/embedded/embedded_cluster.hpp"
-#include "test/support/resources.hpp"
-#include "test/support/verdict.hpp"
+#include "test/support/embedded_manager.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
-
-#include <thread>
 
 namespace nvcre::actors {
 namespace {
@@ -18,7 +14,6 @@ namespace json = boost::json;
 using nvcre::testing::kCertifications;
 using nvcre::testing::kJobs;
 using nvcre::testing::Verdict;
-using nvcre::testing::verdict_of;
 
 json::value certification(const std::string& name, const std::string& domain,
                           const std::string& variant) {
@@ -33,37 +28,13 @@ json::value certification(const std::string& name, const std::string& domain,
              {"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 4}}}}}}}}};
 }
 
-class ManagerCertification : public ::testing::Test {
+class ManagerCertification : public nvcre::testing::EmbeddedManagerTest {
  protected:
   void start(std::vector<std::string> faulty) {
     manager::EmbeddedClusterOptions options;
     options.faulty_nodes = std::move(faulty);
-    options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
-    options.namespaces = {"it"};
-    cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
-    cluster_->start();
-    client_ = &cluster_->client();
-    manager_ = std::make_unique<Manager>(cluster_->manager_options("it"));
-    manager_->start();
+    EmbeddedManagerTest::start(std::move(options));
   }
-  void TearDown() override {
-    manager_.reset();
-    cluster_.reset();
-  }
-
-  Verdict wait_for_verdict(const std::string& name) {
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (std::chrono::steady_clock::now() < until) {
-      Verdict v = verdict_of(client_->get(kCertifications, "it", name));
-      if (!v.type.empty()) return v;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return {};
-  }
-
-  std::unique_ptr<manager::EmbeddedCluster> cluster_;
-  k8s::RestClient* client_ = nullptr;
-  std::unique_ptr<Manager> manager_;
 };
 
 TEST_F(ManagerCertification, HealthyClusterSucceeds) {

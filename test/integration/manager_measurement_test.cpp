@@ -5,14 +5,10 @@
 // carries ValidationFailed / ThresholdViolated with the value and the expression and the
 // Certification fails; a key nothing measures ends as MeasurementTimeout instead of waiting for
 // ever.
-#include "manager/embedded/embedded_cluster.hpp"
-#include "test/support/resources.hpp"
-#include "test/support/verdict.hpp"
+#include "test/support/embedded_manager.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
-
-#include <thread>
 
 namespace nvcre::actors {
 namespace {
@@ -22,7 +18,6 @@ using nvcre::testing::kBandwidthMeasurements;
 using nvcre::testing::kCertifications;
 using nvcre::testing::kJobs;
 using nvcre::testing::Verdict;
-using nvcre::testing::verdict_of;
 
 json::value certification(const std::string& name, json::object thresholds,
                           const std::string& measurement_timeout = "") {
@@ -55,43 +50,13 @@ std::string text(const json::object* object, std::string_view key) {
   return std::string(object->at(key).as_string());
 }
 
-class ManagerMeasurement : public ::testing::Test {
+class ManagerMeasurement : public nvcre::testing::EmbeddedManagerTest {
  protected:
   void start(std::vector<std::string> slow_nodes = {}) {
     manager::EmbeddedClusterOptions options;
     options.slow_nodes = std::move(slow_nodes);
-    options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
-    options.namespaces = {"it"};
-    cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
-    cluster_->start();
-    client_ = &cluster_->client();
-    manager_ = std::make_unique<Manager>(cluster_->manager_options("it"));
-    manager_->start();
+    EmbeddedManagerTest::start(std::move(options));
   }
-  void TearDown() override {
-    manager_.reset();
-    cluster_.reset();
-  }
-
-  Verdict wait_for_verdict(const std::string& name) {
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    while (std::chrono::steady_clock::now() < until) {
-      Verdict v = verdict_of(client_->get(kCertifications, "it", name));
-      if (!v.type.empty()) return v;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return {};
-  }
-
-  std::vector<json::value> items(const k8s::ResourceRef& resource) {
-    const json::value list = client_->list(resource, "it");
-    const auto& array = list.at("items").as_array();
-    return {array.begin(), array.end()};
-  }
-
-  std::unique_ptr<manager::EmbeddedCluster> cluster_;
-  k8s::RestClient* client_ = nullptr;
-  std::unique_ptr<Manager> manager_;
 };
 
 TEST_F(ManagerMeasurement, ThresholdMetSucceedsWithTheMeasuredPeak) {

@@ -11,10 +11,6 @@ namespace {
 
 namespace json = boost::json;
 
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
 json::value parse(const std::string& text) {
   boost::system::error_code ec;
   auto value = json::parse(text, ec);

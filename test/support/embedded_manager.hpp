@@ -1,0 +1,59 @@
+#pragma once
+// A test fixture for the manager-driven tests: an in-process kube-sim (EmbeddedCluster) in the
+// namespace "it" with the real Manager on it, and waiting for a Certification's verdict.
+#include "actors/manager.hpp"
+#include "manager/embedded/embedded_cluster.hpp"
+#include "test/support/resources.hpp"
+#include "test/support/verdict.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace nvcre::testing {
+
+class EmbeddedManagerTest : public ::testing::Test {
+ protected:
+  // Starts the cluster (CRDs from deploy/crds, namespace "it") and the manager on it.
+  void start(manager::EmbeddedClusterOptions options) {
+    options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
+    options.namespaces = {"it"};
+    cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
+    cluster_->start();
+    client_ = &cluster_->client();
+    manager_ = std::make_unique<actors::Manager>(cluster_->manager_options("it"));
+    manager_->start();
+  }
+  void TearDown() override {
+    manager_.reset();
+    cluster_.reset();
+  }
+
+  // The Certification's verdict once it has one (empty after `limit`).
+  Verdict wait_for_verdict(const std::string& name,
+                           std::chrono::seconds limit = std::chrono::seconds(90)) {
+    auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+      Verdict v = verdict_of(client_->get(kCertifications, "it", name));
+      if (!v.type.empty()) return v;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return {};
+  }
+
+  std::vector<boost::json::value> items(const k8s::ResourceRef& resource) {
+    const boost::json::value list = client_->list(resource, "it");
+    const auto& array = list.at("items").as_array();
+    return {array.begin(), array.end()};
+  }
+
+  std::unique_ptr<manager::EmbeddedCluster> cluster_;
+  k8s::RestClient* client_ = nullptr;
+  std::unique_ptr<actors::Manager> manager_;
+};
+
+}  // namespace nvcre::testing
