@@ -26,34 +26,14 @@ JobPass::JobPass(const reconcile::Context& input, const api::Job& decoded)
 }
 
 ObjectLookup JobPass::read(const k8s::ObjectRef& ref) {
-  if (const json::value* cached = in.cache.get(ref))
-    return {ObjectLookup::State::Present, cached, false};
-  if (auto it = in.live.find(ref); it != in.live.end()) {
-    if (it->second.is_null()) return {ObjectLookup::State::Absent, nullptr, true};
-    return {ObjectLookup::State::Present, &it->second, true};
-  }
-  const bool planned = std::any_of(
-      result.plan.actions.begin(), result.plan.actions.end(),
-      [&](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet && a.target == ref; });
-  if (!planned) result.plan.actions.push_back(k8s::live_get(ref));
-  return {};
+  return reconcile::read_object(in, result, ref);
 }
 
-bool JobPass::stopped() const {
-  return !result.wanted_pod_logs.empty() ||
-         std::any_of(result.plan.actions.begin(), result.plan.actions.end(),
-                     [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
-}
+bool JobPass::stopped() const { return reconcile::waiting_for_reads(result); }
 
 reconcile::Result JobPass::take_result() {
-  if (stopped()) {
-    // Writes planned before the stop were decided on incomplete knowledge: drop them.
-    k8s::ReconcilePlan reads;
-    for (auto& action : result.plan.actions) {
-      if (action.verb == k8s::ActionVerb::LiveGet) reads.actions.push_back(std::move(action));
-    }
-    result.plan = std::move(reads);
-  }
+  // Writes planned before the stop were decided on incomplete knowledge: drop them.
+  if (stopped()) reconcile::keep_only_reads(result);
   return std::move(result);
 }
 

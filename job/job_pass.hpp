@@ -8,6 +8,7 @@
 #include "k8s/reconcile_plan.hpp"
 #include "job/job_reconciler.hpp"
 #include "jsonkit/paths.hpp"
+#include "reconcile/reads.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -25,16 +26,7 @@ using api::kGroupNodesAnnotation;
 inline constexpr std::chrono::seconds kDefaultSchedulingStallGrace{300};
 inline constexpr std::chrono::minutes kPodDrainGrace{5};
 
-// What a read of one object found.
-struct ObjectLookup {
-  enum class State {
-    Present,  // `object` is set: cached, or read live when `live` is true
-    Absent,   // a live read said NotFound: the only proof of absence
-    Unknown,  // not cached and not read live yet: a LiveGet is planned, the pass must stop
-  } state = State::Unknown;
-  const boost::json::value* object = nullptr;
-  bool live = false;
-};
+using reconcile::ObjectLookup;
 
 struct JobPass {
   JobPass(const reconcile::Context& input, const api::Job& job);

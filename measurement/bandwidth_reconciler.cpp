@@ -339,8 +339,8 @@ reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& inpu
   const k8s::ObjectRef job_ref{std::string(api::kApiVersion), std::string(api::Job::kKind),
                                measured.metadata.namespace_, measured.spec.jobRef.name};
   const auto found = pass.read(job_ref);
-  if (!found) return pass.take_result();
-  if (*found == nullptr) {
+  if (found.state == reconcile::ObjectLookup::State::Unknown) return pass.take_result();
+  if (found.state == reconcile::ObjectLookup::State::Absent) {
     // A measurement created before its Job (applied together) waits; one that saw it, ends.
     if (saw_job(measured)) {
       job_gone(pass);
@@ -349,13 +349,13 @@ reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& inpu
     }
     return pass.take_result();
   }
-  if (pass.in.cache.get(job_ref) == nullptr) {  // exists; the cache has not caught up yet
+  if (found.live) {  // exists; the cache has not caught up yet
     pass.requeue(kWaitInterval);
     return pass.take_result();
   }
   api::Job job;
   try {
-    job = api::decode_object<api::Job>(**found);
+    job = api::decode_object<api::Job>(*found.object);
   } catch (const std::exception& error) {
     pass.result.plan.error = std::string("cannot decode the measured Job: ") + error.what();
     return pass.take_result();

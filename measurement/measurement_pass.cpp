@@ -25,15 +25,8 @@ MeasurementPass::MeasurementPass(const reconcile::Context& input,
            string_at(measured_object, {"metadata", "name"})},
       now(k8s::format_rfc3339(input.now)) {}
 
-std::optional<const json::value*> MeasurementPass::read(const k8s::ObjectRef& ref) {
-  if (const json::value* cached = in.cache.get(ref)) return cached;
-  if (auto it = in.live.find(ref); it != in.live.end())
-    return it->second.is_null() ? nullptr : &it->second;
-  const bool planned = std::any_of(
-      result.plan.actions.begin(), result.plan.actions.end(),
-      [&](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet && a.target == ref; });
-  if (!planned) result.plan.actions.push_back(k8s::live_get(ref));
-  return std::nullopt;
+reconcile::ObjectLookup MeasurementPass::read(const k8s::ObjectRef& ref) {
+  return reconcile::read_object(in, result, ref);
 }
 
 const reconcile::PodLogAnswer* MeasurementPass::pod_log(const reconcile::PodLogWant& want) {
@@ -43,21 +36,10 @@ const reconcile::PodLogAnswer* MeasurementPass::pod_log(const reconcile::PodLogW
   return nullptr;
 }
 
-bool MeasurementPass::stopped() const {
-  return !result.wanted_pod_logs.empty() ||
-         std::any_of(result.plan.actions.begin(), result.plan.actions.end(),
-                     [](const k8s::Action& a) { return a.verb == k8s::ActionVerb::LiveGet; });
-}
+bool MeasurementPass::stopped() const { return reconcile::waiting_for_reads(result); }
 
 reconcile::Result MeasurementPass::take_result() {
-  if (stopped()) {
-    k8s::ReconcilePlan reads;
-    for (auto& action : result.plan.actions) {
-      if (action.verb == k8s::ActionVerb::LiveGet) reads.actions.push_back(std::move(action));
-    }
-    result.plan = std::move(reads);
-    result.memo.reset();
-  }
+  if (stopped()) reconcile::keep_only_reads(result);
   return std::move(result);
 }
 

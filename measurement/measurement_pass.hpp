@@ -6,6 +6,7 @@
 #include "api/measurement.hpp"
 #include "measure/log_profile.hpp"
 #include "reconcile/contract.hpp"
+#include "reconcile/reads.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -30,9 +31,8 @@ struct MeasurementPass {
   std::string now;  // RFC 3339
   reconcile::Result result;
 
-  // Cache, else the live answer, else a planned LiveGet (nullopt: unknown yet, the pass stops).
-  // A present value may be null: a live read found nothing.
-  std::optional<const boost::json::value*> read(const k8s::ObjectRef& ref);
+  // Cache, else the live answer, else a planned LiveGet (the pass stops).
+  reconcile::ObjectLookup read(const k8s::ObjectRef& ref);
   // The answer to `want`, or nullptr after asking for it (the pass stops).
   const reconcile::PodLogAnswer* pod_log(const reconcile::PodLogWant& want);
   bool stopped() const;
