@@ -25,6 +25,7 @@ inline constexpr std::string_view kWorkloadAdopted = "WorkloadAdopted";
 inline constexpr std::string_view kWorkloadPending = "WorkloadPending";
 inline constexpr std::string_view kWorkloadRunning = "WorkloadRunning";
 inline constexpr std::string_view kWorkloadSchedulingBlocked = "WorkloadSchedulingBlocked";
+inline constexpr std::string_view kWorkloadRestarting = "WorkloadRestarting";
 // Succeeded
 inline constexpr std::string_view kWorkloadCompleted = "WorkloadCompleted";
 // Failed

@@ -4,6 +4,7 @@
 #include "k8s/rfc3339.hpp"
 #include "job/job_failure.hpp"
 #include "job/job_gang_check.hpp"
+#include "job/job_stall.hpp"
 #include "job/trainjob_adapter.hpp"
 
 #include <boost/json.hpp>
@@ -48,13 +49,15 @@ void on_already_exists(JobPass& pass, JobStatusDraft& draft, const k8s::ObjectRe
     return;
   }
   const json::value& holder = *outcome.live_holder;
-  if (controlled_by(holder, pass.job.metadata.uid)) {
-    record_workload(draft, ref, api::job_reason::kWorkloadAdopted, "adopted");
+  // A holder on its way out, ours (the run a checkpoint restart deleted) or foreign, is waited for:
+  // adopting it would adopt a run that is ending.
+  if (!string_at(holder, {"metadata", "deletionTimestamp"}).empty()) {
     pass.result.plan.requeue_after = k8s::kDefaultRequeue;
     return;
   }
-  if (!string_at(holder, {"metadata", "deletionTimestamp"}).empty()) {
-    pass.result.plan.requeue_after = k8s::kDefaultRequeue;  // a foreign holder on its way out
+  if (controlled_by(holder, pass.job.metadata.uid)) {
+    record_workload(draft, ref, api::job_reason::kWorkloadAdopted, "adopted");
+    pass.result.plan.requeue_after = k8s::kDefaultRequeue;
     return;
   }
   // Never recorded in workloadRef, so nothing can ever delete the foreign object.
@@ -77,8 +80,20 @@ std::optional<std::string> scheduling_block(const std::vector<const json::value*
   return std::nullopt;
 }
 
+// A workload that ended without success (failed, vanished, stalled): a restart from the last
+// checkpoint while restarts remain, else the Job fails.
+void workload_lost(JobPass& pass, JobStatusDraft& draft, const k8s::ObjectRef& workload,
+                   std::string_view reason, const std::string& message) {
+  if (restart_allowed(pass, draft.status())) {
+    restart_from_checkpoint(pass, draft, workload);
+    return;
+  }
+  fail_job(pass, draft, reason, message);
+}
+
 // Phase Running: time spent unschedulable does not count.
-void running(JobPass& pass, JobStatusDraft& draft, const std::string& workload) {
+void running(JobPass& pass, JobStatusDraft& draft, const k8s::ObjectRef& ref,
+             const std::string& workload) {
   api::JobStatus& status = draft.status();
   const auto now = pass.in.now;
   pass.result.plan.requeue_after = k8s::kDefaultRequeue;
@@ -107,7 +122,13 @@ void running(JobPass& pass, JobStatusDraft& draft, const std::string& workload) 
     }
     return;
   }
-  if (status.workloadStartTime.empty()) status.workloadStartTime = draft.now();
+  const std::string start =
+      status.workloadStartTime.empty() ? draft.now() : status.workloadStartTime;
+  if (auto stalled = stall_verdict(pass, status, start)) {
+    workload_lost(pass, draft, ref, api::job_reason::kWorkloadStalled, *stalled);
+    return;
+  }
+  if (status.workloadStartTime.empty()) status.workloadStartTime = start;
   draft.set_phase(api::kConditionInProgress, api::job_reason::kWorkloadRunning,
                   "Workload " + workload + " is running");
 }
@@ -128,6 +149,10 @@ void create_workload(JobPass& pass, JobStatusDraft& draft) {
         "Failed to create workload " + workload_text(ref.name) + ": " + outcome->message;
     draft.add_event("Warning", api::job_event::kWorkloadCreationError, message);
     pass.result.plan.error = message;
+    return;
+  }
+  if (auto left = restart_grace_left(pass)) {
+    pass.result.plan.requeue_after = *left;
     return;
   }
   if (!job.spec.workload.trainJob) {
@@ -162,7 +187,8 @@ void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
     case ObjectLookup::State::Unknown:
       return;
     case ObjectLookup::State::Absent:
-      fail_job(pass, draft, api::job_reason::kWorkloadFailed, "Workload " + name + " was deleted");
+      workload_lost(pass, draft, ref, api::job_reason::kWorkloadFailed,
+                    "Workload " + name + " was deleted");
       return;
     case ObjectLookup::State::Present:
       break;
@@ -175,8 +201,8 @@ void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
   const trainjob::WorkloadState state = trainjob::workload_state(*found.object);
   switch (state.phase) {
     case WorkloadPhase::Failed:
-      fail_job(pass, draft, api::job_reason::kWorkloadFailed,
-               "Workload " + name + " failed: " + state.message);
+      workload_lost(pass, draft, ref, api::job_reason::kWorkloadFailed,
+                    "Workload " + name + " failed: " + state.message);
       return;
     case WorkloadPhase::Succeeded:
       draft.set_phase(api::kConditionSucceeded, api::job_reason::kWorkloadCompleted,
@@ -189,7 +215,7 @@ void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
       pass.result.plan.requeue_after = k8s::kDefaultRequeue;
       return;
     case WorkloadPhase::Running:
-      running(pass, draft, name);
+      running(pass, draft, ref, name);
       return;
   }
 }
