@@ -5,6 +5,7 @@
 #include "job/job_watches.hpp"
 #include "jsonkit/paths.hpp"
 #include "measurement/bandwidth_reconciler.hpp"
+#include "measurement/measurement_gauges.hpp"
 #include "workflow/workflow_reconciler.hpp"
 #include "workloadrun/reconciler.hpp"
 
@@ -104,6 +105,11 @@ std::vector<ControllerSpec> nvcre_controllers() {
                    },
                    ControllerClass::Measurement});
   return specs;
+}
+
+decltype(ManagerOptions::gauge_projections) nvcre_gauge_projections() {
+  return {{"BandwidthMeasurement", measurement::measurement_gauges},
+          {"GoodputMeasurement", measurement::measurement_gauges}};
 }
 
 }  // namespace nvcre::actors

@@ -10,5 +10,7 @@ namespace nvcre::actors {
 
 std::vector<WatchSpec> nvcre_watches();
 std::vector<ControllerSpec> nvcre_controllers();
+// The measurements' gauges (measurement/measurement_gauges.hpp), by kind.
+decltype(ManagerOptions::gauge_projections) nvcre_gauge_projections();
 
 }  // namespace nvcre::actors

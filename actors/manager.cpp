@@ -4,6 +4,7 @@
 #include "actors/catalog_resolver.hpp"
 #include "actors/controller.hpp"
 #include "actors/event_recorder.hpp"
+#include "actors/gauge_projector.hpp"
 #include "actors/workflow_assembler.hpp"
 #include "actors/leader_elector.hpp"
 #include "actors/platform_detector.hpp"
@@ -171,6 +172,12 @@ void Manager::start() {
   }
   caf::anon_send(the_store, subscribe_atom::value, change_subscriber_actor{services.detector});
 
+  std::optional<change_subscriber_actor> gauges;
+  if (o.metrics && !o.gauge_projections.empty()) {
+    gauges = spawn_gauge_projector(system, {cache, o.metrics, o.gauge_projections});
+    caf::anon_send(the_store, subscribe_atom::value, *gauges);
+  }
+
   auto controllers = spawn_controllers(system, o, cache, the_store, api, recorder, services);
   std::vector<caf::actor> reflectors;
   for (const auto& watch : o.watches) {
@@ -196,6 +203,7 @@ void Manager::start() {
   impl_->supervise("event_recorder", recorder);
   impl_->supervise("store", the_store);
   impl_->supervise("platform_detector", services.detector);
+  if (gauges) impl_->supervise("gauge_projector", *gauges);
   for (std::size_t i = 0; i < services.resolvers.size(); ++i) {
     impl_->supervise("catalog_resolver/" + std::to_string(i), services.resolvers[i]);
     impl_->supervise("workflow_assembler/" + std::to_string(i), services.assemblers[i]);

@@ -6,11 +6,13 @@
 #include "actors/messages.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "k8s/leader_election.hpp"
+#include "k8s/metrics.hpp"
 #include "reconcile/contract.hpp"
 #include "k8s/rest_client.hpp"
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +63,9 @@ struct ManagerOptions {
   std::size_t build_service_pool = 2;  // catalog resolvers and gang schedulers, each
   std::vector<WatchSpec> watches;
   std::vector<ControllerSpec> controllers;
+  // Kinds whose objects project gauges (by kind), applied to `metrics` when it is set.
+  std::map<std::string, std::function<std::vector<k8s::GaugeSample>(const boost::json::value&)>>
+      gauge_projections;
   bool leader_elect = false;
   k8s::LeaderElectionConfig election;  // lease namespace/name/identity/durations
   bool abandon_lease_on_stop = false;  // tests: a crash leaves the lease for the standby to expire

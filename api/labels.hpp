@@ -8,6 +8,8 @@ namespace nvcre::api {
 inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
 inline constexpr std::string_view kManagedByValue = "nvcre";
 
+// Jobs, dependencies and measurements: the Workflow they belong to.
+inline constexpr std::string_view kWorkflowLabel = "nvcre.nvidia.com/workflow";
 // A Job's TrainJob and pods: which nvcre Job and node group they run for.
 inline constexpr std::string_view kJobLabel = "nvcre.nvidia.com/job";
 inline constexpr std::string_view kGroupLabel = "nvcre.nvidia.com/group";

@@ -37,10 +37,15 @@ json::object owner_reference(const api::Job& job) {
 }
 
 json::object measurement_metadata(const api::Job& job, const k8s::ObjectRef& ref) {
+  json::object labels{{api::kManagedByLabel, api::kManagedByValue},
+                      {api::kJobLabel, job.metadata.name}};
+  // The measurement's gauges are labelled with the Workflow.
+  if (auto workflow = job.metadata.labels.find(std::string(api::kWorkflowLabel));
+      workflow != job.metadata.labels.end())
+    labels[api::kWorkflowLabel] = workflow->second;
   return {{"name", ref.name},
           {"namespace", ref.ns},
-          {"labels", json::object{{api::kManagedByLabel, api::kManagedByValue},
-                                  {api::kJobLabel, job.metadata.name}}},
+          {"labels", std::move(labels)},
           {"ownerReferences", json::array{owner_reference(job)}}};
 }
 

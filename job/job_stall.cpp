@@ -21,9 +21,9 @@ constexpr std::chrono::seconds kDefaultGoodputSampleInterval{60};
 constexpr std::chrono::seconds kDefaultRestartGrace{30};
 
 const json::value* goodput_measurement(const JobPass& pass) {
-  return pass.in.cache.get(
-      k8s::ObjectRef{std::string(api::kApiVersion), std::string(api::GoodputMeasurement::kKind),
-                     pass.job.metadata.namespace_, goodput_measurement_name(pass.job.metadata.name)});
+  return pass.in.cache.get(k8s::ObjectRef{
+      std::string(api::kApiVersion), std::string(api::GoodputMeasurement::kKind),
+      pass.job.metadata.namespace_, goodput_measurement_name(pass.job.metadata.name)});
 }
 
 std::optional<k8s::Clock::time_point> time_at(const json::value& object,
@@ -44,8 +44,8 @@ std::chrono::nanoseconds sample_interval(const json::value& gm) {
 
 std::int64_t log_interval(const json::value& gm) {
   const json::value* interval = value_at(gm, {"status", "logInterval"});
-  return std::max<std::int64_t>(interval != nullptr && interval->is_int64() ? interval->get_int64() : 0,
-                                1);
+  return std::max<std::int64_t>(
+      interval != nullptr && interval->is_int64() ? interval->get_int64() : 0, 1);
 }
 
 // Later of two optional times.
@@ -95,7 +95,8 @@ bool restart_allowed(const JobPass& pass, const api::JobStatus& status) {
   if (!checkpoint) return false;
   if (status.restartCount.value_or(0) >= checkpoint->maxRestarts.value_or(0)) return false;
   const json::value* gm = goodput_measurement(pass);
-  const json::value* step = gm == nullptr ? nullptr : value_at(*gm, {"status", "lastCheckpointStep"});
+  const json::value* step =
+      gm == nullptr ? nullptr : value_at(*gm, {"status", "lastCheckpointStep"});
   return step != nullptr && step->is_int64() && step->get_int64() > 0;
 }
 

@@ -7,7 +7,10 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include <algorithm>
+#include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 namespace nvcre::k8s {
 
@@ -42,7 +45,35 @@ struct Metrics::Impl {
           .Name("nvcre_watch_restarts_total")
           .Help("Watches re-opened or relisted, by kind")
           .Register(*registry);
+
+  std::mutex objects_mutex;
+  std::map<std::string, prometheus::Family<prometheus::Gauge>*> object_families;
+  std::map<std::string, std::vector<GaugeSample>> object_series;  // by object key
+
+  prometheus::Family<prometheus::Gauge>& object_family(const std::string& name) {
+    auto found = object_families.find(name);
+    if (found != object_families.end()) return *found->second;
+    auto help = object_gauge_families().find(name);
+    if (help == object_gauge_families().end())
+      throw std::invalid_argument("unknown object gauge family " + name);
+    auto& family = prometheus::BuildGauge().Name(name).Help(help->second).Register(*registry);
+    object_families.emplace(name, &family);
+    return family;
+  }
 };
+
+const std::map<std::string, std::string>& object_gauge_families() {
+  static const std::map<std::string, std::string> families{
+      {"nvcre_nccl_busbw_gbps", "Bus bandwidth (GB/s) of a running NCCL test, per message size"},
+      {"nvcre_nccl_algbw_gbps",
+       "Algorithm bandwidth (GB/s) of a running NCCL test, per message size"},
+      {"nvcre_goodput_ratio", "Goodput ratio (0-1) of a training Job"},
+      {"nvcre_goodput_avg_tflops_per_gpu", "Average TFLOPS per GPU of a running training Job"},
+      {"nvcre_goodput_avg_step_time_seconds",
+       "Average step time (s, without warmup) of a running training Job"},
+  };
+  return families;
+}
 
 Metrics::Metrics() : impl_(std::make_unique<Impl>()) {}
 Metrics::~Metrics() = default;
@@ -71,6 +102,27 @@ void Metrics::api_request(std::string_view verb, int code) {
 
 void Metrics::watch_restart(const std::string& kind) {
   impl_->watch_restarts.Add({{"kind", kind}}).Increment();
+}
+
+void Metrics::replace_object_gauges(const std::string& object_key,
+                                    const std::vector<GaugeSample>& samples) {
+  std::lock_guard lock(impl_->objects_mutex);
+  auto& previous = impl_->object_series[object_key];
+  for (const auto& old : previous) {
+    const bool kept = std::any_of(samples.begin(), samples.end(), [&](const GaugeSample& s) {
+      return s.name == old.name && s.labels == old.labels;
+    });
+    if (kept) continue;
+    auto& family = impl_->object_family(old.name);
+    family.Remove(&family.Add(old.labels));
+  }
+  for (const auto& sample : samples)
+    impl_->object_family(sample.name).Add(sample.labels).Set(sample.value);
+  if (samples.empty()) {
+    impl_->object_series.erase(object_key);
+  } else {
+    previous = samples;
+  }
 }
 
 std::shared_ptr<prometheus::Registry> Metrics::registry() const { return impl_->registry; }

@@ -2,15 +2,28 @@
 // The manager's Prometheus metrics (prefix `nvcre_`): reconciles by controller and result,
 // reconcile duration, queue depth, live reconciler actors, API requests by verb and code, watch
 // restarts. Thread-safe (prometheus-cpp metrics are atomic); shared by every actor.
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace prometheus {
 class Registry;
 }
 
 namespace nvcre::k8s {
+
+// One gauge series an object's state projects (e.g. a measurement's bus bandwidth per size).
+struct GaugeSample {
+  std::string name;  // a family declared in object_gauge_families()
+  std::map<std::string, std::string> labels;
+  double value = 0;
+  bool operator==(const GaugeSample&) const = default;
+};
+
+// The families object gauges may use: name -> help.
+const std::map<std::string, std::string>& object_gauge_families();
 
 class Metrics {
  public:
@@ -25,6 +38,11 @@ class Metrics {
   void reconcilers_changed(const std::string& controller, int delta);
   void api_request(std::string_view verb, int code);
   void watch_restart(const std::string& kind);
+  // Makes `samples` the series of the object `object_key` ("kind/namespace/name"): series it had
+  // and no longer has are removed, so a completed or deleted object leaves no stale gauge. Throws
+  // std::invalid_argument for a family not in object_gauge_families().
+  void replace_object_gauges(const std::string& object_key,
+                             const std::vector<GaugeSample>& samples);
 
   std::shared_ptr<prometheus::Registry> registry() const;
   // The text exposition format, for tests and for the probe server's /metrics fallback.

@@ -1,5 +1,7 @@
 #include "manager/demo_report.hpp"
 
+#include "api/labels.hpp"
+
 #include <boost/json.hpp>
 
 #include <charconv>
@@ -137,7 +139,7 @@ std::string final_report(const json::value& certification,
     }
     out << "\n";
     for (const auto& job : jobs) {
-      if (text(job, {"metadata", "labels", "nvcre.nvidia.com/workflow"}) != workflow &&
+      if (text(job, {"metadata", "labels", api::kWorkflowLabel}) != workflow &&
           text(job, {"spec", "workflowRef", "name"}) != workflow) {
         continue;
       }

@@ -2,6 +2,7 @@
 // The pure half of Workflow dependencies: which dependencies are
 // workflow-scoped and which need a per-Job copy, the order to create them in, the per-Job names and
 // the rewritten Job spec, the object to create, and the ownership checks adopt and cleanup rely on.
+#include "api/labels.hpp"
 #include "api/workflow.hpp"
 
 #include <boost/json/object.hpp>
@@ -16,7 +17,7 @@
 
 namespace nvcre::workflow {
 
-inline constexpr std::string_view kWorkflowLabel = "nvcre.nvidia.com/workflow";
+using api::kWorkflowLabel;
 inline constexpr std::string_view kWorkflowUidAnnotation = "nvcre.nvidia.com/workflow-uid";
 
 // Every string value reachable in `value` (object keys excluded), in document order.

@@ -164,7 +164,7 @@ api::Job build_group_job(const GroupJobInput& input) {
     job.metadata.annotations = meta->annotations;
   }
   job.metadata.labels[std::string(kManagedByLabel)] = std::string(kManagedByValue);
-  job.metadata.labels["nvcre.nvidia.com/workflow"] = input.workflow.metadata.name;
+  job.metadata.labels[std::string(api::kWorkflowLabel)] = input.workflow.metadata.name;
   job.metadata.labels[std::string(kGroupLabel)] = input.group.name;
   if (!input.group.nodes.empty())
     job.metadata.annotations[std::string(kGroupNodesAnnotation)] = join(input.group.nodes, ",");

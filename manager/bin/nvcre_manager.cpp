@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
     options.measurement_max_concurrent_reconciles = flags.measurement_max_concurrent_reconciles;
     options.watches = nvcre::actors::nvcre_watches();
     options.controllers = nvcre::actors::nvcre_controllers();
+    options.gauge_projections = nvcre::actors::nvcre_gauge_projections();
     options.metrics = metrics;
     options.instance = identity();
     options.leader_elect = flags.leader_elect;

@@ -124,6 +124,7 @@ actors::ManagerOptions EmbeddedCluster::manager_options(const std::string& insta
   options.client = client_config();
   options.watches = actors::nvcre_watches();
   options.controllers = actors::nvcre_controllers();
+  options.gauge_projections = actors::nvcre_gauge_projections();
   options.instance = instance;
   // A silent watch still ends this often, so stopping a manager never waits long.
   options.max_watch_timeout = std::chrono::seconds(5);

@@ -1,0 +1,81 @@
+// The gauges a measurement projects, and the registry keeping exactly the projected series of each
+// object: a running BandwidthMeasurement shows per-size bandwidth, a Complete one none; a deleted
+// object's series are removed.
+#include "jsonkit/yaml.hpp"
+#include "k8s/metrics.hpp"
+#include "measurement/measurement_gauges.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using nvcre::jsonkit::parse_yaml;
+
+const char* kRunning = R"(
+apiVersion: nvcre.nvidia.com/v1alpha1
+kind: BandwidthMeasurement
+metadata: {name: j-bandwidth, namespace: ns, labels: {nvcre.nvidia.com/workflow: wf}}
+spec: {jobRef: {name: j}, logProfileRef: nccl-bandwidth, testType: all_reduce}
+status:
+  results:
+  - {sizeBytes: 1048576, algBW: "16.93", busBW: "31.75", samples: 2}
+  - {sizeBytes: 2097152, algBW: "30.10", busBW: "56.44", samples: 2}
+  conditions: [{type: Measuring, status: "True", reason: JobRunning}]
+)";
+
+TEST(MeasurementGauges, ARunningBandwidthMeasurementShowsEachSize) {
+  const auto gauges = nvcre::measurement::measurement_gauges(parse_yaml(kRunning));
+  ASSERT_EQ(gauges.size(), 4U);
+  EXPECT_EQ(gauges[0].name, "nvcre_nccl_busbw_gbps");
+  EXPECT_DOUBLE_EQ(gauges[0].value, 31.75);
+  const std::map<std::string, std::string> labels{
+      {"namespace", "ns"}, {"measurement", "j-bandwidth"},     {"job", "j"},
+      {"workflow", "wf"},  {"nccl_test", "all_reduce"}, {"message_size_bytes", "1048576"}};
+  EXPECT_EQ(gauges[0].labels, labels);
+  EXPECT_EQ(gauges[1].name, "nvcre_nccl_algbw_gbps");
+  EXPECT_EQ(gauges[3].labels.at("message_size_bytes"), "2097152");
+}
+
+TEST(MeasurementGauges, ACompleteBandwidthMeasurementShowsNone) {
+  auto complete = parse_yaml(kRunning);
+  complete.at("status").at("conditions").as_array().push_back(
+      parse_yaml("{type: Complete, status: 'True', reason: JobSucceeded}"));
+  EXPECT_TRUE(nvcre::measurement::measurement_gauges(complete).empty());
+}
+
+TEST(MeasurementGauges, GoodputKeepsItsRatioAfterCompletion) {
+  const auto complete = parse_yaml(R"(
+kind: GoodputMeasurement
+metadata: {name: j-goodput, namespace: ns}
+spec: {jobRef: {name: j}, logProfileRef: megatron-training}
+status:
+  result: "0.9120"
+  avgTFLOPSPerGPU: "410.20"
+  avgStepTimeSec: "1.8432"
+  conditions: [{type: Complete, status: "True", reason: JobSucceeded}]
+)");
+  const auto gauges = nvcre::measurement::measurement_gauges(complete);
+  ASSERT_EQ(gauges.size(), 1U);
+  EXPECT_EQ(gauges[0].name, "nvcre_goodput_ratio");
+  EXPECT_DOUBLE_EQ(gauges[0].value, 0.912);
+}
+
+TEST(ObjectGauges, SeriesAnObjectNoLongerProjectsAreRemoved) {
+  nvcre::k8s::Metrics metrics;
+  const auto running = nvcre::measurement::measurement_gauges(parse_yaml(kRunning));
+  metrics.replace_object_gauges("BandwidthMeasurement/ns/j-bandwidth", running);
+  EXPECT_NE(metrics.render().find("message_size_bytes=\"2097152\""), std::string::npos);
+  metrics.replace_object_gauges("BandwidthMeasurement/ns/j-bandwidth", {running[0], running[1]});
+  EXPECT_EQ(metrics.render().find("message_size_bytes=\"2097152\""), std::string::npos);
+  EXPECT_NE(metrics.render().find("message_size_bytes=\"1048576\""), std::string::npos);
+  metrics.replace_object_gauges("BandwidthMeasurement/ns/j-bandwidth", {});
+  EXPECT_EQ(metrics.render().find("j-bandwidth"), std::string::npos);
+}
+
+TEST(ObjectGauges, AnUnknownFamilyIsRefused) {
+  nvcre::k8s::Metrics metrics;
+  EXPECT_THROW(metrics.replace_object_gauges("x", {{"nvcre_made_up", {}, 1}}),
+               std::invalid_argument);
+}
+
+}  // namespace
