@@ -62,8 +62,8 @@ void goodput(const json::value& m, bool complete, std::vector<k8s::GaugeSample>&
 std::vector<k8s::GaugeSample> measurement_gauges(const json::value& measurement) {
   std::vector<k8s::GaugeSample> out;
   if (!measurement.is_object()) return out;
-  const bool complete = api::condition_is_true(reconcile::status_conditions(measurement),
-                                               api::kConditionComplete);
+  const bool complete =
+      api::condition_is_true(reconcile::status_conditions(measurement), api::kConditionComplete);
   const std::string kind = string_at(measurement, {"kind"});
   if (kind == api::BandwidthMeasurement::kKind) {
     if (!complete) bandwidth(measurement, out);

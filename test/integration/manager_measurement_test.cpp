@@ -151,3 +151,51 @@ TEST_F(ManagerMeasurement, AKeyNothingMeasuresTimesOut) {
 
 }  // namespace
 }  // namespace nvcre::actors
+
+namespace nvcre::actors {
+namespace {
+
+json::value workload_run(const std::string& name, const std::string& threshold) {
+  return json::object{
+      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
+      {"kind", "WorkloadRun"},
+      {"metadata", {{"name", name}, {"namespace", "it"}}},
+      {"spec",
+       {{"image", "nvcr.io/nvidia/pytorch:26.01-py3"},
+        {"numNodes", 4},
+        {"framework",
+         {{"mpi",
+           {{"binary", "/usr/local/bin/all_reduce_perf_mpi"},
+            {"mpirunPath", "/usr/local/mpi/bin/mpirun"},
+            {"args", json::array{"-b", "1G", "-e", "8G", "-f", "2"}}}}}},
+        {"bandwidthMeasurement", {{"logProfileRef", "nccl-bandwidth"}, {"testType", "all_reduce"}}},
+        {"thresholds", {{"busBandwidthGBps", threshold}}}}}};
+}
+
+TEST_F(ManagerMeasurement, AWorkloadRunMirrorsTheThresholdVerdict) {
+  start();
+  client_->create(nvcre::testing::kWorkloadRuns, "it", workload_run("met", "value >= 300"));
+  client_->create(nvcre::testing::kWorkloadRuns, "it", workload_run("missed", "value >= 850"));
+  auto verdict = [&](const std::string& name) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < until) {
+      const json::value run = client_->get(nvcre::testing::kWorkloadRuns, "it", name);
+      if (auto v = nvcre::testing::verdict_of(run); !v.type.empty()) return run;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return json::value();
+  };
+  const json::value met = verdict("met");
+  ASSERT_FALSE(met.is_null());
+  EXPECT_EQ(nvcre::testing::verdict_of(met).type, "Succeeded") << json::serialize(met);
+  const json::value missed = verdict("missed");
+  ASSERT_FALSE(missed.is_null());
+  const Verdict v = nvcre::testing::verdict_of(missed);
+  EXPECT_EQ(v.type, "Failed");
+  EXPECT_EQ(v.reason, "WorkflowValidationFailed") << json::serialize(missed);
+  EXPECT_EQ(text(condition(missed, "ValidationFailed"), "reason"), "ThresholdViolation")
+      << json::serialize(missed);
+}
+
+}  // namespace
+}  // namespace nvcre::actors

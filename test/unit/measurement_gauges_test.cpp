@@ -29,8 +29,8 @@ TEST(MeasurementGauges, ARunningBandwidthMeasurementShowsEachSize) {
   EXPECT_EQ(gauges[0].name, "nvcre_nccl_busbw_gbps");
   EXPECT_DOUBLE_EQ(gauges[0].value, 31.75);
   const std::map<std::string, std::string> labels{
-      {"namespace", "ns"}, {"measurement", "j-bandwidth"},     {"job", "j"},
-      {"workflow", "wf"},  {"nccl_test", "all_reduce"}, {"message_size_bytes", "1048576"}};
+      {"namespace", "ns"}, {"measurement", "j-bandwidth"}, {"job", "j"},
+      {"workflow", "wf"},  {"nccl_test", "all_reduce"},    {"message_size_bytes", "1048576"}};
   EXPECT_EQ(gauges[0].labels, labels);
   EXPECT_EQ(gauges[1].name, "nvcre_nccl_algbw_gbps");
   EXPECT_EQ(gauges[3].labels.at("message_size_bytes"), "2097152");
@@ -38,8 +38,10 @@ TEST(MeasurementGauges, ARunningBandwidthMeasurementShowsEachSize) {
 
 TEST(MeasurementGauges, ACompleteBandwidthMeasurementShowsNone) {
   auto complete = parse_yaml(kRunning);
-  complete.at("status").at("conditions").as_array().push_back(
-      parse_yaml("{type: Complete, status: 'True', reason: JobSucceeded}"));
+  complete.at("status")
+      .at("conditions")
+      .as_array()
+      .push_back(parse_yaml("{type: Complete, status: 'True', reason: JobSucceeded}"));
   EXPECT_TRUE(nvcre::measurement::measurement_gauges(complete).empty());
 }
 
