@@ -327,7 +327,8 @@ void start_training(api::GoodputMeasurementStatus& s, Totals& totals, const Wind
     close_interruption(s, totals, scan, first_at);
   }
   if (first.timing > 0 && window.profile.warmup_steps.value_or(0) > 0) {
-    s.warmupTimeSec = format_status_number(parse_status_number(s.priorWarmupTimeSec) + first.timing);
+    s.warmupTimeSec =
+        format_status_number(parse_status_number(s.priorWarmupTimeSec) + first.timing);
   }
 }
 
@@ -438,8 +439,12 @@ GoodputUpdate merge_goodput_window(api::GoodputMeasurementStatus status,
   api::GoodputMeasurementStatus& s = status;
   WindowScan scan = scan_window(window);
   Totals totals(s);
-  // The application runs between logged steps: its last sign of life is the sample time.
-  if (window.last_log_time) s.applicationStopTime = time_text(window.now);
+  // A running application is alive between its logged lines: its last sign of life is the
+  // sample time. An ended one stopped after its last line.
+  if (window.last_log_time) {
+    s.applicationStopTime =
+        time_text(window.terminal ? std::min(*window.last_log_time, window.now) : window.now);
+  }
   fill_pending_save(scan, window.pending_save);
   std::optional<PendingCheckpointSave> carry = window.pending_save;
   if (scan.open_save) {
@@ -459,11 +464,39 @@ GoodputUpdate merge_goodput_window(api::GoodputMeasurementStatus status,
   if (!started && scan.first_step) start_training(s, totals, scan, window);
   count_checkpoints(s, totals, scan);
   totals.recompute(training_seconds(s, window.now));
-  const bool advanced = !scan.steps.empty() &&
-                        (!highest_before || scan.steps.back().step > *highest_before);
+  const bool advanced =
+      !scan.steps.empty() && (!highest_before || scan.steps.back().step > *highest_before);
   record_step_statistics(s, scan.steps, window, window.terminal && !advanced);
   totals.write(s);
   return {std::move(status), carry};
+}
+
+std::vector<LogEvent> combine_worker_events(std::span<const LogEvent> lifecycle,
+                                            std::span<const LogEvent> steps) {
+  std::vector<LogEvent> combined;
+  for (const auto& event : lifecycle) {
+    if (event.pattern != "trainingStep") combined.push_back(event);
+  }
+  const std::size_t lifecycle_count = combined.size();
+  for (const auto& event : steps) {
+    if (event.pattern == "trainingStep") combined.push_back(event);
+  }
+  // Each part is in log order already: merge them by time, an untimed event inheriting the
+  // time of the event before it in its own log.
+  std::vector<std::optional<TimePoint>> at(combined.size());
+  for (std::size_t i = 0; i < combined.size(); ++i) {
+    const bool part_start = i == 0 || i == lifecycle_count;
+    at[i] = combined[i].timestamp ? combined[i].timestamp : (part_start ? std::nullopt : at[i - 1]);
+  }
+  std::vector<std::size_t> order(combined.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return at[a].value_or(TimePoint::min()) < at[b].value_or(TimePoint::min());
+  });
+  std::vector<LogEvent> out;
+  out.reserve(order.size());
+  for (std::size_t i : order) out.push_back(std::move(combined[i]));
+  return out;
 }
 
 void account_job_failure(api::GoodputMeasurementStatus& status,

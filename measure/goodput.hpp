@@ -25,6 +25,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nvcre::measure {
 
@@ -69,8 +70,9 @@ struct GoodputWindow {
   std::optional<k8s::Clock::time_point> last_log_time;
   k8s::Clock::time_point now;  // the sample time; the terminal anchor for a final merge
   std::optional<PendingCheckpointSave> pending_save;
-  // A final merge: events after `now` are dropped, steps never move back, and the averages are
-  // kept unless the window reaches past the highest step already recorded.
+  // A final merge: events after `now` are dropped, steps never move back, the averages are kept
+  // unless the window reaches past the highest step already recorded, and the application stopped
+  // at the window's last line rather than at `now`.
   bool terminal = false;
 };
 
@@ -82,6 +84,12 @@ struct GoodputUpdate {
 // Folds one window into the status (conditions untouched).
 GoodputUpdate merge_goodput_window(api::GoodputMeasurementStatus status,
                                    const GoodputWindow& window);
+
+// The events of a Multi worker strategy: the lifecycle pod's application start, checkpoint and
+// restore events and the step pod's training steps, in time order (untimed events keep their
+// place after the timed ones before them).
+std::vector<LogEvent> combine_worker_events(std::span<const LogEvent> lifecycle,
+                                            std::span<const LogEvent> steps);
 
 // A failed Job's final numbers: an interruption (reason JobFailed) at `terminated_at`, training
 // time up to it, and the run's warmup / non-warmup times kept as the prior ones.

@@ -71,7 +71,8 @@ json::value run_case(const GoldenCase& golden_case) {
     const auto now = time_at(sample, "now");
     const bool present = bool_at(sample, "workloadPresent", true);
     const json::value* restarts = nvcre::jsonkit::value_at(sample, {"restartCount"});
-    const std::int64_t restart_count = restarts != nullptr ? restarts->to_number<std::int64_t>() : 0;
+    const std::int64_t restart_count =
+        restarts != nullptr ? restarts->to_number<std::int64_t>() : 0;
     const std::string end = nvcre::jsonkit::string_at(sample, {"end"});
     if (end.empty() && measure::interruption_detected(status, present, restart_count)) {
       const auto stop = k8s::parse_rfc3339(status.applicationStopTime);
