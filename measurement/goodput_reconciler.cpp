@@ -68,8 +68,7 @@ struct SamplingMemo {
 SamplingMemo read_memo(const json::value& memo) {
   if (!memo.is_object()) return {};
   SamplingMemo out{k8s::parse_rfc3339(jsonkit::string_at(memo, {"lastSample"})),
-                   k8s::parse_rfc3339(jsonkit::string_at(memo, {"anchor"})),
-                   std::nullopt};
+                   k8s::parse_rfc3339(jsonkit::string_at(memo, {"anchor"})), std::nullopt};
   const json::value* step = jsonkit::value_at(memo, {"pendingSave", "step"});
   auto at = k8s::parse_rfc3339(jsonkit::string_at(memo, {"pendingSave", "at"}));
   if (step != nullptr && step->is_int64() && at)
@@ -233,19 +232,19 @@ void sample_running(GoodputPass& pass, const api::Job& job) {
   const auto since =
       measure::since_time_for_sample(memo.anchor, pod_start(*workers.first), pass.in.now);
   bool failed = false;
-  auto window = read_window(pass, compiled, workers, reads_both(compiled, workers, true), since,
-                            failed);
+  auto window =
+      read_window(pass, compiled, workers, reads_both(compiled, workers, true), since, failed);
   if (!window && !failed) return;
   pass.requeue(interval);
   if (window) {
     auto update = measure::merge_goodput_window(
-        pass.status, {compiled, window->events, window->last_log_time, pass.in.now,
-                      memo.pending_save, false});
+        pass.status,
+        {compiled, window->events, window->last_log_time, pass.in.now, memo.pending_save, false});
     pass.status = std::move(update.status);
     memo.pending_save = update.pending_save;
     if (window->last_log_time) memo.anchor = window->last_log_time;
-    pass.set_condition(api::kConditionMeasuring, api::condition_status::kTrue,
-                       reason::kJobRunning, kRunningMessage);
+    pass.set_condition(api::kConditionMeasuring, api::condition_status::kTrue, reason::kJobRunning,
+                       kRunningMessage);
     memo.last_sample = pass.in.now;
   }
   pass.write_status();  // a failed read still keeps an interruption just recorded
@@ -320,12 +319,11 @@ void job_ended(GoodputPass& pass, const api::Job& job, bool succeeded) {
   // Without a window (no profile, no pod, a failed read) the totals still run to the anchor.
   const measure::CompiledProfile unresolved{};
   pass.status = measure::merge_goodput_window(
-                    pass.status,
-                    {compiled != nullptr ? *compiled : unresolved,
-                     window ? std::span<const measure::LogEvent>(window->events)
-                            : std::span<const measure::LogEvent>(),
-                     window ? window->last_log_time : std::nullopt, anchor, memo.pending_save,
-                     true})
+                    pass.status, {compiled != nullptr ? *compiled : unresolved,
+                                  window ? std::span<const measure::LogEvent>(window->events)
+                                         : std::span<const measure::LogEvent>(),
+                                  window ? window->last_log_time : std::nullopt, anchor,
+                                  memo.pending_save, true})
                     .status;
   if (!succeeded) {
     std::optional<Clock::time_point> stopped = last_activity(pass.status);
@@ -394,8 +392,8 @@ reconcile::Result reconcile_goodput_measurement(const reconcile::Context& input)
     return pass.take_result();
   }
   if (!reconcile::has_finalizer(pass.object, api::kGoodputMeasurementFinalizer)) {
-    pass.result.plan.actions.push_back(reconcile::add_finalizer_patch(
-        pass.self, pass.object, api::kGoodputMeasurementFinalizer));
+    pass.result.plan.actions.push_back(
+        reconcile::add_finalizer_patch(pass.self, pass.object, api::kGoodputMeasurementFinalizer));
     return pass.take_result();
   }
   if (pass.gm.spec.jobRef.name.empty()) return pass.take_result();

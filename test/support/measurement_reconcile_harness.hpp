@@ -48,9 +48,8 @@ inline reconcile::Result run(const reconcile::Function& reconcile_fn, const Reco
                                       : boost::json::value();
   std::map<std::string, reconcile::PodLogAnswer> answers;
   for (;;) {
-    auto result = reconcile_fn(
-        {c.object ? &*c.object : nullptr, c.cache, c.live, c.outcome, c.now, answers, c.no_builds,
-         memo});
+    auto result = reconcile_fn({c.object ? &*c.object : nullptr, c.cache, c.live, c.outcome, c.now,
+                                answers, c.no_builds, memo});
     bool answered = false;
     for (const auto& want : result.wanted_pod_logs) {
       const boost::json::object* entry = answer_for(c.extra, want);
