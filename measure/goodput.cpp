@@ -12,6 +12,8 @@ using TimePoint = Clock::time_point;
 
 // Only the most recent steps of a window feed the averages.
 constexpr std::size_t kMaxWindowSteps = 100;
+// The span of a terminal anchor (a condition time, whole seconds).
+constexpr std::chrono::seconds kAnchorSecond{1};
 
 double seconds_between(TimePoint from, TimePoint to) {
   return std::chrono::duration<double>(to - from).count();
@@ -63,6 +65,7 @@ struct WindowScan {
   std::optional<Step> first_step;
   std::vector<Checkpoint> checkpoints;
   std::optional<PendingCheckpointSave> open_save;  // a save line whose done line did not come
+  std::optional<TimePoint> last_event_time;        // the latest time of the events read
 };
 
 Step step_of(const CompiledProfile& profile, const LogEvent& event) {
@@ -82,6 +85,8 @@ class WindowScanner {
   explicit WindowScanner(const CompiledProfile& profile) : profile_(profile) {}
 
   void add(const LogEvent& event) {
+    if (event.timestamp && (!scan_.last_event_time || *event.timestamp > *scan_.last_event_time))
+      scan_.last_event_time = event.timestamp;
     const std::string& name = event.pattern;
     if (name == "applicationStart") {
       if (event.timestamp && !scan_.application_start) {
@@ -181,7 +186,10 @@ class WindowScanner {
 WindowScan scan_window(const GoodputWindow& window) {
   WindowScanner scanner(window.profile);
   for (const auto& event : window.events) {
-    if (window.terminal && event.timestamp && *event.timestamp > window.now) continue;
+    // The terminal anchor is a condition time, whole seconds: lines of its second are before it.
+    if (window.terminal && event.timestamp &&
+        std::chrono::floor<std::chrono::seconds>(*event.timestamp) > window.now)
+      continue;
     scanner.add(event);
   }
   return scanner.finish();
@@ -440,10 +448,16 @@ GoodputUpdate merge_goodput_window(api::GoodputMeasurementStatus status,
   WindowScan scan = scan_window(window);
   Totals totals(s);
   // A running application is alive between its logged lines: its last sign of life is the
-  // sample time. An ended one stopped after its last line.
-  if (window.last_log_time) {
-    s.applicationStopTime =
-        time_text(window.terminal ? std::min(*window.last_log_time, window.now) : window.now);
+  // sample time. An ended one stopped after its last line (of those up to the anchor).
+  if (window.last_log_time && !window.terminal) {
+    s.applicationStopTime = time_text(window.now);
+  } else if (window.last_log_time) {
+    const bool within = *window.last_log_time < window.now + kAnchorSecond;
+    if (within) {
+      s.applicationStopTime = time_text(*window.last_log_time);
+    } else if (scan.last_event_time) {
+      s.applicationStopTime = time_text(*scan.last_event_time);
+    }
   }
   fill_pending_save(scan, window.pending_save);
   std::optional<PendingCheckpointSave> carry = window.pending_save;

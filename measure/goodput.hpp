@@ -70,9 +70,9 @@ struct GoodputWindow {
   std::optional<k8s::Clock::time_point> last_log_time;
   k8s::Clock::time_point now;  // the sample time; the terminal anchor for a final merge
   std::optional<PendingCheckpointSave> pending_save;
-  // A final merge: events after `now` are dropped, steps never move back, the averages are kept
-  // unless the window reaches past the highest step already recorded, and the application stopped
-  // at the window's last line rather than at `now`.
+  // A final merge: events after `now` (whole seconds: the Job condition's time) are dropped, steps
+  // never move back, the averages are kept unless the window reaches past the highest step already
+  // recorded, and the application stopped at the window's last line rather than at `now`.
   bool terminal = false;
 };
 
