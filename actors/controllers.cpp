@@ -5,6 +5,7 @@
 #include "job/job_watches.hpp"
 #include "jsonkit/paths.hpp"
 #include "measurement/bandwidth_reconciler.hpp"
+#include "measurement/goodput_reconciler.hpp"
 #include "measurement/measurement_gauges.hpp"
 #include "workflow/workflow_reconciler.hpp"
 #include "workloadrun/reconciler.hpp"
@@ -102,6 +103,15 @@ std::vector<ControllerSpec> nvcre_controllers() {
                    measurement::reconcile_bandwidth_measurement,
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
                      return measurements_of_job(notice, cache, "BandwidthMeasurement");
+                   },
+                   ControllerClass::Measurement});
+  specs.push_back({std::string(measurement::kGoodputController),
+                   kNvcre,
+                   "GoodputMeasurement",
+                   {},
+                   measurement::reconcile_goodput_measurement,
+                   [](const ChangeNotice& notice, const k8s::CacheView& cache) {
+                     return measurements_of_job(notice, cache, "GoodputMeasurement");
                    },
                    ControllerClass::Measurement});
   return specs;
