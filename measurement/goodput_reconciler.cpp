@@ -339,16 +339,17 @@ reconcile::Result measure_job(GoodputPass& pass) {
   const k8s::ObjectRef job_ref{std::string(api::kApiVersion), std::string(api::Job::kKind),
                                measured.metadata.namespace_, measured.spec.jobRef.name};
   const auto found = pass.read(job_ref);
-  if (!found) return pass.take_result();
-  if (*found == nullptr || pass.in.cache.get(job_ref) == nullptr) {
+  if (found.state == reconcile::ObjectLookup::State::Unknown) return pass.take_result();
+  if (found.state == reconcile::ObjectLookup::State::Absent || found.live) {
     // Not created yet (the Job controller creates the measurement with it), or the cache has
     // not caught up.
-    pass.requeue(*found == nullptr ? pass.interval() : kWaitInterval);
+    pass.requeue(found.state == reconcile::ObjectLookup::State::Absent ? pass.interval()
+                                                                       : kWaitInterval);
     return pass.take_result();
   }
   api::Job job;
   try {
-    job = api::decode_object<api::Job>(**found);
+    job = api::decode_object<api::Job>(*found.object);
   } catch (const std::exception& error) {
     pass.result.plan.error = std::string("cannot decode the measured Job: ") + error.what();
     return pass.take_result();

@@ -181,7 +181,11 @@ PodLogContext log_context(const json::value& pod, const json::value* node, int w
       json_int(pod.at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel), 0));
   c.world_size = world_size;
   const std::string job = pod_label(pod, kReplicatedJobNameLabel);
-  c.reports_results = has_launcher ? job == kLauncherJob : job == kWorkerJob && c.index == 0;
+  // Without a launcher, worker 0 reports; a training run's last worker prints the iterations too,
+  // as Megatron's last pipeline rank does (LogProfiles read steps from it).
+  c.launcher = has_launcher && job == kLauncherJob;
+  c.reports_results = has_launcher ? job == kLauncherJob
+                                   : job == kWorkerJob && (c.index == 0 || c.index + 1 == world_size);
   const std::string container_name = main_container(pod);
   if (const auto* containers = find_array(pod.as_object(), {"spec", "containers"}))
     for (const auto& container : *containers) {
@@ -212,7 +216,7 @@ LogScript run_script(const PodLogContext& c) {
   add_at(script, 0, startup_lines(c));
   if (!c.reports_results) return script;
   if (auto nccl = parse_nccl_test_args(c.command)) {
-    add_nccl_tests(script, c, *nccl);
+    if (c.index == 0 || c.launcher) add_nccl_tests(script, c, *nccl);  // one table, as nccl-tests
     return script;
   }
   MegatronRun run;

@@ -39,7 +39,8 @@ struct PodLogContext {
   int gpus = 0;                            // GPUs per node
   int index = 0;                           // completion index
   int world_size = 1;                      // worker pods in the TrainJob
-  bool reports_results = false;            // rank 0 (or the MPI launcher) prints the results
+  bool reports_results = false;  // worker 0 / the last worker (or the MPI launcher) print results
+  bool launcher = false;         // this pod is the MPI launcher
   std::vector<std::string> command;        // the main container's command then args
   std::map<std::string, std::string> env;  // the main container's literal env values
   std::vector<Peer> workers;               // the TrainJob's worker pods by completion index
