@@ -184,8 +184,9 @@ PodLogContext log_context(const json::value& pod, const json::value* node, int w
   // Without a launcher, worker 0 reports; a training run's last worker prints the iterations too,
   // as Megatron's last pipeline rank does (LogProfiles read steps from it).
   c.launcher = has_launcher && job == kLauncherJob;
-  c.reports_results = has_launcher ? job == kLauncherJob
-                                   : job == kWorkerJob && (c.index == 0 || c.index + 1 == world_size);
+  c.reports_results = has_launcher
+                          ? job == kLauncherJob
+                          : job == kWorkerJob && (c.index == 0 || c.index + 1 == world_size);
   const std::string container_name = main_container(pod);
   if (const auto* containers = find_array(pod.as_object(), {"spec", "containers"}))
     for (const auto& container : *containers) {

@@ -34,11 +34,11 @@ GroupTraits group_traits(const std::vector<const boost::json::value*>& nodes);
 struct PodLogContext {
   std::string pod;
   std::string node;
-  std::string platform;                    // as platform/detect reads the node
-  std::string product;                     // the node's nvidia.com/gpu.product
-  int gpus = 0;                            // GPUs per node
-  int index = 0;                           // completion index
-  int world_size = 1;                      // worker pods in the TrainJob
+  std::string platform;          // as platform/detect reads the node
+  std::string product;           // the node's nvidia.com/gpu.product
+  int gpus = 0;                  // GPUs per node
+  int index = 0;                 // completion index
+  int world_size = 1;            // worker pods in the TrainJob
   bool reports_results = false;  // worker 0 / the last worker (or the MPI launcher) print results
   bool launcher = false;         // this pod is the MPI launcher
   std::vector<std::string> command;        // the main container's command then args

@@ -18,6 +18,7 @@ using nvcre::testing::kBandwidthMeasurements;
 using nvcre::testing::kCertifications;
 using nvcre::testing::kJobs;
 using nvcre::testing::Verdict;
+using nvcre::testing::verdict_of;
 
 json::value certification(const std::string& name, json::object thresholds,
                           const std::string& measurement_timeout = "") {
@@ -195,6 +196,75 @@ TEST_F(ManagerMeasurement, AWorkloadRunMirrorsTheThresholdVerdict) {
   EXPECT_EQ(v.reason, "WorkflowValidationFailed") << json::serialize(missed);
   EXPECT_EQ(text(condition(missed, "ValidationFailed"), "reason"), "ThresholdViolation")
       << json::serialize(missed);
+}
+
+}  // namespace
+}  // namespace nvcre::actors
+
+namespace nvcre::actors {
+namespace {
+
+// A training run long enough to log its steps: the GoodputMeasurement completes from the workers'
+// logs with a goodput ratio, and a goodputRatio threshold is judged on it.
+TEST_F(ManagerMeasurement, ATrainingRunIsMeasuredForGoodput) {
+  manager::EmbeddedClusterOptions options;
+  options.trainer_run = std::chrono::milliseconds(3000);
+  EmbeddedManagerTest::start(std::move(options));
+  json::value cert = certification("train", {{"goodputRatio", "value > 0.1"}});
+  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
+  category["domain"] = "training";
+  category["variant"] = "nemotron5-8b";
+  category.at("options").as_object()["maxSteps"] = 50;
+  client_->create(kCertifications, "it", cert);
+  const Verdict v = wait_for_verdict("train");
+  EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
+  const auto measurements = items({"nvcre.nvidia.com", "v1alpha1", "goodputmeasurements", true});
+  ASSERT_FALSE(measurements.empty());
+  for (const auto& m : measurements) {
+    EXPECT_EQ(text(condition(m, "Complete"), "reason"), "JobSucceeded") << json::serialize(m);
+    const double ratio = std::stod(std::string(m.at("status").at("result").as_string()));
+    EXPECT_GT(ratio, 0.1) << json::serialize(m);
+    EXPECT_LE(ratio, 1.0) << json::serialize(m);
+  }
+}
+
+}  // namespace
+}  // namespace nvcre::actors
+
+namespace nvcre::actors {
+namespace {
+
+// A group whose training stops logging steps while its pods keep running is failed as
+// WorkloadStalled (no checkpoint to restart from); the healthy group succeeds.
+TEST_F(ManagerMeasurement, AStalledTrainingRunFailsAsWorkloadStalled) {
+  manager::EmbeddedClusterOptions options;
+  options.trainer_run = std::chrono::milliseconds(3000);
+  options.stall_nodes = {"gpu-node-02"};
+  EmbeddedManagerTest::start(std::move(options));
+  json::value cert = certification("stall", {});
+  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
+  category["domain"] = "training";
+  category["variant"] = "nemotron5-8b";
+  category.at("options").as_object().erase("thresholds");
+  category.at("options").as_object()["maxSteps"] = 50;
+  client_->create(kCertifications, "it", cert);
+  const Verdict v = wait_for_verdict("stall", std::chrono::seconds(150));
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  int stalled = 0;
+  for (const auto& job : items(kJobs)) {
+    const Verdict j = verdict_of(job);
+    const std::string nodes = std::string(
+        job.at("metadata").at("annotations").at("nvcre.nvidia.com/group-nodes").as_string());
+    if (nodes.find("gpu-node-02") == std::string::npos) {
+      EXPECT_EQ(j.type, "Succeeded") << json::serialize(job);
+      continue;
+    }
+    ++stalled;
+    EXPECT_EQ(j.type, "Failed");
+    EXPECT_EQ(j.reason, "WorkloadStalled") << j.message;
+    EXPECT_TRUE(j.message.starts_with("Workload stalled: ")) << j.message;
+  }
+  EXPECT_EQ(stalled, 1);
 }
 
 }  // namespace
