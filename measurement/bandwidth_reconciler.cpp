@@ -26,33 +26,9 @@ constexpr std::chrono::minutes kFinalReadGrace{2};
 constexpr std::string_view kNoDataMessage =
     "Job succeeded but no bandwidth data was parsed; check spec.logProfileRef";
 
-struct BandwidthPass : MeasurementPass {
-  BandwidthPass(const reconcile::Context& input, const json::value& measured,
-                api::BandwidthMeasurement decoded)
-      : MeasurementPass(input, measured),
-        bm(std::move(decoded)),
-        status(bm.status.value_or(api::BandwidthMeasurementStatus{})) {}
-
-  api::BandwidthMeasurement bm;
-  api::BandwidthMeasurementStatus status;  // the draft written at the end of the pass
-
-  std::chrono::milliseconds interval() const { return sample_interval(bm.spec.sampleInterval); }
-  void set_condition(std::string_view type, std::string_view condition_status, std::string_view why,
-                     std::string_view message) {
-    api::set_condition(status.conditions,
-                       api::Condition{.type = std::string(type),
-                                      .status = std::string(condition_status),
-                                      .observedGeneration = bm.metadata.generation.value_or(0),
-                                      .reason = std::string(why),
-                                      .message = std::string(message)},
-                       now);
-  }
-  // The one conditional status write of the pass, when anything changed.
-  void write_status() {
-    if (bm.status && status == *bm.status) return;
-    if (!bm.status && status == api::BandwidthMeasurementStatus{}) return;
-    result.plan.actions.push_back(reconcile::status_patch(self, object, api::encode(status)));
-  }
+struct BandwidthPass : TypedMeasurementPass<api::BandwidthMeasurement> {
+  using TypedMeasurementPass::TypedMeasurementPass;
+  api::BandwidthMeasurement& bm = measurement;
 };
 
 bool saw_job(const api::BandwidthMeasurement& bm) {

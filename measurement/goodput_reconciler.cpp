@@ -28,33 +28,9 @@ constexpr std::string_view kRunningMessage = "Referenced Job is running, measure
 constexpr std::string_view kNoDataMessage =
     "Job succeeded but no goodput was computed; check spec.logProfileRef";
 
-struct GoodputPass : MeasurementPass {
-  GoodputPass(const reconcile::Context& input, const json::value& measured,
-              api::GoodputMeasurement decoded)
-      : MeasurementPass(input, measured),
-        gm(std::move(decoded)),
-        status(gm.status.value_or(api::GoodputMeasurementStatus{})) {}
-
-  api::GoodputMeasurement gm;
-  api::GoodputMeasurementStatus status;  // the draft written at the end of the pass
-
-  std::chrono::milliseconds interval() const { return sample_interval(gm.spec.sampleInterval); }
-  void set_condition(std::string_view type, std::string_view condition_status, std::string_view why,
-                     std::string_view message) {
-    api::set_condition(status.conditions,
-                       api::Condition{.type = std::string(type),
-                                      .status = std::string(condition_status),
-                                      .observedGeneration = gm.metadata.generation.value_or(0),
-                                      .reason = std::string(why),
-                                      .message = std::string(message)},
-                       now);
-  }
-  // The one conditional status write of the pass, when anything changed.
-  void write_status() {
-    if (gm.status && status == *gm.status) return;
-    if (!gm.status && status == api::GoodputMeasurementStatus{}) return;
-    result.plan.actions.push_back(reconcile::status_patch(self, object, api::encode(status)));
-  }
+struct GoodputPass : TypedMeasurementPass<api::GoodputMeasurement> {
+  using TypedMeasurementPass::TypedMeasurementPass;
+  api::GoodputMeasurement& gm = measurement;
 };
 
 // The reconciler's memo between samples: when it last sampled, the last log time read (the

@@ -2,10 +2,12 @@
 // Internal to the measurement reconciles: what one pass of a GoodputMeasurement or
 // BandwidthMeasurement shares (the measured Job, the LogProfile, the reporting pod, the pod-log
 // reads) and its one status write.
+#include "api/conditions.hpp"
 #include "api/job.hpp"
 #include "api/measurement.hpp"
 #include "measure/log_profile.hpp"
 #include "reconcile/contract.hpp"
+#include "reconcile/kit.hpp"
 #include "reconcile/reads.hpp"
 
 #include <boost/json/value.hpp>
@@ -42,13 +44,48 @@ struct MeasurementPass {
   void event(std::string_view type, std::string_view reason, std::string note);
 };
 
+std::chrono::milliseconds sample_interval(std::string_view go_duration);
+
+// One measurement's pass with its typed object and the draft of its status, written once at the
+// end of the pass when anything changed.
+template <class Measurement>
+struct TypedMeasurementPass : MeasurementPass {
+  using Status = typename decltype(Measurement::status)::value_type;
+
+  TypedMeasurementPass(const reconcile::Context& input, const boost::json::value& measured,
+                       Measurement decoded)
+      : MeasurementPass(input, measured),
+        measurement(std::move(decoded)),
+        status(measurement.status.value_or(Status{})) {}
+
+  Measurement measurement;
+  Status status;
+
+  std::chrono::milliseconds interval() const {
+    return sample_interval(measurement.spec.sampleInterval);
+  }
+  void set_condition(std::string_view type, std::string_view condition_status, std::string_view why,
+                     std::string_view message) {
+    api::set_condition(
+        status.conditions,
+        api::Condition{.type = std::string(type),
+                       .status = std::string(condition_status),
+                       .observedGeneration = measurement.metadata.generation.value_or(0),
+                       .reason = std::string(why),
+                       .message = std::string(message)},
+        now);
+  }
+  void write_status() {
+    if (measurement.status ? status == *measurement.status : status == Status{}) return;
+    result.plan.actions.push_back(reconcile::status_patch(self, object, api::encode(status)));
+  }
+};
+
 // The measured Job's execution state, as the measurement sees it.
 enum class JobPhase { NotStarted, Running, Succeeded, Failed };
 JobPhase job_phase(const api::Job& job);
 // When the Job reached its terminal condition (the anchor of the terminal write).
 std::string terminal_time(const api::Job& job);
-
-std::chrono::milliseconds sample_interval(std::string_view go_duration);
 
 // The LogProfile compiled, or why not ("LogProfile \"x\" could not be resolved: ...").
 std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementPass& pass,
