@@ -281,41 +281,13 @@ void sample_running(BandwidthPass& pass, const api::Job& job) {
   pass.result.memo = write_memo(memo);
 }
 
-}  // namespace
-
-reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& input) {
-  if (input.object == nullptr) return {};
-  api::BandwidthMeasurement bm;
-  try {
-    bm = api::decode_object<api::BandwidthMeasurement>(*input.object);
-  } catch (const std::exception& error) {
-    reconcile::Result poisoned;
-    poisoned.plan.error = std::string("cannot decode BandwidthMeasurement: ") + error.what();
-    return poisoned;
-  }
-  BandwidthPass pass(input, *input.object, std::move(bm));
+// The measured Job decides: its phase, or its absence.
+void measure_job(BandwidthPass& pass) {
   const auto& measured = pass.bm;
-  if (!measured.metadata.deletionTimestamp.empty()) {
-    if (reconcile::has_finalizer(pass.object, api::kBandwidthMeasurementFinalizer)) {
-      pass.result.plan.actions.push_back(reconcile::remove_finalizer_update(
-          pass.self, pass.object, api::kBandwidthMeasurementFinalizer));
-    }
-    pass.result.memo = json::value();
-    return pass.take_result();
-  }
-  if (!reconcile::has_finalizer(pass.object, api::kBandwidthMeasurementFinalizer)) {
-    pass.result.plan.actions.push_back(reconcile::add_finalizer_patch(
-        pass.self, pass.object, api::kBandwidthMeasurementFinalizer));
-    return pass.take_result();
-  }
-  if (measured.spec.jobRef.name.empty()) return pass.take_result();
-  if (pass.bm.status && api::condition_is_true(pass.bm.status->conditions, api::kConditionComplete))
-    return pass.take_result();
-
   const k8s::ObjectRef job_ref{std::string(api::kApiVersion), std::string(api::Job::kKind),
                                measured.metadata.namespace_, measured.spec.jobRef.name};
   const auto found = pass.read(job_ref);
-  if (found.state == reconcile::ObjectLookup::State::Unknown) return pass.take_result();
+  if (found.state == reconcile::ObjectLookup::State::Unknown) return;
   if (found.state == reconcile::ObjectLookup::State::Absent) {
     // A measurement created before its Job (applied together) waits; one that saw it, ends.
     if (saw_job(measured)) {
@@ -323,23 +295,23 @@ reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& inpu
     } else {
       pass.requeue(kWaitInterval);
     }
-    return pass.take_result();
+    return;
   }
   if (found.live) {  // exists; the cache has not caught up yet
     pass.requeue(kWaitInterval);
-    return pass.take_result();
+    return;
   }
   api::Job job;
   try {
     job = api::decode_object<api::Job>(*found.object);
   } catch (const std::exception& error) {
     pass.result.plan.error = std::string("cannot decode the measured Job: ") + error.what();
-    return pass.take_result();
+    return;
   }
   auto uid = measured.metadata.annotations.find(std::string(api::kJobUidAnnotation));
   if (uid != measured.metadata.annotations.end() && uid->second != job.metadata.uid) {
     job_gone(pass);  // a group retry replaced the Job this measurement was made for
-    return pass.take_result();
+    return;
   }
   switch (job_phase(job)) {
     case JobPhase::Succeeded:
@@ -355,7 +327,13 @@ reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& inpu
       pass.requeue(kWaitInterval);
       break;
   }
-  return pass.take_result();
+}
+
+}  // namespace
+
+reconcile::Result reconcile_bandwidth_measurement(const reconcile::Context& input) {
+  return run_measurement_pass<BandwidthPass>(input, api::kBandwidthMeasurementFinalizer,
+                                             measure_job);
 }
 
 }  // namespace nvcre::measurement

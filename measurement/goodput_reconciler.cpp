@@ -310,25 +310,25 @@ void job_ended(GoodputPass& pass, const api::Job& job, bool succeeded) {
   finish(pass, end);
 }
 
-reconcile::Result measure_job(GoodputPass& pass) {
+void measure_job(GoodputPass& pass) {
   const auto& measured = pass.gm;
   const k8s::ObjectRef job_ref{std::string(api::kApiVersion), std::string(api::Job::kKind),
                                measured.metadata.namespace_, measured.spec.jobRef.name};
   const auto found = pass.read(job_ref);
-  if (found.state == reconcile::ObjectLookup::State::Unknown) return pass.take_result();
+  if (found.state == reconcile::ObjectLookup::State::Unknown) return;
   if (found.state == reconcile::ObjectLookup::State::Absent || found.live) {
     // Not created yet (the Job controller creates the measurement with it), or the cache has
     // not caught up.
     pass.requeue(found.state == reconcile::ObjectLookup::State::Absent ? pass.interval()
                                                                        : kWaitInterval);
-    return pass.take_result();
+    return;
   }
   api::Job job;
   try {
     job = api::decode_object<api::Job>(*found.object);
   } catch (const std::exception& error) {
     pass.result.plan.error = std::string("cannot decode the measured Job: ") + error.what();
-    return pass.take_result();
+    return;
   }
   switch (job_phase(job)) {
     case JobPhase::Succeeded:
@@ -344,39 +344,12 @@ reconcile::Result measure_job(GoodputPass& pass) {
       pass.requeue(pass.interval());
       break;
   }
-  return pass.take_result();
 }
 
 }  // namespace
 
 reconcile::Result reconcile_goodput_measurement(const reconcile::Context& input) {
-  if (input.object == nullptr) return {};
-  api::GoodputMeasurement gm;
-  try {
-    gm = api::decode_object<api::GoodputMeasurement>(*input.object);
-  } catch (const std::exception& error) {
-    reconcile::Result poisoned;
-    poisoned.plan.error = std::string("cannot decode GoodputMeasurement: ") + error.what();
-    return poisoned;
-  }
-  GoodputPass pass(input, *input.object, std::move(gm));
-  if (!pass.gm.metadata.deletionTimestamp.empty()) {
-    if (reconcile::has_finalizer(pass.object, api::kGoodputMeasurementFinalizer)) {
-      pass.result.plan.actions.push_back(reconcile::remove_finalizer_update(
-          pass.self, pass.object, api::kGoodputMeasurementFinalizer));
-    }
-    pass.result.memo = json::value();
-    return pass.take_result();
-  }
-  if (!reconcile::has_finalizer(pass.object, api::kGoodputMeasurementFinalizer)) {
-    pass.result.plan.actions.push_back(
-        reconcile::add_finalizer_patch(pass.self, pass.object, api::kGoodputMeasurementFinalizer));
-    return pass.take_result();
-  }
-  if (pass.gm.spec.jobRef.name.empty()) return pass.take_result();
-  if (pass.gm.status && api::condition_is_true(pass.gm.status->conditions, api::kConditionComplete))
-    return pass.take_result();
-  return measure_job(pass);
+  return run_measurement_pass<GoodputPass>(input, api::kGoodputMeasurementFinalizer, measure_job);
 }
 
 }  // namespace nvcre::measurement

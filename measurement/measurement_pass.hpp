@@ -4,6 +4,7 @@
 // reads) and its one status write.
 #include "api/conditions.hpp"
 #include "api/job.hpp"
+#include "api/objects.hpp"
 #include "api/measurement.hpp"
 #include "measure/log_profile.hpp"
 #include "reconcile/contract.hpp"
@@ -13,6 +14,8 @@
 #include <boost/json/value.hpp>
 
 #include <chrono>
+#include <type_traits>
+#include <utility>
 #include <optional>
 #include <string>
 #include <variant>
@@ -80,6 +83,43 @@ struct TypedMeasurementPass : MeasurementPass {
     result.plan.actions.push_back(reconcile::status_patch(self, object, api::encode(status)));
   }
 };
+
+// A measurement's pass up to its own measuring: decode (a malformed object ends in an error),
+// the finalizer removed on deletion (the memo dropped with it) or added first, nothing more for a
+// Complete measurement or one without a jobRef; otherwise `measure(pass)` decides.
+template <class Pass, class Measure>
+reconcile::Result run_measurement_pass(const reconcile::Context& input, std::string_view finalizer,
+                                       Measure measure) {
+  using Measurement = std::remove_cvref_t<decltype(std::declval<Pass&>().measurement)>;
+  if (input.object == nullptr) return {};
+  Measurement decoded;
+  try {
+    decoded = api::decode_object<Measurement>(*input.object);
+  } catch (const std::exception& error) {
+    reconcile::Result poisoned;
+    poisoned.plan.error = "cannot decode " + std::string(Measurement::kKind) + ": " + error.what();
+    return poisoned;
+  }
+  Pass pass(input, *input.object, std::move(decoded));
+  const auto& measured = pass.measurement;
+  if (!measured.metadata.deletionTimestamp.empty()) {
+    if (reconcile::has_finalizer(pass.object, finalizer)) {
+      pass.result.plan.actions.push_back(
+          reconcile::remove_finalizer_update(pass.self, pass.object, finalizer));
+    }
+    pass.result.memo = boost::json::value();
+    return pass.take_result();
+  }
+  if (!reconcile::has_finalizer(pass.object, finalizer)) {
+    pass.result.plan.actions.push_back(
+        reconcile::add_finalizer_patch(pass.self, pass.object, finalizer));
+    return pass.take_result();
+  }
+  const bool complete = measured.status && api::condition_is_true(measured.status->conditions,
+                                                                  api::kConditionComplete);
+  if (!measured.spec.jobRef.name.empty() && !complete) measure(pass);
+  return pass.take_result();
+}
 
 // The measured Job's execution state, as the measurement sees it.
 enum class JobPhase { NotStarted, Running, Succeeded, Failed };
