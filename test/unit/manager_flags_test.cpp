@@ -1,0 +1,37 @@
+// The manager's flag checks: both reconcile concurrencies must be positive, with the reference's
+// message naming the flag and the value given.
+#include "manager/flags.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(ManagerFlags, DefaultsAreValid) {
+  const nvcre::manager::ManagerFlags flags;
+  EXPECT_EQ(flags.max_concurrent_reconciles, 10);
+  EXPECT_EQ(flags.measurement_max_concurrent_reconciles, 5);
+  EXPECT_EQ(nvcre::manager::validate_manager_flags(flags), "");
+}
+
+TEST(ManagerFlags, ConcurrenciesMustBePositive) {
+  nvcre::manager::ManagerFlags flags;
+  flags.max_concurrent_reconciles = 0;
+  EXPECT_EQ(nvcre::manager::validate_manager_flags(flags),
+            "--max-concurrent-reconciles must be greater than 0, got 0");
+  flags.max_concurrent_reconciles = 10;
+  flags.measurement_max_concurrent_reconciles = -2;
+  EXPECT_EQ(nvcre::manager::validate_manager_flags(flags),
+            "--measurement-max-concurrent-reconciles must be greater than 0, got -2");
+}
+
+TEST(ManagerFlags, TheMeasurementConcurrencyIsParsed) {
+  nvcre::manager::ManagerFlags flags;
+  std::vector<std::string> words{"nvcre-manager", "--measurement-max-concurrent-reconciles", "7"};
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  ASSERT_EQ(nvcre::manager::parse_manager_flags(static_cast<int>(argv.size()), argv.data(), flags),
+            -1);
+  EXPECT_EQ(flags.measurement_max_concurrent_reconciles, 7);
+}
+
+}  // namespace
