@@ -34,7 +34,7 @@ std::string app_stamped(const std::string& text) {
 
 struct Event {
   int iteration = 0;
-  int order = 0;  // within an iteration: step, save start, save done
+  int order = 0;  // within an iteration: step, save start, save scheduled, save done
   double at = 0;
   std::string text;
   bool step = false;
@@ -122,7 +122,14 @@ LogScript megatron_script(const MegatronArgs& args, const MegatronRun& run) {
                                                   "torch_dist format",
                                                   i, args.save_dir.c_str())),
                         false});
-      events.push_back({i, 2, at(i + 0.5),
+      // Megatron's async save: scheduled right away (the shipped LogProfile's checkpointDone),
+      // reported saved once the write finishes.
+      events.push_back({i, 2, at(i),
+                        app_stamped(printf_string("scheduled an async checkpoint save at "
+                                                  "iteration %7d to %s",
+                                                  i, args.save_dir.c_str())),
+                        false});
+      events.push_back({i, 3, at(i + 0.5),
                         app_stamped(printf_string("successfully saved checkpoint from iteration "
                                                   "%7d to %s",
                                                   i, args.save_dir.c_str())),

@@ -7,7 +7,8 @@
 //    elapsed time per iteration (ms): 1843.2 | throughput per GPU (TFLOP/s/GPU): 412.3 | ...
 //    | lm loss: 9.350000E+00 | ..."                                                  (steps)
 //   "[...] saving checkpoint at iteration      50 to /mnt/workspace/checkpoints in torch_dist
-//    format" and "[...] successfully saved checkpoint from iteration      50 to ..."
+//    format", "[...] scheduled an async checkpoint save at iteration      50 to ..." and
+//    "[...] successfully saved checkpoint from iteration      50 to ..."
 //   "[after training is done] datetime: ..."                                        (end)
 // The application's own clock is kAppTimeToken (sim/log_script.hpp), filled when a line is
 // written.

@@ -269,3 +269,51 @@ TEST_F(ManagerMeasurement, AStalledTrainingRunFailsAsWorkloadStalled) {
 
 }  // namespace
 }  // namespace nvcre::actors
+
+namespace nvcre::actors {
+namespace {
+
+// With checkpoints, a stalled group restarts from its last checkpoint instead of failing; once the
+// node recovers (its stall cleared while the Job restarts) the new run completes and the Job
+// succeeds.
+TEST_F(ManagerMeasurement, AStalledRunRestartsFromItsCheckpointAndSucceeds) {
+  manager::EmbeddedClusterOptions options;
+  options.trainer_run = std::chrono::milliseconds(3000);
+  options.stall_nodes = {"gpu-node-02"};
+  EmbeddedManagerTest::start(std::move(options));
+  json::value cert = certification("restart", {});
+  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
+  category["domain"] = "training";
+  category["variant"] = "nemotron5-8b";
+  auto& category_options = category.at("options").as_object();
+  category_options.erase("thresholds");
+  category_options["maxSteps"] = 50;
+  category_options["enableCheckpoint"] = true;
+  category_options["saveInterval"] = 20;  // a checkpoint before the stall (after step 30)
+  category_options["maxRestarts"] = 1;
+  client_->create(kCertifications, "it", cert);
+
+  bool restarting = false;
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(150);
+  while (!restarting && std::chrono::steady_clock::now() < until) {
+    for (const auto& job : items(kJobs))
+      restarting |= text(condition(job, "InProgress"), "reason") == "WorkloadRestarting";
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_TRUE(restarting) << "no Job restarted from its checkpoint";
+  client_->merge_patch(
+      {"", "v1", "nodes", false}, "", "gpu-node-02",
+      json::object{{"metadata", {{"annotations", {{"sim.nvcre.nvidia.com/stall", nullptr}}}}}});
+
+  const Verdict v = wait_for_verdict("restart", std::chrono::seconds(150));
+  EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
+  int restarted = 0;
+  for (const auto& job : items(kJobs)) {
+    const auto* count = job.at("status").as_object().if_contains("restartCount");
+    if (count != nullptr && count->as_int64() == 1) ++restarted;
+  }
+  EXPECT_EQ(restarted, 1);
+}
+
+}  // namespace
+}  // namespace nvcre::actors
