@@ -35,6 +35,19 @@ json::value certification(const std::string& name, json::object thresholds,
                                                 {"options", std::move(options)}}}}}}};
 }
 
+// A training/nemotron5-8b Certification of 50 steps with these options (besides nodesPerJob 4).
+json::value training_certification(const std::string& name, json::object options) {
+  json::value cert = certification(name, {});
+  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
+  category["domain"] = "training";
+  category["variant"] = "nemotron5-8b";
+  auto& merged = category.at("options").as_object();
+  merged.erase("thresholds");
+  merged["maxSteps"] = 50;
+  for (auto& [key, value] : options) merged[key] = value;
+  return cert;
+}
+
 const json::object* condition(const json::value& object, std::string_view type) {
   const auto* status = object.as_object().if_contains("status");
   const auto* conditions =
@@ -210,12 +223,9 @@ TEST_F(ManagerMeasurement, ATrainingRunIsMeasuredForGoodput) {
   manager::EmbeddedClusterOptions options;
   options.trainer_run = std::chrono::milliseconds(3000);
   EmbeddedManagerTest::start(std::move(options));
-  json::value cert = certification("train", {{"goodputRatio", "value > 0.1"}});
-  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
-  category["domain"] = "training";
-  category["variant"] = "nemotron5-8b";
-  category.at("options").as_object()["maxSteps"] = 50;
-  client_->create(kCertifications, "it", cert);
+  client_->create(
+      kCertifications, "it",
+      training_certification("train", {{"thresholds", {{"goodputRatio", "value > 0.1"}}}}));
   const Verdict v = wait_for_verdict("train");
   EXPECT_EQ(v.type, "Succeeded") << v.reason << ": " << v.message;
   const auto measurements = items({"nvcre.nvidia.com", "v1alpha1", "goodputmeasurements", true});
@@ -241,13 +251,7 @@ TEST_F(ManagerMeasurement, AStalledTrainingRunFailsAsWorkloadStalled) {
   options.trainer_run = std::chrono::milliseconds(3000);
   options.stall_nodes = {"gpu-node-02"};
   EmbeddedManagerTest::start(std::move(options));
-  json::value cert = certification("stall", {});
-  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
-  category["domain"] = "training";
-  category["variant"] = "nemotron5-8b";
-  category.at("options").as_object().erase("thresholds");
-  category.at("options").as_object()["maxSteps"] = 50;
-  client_->create(kCertifications, "it", cert);
+  client_->create(kCertifications, "it", training_certification("stall", {}));
   const Verdict v = wait_for_verdict("stall", std::chrono::seconds(150));
   EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
   int stalled = 0;
@@ -281,17 +285,11 @@ TEST_F(ManagerMeasurement, AStalledRunRestartsFromItsCheckpointAndSucceeds) {
   options.trainer_run = std::chrono::milliseconds(3000);
   options.stall_nodes = {"gpu-node-02"};
   EmbeddedManagerTest::start(std::move(options));
-  json::value cert = certification("restart", {});
-  auto& category = cert.at("spec").at("categories").as_array()[0].as_object();
-  category["domain"] = "training";
-  category["variant"] = "nemotron5-8b";
-  auto& category_options = category.at("options").as_object();
-  category_options.erase("thresholds");
-  category_options["maxSteps"] = 50;
-  category_options["enableCheckpoint"] = true;
-  category_options["saveInterval"] = 20;  // a checkpoint before the stall (after step 30)
-  category_options["maxRestarts"] = 1;
-  client_->create(kCertifications, "it", cert);
+  // A checkpoint at step 20, before the stall (after step 30).
+  client_->create(
+      kCertifications, "it",
+      training_certification(
+          "restart", {{"enableCheckpoint", true}, {"saveInterval", 20}, {"maxRestarts", 1}}));
 
   bool restarting = false;
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(150);
