@@ -4,12 +4,12 @@
 #include "api/measurement.hpp"
 #include "job/job_measurements.hpp"
 #include "k8s/duration.hpp"
+#include "measure/goodput.hpp"
 #include "k8s/rfc3339.hpp"
 
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 
 namespace nvcre::job::detail {
 namespace json = boost::json;
@@ -29,12 +29,6 @@ const json::value* goodput_measurement(const JobPass& pass) {
 std::optional<k8s::Clock::time_point> time_at(const json::value& object,
                                               std::initializer_list<std::string_view> path) {
   return k8s::parse_rfc3339(string_at(object, path));
-}
-
-double decimal(std::string_view text) {
-  double value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() ? value : 0;
 }
 
 std::chrono::nanoseconds sample_interval(const json::value& gm) {
@@ -65,7 +59,8 @@ std::optional<std::string> stall_verdict(const JobPass& pass, const api::JobStat
   if (gm == nullptr) return std::nullopt;
   const auto resumed = k8s::parse_rfc3339(status.schedulingResumedTime);
   const auto last_step = time_at(*gm, {"status", "lastStepTimestamp"});
-  const double avg_step = decimal(string_at(*gm, {"status", "avgStepTimeSec"}));
+  const double avg_step =
+      measure::parse_status_number(string_at(*gm, {"status", "avgStepTimeSec"}));
   const auto buffer = 2 * sample_interval(*gm);
   if (!last_step || string_at(*gm, {"status", "avgStepTimeSec"}).empty()) {
     auto anchor = time_at(*gm, {"status", "applicationStartTime"});

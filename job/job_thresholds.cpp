@@ -5,12 +5,11 @@
 #include "job/job_failure.hpp"
 #include "job/job_measurements.hpp"
 #include "k8s/duration.hpp"
+#include "measure/goodput.hpp"
 #include "measure/threshold_check.hpp"
 #include "reconcile/kit.hpp"
 
 #include <boost/json.hpp>
-
-#include <charconv>
 
 namespace nvcre::job::detail {
 namespace json = boost::json;
@@ -18,13 +17,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::chrono::minutes kDefaultMeasurementTimeout{5};
-
-// A measurement's decimal string; 0 when empty or malformed (never counted as measured).
-double decimal(std::string_view text) {
-  double value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() ? value : 0;
-}
 
 const json::value* measurement(const JobPass& pass, std::string_view kind, std::string name) {
   return pass.in.cache.get(k8s::ObjectRef{std::string(api::kApiVersion), std::string(kind),
@@ -47,8 +39,8 @@ void add_bandwidth(const JobPass& pass, std::map<std::string, double>& values) {
   double bus = 0;
   double alg = 0;
   for (const auto& row : *results) {
-    bus = std::max(bus, decimal(string_at(row, {"busBW"})));
-    alg = std::max(alg, decimal(string_at(row, {"algBW"})));
+    bus = std::max(bus, measure::parse_status_number(string_at(row, {"busBW"})));
+    alg = std::max(alg, measure::parse_status_number(string_at(row, {"algBW"})));
   }
   values["busBandwidthGBps"] = bus;
   values["algBandwidthGBps"] = alg;
@@ -64,7 +56,8 @@ void add_goodput(const JobPass& pass, std::map<std::string, double>& values) {
                                                         {"avgTFLOPsPerGPU", "avgTFLOPSPerGPU"},
                                                         {"avgStepTimeSec", "avgStepTimeSec"}};
   for (const auto& [key, field] : fields) {
-    if (double value = decimal(string_at(*object, {"status", field})); value > 0)
+    if (double value = measure::parse_status_number(string_at(*object, {"status", field}));
+        value > 0)
       values[key] = value;
   }
 }

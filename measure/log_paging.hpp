@@ -29,7 +29,8 @@ inline constexpr int kMaxLogPageGrowth = 4;
 // How far back an incremental read may start.
 inline constexpr std::chrono::minutes kMaxLogLookback{30};
 
-// Every message of a failed full read starts with this (the reference's ErrLogUnpageable).
+// Every message of a failed full read starts with this: such a read fails the same way again,
+// so callers do not retry it.
 inline constexpr std::string_view kLogUnpageable = "log cannot be read in full";
 
 struct LogPageRequest {

@@ -184,9 +184,8 @@ void workload_gone(GoodputPass& pass, SamplingMemo memo) {
 void sample_running(GoodputPass& pass, const api::Job& job) {
   SamplingMemo memo = read_memo(pass.in.memo);
   const auto interval = pass.interval();
-  if (memo.last_sample && pass.in.now - *memo.last_sample < interval) {
-    pass.requeue(std::chrono::duration_cast<std::chrono::milliseconds>(
-        interval - (pass.in.now - *memo.last_sample)));
+  if (auto wait = sample_wait(memo.last_sample, pass.in.now, interval)) {
+    pass.requeue(*wait);
     return;
   }
   auto profile = resolve_profile(pass, pass.gm.spec.logProfileRef);

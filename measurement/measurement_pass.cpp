@@ -116,6 +116,13 @@ std::pair<std::int64_t, bool> container_restarts(const json::value& pod,
   return {0, false};
 }
 
+std::optional<std::chrono::milliseconds> sample_wait(
+    std::optional<k8s::Clock::time_point> last_sample, k8s::Clock::time_point now,
+    std::chrono::milliseconds interval) {
+  if (!last_sample || now - *last_sample >= interval) return std::nullopt;
+  return std::chrono::ceil<std::chrono::milliseconds>(interval - (now - *last_sample));
+}
+
 std::chrono::nanoseconds since(std::string_view rfc3339, k8s::Clock::time_point now) {
   auto at = k8s::parse_rfc3339(rfc3339);
   return at ? std::chrono::duration_cast<std::chrono::nanoseconds>(now - *at)

@@ -139,6 +139,12 @@ std::string pod_phase(const boost::json::value& pod);
 std::pair<std::int64_t, bool> container_restarts(const boost::json::value& pod,
                                                  std::string_view container);
 
+// Sampling at most once per `interval`: the wait left before the next sample, or nullopt when one
+// is due (no sample yet, or the last is `interval` old).
+std::optional<std::chrono::milliseconds> sample_wait(
+    std::optional<k8s::Clock::time_point> last_sample, k8s::Clock::time_point now,
+    std::chrono::milliseconds interval);
+
 // How long ago `rfc3339` was (zero when it does not parse).
 std::chrono::nanoseconds since(std::string_view rfc3339, k8s::Clock::time_point now);
 

@@ -1,5 +1,5 @@
 """The measurement kinds: GoodputMeasurement, BandwidthMeasurement (namespaced, status) and LogProfile
-(cluster-scoped, no status). Written for nvcre from /work/shared/reference/api.md sections 9-11."""
+(cluster-scoped, no status)."""
 from types_lib import *
 
 DURATION_UNITS = ["s", "ms", "us"]
