@@ -3,10 +3,10 @@
 #include "certification/reconciler.hpp"
 #include "job/job_reconciler.hpp"
 #include "job/job_watches.hpp"
-#include "jsonkit/paths.hpp"
 #include "measurement/bandwidth_reconciler.hpp"
 #include "measurement/goodput_reconciler.hpp"
 #include "measurement/measurement_gauges.hpp"
+#include "measurement/measurement_watches.hpp"
 #include "workflow/workflow_reconciler.hpp"
 #include "workloadrun/reconciler.hpp"
 
@@ -18,28 +18,6 @@ constexpr const char* kTrainer = "trainer.kubeflow.org/v1alpha1";
 
 reconcile::Result reconcile_certification(const reconcile::Context& context) {
   return certification::reconcile_certification(context);
-}
-
-// spec.jobRef.name of a cached measurement, as the key of its Job ("" when it names none).
-std::string measured_job_key(const ChangeNotice& notice, const k8s::CacheView& cache) {
-  const boost::json::value* measurement = cache.get(notice.ref);
-  if (measurement == nullptr) return {};
-  const std::string job = jsonkit::string_at(*measurement, {"spec", "jobRef", "name"});
-  return job.empty() ? std::string() : k8s::object_key(notice.ref.ns, job);
-}
-
-// Watches(Job) of the measurement controllers: the measurements whose jobRef names the Job.
-std::vector<std::string> measurements_of_job(const ChangeNotice& notice,
-                                             const k8s::CacheView& cache, std::string_view kind) {
-  std::vector<std::string> keys;
-  if (notice.ref.kind != "Job") return keys;
-  for (const auto* measurement : cache.list(kNvcre, kind, notice.ref.ns)) {
-    if (jsonkit::string_at(*measurement, {"spec", "jobRef", "name"}) == notice.ref.name) {
-      keys.push_back(
-          k8s::object_key(notice.ref.ns, jsonkit::string_at(*measurement, {"metadata", "name"})));
-    }
-  }
-  return keys;
 }
 
 }  // namespace
@@ -84,10 +62,9 @@ std::vector<ControllerSpec> nvcre_controllers() {
                    // Watches(BandwidthMeasurement): a measurement's Job judges its thresholds.
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
                      std::vector<std::string> keys;
-                     if (notice.ref.kind == "BandwidthMeasurement" ||
-                         notice.ref.kind == "GoodputMeasurement") {
-                       if (auto key = measured_job_key(notice, cache); !key.empty())
-                         keys.push_back(std::move(key));
+                     if (auto key = measurement::measured_job_key(notice.ref, cache);
+                         !key.empty()) {
+                       keys.push_back(std::move(key));
                        return keys;
                      }
                      if (notice.ref.kind != "Node") return keys;
@@ -102,7 +79,8 @@ std::vector<ControllerSpec> nvcre_controllers() {
                    {},
                    measurement::reconcile_bandwidth_measurement,
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
-                     return measurements_of_job(notice, cache, "BandwidthMeasurement");
+                     return measurement::measurements_of_job(notice.ref, cache,
+                                                             "BandwidthMeasurement");
                    },
                    ControllerClass::Measurement});
   specs.push_back({std::string(measurement::kGoodputController),
@@ -111,7 +89,8 @@ std::vector<ControllerSpec> nvcre_controllers() {
                    {},
                    measurement::reconcile_goodput_measurement,
                    [](const ChangeNotice& notice, const k8s::CacheView& cache) {
-                     return measurements_of_job(notice, cache, "GoodputMeasurement");
+                     return measurement::measurements_of_job(notice.ref, cache,
+                                                             "GoodputMeasurement");
                    },
                    ControllerClass::Measurement});
   return specs;

@@ -1,0 +1,67 @@
+// Which keys the measurement-related watches enqueue: a measurement wakes the Job it names, a Job
+// wakes the measurements of one kind that name it (and no others).
+#include "jsonkit/yaml.hpp"
+#include "k8s/object_cache.hpp"
+#include "measurement/measurement_watches.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using nvcre::jsonkit::parse_yaml;
+using nvcre::k8s::ObjectRef;
+using nvcre::measurement::measured_job_key;
+using nvcre::measurement::measurements_of_job;
+
+constexpr const char* kNvcre = "nvcre.nvidia.com/v1alpha1";
+
+boost::json::value measurement(const std::string& kind, const std::string& ns,
+                               const std::string& name, const std::string& job) {
+  return parse_yaml("apiVersion: nvcre.nvidia.com/v1alpha1\nkind: " + kind +
+                    "\nmetadata: {name: " + name + ", namespace: " + ns + "}\n" +
+                    "spec: {jobRef: {name: '" + job + "'}}\n");
+}
+
+class MeasurementWatches : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cache.upsert(measurement("BandwidthMeasurement", "ns", "j1-bandwidth", "j1"));
+    cache.upsert(measurement("BandwidthMeasurement", "ns", "j2-bandwidth", "j2"));
+    cache.upsert(measurement("BandwidthMeasurement", "other", "j1-bandwidth", "j1"));
+    cache.upsert(measurement("GoodputMeasurement", "ns", "j1-goodput", "j1"));
+    cache.upsert(measurement("BandwidthMeasurement", "ns", "unbound", ""));
+  }
+  nvcre::k8s::ObjectCache cache;
+};
+
+TEST_F(MeasurementWatches, AMeasurementWakesTheJobItNames) {
+  EXPECT_EQ(measured_job_key({kNvcre, "BandwidthMeasurement", "ns", "j2-bandwidth"}, cache),
+            "ns/j2");
+  EXPECT_EQ(measured_job_key({kNvcre, "GoodputMeasurement", "ns", "j1-goodput"}, cache), "ns/j1");
+}
+
+TEST_F(MeasurementWatches, NothingIsWokenForAnUnboundGoneOrForeignObject) {
+  EXPECT_EQ(measured_job_key({kNvcre, "BandwidthMeasurement", "ns", "unbound"}, cache), "");
+  EXPECT_EQ(measured_job_key({kNvcre, "BandwidthMeasurement", "ns", "deleted"}, cache), "");
+  EXPECT_EQ(measured_job_key({kNvcre, "Workflow", "ns", "j1-bandwidth"}, cache), "");
+  EXPECT_EQ(measured_job_key({"v1", "BandwidthMeasurement", "ns", "j1-bandwidth"}, cache), "");
+}
+
+TEST_F(MeasurementWatches, AJobWakesOnlyItsMeasurementsOfTheAskedKindInItsNamespace) {
+  const ObjectRef job{kNvcre, "Job", "ns", "j1"};
+  EXPECT_EQ(measurements_of_job(job, cache, "BandwidthMeasurement"),
+            std::vector<std::string>{"ns/j1-bandwidth"});
+  EXPECT_EQ(measurements_of_job(job, cache, "GoodputMeasurement"),
+            std::vector<std::string>{"ns/j1-goodput"});
+  EXPECT_TRUE(measurements_of_job({kNvcre, "Job", "ns", "j3"}, cache, "BandwidthMeasurement")
+                  .empty());
+}
+
+TEST_F(MeasurementWatches, OnlyAJobChangeWakesMeasurements) {
+  EXPECT_TRUE(measurements_of_job({"batch/v1", "Job", "ns", "j1"}, cache, "BandwidthMeasurement")
+                  .empty());
+  EXPECT_TRUE(
+      measurements_of_job({kNvcre, "TrainJob", "ns", "j1"}, cache, "BandwidthMeasurement").empty());
+}
+
+}  // namespace
