@@ -30,8 +30,7 @@ std::vector<std::string> measurements_of_job(const k8s::ObjectRef& changed,
                                              std::string_view measurement_kind) {
   std::vector<std::string> keys;
   if (changed.api_version != api::kApiVersion || changed.kind != api::Job::kKind) return keys;
-  for (const auto* measurement :
-       cache.list(api::kApiVersion, measurement_kind, changed.ns)) {
+  for (const auto* measurement : cache.list(api::kApiVersion, measurement_kind, changed.ns)) {
     if (jsonkit::string_at(*measurement, {"spec", "jobRef", "name"}) == changed.name) {
       keys.push_back(
           k8s::object_key(changed.ns, jsonkit::string_at(*measurement, {"metadata", "name"})));

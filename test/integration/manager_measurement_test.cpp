@@ -10,6 +10,10 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
+#include <thread>
+
 namespace nvcre::actors {
 namespace {
 
@@ -311,6 +315,110 @@ TEST_F(ManagerMeasurement, AStalledRunRestartsFromItsCheckpointAndSucceeds) {
     if (count != nullptr && count->as_int64() == 1) ++restarted;
   }
   EXPECT_EQ(restarted, 1);
+}
+
+}  // namespace
+}  // namespace nvcre::actors
+
+namespace nvcre::actors {
+namespace {
+
+// A goodputRatio threshold no run can meet (the ratio is at most 1): the measured ratio is judged
+// on the Job, which fails with the value and the expression, and the Certification fails with it.
+TEST_F(ManagerMeasurement, AGoodputThresholdMissedFailsWithTheMeasuredRatio) {
+  manager::EmbeddedClusterOptions options;
+  options.trainer_run = std::chrono::milliseconds(3000);
+  EmbeddedManagerTest::start(std::move(options));
+  client_->create(kCertifications, "it",
+                  training_certification("goodput-missed",
+                                         {{"thresholds", {{"goodputRatio", "value > 1.0"}}}}));
+  const Verdict v = wait_for_verdict("goodput-missed");
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  const json::value cert = client_->get(kCertifications, "it", "goodput-missed");
+  EXPECT_EQ(text(condition(cert, "ValidationFailed"), "reason"), "ThresholdViolation")
+      << json::serialize(cert);
+  const auto jobs = items(kJobs);
+  ASSERT_FALSE(jobs.empty());
+  for (const auto& job : jobs) {
+    const auto* validation = condition(job, "ValidationFailed");
+    ASSERT_NE(validation, nullptr) << json::serialize(job);
+    EXPECT_EQ(text(validation, "reason"), "ThresholdViolated");
+    const std::string message = text(validation, "message");
+    EXPECT_TRUE(message.starts_with("Threshold \"goodputRatio\" violated: measured 0.")) << message;
+    EXPECT_TRUE(message.ends_with(", expression: value > 1.0")) << message;
+  }
+}
+
+// retryFailedGroups: 1 and a node whose pods fail: the group's Job fails, is deleted and created
+// again under the same name with a new UID. The BandwidthMeasurement of the first Job is deleted
+// and a new one measures the new Job (its job-uid annotation names the new UID).
+TEST_F(ManagerMeasurement, AGroupRetryReplacesTheJobAndItsMeasurement) {
+  manager::EmbeddedClusterOptions options;
+  options.faulty_nodes = {"gpu-node-01"};
+  EmbeddedManagerTest::start(std::move(options));
+  const std::string measured = "retry-group-0-iter-1-bandwidth";  // the faulty node's group
+
+  // The lifecycle of that group's measurement, as a watch sees it: (event, uid).
+  std::mutex mutex;
+  std::vector<std::pair<k8s::WatchEventType, std::string>> seen;
+  std::jthread watcher([&](std::stop_token stop) {
+    k8s::WatchOptions watch;
+    watch.stop = stop;
+    client_->watch(kBandwidthMeasurements, "it", watch, [&](k8s::WatchEvent& event) {
+      const auto* meta =
+          event.object.is_object() ? event.object.as_object().if_contains("metadata") : nullptr;
+      const auto* name = meta == nullptr ? nullptr : meta->as_object().if_contains("name");
+      if (name != nullptr && name->as_string() == measured) {
+        std::lock_guard lock(mutex);
+        seen.emplace_back(event.type, std::string(meta->at("uid").as_string()));
+      }
+      return k8s::WatchControl::Continue;
+    });
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the watch is open
+
+  json::value run = workload_run("retry", "value >= 300");
+  run.at("spec").as_object()["overrides"] = json::array{json::object{
+      {"when", json::object{}}, {"orchestration", {{"execution", {{"retryFailedGroups", 1}}}}}}};
+  client_->create(nvcre::testing::kWorkloadRuns, "it", run);
+  json::value finished;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (finished.is_null() && std::chrono::steady_clock::now() < until) {
+    const json::value current = client_->get(nvcre::testing::kWorkloadRuns, "it", "retry");
+    if (!verdict_of(current).type.empty()) finished = current;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_FALSE(finished.is_null()) << "the WorkloadRun reached no verdict";
+  EXPECT_EQ(verdict_of(finished).type, "Failed") << json::serialize(finished);
+
+  const auto workflows = items({"nvcre.nvidia.com", "v1alpha1", "workflows", true});
+  ASSERT_EQ(workflows.size(), 1U);
+  const auto& group = workflows[0].at("status").at("orchestration").at("groups").as_array()[0];
+  EXPECT_EQ(group.at("retries").as_int64(), 1) << json::serialize(group);
+  const json::value job = client_->get(kJobs, "it", "retry-group-0-iter-1");
+  const std::string job_uid = std::string(job.at("metadata").at("uid").as_string());
+  const json::value measurement = client_->get(kBandwidthMeasurements, "it", measured);
+  const std::string measurement_uid = std::string(measurement.at("metadata").at("uid").as_string());
+  EXPECT_EQ(
+      std::string(
+          measurement.at("metadata").at("annotations").at("nvcre.nvidia.com/job-uid").as_string()),
+      job_uid);
+
+  watcher.request_stop();
+  watcher.join();
+  std::lock_guard lock(mutex);
+  ASSERT_FALSE(seen.empty());
+  const std::string first_uid = seen.front().second;
+  EXPECT_EQ(seen.front().first, k8s::WatchEventType::Added);
+  EXPECT_NE(first_uid, measurement_uid) << "the first Job's measurement was kept";
+  const bool first_deleted =
+      std::find(seen.begin(), seen.end(), std::pair{k8s::WatchEventType::Deleted, first_uid}) !=
+      seen.end();
+  EXPECT_TRUE(first_deleted) << "the first Job's measurement was never deleted";
+  const bool replacement_added =
+      std::find(seen.begin(), seen.end(), std::pair{k8s::WatchEventType::Added, measurement_uid}) !=
+      seen.end();
+  EXPECT_TRUE(replacement_added);
 }
 
 }  // namespace

@@ -53,13 +53,13 @@ TEST_F(MeasurementWatches, AJobWakesOnlyItsMeasurementsOfTheAskedKindInItsNamesp
             std::vector<std::string>{"ns/j1-bandwidth"});
   EXPECT_EQ(measurements_of_job(job, cache, "GoodputMeasurement"),
             std::vector<std::string>{"ns/j1-goodput"});
-  EXPECT_TRUE(measurements_of_job({kNvcre, "Job", "ns", "j3"}, cache, "BandwidthMeasurement")
-                  .empty());
+  EXPECT_TRUE(
+      measurements_of_job({kNvcre, "Job", "ns", "j3"}, cache, "BandwidthMeasurement").empty());
 }
 
 TEST_F(MeasurementWatches, OnlyAJobChangeWakesMeasurements) {
-  EXPECT_TRUE(measurements_of_job({"batch/v1", "Job", "ns", "j1"}, cache, "BandwidthMeasurement")
-                  .empty());
+  EXPECT_TRUE(
+      measurements_of_job({"batch/v1", "Job", "ns", "j1"}, cache, "BandwidthMeasurement").empty());
   EXPECT_TRUE(
       measurements_of_job({kNvcre, "TrainJob", "ns", "j1"}, cache, "BandwidthMeasurement").empty());
 }
