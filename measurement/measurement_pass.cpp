@@ -6,6 +6,7 @@
 #include "k8s/duration.hpp"
 #include "k8s/rfc3339.hpp"
 #include "measure/worker_pods.hpp"
+#include "measurement/profile_cache.hpp"
 #include "reconcile/kit.hpp"
 
 #include <boost/json.hpp>
@@ -82,7 +83,7 @@ std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementP
       k8s::ObjectRef{std::string(api::kApiVersion), std::string(api::LogProfile::kKind), "", name});
   if (found == nullptr) return prefix + "logprofiles.nvcre.nvidia.com \"" + name + "\" not found";
   try {
-    return measure::compile_profile(api::decode<api::LogProfile>(*found));
+    return shared_profile_cache().get(*found);
   } catch (const std::exception& error) {
     return prefix + error.what();
   }
