@@ -1,7 +1,8 @@
 // What a measurement pass spends on its LogProfile versus its log: compiling a shipped profile
 // (decode + every RE2 pattern) against scanning a real 13 KB nccl-tests capture with it. Decides
 // whether compiled profiles are worth caching across passes, and what a cached one costs.
-//   build/bench/nvcre_measure_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   build/bench/nvcre_measure_bench --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include "api/logprofiles.hpp"
@@ -58,8 +59,8 @@ BENCHMARK_CAPTURE(CachedShippedProfile, megatron_training, "megatron-training");
 void ScanRealNcclCapture(benchmark::State& state) {
   const auto profile =
       measure::compile_profile(api::decode<api::LogProfile>(shipped("nccl-bandwidth")));
-  const std::string log =
-      read_file(NVCRE_SOURCE_DIR "/test/testdata/measure-bandwidth/nccl-allreduce-2node-pdt/input.log");
+  const std::string log = read_file(
+      NVCRE_SOURCE_DIR "/test/testdata/measure-bandwidth/nccl-allreduce-2node-pdt/input.log");
   for (auto _ : state) {
     auto scan = measure::scan_bandwidth(profile, log);
     benchmark::DoNotOptimize(scan);

@@ -69,6 +69,13 @@ ResourceRegistry::ResourceRegistry() {
       builtin("", "v1", "serviceaccounts", "ServiceAccount", true, {"sa"}),
       builtin("events.k8s.io", "v1", "events", "Event", true, {"ev"}),
       builtin("coordination.k8s.io", "v1", "leases", "Lease", true),
+      // What an install applies (deploy/): stored and served; access is not enforced.
+      builtin("apps", "v1", "deployments", "Deployment", true, {"deploy"}, true),
+      builtin("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", false),
+      builtin("rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding",
+              false),
+      builtin("rbac.authorization.k8s.io", "v1", "roles", "Role", true),
+      builtin("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true),
       builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
               false, {"crd", "crds"}, true),
   };

@@ -15,7 +15,8 @@ boost::json::value profile(const std::string& name, const std::string& uid,
                            const std::string& version, const std::string& regex = "step (\\d+)") {
   return nvcre::jsonkit::parse_yaml(
       "apiVersion: nvcre.nvidia.com/v1alpha1\nkind: LogProfile\n"
-      "metadata: {name: " + name + ", uid: " + uid + ", resourceVersion: '" + version + "'}\n" +
+      "metadata: {name: " +
+      name + ", uid: " + uid + ", resourceVersion: '" + version + "'}\n" +
       "spec:\n  patterns:\n    trainingStep: {regex: '" + regex + "'}\n");
 }
 
@@ -53,8 +54,10 @@ TEST(CompiledProfileCache, AProfileWithoutUidOrVersionIsNeverKept) {
 TEST(CompiledProfileCache, ABadProfileFailsEveryTimeAndIsNotKept) {
   CompiledProfileCache cache;
   (void)cache.get(profile("p", "u1", "7"));
-  EXPECT_THROW((void)cache.get(profile("p", "u1", "8", "step (?P<bad")), nvcre::measure::ProfileError);
-  EXPECT_THROW((void)cache.get(profile("p", "u1", "8", "step (?P<bad")), nvcre::measure::ProfileError);
+  EXPECT_THROW((void)cache.get(profile("p", "u1", "8", "step (?P<bad")),
+               nvcre::measure::ProfileError);
+  EXPECT_THROW((void)cache.get(profile("p", "u1", "8", "step (?P<bad")),
+               nvcre::measure::ProfileError);
   EXPECT_EQ(cache.compilations(), 1U);
   const auto fixed = cache.get(profile("p", "u1", "9"));
   EXPECT_EQ(cache.compilations(), 2U);
