@@ -141,8 +141,7 @@ TEST_F(DeployInstall, TheDocumentedOverlayPatchesTakeEffect) {
 TEST_F(DeployInstall, TheTwoStepApplyInstallsIt) {
   CommandResult crds = kubectl("apply -k " + source("deploy/crds"));
   ASSERT_EQ(crds.exit_code, 0) << crds.output;
-  CommandResult established =
-      kubectl("wait --for condition=Established --timeout=20s crd --all");
+  CommandResult established = kubectl("wait --for condition=Established --timeout=20s crd --all");
   ASSERT_EQ(established.exit_code, 0) << established.output;
   CommandResult all = kubectl("apply -k " + source("deploy"));
   ASSERT_EQ(all.exit_code, 0) << all.output;
