@@ -68,7 +68,7 @@ TEST(CelMacros, EvaluateOverListsAndMapKeys) {
       "{'a': 1, 'b': 2}.map(k, k + '!') == ['a!', 'b!']",
       "size(node.status.conditions.filter(c, c.status == 'False')) == 2",
       "node.spec.taints.exists(t, t.key.startsWith('nvidia.com/gpu.xid'))",
-      "[[1, 2], [3]].all(l, l.exists(x, x > 0))",                   // nested macros
+      "[[1, 2], [3]].all(l, l.exists(x, x > 0))",                  // nested macros
       "xs.exists(x, xs.exists(x, x == 3)) && xs.all(xs, xs > 0)",  // shadowing
       "[].all(x, x > 0) && ![].exists(x, x > 0) && [].map(x, x) == []",
       "node.status.conditions.map(c, c.type)[1] == 'GPUHealthy'",
