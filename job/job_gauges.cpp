@@ -24,9 +24,12 @@ std::vector<k8s::GaugeSample> job_gauges(const json::value& job) {
   const auto conditions = reconcile::status_conditions(job);
   namespace type = api::condition_type;
   const std::pair<std::string_view, std::string_view> statuses[] = {
-      {"in_progress", type::kInProgress}, {"succeeded", type::kSucceeded}, {"failed", type::kFailed}};
+      {"in_progress", type::kInProgress},
+      {"succeeded", type::kSucceeded},
+      {"failed", type::kFailed}};
   bool any = false;
-  for (const auto& [name, condition] : statuses) any |= api::condition_is_true(conditions, condition);
+  for (const auto& [name, condition] : statuses)
+    any |= api::condition_is_true(conditions, condition);
   for (const auto& [name, condition] : statuses) {
     if (!any) break;
     auto with_status = labels;

@@ -3,11 +3,13 @@
 //   FILE]
 //            [--tls-cert-file F --tls-private-key-file F [--client-ca-file F]]
 //            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]...
-//            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--trainer-step-ms N]
+//            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--node-condition NAME=TYPE]...
+//            [--trainer-step-ms N]
 //            [--trainer-run-ms N] [--no-trainer]
 // --cluster creates simulated GPU Nodes (sim/cluster_profile.hpp); the simulated Trainer
 // (sim/trainer.hpp) runs TrainJobs, fails the pods on --faulty-node nodes, caps the bus bandwidth
-// a group with a --slow-node reports, and hangs a group with a --stall-node.
+// a group with a --slow-node reports, hangs a group with a --stall-node, and sets a
+// --node-condition node's condition TYPE to False a few steps into a job there.
 // PUT /sim/logs/<namespace>/<pod>[?container=C] replaces a pod's log (a capture to replay).
 // --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it
 // later.
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   std::vector<nvcre::sim::FaultyNode> faulty_nodes;
   std::vector<std::string> slow_node_flags;
   std::vector<std::string> stall_nodes;
+  std::vector<std::string> node_condition_flags;
   std::size_t watch_window = options.api.store.retained_events;
   std::optional<unsigned> trainer_step_ms;
   std::optional<unsigned> trainer_run_ms;
@@ -73,6 +76,9 @@ int main(int argc, char** argv) {
   app.add_option("--stall-node", stall_nodes,
                  "NAME: a group with this node stops logging after a few steps and keeps running "
                  "(repeatable)");
+  app.add_option("--node-condition", node_condition_flags,
+                 "NAME=TYPE: the node's condition TYPE turns False a few Trainer steps into a job "
+                 "there, e.g. gpu-node-05=GPUHealthy (repeatable)");
   app.add_option("--trainer-step-ms", trainer_step_ms, "simulated Trainer step");
   app.add_option("--trainer-run-ms", trainer_run_ms,
                  "how long simulated pods run, writing their logs as they go (default: one step)");
@@ -91,6 +97,8 @@ int main(int argc, char** argv) {
       for (const auto& flag : slow_node_flags)
         options.api.cluster->slow_nodes.push_back(nvcre::sim::parse_slow_node(flag));
       options.api.cluster->stall_nodes = stall_nodes;
+      for (const auto& flag : node_condition_flags)
+        options.api.cluster->node_conditions.push_back(nvcre::sim::parse_node_condition(flag));
     }
   } catch (const std::exception& e) {
     std::cerr << "kube-sim: " << e.what() << "\nRun with --help for more information.\n";
@@ -106,10 +114,11 @@ int main(int argc, char** argv) {
     options.tls = tls;
   }
 
-  if (!faulty_nodes.empty() || !slow_node_flags.empty() || !stall_nodes.empty()) {
+  if (!faulty_nodes.empty() || !slow_node_flags.empty() || !stall_nodes.empty() ||
+      !node_condition_flags.empty()) {
     if (!options.api.cluster) {
-      std::cerr << "kube-sim: --faulty-node, --slow-node and --stall-node need --cluster (the "
-                   "simulated nodes they name)\n";
+      std::cerr << "kube-sim: --faulty-node, --slow-node, --stall-node and --node-condition need "
+                   "--cluster (the simulated nodes they name)\n";
       return 2;
     }
     options.api.cluster->faulty_nodes = faulty_nodes;
