@@ -50,8 +50,7 @@ bool set_false(json::object& status, const std::string& type, const std::string&
 
 NodeCondition parse_node_condition(std::string_view flag) {
   const auto equals = flag.find('=');
-  if (equals == 0 || equals == std::string_view::npos ||
-      !valid_type(flag.substr(equals + 1)))
+  if (equals == 0 || equals == std::string_view::npos || !valid_type(flag.substr(equals + 1)))
     throw std::invalid_argument(
         "--node-condition needs NAME=TYPE (the node condition set to False a few Trainer steps "
         "into a job there, e.g. gpu-node-05=GPUHealthy), got \"" +
@@ -85,8 +84,8 @@ bool apply_node_conditions(Store& store, const ResourceType& node_type,
     if (types.empty()) continue;
     bool node_changed = false;
     for (const auto& type : types)
-      node_changed = set_false(jsonkit::ensure_object(node->as_object(), "status"), type, now) ||
-                     node_changed;
+      node_changed =
+          set_false(jsonkit::ensure_object(node->as_object(), "status"), type, now) || node_changed;
     if (!node_changed) continue;
     store.update(node_type, "", name, std::move(*node), Store::UpdateKind::Status);
     changed = true;

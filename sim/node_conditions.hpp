@@ -15,7 +15,8 @@
 
 namespace nvcre::sim {
 
-inline constexpr std::string_view kNodeConditionAnnotation = "sim.nvcre.nvidia.com/condition-on-run";
+inline constexpr std::string_view kNodeConditionAnnotation =
+    "sim.nvcre.nvidia.com/condition-on-run";
 inline constexpr std::string_view kNodeConditionReason = "SimulatedFault";
 // How many Trainer steps a job runs on the node before its conditions turn False.
 inline constexpr int kNodeConditionAfterSteps = 2;
