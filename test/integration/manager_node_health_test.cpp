@@ -126,18 +126,20 @@ TEST_F(ManagerNodeHealth, ACustomRuleFlipsHardwareFailedOnTheFaultyNodeOnly) {
 }
 
 TEST_F(ManagerNodeHealth, ARuleTheEngineCannotRunIsRefusedBeforeTheWorkloadExists) {
-  client_->create(kJobs, "it",
-                  job("refused", R"(node.metadata.creationTimestamp < timestamp("2026-01-01T00:00:00Z"))"));
-  ASSERT_TRUE(nvcre::test::eventually(
-      [&] { return text(condition(job_named("refused"), "Failed"), "status") == "True"; }))
-      << json::serialize(job_named("refused"));
+  client_->create(
+      kJobs, "it",
+      job("refused", R"(node.metadata.creationTimestamp < timestamp("2026-01-01T00:00:00Z"))"));
+  ASSERT_TRUE(nvcre::test::eventually([&] {
+    return text(condition(job_named("refused"), "Failed"), "status") == "True";
+  })) << json::serialize(job_named("refused"));
   const json::value refused = job_named("refused");
   const auto* failed = condition(refused, "Failed");
   EXPECT_EQ(text(failed, "reason"), "WorkloadCreationError");
   const std::string message = text(failed, "message");
-  EXPECT_TRUE(message.starts_with("spec.nodeHealthMonitor.cel.expression: CEL compilation error: "
-                                  "unsupported CEL construct \"timestamp\" at position 35 "
-                                  "(unknown function); supported: the variable node"))
+  EXPECT_TRUE(
+      message.starts_with("spec.nodeHealthMonitor.cel.expression: CEL compilation error: "
+                          "unsupported CEL construct \"timestamp\" at position 35 "
+                          "(unknown function); supported: the variable node"))
       << message;
   EXPECT_TRUE(client_->list(kTrainJobs, "it").at("items").as_array().empty());
   EXPECT_EQ(condition(refused, "HardwareFailed"), nullptr);
