@@ -1,6 +1,7 @@
 #include "actors/controllers.hpp"
 
 #include "certification/reconciler.hpp"
+#include "job/job_gauges.hpp"
 #include "job/job_reconciler.hpp"
 #include "job/job_watches.hpp"
 #include "measurement/bandwidth_reconciler.hpp"
@@ -98,7 +99,8 @@ std::vector<ControllerSpec> nvcre_controllers() {
 
 decltype(ManagerOptions::gauge_projections) nvcre_gauge_projections() {
   return {{"BandwidthMeasurement", measurement::measurement_gauges},
-          {"GoodputMeasurement", measurement::measurement_gauges}};
+          {"GoodputMeasurement", measurement::measurement_gauges},
+          {"Job", job::job_gauges}};
 }
 
 }  // namespace nvcre::actors

@@ -1,6 +1,6 @@
 #pragma once
 // The gauge_projector: follows the store's changes of the kinds that project gauges (the
-// measurements) and keeps each object's series in the Prometheus registry equal to what its
+// measurements, Jobs) and keeps each object's series in the Prometheus registry equal to what its
 // current state projects; a deleted object's series go with it. Stateless: the series per object
 // are kept by k8s::Metrics.
 #include "actors/interfaces.hpp"

@@ -4,6 +4,8 @@
 // passes here and is checked when the expression runs.
 #include "cel/ast.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 
 namespace nvcre::cel::detail {
@@ -32,6 +34,10 @@ class Checker {
       : diagnostics_(diagnostics), environment_(environment), features_(environment.features) {}
 
   void check(Node& node) {
+    if (node.kind == Node::Kind::Comprehension) {
+      node.type = comprehension_type(node);
+      return;
+    }
     for (Node& child : node.children) check(child);
     switch (node.kind) {
       case Node::Kind::Literal:
@@ -54,6 +60,7 @@ class Checker {
         return;
       case Node::Kind::Call:
         node.type = call_type(node);
+        if (node.name == "matches") compile_literal_pattern(node);
         return;
       case Node::Kind::Unary:
         node.type = unary_type(node);
@@ -62,6 +69,7 @@ class Checker {
         node.type = binary_type(node);
         return;
       case Node::Kind::Conditional:
+      case Node::Kind::Comprehension:
         break;
     }
     const auto& c = node.children;
@@ -97,10 +105,54 @@ class Checker {
   }
 
   Type variable_type(const std::string& name) const {
+    for (auto local = locals_.rbegin(); local != locals_.rend(); ++local) {
+      if (local->name == name) return local->type;
+    }
     const auto& variables = environment_.variables;
     return std::find_if(variables.begin(), variables.end(),
                         [&](const Variable& v) { return v.name == name; })
         ->type;
+  }
+
+  // The macros: the range is a list (the variable takes its elements) or a map (its keys).
+  Type comprehension_type(Node& node) {
+    Node& range = node.children[0];
+    check(range);
+    const std::string& macro = node.name;
+    Type element = Type::dyn();
+    if (range.type.is(Tag::List)) {
+      element = range.type.element();
+    } else if (range.type.is(Tag::Map)) {
+      element = range.type.key();
+    } else if (!range.type.is_dyn()) {
+      diagnostics_.unsupported(
+          range.begin, node.end,
+          macro + "() needs a list or a map to range over, got " + range.type.name());
+    }
+    locals_.push_back({node.variable, element});
+    for (std::size_t i = 1; i < node.children.size(); ++i) check(node.children[i]);
+    locals_.pop_back();
+    const bool has_condition = macro != "map" || node.children.size() == 3;
+    const Node& condition = node.children[1];
+    if (has_condition && !is_bool(condition.type)) {
+      diagnostics_.unsupported(condition.begin, condition.end,
+                               macro + "() needs a bool condition, got " + condition.type.name());
+    }
+    if (macro == "filter") return Type::list(element);
+    if (macro == "map") return Type::list(node.children.back().type);
+    return Type::boolean();
+  }
+
+  // A literal pattern is compiled here, so that a bad one fails before anything runs.
+  void compile_literal_pattern(Node& call) const {
+    const Node& pattern = call.children.back();
+    if (pattern.kind != Node::Kind::Literal || !pattern.literal.is(Kind::String)) return;
+    auto regex = std::make_shared<const re2::RE2>(pattern.literal.as_string(), re2::RE2::Quiet);
+    if (!regex->ok()) {
+      diagnostics_.unsupported(pattern.begin, pattern.end,
+                               "invalid RE2 regular expression: " + regex->error());
+    }
+    call.regex = std::move(regex);
   }
 
   Type list_type(const Node& list) const {
@@ -162,6 +214,10 @@ class Checker {
          types[0].is(Tag::Map))) {
       return Type::integer();
     }
+    const bool strings = std::all_of(types.begin(), types.end(),
+                                     [](const Type& t) { return t.is_dyn() || t.is(Tag::String); });
+    if (f == "matches" && types.size() == 2 && strings) return Type::boolean();
+    if ((f == "lowerAscii" || f == "upperAscii") && one && strings) return Type::string();
     if ((f == "startsWith" || f == "endsWith" || f == "contains") && types.size() == 2 &&
         (types[0].is_dyn() || types[0].is(Tag::String)) &&
         (types[1].is_dyn() || types[1].is(Tag::String))) {
@@ -249,6 +305,7 @@ class Checker {
   const Diagnostics& diagnostics_;
   const Environment& environment_;
   const Features& features_;
+  std::vector<Variable> locals_;  // iteration variables of the enclosing macros, innermost last
 };
 
 }  // namespace

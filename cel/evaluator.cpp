@@ -4,6 +4,8 @@
 #include "cel/ast.hpp"
 #include "cel/go_format.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -194,6 +196,9 @@ class Evaluator {
       case Node::Kind::Literal:
         return node.literal;
       case Node::Kind::Ident: {
+        for (auto local = locals_.rbegin(); local != locals_.rend(); ++local) {
+          if (local->first == node.name) return local->second;
+        }
         const auto found = activation_.find(node.name);
         if (found == activation_.end()) fail(node, "no value for variable \"" + node.name + "\"");
         return found->second;
@@ -215,6 +220,8 @@ class Evaluator {
         return unary(node);
       case Node::Kind::Binary:
         return binary(node);
+      case Node::Kind::Comprehension:
+        return comprehension(node);
       case Node::Kind::Conditional:
         break;
     }
@@ -287,10 +294,98 @@ class Evaluator {
                               : f == "endsWith" ? s.ends_with(t)
                                                 : s.find(t) != std::string::npos);
       }
+    } else if (f == "matches" && args.size() == 2) {
+      if (args[0].is(Kind::String) && args[1].is(Kind::String))
+        return Value::boolean(matches(node, args[0].as_string(), args[1].as_string()));
+    } else if ((f == "lowerAscii" || f == "upperAscii") && args.size() == 1) {
+      if (args[0].is(Kind::String)) {
+        std::string text = args[0].as_string();
+        for (char& c : text) {
+          if (f == "lowerAscii" && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+          if (f == "upperAscii" && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+        }
+        return Value::string(std::move(text));
+      }
     } else if (args.size() == 1) {
       return convert(node, args[0]);
     }
     no_overload(node, f, args);
+  }
+
+  // RE2 syntax, matching anywhere in the text (anchor with ^ and $), as CEL's matches().
+  static bool matches(const Node& node, const std::string& text, const std::string& pattern) {
+    if (node.regex) return re2::RE2::PartialMatch(text, *node.regex);
+    const re2::RE2 regex(pattern, re2::RE2::Quiet);
+    if (!regex.ok()) fail(node, "invalid RE2 regular expression: " + regex.error());
+    return re2::RE2::PartialMatch(text, regex);
+  }
+
+  // Binds the iteration variable for the life of one macro evaluation.
+  class Binding {
+   public:
+    Binding(std::vector<std::pair<std::string, Value>>& locals, const std::string& name)
+        : locals_(locals) {
+      locals_.emplace_back(name, Value());
+    }
+    ~Binding() { locals_.pop_back(); }
+    Binding(const Binding&) = delete;
+    Binding& operator=(const Binding&) = delete;
+    void set(const Value& value) { locals_.back().second = value; }
+
+   private:
+    std::vector<std::pair<std::string, Value>>& locals_;
+  };
+
+  bool condition(const Node& macro, const Node& expression) const {
+    const Value v = eval(expression);
+    if (!v.is(Kind::Bool)) no_overload(macro, macro.name, {v});
+    return v.as_bool();
+  }
+
+  // all() and exists() absorb errors as && and || do: one decisive element decides. The other
+  // macros propagate the first error.
+  Value comprehension(const Node& node) const {
+    const Value range = eval(node.children[0]);
+    List items;
+    if (range.is(Kind::List)) {
+      items = range.as_list();
+    } else if (range.is(Kind::Map)) {
+      for (const auto& entry : range.as_map()) items.push_back(entry.first);
+    } else {
+      no_overload(node, node.name, {range});
+    }
+    Binding binding(locals_, node.variable);
+    const std::string& macro = node.name;
+    if (macro == "all" || macro == "exists") {
+      const bool decisive = macro == "exists";
+      std::optional<Failure> error;
+      for (const Value& item : items) {
+        binding.set(item);
+        try {
+          if (condition(node, node.children[1]) == decisive) return Value::boolean(decisive);
+        } catch (const Failure& failure) {
+          if (!error) error = failure;
+        }
+      }
+      if (error) throw *error;
+      return Value::boolean(!decisive);
+    }
+    if (macro == "exists_one") {
+      std::size_t count = 0;
+      for (const Value& item : items) {
+        binding.set(item);
+        count += condition(node, node.children[1]) ? 1 : 0;
+      }
+      return Value::boolean(count == 1);
+    }
+    const bool filters = macro == "filter" || node.children.size() == 3;
+    List out;
+    for (const Value& item : items) {
+      binding.set(item);
+      if (filters && !condition(node, node.children[1])) continue;
+      out.push_back(macro == "filter" ? item : eval(node.children.back()));
+    }
+    return Value::list(std::move(out));
   }
 
   Value unary(const Node& node) const {
@@ -333,6 +428,9 @@ class Evaluator {
   }
 
   const Activation& activation_;
+  // The iteration variables of the macros being evaluated, innermost last; they shadow the
+  // activation.
+  mutable std::vector<std::pair<std::string, Value>> locals_;
 };
 
 }  // namespace

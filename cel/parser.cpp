@@ -18,8 +18,12 @@ namespace {
 // checker or the evaluator (each recurses along the tree).
 constexpr int kMaxDepth = 100;
 
-constexpr std::string_view kGlobalFunctions[] = {"size", "has", "int", "uint", "double", "string"};
+constexpr std::string_view kGlobalFunctions[] = {"size",   "has",    "int",    "uint",
+                                                 "double", "string", "matches"};
+// Receiver functions beyond the three string tests every environment has.
+constexpr std::string_view kReceiverFunctions[] = {"size", "matches", "lowerAscii", "upperAscii"};
 constexpr std::string_view kMacros[] = {"all", "exists", "exists_one", "map", "filter"};
+constexpr std::string_view kReserved[] = {"true", "false", "null", "in"};
 
 bool one_of(std::string_view name, const auto& names) {
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
@@ -206,6 +210,8 @@ class Parser {
       if (peek_symbol("[")) {
         if (!features_.indexing) diagnostics_.unsupported(peek().begin, peek().end, "indexing");
         Node index = make(Node::Kind::Index, take());
+        if (peek_symbol("?"))
+          diagnostics_.unsupported(index.begin, peek().end, "optional indexing");
         index.children.push_back(std::move(node));
         index.children.push_back(parse_expression());
         expect("]");
@@ -216,6 +222,8 @@ class Parser {
       }
       if (!peek_symbol(".")) return node;
       const Token dot = take();
+      if (peek_symbol("?"))
+        diagnostics_.unsupported(dot.begin, peek().end, "optional field selection");
       const Token name = take();
       if (name.kind != TokenKind::Identifier)
         diagnostics_.syntax_error(name.begin, "expected a name after \".\"");
@@ -233,20 +241,53 @@ class Parser {
   }
 
   Node method_call(Node receiver, const Token& name) {
+    if (features_.functions && one_of(name.text, kMacros)) return macro(std::move(receiver), name);
     Node call = make(Node::Kind::Call, name);
     call.receiver_call = true;
     call.begin = receiver.begin;
     call.children.push_back(std::move(receiver));
     const bool known = name.text == "startsWith" || name.text == "endsWith" ||
-                       name.text == "contains" || (features_.functions && name.text == "size");
+                       name.text == "contains" ||
+                       (features_.functions && one_of(name.text, kReceiverFunctions));
     if (!known) {
       diagnostics_.unsupported(name.begin, name.end,
-                               features_.functions && one_of(name.text, kMacros)
-                                   ? "macros are not supported"
-                                   : "unknown function");
+                               one_of(name.text, kMacros) ? "macros" : "unknown function");
     }
     call.end = parse_arguments(call.children);
     return call;
+  }
+
+  // range.all(x, p), exists, exists_one, filter, map(x, t), map(x, p, t): the expressions see
+  // the variable x, bound to each list element or map key in turn.
+  Node macro(Node range, const Token& name) {
+    Node node = make(Node::Kind::Comprehension, name);
+    node.begin = range.begin;
+    node.children.push_back(std::move(range));
+    take();  // "("
+    const Token variable = take();
+    if (variable.kind != TokenKind::Identifier || one_of(variable.text, kReserved)) {
+      diagnostics_.syntax_error(
+          variable.begin,
+          name.text + "() takes a variable name first, such as " + name.text + "(c, <expression>)");
+    }
+    node.variable = variable.text;
+    expect(",");
+    take();
+    scopes_.push_back(variable.text);
+    node.children.push_back(parse_expression());
+    if (name.text == "map" && peek_symbol(",")) {
+      take();
+      node.children.push_back(parse_expression());
+    }
+    scopes_.pop_back();
+    if (!peek_symbol(")")) {
+      diagnostics_.syntax_error(
+          peek().begin, name.text + "() takes a variable and " +
+                            (name.text == "map" ? "one or two expressions" : "one expression") +
+                            ", got \"" + text(peek()) + "\"");
+    }
+    node.end = take().end;
+    return node;
   }
 
   // Parses "(a, b, ...)" into `into`; returns the end of ")".
@@ -296,6 +337,8 @@ class Parser {
       if (!features_.null_literal) diagnostics_.unsupported(token.begin, token.end, "null");
     } else if (token.text == "in") {
       diagnostics_.syntax_error(token.begin, "unexpected \"in\"");
+    } else if (std::find(scopes_.begin(), scopes_.end(), token.text) != scopes_.end()) {
+      node.kind = Node::Kind::Ident;  // a macro's iteration variable
     } else {
       const auto& variables = environment_.variables;
       if (std::none_of(variables.begin(), variables.end(),
@@ -361,6 +404,7 @@ class Parser {
   const Environment& environment_;
   const Features& features_;
   std::vector<Token> tokens_;
+  std::vector<std::string> scopes_;  // iteration variables of the enclosing macros
   std::size_t next_ = 0;
   int depth_ = 0;
 };

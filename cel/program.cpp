@@ -8,7 +8,9 @@ const std::string_view kLanguageSummary =
     "null, bool, int, uint, double, string, list and map literals; + - * / %, <, <=, >, >=, ==, "
     "!=, "
     "in, &&, ||, !, ?:, parentheses; m.field, has(m.field), l[i], m[k]; size(), int(), uint(), "
-    "double(), string(), s.startsWith(t), s.endsWith(t), s.contains(t)";
+    "double(), string(), s.startsWith(t), s.endsWith(t), s.contains(t), s.matches(re2), "
+    "s.lowerAscii(), s.upperAscii(); the macros all, exists, exists_one, filter and map over "
+    "lists and map keys";
 
 struct Program::Compiled {
   std::string source;

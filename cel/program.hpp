@@ -9,14 +9,18 @@
 //   operators    ! - * / % + - < <= > >= == != in && || ?:  with CEL's precedence
 //   access       map.field, has(map.field), list[int], map[key]
 //   functions    size(x) / x.size(), s.startsWith(t), s.endsWith(t), s.contains(t),
+//                s.matches(re) / matches(s, re) (RE2, unanchored), s.lowerAscii(), s.upperAscii(),
 //                int(x), uint(x), double(x), string(x)
+//   macros       r.all(x, p), r.exists(x, p), r.exists_one(x, p), r.filter(x, p), r.map(x, t),
+//                r.map(x, p, t) over a list (x is each element) or a map (x is each key)
 // Semantics as CEL's: arithmetic needs operands of one numeric type (no implicit conversion:
 // `value + 1` on a double is a type error) with errors for int/uint overflow and division or
 // modulus by zero; doubles follow IEEE 754; comparisons and == work across int, uint and double
-// by mathematical value; && and || absorb an error on one side when the other decides.
+// by mathematical value; && and || absorb an error on one side when the other decides, and so do
+// all() and exists() across elements.
 // Not supported (each fails with "unsupported CEL construct ... at position N"): bytes and
-// triple-quoted strings, the macros all/exists/exists_one/map/filter, timestamps and durations,
-// matches(), type(), dyn(), message literals, leading-dot names.
+// triple-quoted strings, optional selection (a.?b, a[?k]), timestamps and durations, type(),
+// dyn(), message literals, leading-dot names.
 //
 // Type checking is static against the variables' declared types (dyn defers a check to the
 // run), so an expression with a type error fails whatever the values are.

@@ -80,18 +80,16 @@ reconcile::Result reconcile_job(const reconcile::Context& input) {
     return pass.take_result();
   }
 
-  if (auto problem = unsupported_health_rule(job)) {
-    // Running without the requested health rule would certify nodes it was meant to guard. A spec
-    // problem, not a node's: nobody is blamed, no log is read.
-    fail_job(pass, draft, api::job_reason::kWorkloadCreationError, *problem,
-             FailureAttribution{.capture_log = false, .attribute_nodes = false});
-    draft.set_condition(api::kConditionValidationFailed, api::condition_status::kTrue,
-                        kUnsupportedNodeHealthExpression, *problem);
-  } else if (job.status && job.status->workloadRef) {
+  if (job.status && job.status->workloadRef) {
     ensure_goodput_measurement(pass, draft);
     ensure_bandwidth_measurement(pass, draft);
     update_from_workload(pass, draft);
     check_thresholds(pass, draft);
+  } else if (auto problem = health_rule_problem(job)) {
+    // Running without the requested health rule would certify nodes it was meant to guard, so the
+    // workload is never created. A spec problem, not a node's: nobody is blamed, no log is read.
+    fail_job(pass, draft, api::job_reason::kWorkloadCreationError, *problem,
+             FailureAttribution{.capture_log = false, .attribute_nodes = false});
   } else {
     create_workload(pass, draft);
   }

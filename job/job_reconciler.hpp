@@ -3,7 +3,7 @@
 // informer caches, live reads, the outcome of the previous plan, the time, pod log tails already
 // fetched) to a plan. Finalizer, deletion with TrainJob + pod drain, TrainJob creation with
 // create-or-adopt and a gang consistency check, status from the TrainJob (phases, scheduling-block
-// accounting), failure attribution with the failure log, and the default node health rule.
+// accounting), failure attribution with the failure log, and the node health rule.
 // Not covered: stall detection, thresholds, checkpoint restarts, measurement children.
 //
 // Pod logs are not cached, so they travel as data: when a failure needs the failing container's
@@ -26,9 +26,6 @@ inline constexpr std::string_view kJobFinalizer = "nvcre.nvidia.com/finalizer";
 // Failure log bounds.
 inline constexpr int kFailureLogTailLines = 800;
 inline constexpr std::size_t kFailureLogMaxBytes = 32 * 1024;
-// ValidationFailed reason when spec.nodeHealthMonitor asks for a rule this controller cannot run.
-inline constexpr std::string_view kUnsupportedNodeHealthExpression =
-    "UnsupportedNodeHealthExpression";
 
 reconcile::Result reconcile_job(const reconcile::Context& input);
 

@@ -48,17 +48,50 @@ struct Metrics::Impl {
 
   std::mutex objects_mutex;
   std::map<std::string, prometheus::Family<prometheus::Gauge>*> object_families;
+  std::map<std::string, prometheus::Family<prometheus::Counter>*> object_counters;
   std::map<std::string, std::vector<GaugeSample>> object_series;  // by object key
 
   prometheus::Family<prometheus::Gauge>& object_family(const std::string& name) {
-    auto found = object_families.find(name);
-    if (found != object_families.end()) return *found->second;
-    auto help = object_gauge_families().find(name);
-    if (help == object_gauge_families().end())
-      throw std::invalid_argument("unknown object gauge family " + name);
-    auto& family = prometheus::BuildGauge().Name(name).Help(help->second).Register(*registry);
-    object_families.emplace(name, &family);
+    return family_of(object_families, object_gauge_families(), name, prometheus::BuildGauge());
+  }
+  prometheus::Family<prometheus::Counter>& counter_family(const std::string& name) {
+    return family_of(object_counters, object_counter_families(), name, prometheus::BuildCounter());
+  }
+
+  template <typename Metric, typename Builder>
+  prometheus::Family<Metric>& family_of(std::map<std::string, prometheus::Family<Metric>*>& known,
+                                        const std::map<std::string, std::string>& declared,
+                                        const std::string& name, Builder builder) {
+    auto found = known.find(name);
+    if (found != known.end()) return *found->second;
+    auto help = declared.find(name);
+    if (help == declared.end()) throw std::invalid_argument("unknown object gauge family " + name);
+    auto& family = builder.Name(name).Help(help->second).Register(*registry);
+    known.emplace(name, &family);
     return family;
+  }
+
+  static bool is_counter(const std::string& name) {
+    return object_counter_families().count(name) != 0;
+  }
+
+  void remove(const GaugeSample& old) {
+    if (is_counter(old.name)) {
+      auto& family = counter_family(old.name);
+      family.Remove(&family.Add(old.labels));
+    } else {
+      auto& family = object_family(old.name);
+      family.Remove(&family.Add(old.labels));
+    }
+  }
+
+  void apply(const GaugeSample& sample) {
+    if (!is_counter(sample.name)) {
+      object_family(sample.name).Add(sample.labels).Set(sample.value);
+      return;
+    }
+    auto& counter = counter_family(sample.name).Add(sample.labels);
+    if (sample.value > counter.Value()) counter.Increment(sample.value - counter.Value());
   }
 };
 
@@ -71,6 +104,17 @@ const std::map<std::string, std::string>& object_gauge_families() {
       {"nvcre_goodput_avg_tflops_per_gpu", "Average TFLOPS per GPU of a running training Job"},
       {"nvcre_goodput_avg_step_time_seconds",
        "Average step time (s, without warmup) of a running training Job"},
+      {"nvcre_job_status", "Current status of a Job (1 = current status, 0 = not)"},
+      {"nvcre_job_failed_nodes", "Nodes with a detected hardware failure, per Job"},
+  };
+  return families;
+}
+
+const std::map<std::string, std::string>& object_counter_families() {
+  static const std::map<std::string, std::string> families{
+      {"nvcre_hardware_failed_jobs_total", "Jobs that detected a hardware failure"},
+      {"nvcre_hardware_failures_detected_total",
+       "Nodes a Job's node health rule detected as failed, per node"},
   };
   return families;
 }
@@ -112,12 +156,9 @@ void Metrics::replace_object_gauges(const std::string& object_key,
     const bool kept = std::any_of(samples.begin(), samples.end(), [&](const GaugeSample& s) {
       return s.name == old.name && s.labels == old.labels;
     });
-    if (kept) continue;
-    auto& family = impl_->object_family(old.name);
-    family.Remove(&family.Add(old.labels));
+    if (!kept) impl_->remove(old);
   }
-  for (const auto& sample : samples)
-    impl_->object_family(sample.name).Add(sample.labels).Set(sample.value);
+  for (const auto& sample : samples) impl_->apply(sample);
   if (samples.empty()) {
     impl_->object_series.erase(object_key);
   } else {

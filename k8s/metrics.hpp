@@ -24,6 +24,10 @@ struct GaugeSample {
 
 // The families object gauges may use: name -> help.
 const std::map<std::string, std::string>& object_gauge_families();
+// The counter families object state may project (name -> help): a series counts what the
+// object's state records (e.g. 1 once a Job saw a hardware failure). It only grows while the
+// object lives: a lower projected value leaves it as it is; it goes when the object does.
+const std::map<std::string, std::string>& object_counter_families();
 
 class Metrics {
  public:
@@ -39,8 +43,10 @@ class Metrics {
   void api_request(std::string_view verb, int code);
   void watch_restart(const std::string& kind);
   // Makes `samples` the series of the object `object_key` ("kind/namespace/name"): series it had
-  // and no longer has are removed, so a completed or deleted object leaves no stale gauge. Throws
-  // std::invalid_argument for a family not in object_gauge_families().
+  // and no longer has are removed, so a completed or deleted object leaves no stale gauge. A
+  // sample of a counter family raises its counter to the value (never lowers it). Throws
+  // std::invalid_argument for a family in neither object_gauge_families() nor
+  // object_counter_families().
   void replace_object_gauges(const std::string& object_key,
                              const std::vector<GaugeSample>& samples);
 

@@ -307,6 +307,13 @@ std::vector<json::value> build_cluster_nodes(const ClusterProfile& profile,
     annotations[kNodeStallAnnotation] = "true";
     flag = "--stall-node";
   }
+  for (const auto& condition : profile.node_conditions) {
+    auto& [annotations, flag] = wanted[condition.node];
+    const auto* types = annotations.if_contains(kNodeConditionAnnotation);
+    annotations[kNodeConditionAnnotation] =
+        types ? std::string(types->as_string()) + "," + condition.type : condition.type;
+    flag = "--node-condition";
+  }
   std::vector<json::value> nodes;
   for (int i = 0; i < profile.node_count; ++i) {
     auto it = wanted.find(profile_node_name(i, profile.node_count));

@@ -9,7 +9,9 @@
 // set at run time (`kubectl annotate node gpu-node-03 sim.nvcre.nvidia.com/fault="XID 79 ..."`).
 // Likewise a slow node (kNodeBusBandwidthAnnotation: the group it is in reports at most that bus
 // bandwidth) and a stalled node (kNodeStallAnnotation "true": the group's run stops writing
-// results after the first few and never completes by itself).
+// results after the first few and never completes by itself), and a node whose conditions turn
+// False while a job runs there (kNodeConditionAnnotation, sim/node_conditions.hpp).
+#include "sim/node_conditions.hpp"
 #include "sim/store.hpp"
 
 #include <boost/json/value.hpp>
@@ -46,6 +48,7 @@ struct ClusterProfile {
   std::vector<FaultyNode> faulty_nodes;
   std::vector<SlowNode> slow_nodes;
   std::vector<std::string> stall_nodes;
+  std::vector<NodeCondition> node_conditions{};
 };
 
 // "aws:h100:16" -> {aws, h100, 16}. The architecture may also be a product label value
@@ -65,7 +68,7 @@ std::string profile_node_name(int index, int node_count);
 std::string gpu_product_for(std::string_view architecture);
 
 // Every Node of the profile, complete with status. Throws std::invalid_argument when a faulty,
-// slow or stalled node is not one of the profile's nodes.
+// slow, stalled or node-condition node is not one of the profile's nodes.
 // `timestamp` (RFC 3339) stamps the node conditions.
 std::vector<boost::json::value> build_cluster_nodes(
     const ClusterProfile& profile, const std::string& timestamp = "2025-01-01T00:00:00Z");

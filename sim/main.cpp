@@ -3,11 +3,13 @@
 //   FILE]
 //            [--tls-cert-file F --tls-private-key-file F [--client-ca-file F]]
 //            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]...
-//            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--trainer-step-ms N]
+//            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--node-condition NAME=TYPE]...
+//            [--trainer-step-ms N]
 //            [--trainer-run-ms N] [--no-trainer]
 // --cluster creates simulated GPU Nodes (sim/cluster_profile.hpp); the simulated Trainer
 // (sim/trainer.hpp) runs TrainJobs, fails the pods on --faulty-node nodes, caps the bus bandwidth
-// a group with a --slow-node reports, and hangs a group with a --stall-node.
+// a group with a --slow-node reports, hangs a group with a --stall-node, and sets a
+// --node-condition node's condition TYPE to False a few steps into a job there.
 // PUT /sim/logs/<namespace>/<pod>[?container=C] replaces a pod's log (a capture to replay).
 // --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it
 // later.
@@ -30,15 +32,42 @@
 #include <optional>
 #include <sstream>
 
+namespace {
+
+// The flags that fault simulated nodes, as given.
+struct NodeFaultFlags {
+  std::vector<std::string> faulty, slow, stall, conditions;
+  bool empty() const {
+    return faulty.empty() && slow.empty() && stall.empty() && conditions.empty();
+  }
+};
+
+// Adds the faults to the cluster profile. Throws std::invalid_argument for a malformed flag or
+// for faults without a cluster.
+void apply_node_faults(const NodeFaultFlags& flags,
+                       std::optional<nvcre::sim::ClusterProfile>& cluster) {
+  if (flags.empty()) return;
+  if (!cluster)
+    throw std::invalid_argument(
+        "--faulty-node, --slow-node, --stall-node and --node-condition need --cluster (the "
+        "simulated nodes they name)");
+  for (const auto& flag : flags.faulty)
+    cluster->faulty_nodes.push_back(nvcre::sim::parse_faulty_node(flag));
+  for (const auto& flag : flags.slow)
+    cluster->slow_nodes.push_back(nvcre::sim::parse_slow_node(flag));
+  cluster->stall_nodes = flags.stall;
+  for (const auto& flag : flags.conditions)
+    cluster->node_conditions.push_back(nvcre::sim::parse_node_condition(flag));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   nvcre::sim::KubeSimOptions options;
   std::string crds;
   std::string fault_plan;
   std::optional<std::string> cluster;
-  std::vector<std::string> faulty_node_flags;
-  std::vector<nvcre::sim::FaultyNode> faulty_nodes;
-  std::vector<std::string> slow_node_flags;
-  std::vector<std::string> stall_nodes;
+  NodeFaultFlags faults;
   std::size_t watch_window = options.api.store.retained_events;
   std::optional<unsigned> trainer_step_ms;
   std::optional<unsigned> trainer_run_ms;
@@ -65,14 +94,17 @@ int main(int argc, char** argv) {
                  "require client certificates signed by this CA")
       ->check(CLI::ExistingFile);
   app.add_option("--cluster", cluster, "simulated GPU nodes, PLATFORM:GPU:NODES (e.g. aws:h100:8)");
-  app.add_option("--faulty-node", faulty_node_flags,
+  app.add_option("--faulty-node", faults.faulty,
                  "NAME[=REASON]: the Trainer fails pods on this node (repeatable)");
-  app.add_option("--slow-node", slow_node_flags,
+  app.add_option("--slow-node", faults.slow,
                  "NAME=GBPS: a group with this node reports at most GBPS bus bandwidth "
                  "(repeatable)");
-  app.add_option("--stall-node", stall_nodes,
+  app.add_option("--stall-node", faults.stall,
                  "NAME: a group with this node stops logging after a few steps and keeps running "
                  "(repeatable)");
+  app.add_option("--node-condition", faults.conditions,
+                 "NAME=TYPE: the node's condition TYPE turns False a few Trainer steps into a job "
+                 "there, e.g. gpu-node-05=GPUHealthy (repeatable)");
   app.add_option("--trainer-step-ms", trainer_step_ms, "simulated Trainer step");
   app.add_option("--trainer-run-ms", trainer_run_ms,
                  "how long simulated pods run, writing their logs as they go (default: one step)");
@@ -85,13 +117,7 @@ int main(int argc, char** argv) {
   if (trainer_run_ms) options.api.trainer.run = std::chrono::milliseconds(*trainer_run_ms);
   try {
     if (cluster) options.api.cluster = nvcre::sim::parse_cluster_profile(*cluster);
-    for (const auto& flag : faulty_node_flags)
-      faulty_nodes.push_back(nvcre::sim::parse_faulty_node(flag));
-    if (options.api.cluster) {
-      for (const auto& flag : slow_node_flags)
-        options.api.cluster->slow_nodes.push_back(nvcre::sim::parse_slow_node(flag));
-      options.api.cluster->stall_nodes = stall_nodes;
-    }
+    apply_node_faults(faults, options.api.cluster);
   } catch (const std::exception& e) {
     std::cerr << "kube-sim: " << e.what() << "\nRun with --help for more information.\n";
     return 2;
@@ -104,15 +130,6 @@ int main(int argc, char** argv) {
       return 2;
     }
     options.tls = tls;
-  }
-
-  if (!faulty_nodes.empty() || !slow_node_flags.empty() || !stall_nodes.empty()) {
-    if (!options.api.cluster) {
-      std::cerr << "kube-sim: --faulty-node, --slow-node and --stall-node need --cluster (the "
-                   "simulated nodes they name)\n";
-      return 2;
-    }
-    options.api.cluster->faulty_nodes = faulty_nodes;
   }
 
   sigset_t signals;

@@ -2,6 +2,7 @@
 
 #include "jsonkit/paths.hpp"
 #include "sim/cluster_profile.hpp"
+#include "sim/node_conditions.hpp"
 #include "sim/trainer_logs.hpp"
 #include "sim/trainer_pods.hpp"
 #include "sim/trainer_scheduler.hpp"
@@ -102,6 +103,7 @@ std::chrono::milliseconds trainer_tick_interval(std::chrono::milliseconds step) 
 struct Trainer::Pass {
   ResourceType train_jobs;
   ResourceType pods;
+  ResourceType nodes;
   // The pods of the TrainJobs this pass runs, by owner uid.
   std::unordered_map<std::string, std::vector<StoredObject>> pods_by_owner;
   NodePicker picker;
@@ -176,6 +178,7 @@ std::size_t Trainer::reconcile() {
   }
   Pass pass{*train_jobs,
             *pods,
+            *nodes,
             std::move(pods_by_owner),
             NodePicker(nodes_, gpus_in_use),
             options_.clock(),
@@ -254,6 +257,9 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
     for (const auto& pod : pods)
       if (pod_phase(*pod) == "Running")
         write_script_lines(pass, meta_string(*pod, "uid"), progress, traits.stalled);
+    // A --node-condition fault shows a few steps in (mid-run for runs shorter than that).
+    if (elapsed >= std::min(options_.step * kNodeConditionAfterSteps, run / 2))
+      changed = fail_node_conditions(pass, pods) || changed;
     if (elapsed < run) return changed;
     const bool faulty = std::any_of(pods.begin(), pods.end(), [&](const StoredObject& p) {
       return !node_fault(pass.picker, *p).empty();
@@ -266,6 +272,14 @@ bool Trainer::reconcile_train_job(Pass& pass, const json::value& train_job) {
   stage->second = pass.now;
   write_status(pass, train_job, pods);
   return true;
+}
+
+bool Trainer::fail_node_conditions(Pass& pass, const std::vector<StoredObject>& pods) {
+  std::vector<std::string> names;
+  for (const auto* node : pods_nodes(pass.picker, pods))
+    if (node != nullptr && !conditions_on_run(*node).empty())
+      names.push_back(meta_string(*node, "name"));
+  return !names.empty() && apply_node_conditions(store_, pass.nodes, names, pass.now_text);
 }
 
 bool Trainer::suspend(Pass& pass, const json::value& train_job,

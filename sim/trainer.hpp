@@ -13,6 +13,8 @@
 //                Failed=True (FailedJobs, naming the failed pod and node)
 // A group whose pods include a stalled node (kNodeStallAnnotation) stops writing after the
 // first few results and stays Running until something else ends it (a fault, a delete).
+// A node annotated kNodeConditionAnnotation gets those conditions set to False a few steps into
+// a run there (sim/node_conditions.hpp); the run goes on.
 // `step` is the minimum time between stages (0 in tests: every pass is one stage). Pods that do
 // not fit stay Pending with PodScheduled=False/Unschedulable and are retried every pass.
 // spec.suspend=true deletes the pods and sets Suspended=True; clearing it resumes the job.
@@ -76,6 +78,8 @@ class Trainer {
   void finish_pods(Pass& pass, std::vector<StoredObject>& pods, int world_size, bool has_launcher);
   void write_status(Pass& pass, const boost::json::value& train_job,
                     const std::vector<StoredObject>& pods);
+  // Turns False the conditions the pods' nodes ask for (sim/node_conditions.hpp).
+  bool fail_node_conditions(Pass& pass, const std::vector<StoredObject>& pods);
   // Writes the lines of the pod's script the run has reached (`progress`: 0 start .. 1 end),
   // up to its stall point when `stalled`.
   void write_script_lines(Pass& pass, const std::string& uid, double progress, bool stalled);

@@ -35,7 +35,7 @@ std::string read_file(const std::filesystem::path& path) {
 int main(int argc, char** argv) {
   std::string cluster = "aws:h100:16";
   std::vector<std::string> faulty = {"gpu-node-05=XID 79: GPU has fallen off the bus"};
-  std::vector<std::string> slow, stall;
+  std::vector<std::string> slow, stall, node_conditions;
   std::string certification_file = "examples/demo-certification.yaml";
   std::string crds = "deploy/crds";
   int step_ms = 300;
@@ -51,6 +51,9 @@ int main(int argc, char** argv) {
   app.add_option("--stall-node", stall,
                  "NAME: a group with this node stops logging after a few steps and keeps running "
                  "(repeatable)");
+  app.add_option("--node-condition", node_conditions,
+                 "NAME=TYPE: the node's condition TYPE turns False a few Trainer steps into a job "
+                 "there, e.g. gpu-node-05=GPUHealthy (repeatable)");
   app.add_option("--certification", certification_file, "The Certification to submit")
       ->capture_default_str();
   app.add_option("--crds", crds, "Directory of the CRDs to install")->capture_default_str();
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
     cluster_options.faulty_nodes = faulty;
     cluster_options.slow_nodes = slow;
     cluster_options.stall_nodes = stall;
+    cluster_options.node_conditions = node_conditions;
     cluster_options.trainer_run = std::chrono::milliseconds(run_ms);
     cluster_options.trainer_step = std::chrono::milliseconds(step_ms);
     cluster_options.bookmark_interval = std::chrono::milliseconds(1000);
@@ -87,6 +91,8 @@ int main(int argc, char** argv) {
     for (const auto& s : profile.slow_nodes)
       std::cout << ", slow " << s.name << " (" << s.bus_bandwidth_gbps << " GB/s)";
     for (const auto& s : profile.stall_nodes) std::cout << ", stalling " << s;
+    for (const auto& c : profile.node_conditions)
+      std::cout << ", " << c.node << " turning " << c.type << "=False";
     std::cout << "\n";
 
     auto options = embedded.manager_options("nvcre-demo");

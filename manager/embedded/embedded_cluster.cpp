@@ -72,6 +72,8 @@ EmbeddedCluster::EmbeddedCluster(EmbeddedClusterOptions options) : impl_(std::ma
   for (const auto& slow : impl_->options.slow_nodes)
     impl_->profile.slow_nodes.push_back(sim::parse_slow_node(slow));
   impl_->profile.stall_nodes = impl_->options.stall_nodes;
+  for (const auto& condition : impl_->options.node_conditions)
+    impl_->profile.node_conditions.push_back(sim::parse_node_condition(condition));
 }
 
 EmbeddedCluster::~EmbeddedCluster() { stop(); }

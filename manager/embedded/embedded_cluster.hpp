@@ -20,6 +20,7 @@ struct EmbeddedClusterOptions {
   std::vector<std::string> faulty_nodes;  // NAME[=REASON]: pods on that node fail
   std::vector<std::string> slow_nodes;    // NAME=GBPS: its group reports at most GBPS bus bandwidth
   std::vector<std::string> stall_nodes;   // NAME: its group stops logging and never completes
+  std::vector<std::string> node_conditions;  // NAME=TYPE: TYPE turns False a few steps into a job
   std::chrono::milliseconds trainer_step{50};
   std::chrono::milliseconds trainer_run{0};  // how long pods run, logging as they go (0: a step)
   std::chrono::milliseconds bookmark_interval{200};
@@ -39,8 +40,8 @@ class EmbeddedCluster {
 
   // Starts kube-sim, installs the CRDs, creates the namespaces and then every shipped LogProfile
   // and those of logprofiles_dir; throws std::runtime_error naming a bad profile,
-  // faulty/slow/stall-node spec or CRD directory, and std::invalid_argument naming a LogProfile
-  // file that is not a valid LogProfile (or repeats a name).
+  // faulty/slow/stall-node or node-condition spec or CRD directory, and std::invalid_argument
+  // naming a LogProfile file that is not a valid LogProfile (or repeats a name).
   void start();
   void stop();  // idempotent
 

@@ -18,14 +18,18 @@ namespace nvcre::testing {
 
 class EmbeddedManagerTest : public ::testing::Test {
  protected:
-  // Starts the cluster (CRDs from deploy/crds, namespace "it") and the manager on it.
-  void start(manager::EmbeddedClusterOptions options) {
+  // Starts the cluster (CRDs from deploy/crds, namespace "it") and the manager on it, recording
+  // its metrics in `metrics` when given.
+  void start(manager::EmbeddedClusterOptions options,
+             std::shared_ptr<k8s::Metrics> metrics = nullptr) {
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
     options.namespaces = {"it"};
     cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
     cluster_->start();
     client_ = &cluster_->client();
-    manager_ = std::make_unique<actors::Manager>(cluster_->manager_options("it"));
+    auto manager_options = cluster_->manager_options("it");
+    manager_options.metrics = std::move(metrics);
+    manager_ = std::make_unique<actors::Manager>(manager_options);
     manager_->start();
   }
   void TearDown() override {

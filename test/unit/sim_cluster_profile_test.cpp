@@ -170,6 +170,28 @@ TEST(SimClusterProfile, SlowAndStalledNodesAreAnnotatedAndMustExist) {
     EXPECT_THROW(parse_slow_node(bad), std::invalid_argument) << bad;
 }
 
+TEST(SimClusterProfile, NodeConditionNodesAreAnnotatedAndMustExist) {
+  ClusterProfile profile = parse_cluster_profile("aws:h100:4");
+  profile.node_conditions = {parse_node_condition("gpu-node-02=GPUHealthy"),
+                             parse_node_condition("gpu-node-02=NetworkReady")};
+  const auto nodes = build_cluster_nodes(profile);
+  EXPECT_EQ(nodes[2].at("metadata").at("annotations").at(kNodeConditionAnnotation),
+            "GPUHealthy,NetworkReady");
+  EXPECT_EQ(conditions_on_run(nodes[2]), (std::vector<std::string>{"GPUHealthy", "NetworkReady"}));
+  EXPECT_TRUE(conditions_on_run(nodes[1]).empty());
+  profile.node_conditions = {{"gpu-node-04", "GPUHealthy"}};
+  try {
+    build_cluster_nodes(profile);
+    FAIL() << "a node outside the cluster";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("--node-condition gpu-node-04 is not a node"),
+              std::string::npos)
+        << error.what();
+  }
+  for (const char* bad : {"gpu-node-02", "=GPUHealthy", "gpu-node-02=", "n=GPU Healthy"})
+    EXPECT_THROW(parse_node_condition(bad), std::invalid_argument) << bad;
+}
+
 TEST(SimClusterProfile, ApiServerServesTheProfileNodesWithStatus) {
   ApiServerOptions options;
   options.cluster = parse_cluster_profile("gcp:h100:3");

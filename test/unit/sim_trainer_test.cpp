@@ -108,12 +108,13 @@ class SimTrainer : public ::testing::Test {
  protected:
   void SetUp() override { start(std::chrono::milliseconds(0)); }
 
-  void start(std::chrono::milliseconds step) {
+  void start(std::chrono::milliseconds step, std::chrono::milliseconds run = {}) {
     ApiServerOptions options;
     options.cluster = parse_cluster_profile("aws:h100:4");
     options.cluster->faulty_nodes = {{"gpu-node-02", std::string(kDefaultNodeFault)}};
     options.trainer.enabled = true;
     options.trainer.step = step;
+    options.trainer.run = run;
     options.trainer.clock = [this] {
       if (pass_hook_) pass_hook_();
       return now_;
@@ -398,6 +399,40 @@ TEST_F(SimTrainer, StagesWaitForTheStepOnTheInjectedClock) {
   now_ += std::chrono::milliseconds(1);
   EXPECT_EQ(api_->advance_simulation(), 1u);
   EXPECT_EQ(phase(pods("slow")[0]), "Running");
+}
+
+// `kubectl annotate node ... sim.nvcre.nvidia.com/condition-on-run=GPUHealthy` (or
+// --node-condition): two steps into a run there the node reports GPUHealthy=False; the run goes on,
+// other nodes keep their conditions.
+TEST_F(SimTrainer, ANodeConditionTurnsFalseAFewStepsIntoAJobThere) {
+  start(std::chrono::milliseconds(1000), std::chrono::milliseconds(10000));
+  auto annotated = call("PATCH", "/api/v1/nodes/gpu-node-01",
+                        R"({"metadata": {"annotations": {"sim.nvcre.nvidia.com/condition-on-run":
+                            "GPUHealthy,NetworkReady"}}})",
+                        "application/merge-patch+json");
+  ASSERT_EQ(annotated.status, 200) << annotated.body;
+  post("trainingruntimes", runtime("torch"));
+  post("trainjobs", train_job("watched", "torch", {"gpu-node-00", "gpu-node-01"}, 2));
+  api_->advance_simulation();  // pods created
+  now_ += std::chrono::milliseconds(1000);
+  api_->advance_simulation();  // Running
+  auto node_status = [&](const std::string& name) {
+    return get("/api/v1/nodes/" + name).at("status");
+  };
+  now_ += std::chrono::milliseconds(1999);
+  api_->advance_simulation();
+  EXPECT_EQ(condition(node_status("gpu-node-01"), "GPUHealthy"), "");
+  now_ += std::chrono::milliseconds(1);
+  EXPECT_EQ(api_->advance_simulation(), 1u);
+  const auto status = node_status("gpu-node-01");
+  EXPECT_EQ(condition(status, "GPUHealthy"), "False");
+  EXPECT_EQ(condition(status, "GPUHealthy", "reason"), "SimulatedFault");
+  EXPECT_EQ(condition(status, "NetworkReady"), "False");
+  EXPECT_EQ(condition(status, "Ready"), "True");
+  EXPECT_EQ(condition(node_status("gpu-node-00"), "GPUHealthy"), "");
+  for (const auto& pod : pods("watched")) EXPECT_EQ(phase(pod), "Running");
+  now_ += std::chrono::milliseconds(1000);
+  EXPECT_EQ(api_->advance_simulation(), 0u) << "set once: nothing more to write";
 }
 
 // The Trainer is a client of the API server: a request made while a pass is in the middle of its
