@@ -32,8 +32,7 @@ bool resource_matches(const json::value& rule, const RequestAttributes& request)
   const json::value* resources = jsonkit::value_at(rule, {"resources"});
   if (resources == nullptr || !resources->is_array()) return false;
   const std::string combined =
-      request.subresource.empty() ? request.resource
-                                  : request.resource + "/" + request.subresource;
+      request.subresource.empty() ? request.resource : request.resource + "/" + request.subresource;
   for (const auto& item : resources->as_array()) {
     if (!item.is_string()) continue;
     const std::string_view resource = item.as_string();
@@ -68,7 +67,8 @@ bool applies_to(const json::value& subject, const UserInfo& user, const std::str
   const std::string kind = string_at(subject, {"kind"});
   const std::string name = string_at(subject, {"name"});
   if (kind == "User") return name == user.name;
-  if (kind == "Group") return std::find(user.groups.begin(), user.groups.end(), name) != user.groups.end();
+  if (kind == "Group")
+    return std::find(user.groups.begin(), user.groups.end(), name) != user.groups.end();
   if (kind == "ServiceAccount") {
     std::string ns = string_at(subject, {"namespace"});
     if (ns.empty()) ns = binding_ns;
@@ -210,9 +210,10 @@ std::string forbidden_message(const UserInfo& user, const RequestAttributes& req
     const std::string resource = request.subresource.empty()
                                      ? request.resource
                                      : request.resource + "/" + request.subresource;
-    cause = "User \"" + user.name + "\" cannot " + request.verb + " resource \"" + resource +
-            "\" in API group \"" + request.api_group + "\"" +
-            (request.ns.empty() ? " at the cluster scope" : " in the namespace \"" + request.ns + "\"");
+    cause =
+        "User \"" + user.name + "\" cannot " + request.verb + " resource \"" + resource +
+        "\" in API group \"" + request.api_group + "\"" +
+        (request.ns.empty() ? " at the cluster scope" : " in the namespace \"" + request.ns + "\"");
   }
   if (!reason.empty()) cause += ": " + reason;
   if (!request.resource_request) return "forbidden: " + cause;

@@ -31,10 +31,9 @@ void add(RbacObjects& objects, const json::value& object) {
 
 RbacObjects installed() {
   RbacObjects objects;
-  for (const char* file : {"deploy/manager/manager_role.yaml",
-                           "deploy/manager/leader_election_role.yaml",
-                           "deploy/manager/metrics_roles.yaml",
-                           "deploy/rbac/certification_roles.yaml"}) {
+  for (const char* file :
+       {"deploy/manager/manager_role.yaml", "deploy/manager/leader_election_role.yaml",
+        "deploy/manager/metrics_roles.yaml", "deploy/rbac/certification_roles.yaml"}) {
     for (const auto& object : manifests(file)) add(objects, object);
   }
   return objects;
@@ -58,16 +57,17 @@ const UserInfo kManager = service_account_user("nvcre", "nvcre-manager");
 TEST(SimRbac, TheManagerMayDoWhatItsRoleLists) {
   const RbacObjects objects = installed();
   EXPECT_TRUE(authorize(objects, kManager, resource("watch", "", "pods")).allowed);
-  EXPECT_TRUE(authorize(objects, kManager, resource("get", "", "pods", "team", "p", "log")).allowed);
-  EXPECT_TRUE(authorize(objects, kManager,
-                        resource("patch", "nvcre.nvidia.com", "certifications", "team", "c",
-                                 "status"))
-                  .allowed);
+  EXPECT_TRUE(
+      authorize(objects, kManager, resource("get", "", "pods", "team", "p", "log")).allowed);
+  EXPECT_TRUE(
+      authorize(objects, kManager,
+                resource("patch", "nvcre.nvidia.com", "certifications", "team", "c", "status"))
+          .allowed);
   EXPECT_TRUE(authorize(objects, kManager,
                         resource("update", "nvcre.nvidia.com", "jobs", "team", "j", "finalizers"))
                   .allowed);
-  EXPECT_TRUE(authorize(objects, kManager, resource("create", "events.k8s.io", "events", "team"))
-                  .allowed);
+  EXPECT_TRUE(
+      authorize(objects, kManager, resource("create", "events.k8s.io", "events", "team")).allowed);
 }
 
 TEST(SimRbac, TheManagerMayNotReadSecretsNorWriteNodesOrPods) {
@@ -84,9 +84,9 @@ TEST(SimRbac, TheManagerMayNotReadSecretsNorWriteNodesOrPods) {
 
 TEST(SimRbac, ARoleBindingGrantsOnlyInItsNamespace) {
   const RbacObjects objects = installed();
-  EXPECT_TRUE(
-      authorize(objects, kManager, resource("update", "coordination.k8s.io", "leases", "nvcre", "l"))
-          .allowed);
+  EXPECT_TRUE(authorize(objects, kManager,
+                        resource("update", "coordination.k8s.io", "leases", "nvcre", "l"))
+                  .allowed);
   EXPECT_FALSE(
       authorize(objects, kManager, resource("update", "coordination.k8s.io", "leases", "team", "l"))
           .allowed);
@@ -116,15 +116,15 @@ subjects: [{kind: User, name: alice}]
   EXPECT_TRUE(
       authorize(objects, alice, resource("create", "nvcre.nvidia.com", "certifications", "team"))
           .allowed);
-  EXPECT_TRUE(authorize(objects, alice,
-                        resource("get", "nvcre.nvidia.com", "certifications", "team", "c",
-                                 "status"))
-                  .allowed);
+  EXPECT_TRUE(
+      authorize(objects, alice,
+                resource("get", "nvcre.nvidia.com", "certifications", "team", "c", "status"))
+          .allowed);
   // The editor role grants no status writes, and the binding nothing outside its namespace.
-  EXPECT_FALSE(authorize(objects, alice,
-                         resource("update", "nvcre.nvidia.com", "certifications", "team", "c",
-                                  "status"))
-                   .allowed);
+  EXPECT_FALSE(
+      authorize(objects, alice,
+                resource("update", "nvcre.nvidia.com", "certifications", "team", "c", "status"))
+          .allowed);
   EXPECT_FALSE(
       authorize(objects, alice, resource("create", "nvcre.nvidia.com", "certifications", "other"))
           .allowed);
@@ -148,12 +148,14 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: narrow}
 subjects: [{kind: Group, name: readers}]
 )"));
   const UserInfo reader{"bob", {"readers"}};
-  EXPECT_TRUE(authorize(objects, reader, resource("get", "", "configmaps", "x", "settings")).allowed);
+  EXPECT_TRUE(
+      authorize(objects, reader, resource("get", "", "configmaps", "x", "settings")).allowed);
   EXPECT_FALSE(authorize(objects, reader, resource("get", "", "configmaps", "x", "other")).allowed);
   EXPECT_FALSE(authorize(objects, reader, resource("list", "", "configmaps", "x")).allowed);
-  EXPECT_TRUE(
-      authorize(objects, reader, resource("get", "apps", "deployments", "x", "d", "status")).allowed);
-  EXPECT_FALSE(authorize(objects, reader, resource("get", "apps", "deployments", "x", "d")).allowed);
+  EXPECT_TRUE(authorize(objects, reader, resource("get", "apps", "deployments", "x", "d", "status"))
+                  .allowed);
+  EXPECT_FALSE(
+      authorize(objects, reader, resource("get", "apps", "deployments", "x", "d")).allowed);
   EXPECT_FALSE(
       authorize(objects, UserInfo{"bob", {}}, resource("get", "", "configmaps", "x", "settings"))
           .allowed);
@@ -178,7 +180,8 @@ subjects: [{kind: ServiceAccount, name: prometheus, namespace: monitoring}]
   EXPECT_TRUE(authorize(objects, service_account_user("monitoring", "prometheus"), scrape).allowed);
   EXPECT_FALSE(authorize(objects, kManager, scrape).allowed);
   scrape.path = "/metrics/extra";
-  EXPECT_FALSE(authorize(objects, service_account_user("monitoring", "prometheus"), scrape).allowed);
+  EXPECT_FALSE(
+      authorize(objects, service_account_user("monitoring", "prometheus"), scrape).allowed);
 }
 
 TEST(SimRbac, ABindingToAMissingRoleIsTheDenialsReason) {
@@ -204,10 +207,11 @@ TEST(SimRbac, ForbiddenMessagesAreWordedAsTheApiServers) {
             "logprofiles.nvcre.nvidia.com is forbidden: User "
             "\"system:serviceaccount:nvcre:nvcre-manager\" cannot list resource \"logprofiles\" "
             "in API group \"nvcre.nvidia.com\" at the cluster scope");
-  EXPECT_EQ(forbidden_message(UserInfo{"u", {}}, resource("get", "", "pods", "ns", "p", "log"),
-                              "RBAC: role.rbac.authorization.k8s.io \"r\" not found"),
-            "pods \"p\" is forbidden: User \"u\" cannot get resource \"pods/log\" in API group \"\" "
-            "in the namespace \"ns\": RBAC: role.rbac.authorization.k8s.io \"r\" not found");
+  EXPECT_EQ(
+      forbidden_message(UserInfo{"u", {}}, resource("get", "", "pods", "ns", "p", "log"),
+                        "RBAC: role.rbac.authorization.k8s.io \"r\" not found"),
+      "pods \"p\" is forbidden: User \"u\" cannot get resource \"pods/log\" in API group \"\" "
+      "in the namespace \"ns\": RBAC: role.rbac.authorization.k8s.io \"r\" not found");
   RequestAttributes scrape;
   scrape.verb = "get";
   scrape.resource_request = false;
