@@ -86,9 +86,9 @@ bool Round::gate_fails(const api::GroupStatus& g) {
     demoted_.push_back(g.name + ": " + seen.detail);
     return true;
   }
-  const auto verdict = measure::judge_thresholds(
-      {{std::string(kBandwidthKey), in_.bandwidth_threshold}},
-      {{std::string(kBandwidthKey), seen.peak_bus_gbps}}, {}, {});
+  const auto verdict =
+      measure::judge_thresholds({{std::string(kBandwidthKey), in_.bandwidth_threshold}},
+                                {{std::string(kBandwidthKey), seen.peak_bus_gbps}}, {}, {});
   if (verdict.outcome == measure::ThresholdVerdict::Outcome::Met) return false;
   demoted_.push_back(g.name + ": " + verdict.message);
   return true;
@@ -237,7 +237,8 @@ RoundResult Round::after_bisection() {
         groups.push_back(std::move(g));
     }
     const auto count = probes.size();
-    s_.crossBoundaryState = api::CrossBoundaryState{std::move(probes), std::string(stage::kBisection)};
+    s_.crossBoundaryState =
+        api::CrossBoundaryState{std::move(probes), std::string(stage::kBisection)};
     return next_round(stage::kCrossBoundary, std::move(groups),
                       "Both-halves-pass detected in " + std::to_string(count) +
                           " groups. Probing cross-boundary infrastructure.");
@@ -292,9 +293,9 @@ RoundResult Round::after_cross_boundary() {
     }
     const auto count = next.size();
     probes = std::move(next);
-    return next_round(stage::kCrossBoundary, std::move(groups),
-                      "Cross-boundary probing: narrowing " + std::to_string(count) +
-                          " infrastructure faults");
+    return next_round(
+        stage::kCrossBoundary, std::move(groups),
+        "Cross-boundary probing: narrowing " + std::to_string(count) + " infrastructure faults");
   }
   s_.crossBoundaryState.reset();
   if (!s_.suspectNodes.empty()) return next_groups({});
@@ -316,8 +317,7 @@ RoundResult Round::after_confirmation() {
   s_.suspectNodes = confirmed;
   append_unique(s_.healthyNodes, cleared);
   if (confirmed.empty()) return done("All suspects cleared, no faults confirmed");
-  return fail("Diagnosis complete: " + std::to_string(confirmed.size()) +
-                  " faulty nodes confirmed",
+  return fail("Diagnosis complete: " + std::to_string(confirmed.size()) + " faulty nodes confirmed",
               confirmed);
 }
 
