@@ -110,7 +110,8 @@ void complete_diagnose_round(Pass& pass) {
   input.bandwidth_threshold = bandwidth_threshold(pass.spec);
   if (!input.bandwidth_threshold.empty()) {
     for (const auto& g : orch.groups) {
-      if (g.phase == api::group_phase::kSucceeded) input.bandwidth[g.name] = observe_bandwidth(pass, g);
+      if (g.phase == api::group_phase::kSucceeded)
+        input.bandwidth[g.name] = observe_bandwidth(pass, g);
     }
     if (pass.waiting_for_live()) return;
   }

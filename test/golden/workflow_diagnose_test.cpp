@@ -103,9 +103,11 @@ struct Faults {
 
 std::vector<nvcre::workflow::PartitionNode> cluster(const json::object& input, std::string& key) {
   const auto count = static_cast<int>(input.at("nodes").as_int64());
-  const int domains = input.contains("domains") ? static_cast<int>(input.at("domains").as_int64()) : 0;
+  const int domains =
+      input.contains("domains") ? static_cast<int>(input.at("domains").as_int64()) : 0;
   key = input.contains("topologyKey") ? std::string(input.at("topologyKey").as_string()) : "";
-  if (domains > 0 && key.empty()) throw std::invalid_argument("input.yaml: domains need a topologyKey");
+  if (domains > 0 && key.empty())
+    throw std::invalid_argument("input.yaml: domains need a topologyKey");
   std::vector<nvcre::workflow::PartitionNode> nodes;
   for (int i = 0; i < count; ++i) {
     nvcre::workflow::PartitionNode node{(i < 10 ? "node-0" : "node-") + std::to_string(i), {}};
@@ -127,7 +129,8 @@ json::object verdict_of(const diagnose::RoundResult& r) {
 }
 
 std::string play(const GoldenCase& golden_case) {
-  const json::object input = nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
+  const json::object input =
+      nvcre::jsonkit::parse_yaml(golden_case.input("input.yaml")).as_object();
   std::string key;
   auto nodes = cluster(input, key);
   Faults faults(input.contains("faults") ? input.at("faults").as_object() : json::object{});
@@ -190,11 +193,11 @@ std::string play(const GoldenCase& golden_case) {
     round.status = result.status;
     if (result.kind != Kind::NextRound) {
       const auto round_count = rounds.size();
-      return nvcre::jsonkit::to_pretty_json(json::object{
-          {"rounds", std::move(rounds)},
-          {"verdict", verdict_of(result)},
-          {"diagnose", nvcre::api::encode(result.status)},
-          {"cost", json::object{{"rounds", round_count}, {"jobs", jobs}}}});
+      return nvcre::jsonkit::to_pretty_json(
+          json::object{{"rounds", std::move(rounds)},
+                       {"verdict", verdict_of(result)},
+                       {"diagnose", nvcre::api::encode(result.status)},
+                       {"cost", json::object{{"rounds", round_count}, {"jobs", jobs}}}});
     }
     groups = result.groups;
   }
