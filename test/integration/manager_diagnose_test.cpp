@@ -26,8 +26,9 @@ using nvcre::testing::kNodes;
 using nvcre::testing::kWorkflows;
 using nvcre::testing::Verdict;
 
-json::value diagnose_certification(const std::string& name) {
+json::value diagnose_certification(const std::string& name, json::object thresholds = {}) {
   json::object options{{"nodesPerJob", 2}, {"testScale", "diagnose"}};
+  if (!thresholds.empty()) options["thresholds"] = std::move(thresholds);
   return json::object{
       {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
       {"kind", "Certification"},
@@ -43,10 +44,12 @@ std::string node_name(int index) { return (index < 10 ? "gpu-node-0" : "gpu-node
 
 class ManagerDiagnose : public nvcre::testing::EmbeddedManagerTest {
  protected:
-  void start(const std::string& profile, std::vector<std::string> faulty) {
+  void start(const std::string& profile, std::vector<std::string> faulty,
+             std::vector<std::string> slow = {}) {
     manager::EmbeddedClusterOptions options;
     options.profile = profile;
     options.faulty_nodes = std::move(faulty);
+    options.slow_nodes = std::move(slow);
     EmbeddedManagerTest::start(std::move(options));
   }
 
@@ -171,6 +174,25 @@ TEST_F(ManagerDiagnose, ThirtyTwoNodesInFourRacksTwoFaultyNodesBlamesBothAndNoOt
   EXPECT_EQ(results.succeeded.count("gpu-node-06") + results.succeeded.count("gpu-node-27"), 0u);
   expect_certification_mirrors("racks", wf);
   report_cost("32 nodes in 4 racks, 2 faulty", wf);
+}
+
+// Every Job runs to completion, but the groups holding gpu-node-09 measure at most 120 GB/s bus
+// bandwidth against a 300 GB/s threshold: the bandwidth verdicts isolate that node alone.
+TEST_F(ManagerDiagnose, ASlowNodeIsIsolatedByItsBandwidth) {
+  start("aws:h100:16", {}, {"gpu-node-09=120"});
+  client_->create(kCertifications, "it",
+                  diagnose_certification("slow", {{"busBandwidthGBps", "value >= 300"}}));
+  const Verdict v = wait_for_verdict("slow", std::chrono::seconds(180));
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  const json::value wf = workflow();
+  ASSERT_TRUE(wf.is_object());
+  const Outcome results = node_results(wf);
+  ASSERT_EQ(results.failed.size(), 1u);
+  EXPECT_EQ(results.failed[0].first, "gpu-node-09");
+  EXPECT_EQ(results.failed[0].second, "WorkloadFailed");
+  EXPECT_EQ(results.succeeded.size(), 15u);
+  EXPECT_EQ(results.succeeded.count("gpu-node-09"), 0u);
+  report_cost("16 nodes, 1 slow", wf);
 }
 
 }  // namespace
