@@ -40,7 +40,9 @@ json::value diagnose_certification(const std::string& name, json::object thresho
                                                 {"options", std::move(options)}}}}}}};
 }
 
-std::string node_name(int index) { return (index < 10 ? "gpu-node-0" : "gpu-node-") + std::to_string(index); }
+std::string node_name(int index) {
+  return (index < 10 ? "gpu-node-0" : "gpu-node-") + std::to_string(index);
+}
 
 class ManagerDiagnose : public nvcre::testing::EmbeddedManagerTest {
  protected:
@@ -108,7 +110,8 @@ class ManagerDiagnose : public nvcre::testing::EmbeddedManagerTest {
   void expect_certification_mirrors(const std::string& cert, const json::value& wf) {
     const json::value c = client_->get(kCertifications, "it", cert);
     const auto& category = c.at("status").at("categoryStatuses").as_array().at(0);
-    EXPECT_EQ(category.at("failedNodesRef").at("name"), wf.at("status").at("failedNodesRef").at("name"));
+    EXPECT_EQ(category.at("failedNodesRef").at("name"),
+              wf.at("status").at("failedNodesRef").at("name"));
     EXPECT_EQ(category.at("succeededNodesRef").at("name"),
               wf.at("status").at("succeededNodesRef").at("name"));
   }
