@@ -124,7 +124,7 @@ bool holds(const std::string& csv, const std::string& node) {
 
 // The last round in which a failed group held `node` (nullptr: none) and that group's Job.
 std::pair<const Round*, const RoundJob*> confirming_round(const std::vector<Round>& rounds,
-                                                         const std::string& node) {
+                                                          const std::string& node) {
   for (auto round = rounds.rbegin(); round != rounds.rend(); ++round) {
     for (const auto& job : round->jobs) {
       if (job.verdict != "Succeeded" && job.verdict != "Running" && holds(job.nodes, node))
@@ -141,13 +141,13 @@ bool is_diagnose_workflow(const json::value& workflow) {
 }
 
 std::string diagnose_report(const json::value& workflow, const std::vector<json::value>& jobs,
-                            const std::vector<json::value>& configmaps,
-                            const std::string& indent) {
+                            const std::vector<json::value>& configmaps, const std::string& indent) {
   std::ostringstream out;
   const auto rounds = rounds_of(string_at(workflow, {"metadata", "name"}), jobs);
   std::size_t job_count = 0;
   for (const auto& r : rounds) job_count += r.jobs.size();
-  const json::value* round = jsonkit::value_at(workflow, {"status", "orchestration", "diagnose", "round"});
+  const json::value* round =
+      jsonkit::value_at(workflow, {"status", "orchestration", "diagnose", "round"});
   out << indent << "diagnose: " << (round != nullptr && round->is_int64() ? round->as_int64() : 0)
       << " rounds, " << job_count << " Jobs\n";
   for (std::size_t i = 0; i < rounds.size(); ++i) {
@@ -175,7 +175,8 @@ std::string diagnose_report(const json::value& workflow, const std::vector<json:
       const auto [confirming, job] = confirming_round(rounds, name);
       if (confirming != nullptr) {
         out << "; confirmed by " << confirming->stage << " (" << job->group << ")";
-        if (!job->failure.empty()) out << "\n" << indent << "  " << job->group << ": " << job->failure;
+        if (!job->failure.empty())
+          out << "\n" << indent << "  " << job->group << ": " << job->failure;
       }
       out << "\n";
       ++blamed;

@@ -32,13 +32,12 @@ status:
 
 json::value job(const std::string& group, const std::string& nodes, const std::string& verdict,
                 const std::string& created) {
-  return parse_yaml("metadata: {name: wf-" + group +
-                    ", creationTimestamp: '" + created +
+  return parse_yaml("metadata: {name: wf-" + group + ", creationTimestamp: '" + created +
                     "', labels: {nvcre.nvidia.com/workflow: wf, nvcre.nvidia.com/group: " + group +
                     "}, annotations: {nvcre.nvidia.com/group-nodes: '" + nodes +
                     "'}}\nstatus:\n  conditions: [{type: " + verdict +
-                    ", status: 'True', reason: R, message: m}]\n  failedNodes: [{name: " + nodes.substr(0, 2) +
-                    ", reason: WorkloadFailed, message: group failed}]\n");
+                    ", status: 'True', reason: R, message: m}]\n  failedNodes: [{name: " +
+                    nodes.substr(0, 2) + ", reason: WorkloadFailed, message: group failed}]\n");
 }
 
 json::value configmap(const std::string& name, const std::string& key, const std::string& data) {
@@ -55,8 +54,9 @@ TEST(DemoDiagnoseReport, NamesTheConfirmedNodeAloneWithItsRoundsAndThePassedNode
       job("bisect-1-0a", "n1,n2", "Failed", "2026-01-01T00:00:02Z"),
       job("confirm-0", "n1,n3", "Succeeded", "2026-01-01T00:00:03Z")};
   const std::vector<json::value> configmaps{
-      configmap("failed-nodes-1234abcd", "failed-nodes.json.gz",
-                R"([{"name":"n2","reason":"WorkloadFailed","message":"Diagnosis complete: 1 faulty nodes confirmed"}])"),
+      configmap(
+          "failed-nodes-1234abcd", "failed-nodes.json.gz",
+          R"([{"name":"n2","reason":"WorkloadFailed","message":"Diagnosis complete: 1 faulty nodes confirmed"}])"),
       configmap("succeeded-nodes-1234abcd", "succeeded-nodes.csv.gz", "n1,n3,n4")};
   const std::string report = nvcre::manager::final_report(
       parse_yaml(kCertification), {parse_yaml(kWorkflow)}, jobs, {}, configmaps);

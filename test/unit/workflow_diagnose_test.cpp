@@ -22,8 +22,8 @@ json::object train_job(json::array args, json::array env = {}) {
 TEST(DiagnoseMnnvl, TheFirstInlineArgDecides) {
   EXPECT_TRUE(diagnose::mnnvl_enabled(train_job({"-x", "NCCL_MNNVL_ENABLE=1"})));
   EXPECT_FALSE(diagnose::mnnvl_enabled(train_job({"-x", "NCCL_MNNVL_ENABLE=0"})));
-  EXPECT_FALSE(diagnose::mnnvl_enabled(
-      train_job({"NCCL_MNNVL_ENABLE=0"}, {json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "1"}}})));
+  EXPECT_FALSE(diagnose::mnnvl_enabled(train_job(
+      {"NCCL_MNNVL_ENABLE=0"}, {json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "1"}}})));
 }
 
 TEST(DiagnoseMnnvl, TheEnvVarDecidesWithoutAnArg) {
@@ -36,13 +36,15 @@ TEST(DiagnoseMnnvl, TheEnvVarDecidesWithoutAnArg) {
 }
 
 TEST(DiagnoseMnnvl, ForcingOffEditsTheArgThenTheEnvThenAppends) {
-  json::object inline_arg = train_job({"-x", "NCCL_MNNVL_ENABLE=1", "bin"},
-                                      {json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "1"}}});
+  json::object inline_arg =
+      train_job({"-x", "NCCL_MNNVL_ENABLE=1", "bin"},
+                {json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "1"}}});
   diagnose::force_mnnvl_off(inline_arg);
   EXPECT_EQ(inline_arg.at("trainer").at("args"), (json::array{"-x", "NCCL_MNNVL_ENABLE=0", "bin"}));
   EXPECT_EQ(inline_arg.at("trainer").at("env").at(0).at("value"), "1");  // the arg wins alone
 
-  json::object env = train_job({"bin"}, {json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "1"}}});
+  json::object env =
+      train_job({"bin"}, {json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "1"}}});
   diagnose::force_mnnvl_off(env);
   EXPECT_EQ(env.at("trainer").at("env"),
             (json::array{json::object{{"name", "NCCL_MNNVL_ENABLE"}, {"value", "0"}}}));
@@ -65,7 +67,8 @@ TEST(DiagnoseMnnvl, WhichStagesRunWithoutNvl) {
   EXPECT_FALSE(diagnose::forces_mnnvl_off(status, {"n0", "n2"}));
   EXPECT_TRUE(diagnose::forces_mnnvl_off(status, {"n0", "n1"}));
   status.stage = std::string(stage::kCrossBoundary);
-  status.crossBoundaryState = nvcre::api::CrossBoundaryState{{}, std::string(stage::kIntraScreening)};
+  status.crossBoundaryState =
+      nvcre::api::CrossBoundaryState{{}, std::string(stage::kIntraScreening)};
   EXPECT_FALSE(diagnose::forces_mnnvl_off(status, {"n0"}));
   status.crossBoundaryState->originStage = std::string(stage::kBisection);
   EXPECT_TRUE(diagnose::forces_mnnvl_off(status, {"n0"}));
@@ -76,8 +79,8 @@ TEST(DiagnoseGroups, ScreeningChunksAreAtLeastTwoAndNodesWithoutTheLabelAreUnkno
   ASSERT_EQ(chunks.size(), 2u);  // ceil(sqrt 3) = 2
   EXPECT_EQ(chunks[0].nodes, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(chunks[1].nodes, (std::vector<std::string>{"c"}));
-  const auto domains =
-      diagnose::screening_groups({{"a", {{"rack", "r1"}}}, {"b", {}}, {"c", {{"rack", ""}}}}, "rack");
+  const auto domains = diagnose::screening_groups(
+      {{"a", {{"rack", "r1"}}}, {"b", {}}, {"c", {{"rack", ""}}}}, "rack");
   ASSERT_EQ(domains.size(), 2u);
   EXPECT_EQ(domains[0].domains, (std::vector<std::string>{"r1"}));
   EXPECT_EQ(domains[1].name, "screen-1");
