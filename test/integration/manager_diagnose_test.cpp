@@ -4,6 +4,7 @@
 // WorkloadFailed, "Diagnosis complete: K faulty nodes confirmed") in the failed-nodes ConfigMap the
 // Workflow and the Certification point at, with every other node in the succeeded-nodes one.
 // Each test prints the rounds and Jobs the run took (the cost users pay in GPU hours).
+#include "jsonkit/paths.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "test/support/embedded_manager.hpp"
 #include "workflow/node_results.hpp"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <iostream>
 #include <set>
+#include <thread>
 
 namespace nvcre::actors {
 namespace {
@@ -47,8 +49,10 @@ std::string node_name(int index) {
 class ManagerDiagnose : public nvcre::testing::EmbeddedManagerTest {
  protected:
   void start(const std::string& profile, std::vector<std::string> faulty,
-             std::vector<std::string> slow = {}) {
+             std::vector<std::string> slow = {},
+             std::chrono::milliseconds trainer_step = std::chrono::milliseconds(50)) {
     manager::EmbeddedClusterOptions options;
+    options.trainer_step = trainer_step;
     options.profile = profile;
     options.faulty_nodes = std::move(faulty);
     options.slow_nodes = std::move(slow);
@@ -196,6 +200,40 @@ TEST_F(ManagerDiagnose, ASlowNodeIsIsolatedByItsBandwidth) {
   EXPECT_EQ(results.succeeded.size(), 15u);
   EXPECT_EQ(results.succeeded.count("gpu-node-09"), 0u);
   report_cost("16 nodes, 1 slow", wf);
+}
+
+// The diagnose state lives in the Workflow's status: a manager stopped between rounds and started
+// again carries on from the round it left, creates no Job twice, and reaches the same verdict.
+TEST_F(ManagerDiagnose, AManagerRestartedMidDiagnosisResumes) {
+  // Slower Trainer steps leave the three remaining rounds plenty of time to be interrupted.
+  start("aws:h100:16", {"gpu-node-05"}, {}, std::chrono::milliseconds(200));
+  client_->create(kCertifications, "it", diagnose_certification("resume"));
+  bool mid_diagnosis = false;
+  for (int i = 0; i < 900 && !mid_diagnosis; ++i) {
+    const auto workflows = items(kWorkflows);
+    const json::value* round =
+        workflows.empty() ? nullptr
+                          : jsonkit::value_at(workflows.front(),
+                                              {"status", "orchestration", "diagnose", "round"});
+    mid_diagnosis = round != nullptr && round->as_int64() >= 2;
+    if (!mid_diagnosis) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(mid_diagnosis) << "the diagnosis never reached its second round";
+  manager_.reset();  // stopped between rounds (or within one)
+  manager_ = std::make_unique<actors::Manager>(cluster_->manager_options("it-restarted"));
+  manager_->start();
+  const Verdict v = wait_for_verdict("resume", std::chrono::seconds(180));
+  EXPECT_EQ(v.type, "Failed") << v.reason << ": " << v.message;
+  const json::value wf = workflow();
+  ASSERT_TRUE(wf.is_object());
+  const Outcome results = node_results(wf);
+  ASSERT_EQ(results.failed.size(), 1u);
+  EXPECT_EQ(results.failed[0].first, "gpu-node-05");
+  EXPECT_EQ(results.succeeded.size(), 15u);
+  // The uninterrupted run takes 5 rounds and 9 Jobs; a restart that started over would take more.
+  EXPECT_EQ(items(kJobs).size(), 9u);
+  EXPECT_EQ(wf.at("status").at("orchestration").at("diagnose").at("round"), 5);
+  report_cost("16 nodes, 1 faulty, manager restarted", wf);
 }
 
 }  // namespace
