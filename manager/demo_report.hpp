@@ -2,7 +2,9 @@
 // What the embedded demo prints: progress lines as a Certification's conditions and categories
 // change, and the final report per category with every failed node and its reason (read from the
 // Jobs' status.failedNodes), each Job with its verdict and the peak bus bandwidth its
-// BandwidthMeasurement holds. Pure functions over the objects as the API returns them.
+// BandwidthMeasurement holds; a category run in diagnose mode shows its rounds and the nodes its
+// verdict blames instead (manager/demo_diagnose_report.hpp). Pure functions over the objects as the
+// API returns them.
 #include <boost/json/value.hpp>
 
 #include <map>
@@ -27,6 +29,7 @@ bool has_verdict(const boost::json::value& certification);
 std::string final_report(const boost::json::value& certification,
                          const std::vector<boost::json::value>& workflows,
                          const std::vector<boost::json::value>& jobs,
-                         const std::vector<boost::json::value>& bandwidth_measurements = {});
+                         const std::vector<boost::json::value>& bandwidth_measurements = {},
+                         const std::vector<boost::json::value>& configmaps = {});
 
 }  // namespace nvcre::manager

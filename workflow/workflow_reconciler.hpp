@@ -1,5 +1,5 @@
 #pragma once
-// The Workflow controller's reconcile logic (without diagnose mode) as a pure
+// The Workflow controller's reconcile logic (diagnose mode included) as a pure
 // function: the cached Workflow, the read-only caches (Nodes, Pods, Jobs, ConfigMaps, TrainJobs),
 // live reads, the previous plan's failed action and `now` in; the plan out
 // (k8s/reconcile_plan.hpp).
@@ -23,7 +23,7 @@
 // cluster.
 //
 // Not modelled here (the shell or later work): pod-log tails for timed-out Jobs, PV reclaim-policy
-// handling of PVC dependencies, the DRA ResourceSlice product fallback, topology metrics, diagnose.
+// handling of PVC dependencies, the DRA ResourceSlice product fallback, topology metrics.
 #include "reconcile/contract.hpp"
 
 namespace nvcre::workflow {

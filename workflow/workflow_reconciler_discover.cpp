@@ -5,6 +5,7 @@
 #include "platform/gang_validation.hpp"
 #include "workflow/node_discovery.hpp"
 #include "overrides/overrides.hpp"
+#include "workflow/diagnose.hpp"
 #include "workflow/partition.hpp"
 #include "job/trainjob_adapter.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
@@ -270,28 +271,30 @@ bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& sur
   return true;
 }
 
-// One unpinned group, or the surviving nodes partitioned into groups of `nodes_per_job`.
-bool partition_groups(const Pass& pass, Discovery& discovery, const std::vector<json::value>& nodes,
-                      std::int64_t nodes_per_job, bool unpinned,
+// One unpinned group; diagnose's screening groups (a job's size is then the first group's); or the
+// surviving nodes partitioned into groups of `nodes_per_job`.
+bool partition_groups(Pass& pass, Discovery& discovery, const std::vector<json::value>& nodes,
+                      std::int64_t& nodes_per_job, bool unpinned,
                       std::vector<PartitionGroup>& groups) {
   if (unpinned) {
     groups.push_back({"group-0", {}, {}, false});
     return true;
   }
-  if (pass.spec.orchestration.diagnose) {
-    return discovery.fail(
-        reason::kPartitionError,
-        "Failed to partition nodes: orchestration.diagnose is not supported by this controller",
-        true);
-  }
   PartitionInput input;
   for (const auto& node : nodes) input.nodes.push_back({node_name(node), k8s::labels_of(node)});
-  input.nodes_per_job = nodes_per_job;
-  if (const auto& topology = pass.spec.orchestration.topology) {
-    input.topology_key = topology->topologyKey;
-    input.strict_domain = topology->strictDomain;
-  }
   try {
+    if (const auto& diagnose = pass.spec.orchestration.diagnose) {
+      groups = diagnose::screening_groups(std::move(input.nodes), diagnose->topologyKey);
+      nodes_per_job = static_cast<std::int64_t>(groups.front().nodes.size());
+      pass.orch().diagnose =
+          api::DiagnoseStatus{.stage = std::string(api::diagnose_stage::kIntraScreening)};
+      return true;
+    }
+    input.nodes_per_job = nodes_per_job;
+    if (const auto& topology = pass.spec.orchestration.topology) {
+      input.topology_key = topology->topologyKey;
+      input.strict_domain = topology->strictDomain;
+    }
     groups = partition_nodes(std::move(input));
   } catch (const std::invalid_argument& error) {
     return discovery.fail(reason::kPartitionError,

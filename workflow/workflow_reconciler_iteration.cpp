@@ -41,49 +41,13 @@ bool failed_group_job_has(const Pass& pass, std::string_view type) {
   return false;
 }
 
-// The succeeded-nodes ConfigMap write; false when this pass cannot do it yet.
-bool record_succeeded_nodes(Pass& pass) {
+std::vector<std::string> succeeded_group_nodes(const api::OrchestrationStatus& orch) {
   std::vector<std::string> nodes;
-  for (const auto& g : pass.orch().groups) {
+  for (const auto& g : orch.groups) {
     if (g.phase == api::group_phase::kSucceeded)
       nodes.insert(nodes.end(), g.nodes.begin(), g.nodes.end());
   }
-  const k8s::ObjectRef ref{"v1", "ConfigMap", pass.ns(),
-                           succeeded_nodes_configmap_name(pass.uid())};
-  const json::value* existing = pass.in.cache.get(ref);
-  if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, ref)) {
-    if (outcome->reason != "AlreadyExists" || !outcome->live_holder) {
-      pass.set_error(describe_outcome(*outcome));
-      return false;
-    }
-    existing = &*outcome->live_holder;
-  }
-  std::optional<NodeResultWrite> write;
-  try {
-    write = node_results_write(NodeResultKind::Succeeded, pass.workflow(), existing, nodes, {});
-  } catch (const std::exception&) {
-    return true;  // upstream logs a failed node-results write and still finishes
-  }
-  if (!write) {
-    if (existing != nullptr && !nodes.empty()) {
-      pass.status.succeededNodesRef =
-          api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
-    }
-    return true;
-  }
-  write->action.joins_previous = true;  // node results depend on no other write of the pass
-  if (write->action.verb == k8s::ActionVerb::Create) {
-    if (!pass.can_create()) {
-      pass.requeue(k8s::kImmediateRequeue);
-      return false;
-    }
-    pass.add_create(std::move(write->action));
-  } else {
-    pass.add(std::move(write->action));
-  }
-  pass.status.succeededNodesRef =
-      api::TypedLocalObjectReference{std::nullopt, "ConfigMap", write->name};
-  return true;
+  return nodes;
 }
 
 void final_status(Pass& pass) {
@@ -95,7 +59,7 @@ void final_status(Pass& pass) {
   }
   failed += std::count_if(orch.groups.begin(), orch.groups.end(),
                           [](const auto& g) { return g.phase == api::group_phase::kFailed; });
-  if (!record_succeeded_nodes(pass))
+  if (!write_node_results(pass, NodeResultKind::Succeeded, succeeded_group_nodes(orch), {}))
     return pass.discard_status_changes();  // the count must not move twice
   const std::string iterations = std::to_string(pass.iterations());
   if (failed == 0) {
@@ -124,9 +88,50 @@ void final_status(Pass& pass) {
 
 }  // namespace
 
+bool write_node_results(Pass& pass, NodeResultKind kind, const std::vector<std::string>& succeeded,
+                        const std::vector<api::FailedNode>& failed) {
+  const bool succeeded_kind = kind == NodeResultKind::Succeeded;
+  const k8s::ObjectRef ref{"v1", "ConfigMap", pass.ns(),
+                           succeeded_kind ? succeeded_nodes_configmap_name(pass.uid())
+                                          : failed_nodes_configmap_name(pass.uid())};
+  auto& status_ref = succeeded_kind ? pass.status.succeededNodesRef : pass.status.failedNodesRef;
+  const json::value* existing = pass.in.cache.get(ref);
+  if (const auto* outcome = pass.outcome_for(k8s::ActionVerb::Create, ref)) {
+    if (outcome->reason != "AlreadyExists" || !outcome->live_holder) {
+      pass.set_error(describe_outcome(*outcome));
+      return false;
+    }
+    existing = &*outcome->live_holder;
+  }
+  std::optional<NodeResultWrite> write;
+  try {
+    write = node_results_write(kind, pass.workflow(), existing, succeeded, failed);
+  } catch (const std::exception&) {
+    return true;  // upstream logs a failed node-results write and still finishes
+  }
+  if (!write) {
+    if (existing != nullptr && (!succeeded.empty() || !failed.empty()))
+      status_ref = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", ref.name};
+    return true;
+  }
+  write->action.joins_previous = true;  // node results depend on no other write of the pass
+  if (write->action.verb == k8s::ActionVerb::Create) {
+    if (!pass.can_create()) {
+      pass.requeue(k8s::kImmediateRequeue);
+      return false;
+    }
+    pass.add_create(std::move(write->action));
+  } else {
+    pass.add(std::move(write->action));
+  }
+  status_ref = api::TypedLocalObjectReference{std::nullopt, "ConfigMap", write->name};
+  return true;
+}
+
 void complete_iteration(Pass& pass) {
   if (!pass.can_create())
     return pass.requeue(k8s::kImmediateRequeue);  // the final pass may create a ConfigMap
+  if (pass.spec.orchestration.diagnose) return complete_diagnose_round(pass);
   auto& orch = pass.orch();
   const std::int64_t completed = orch.completedIterations.value_or(0) + 1;
   orch.completedIterations = completed;

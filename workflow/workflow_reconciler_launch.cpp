@@ -2,6 +2,7 @@
 // after a new ComputeDomain so the DRA driver can publish its channel template), then the Job.
 #include "platform/gang_validation.hpp"
 #include "workflow/dependency_plan.hpp"
+#include "workflow/diagnose.hpp"
 #include "workflow/group_launch.hpp"
 #include "job/trainjob_adapter.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
@@ -173,6 +174,10 @@ Launch launch_group(Pass& pass, api::GroupStatus& group) {
     } catch (const trainjob::AdapterError& error) {
       pass.set_error(std::string("failed to get workload adapter: ") + error.what());
       return Launch::Stopped;
+    }
+    if (const auto& diagnosis = orch.diagnose;
+        diagnosis && diagnose::forces_mnnvl_off(*diagnosis, group.nodes)) {
+      diagnose::force_mnnvl_off(*job.spec.workload.trainJob);
     }
     k8s::Action create;
     create.verb = k8s::ActionVerb::Create;

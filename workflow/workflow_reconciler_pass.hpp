@@ -6,6 +6,7 @@
 #include "api/conditions.hpp"
 #include "api/workflow.hpp"
 #include "k8s/reconcile_plan.hpp"
+#include "workflow/node_results.hpp"
 #include "workflow/workflow_document.hpp"
 #include "workflow/workflow_reconciler.hpp"
 
@@ -133,6 +134,17 @@ void launch_pending_groups(Pass& pass);
 
 // Iteration completion and the final status.
 void complete_iteration(Pass& pass);
+
+// Diagnose mode: the round that just finished decides the next round or the verdict (stage
+// transitions in workflow/diagnose.hpp); a round whose bandwidth measurements are still to come
+// holds. Called by complete_iteration.
+void complete_diagnose_round(Pass& pass);
+
+// Merges `succeeded` (kind Succeeded) or `failed` (kind Failed) into the Workflow's node-results
+// ConfigMap and points the status ref at it. False when this pass cannot write it yet (its one
+// create is spent: requeued) or the write failed (error set).
+bool write_node_results(Pass& pass, NodeResultKind kind, const std::vector<std::string>& succeeded,
+                        const std::vector<api::FailedNode>& failed);
 
 // The deletion flow (runs on the document directly: no overrides, no status writes).
 k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input, const WorkflowDocument& doc);

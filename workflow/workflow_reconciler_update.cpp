@@ -179,7 +179,8 @@ bool GroupPoll::complete(api::GroupStatus& group, const api::Job& job) {
     if (should_wait_for_pod_drain(pass_, job)) return false;
   }
   group.completionTime = pass_.now_text;
-  if (job.status)
+  // Diagnose blames nodes only in its verdict: a failed round group holds healthy nodes too.
+  if (job.status && !pass_.spec.orchestration.diagnose)
     failed_nodes_.insert(failed_nodes_.end(), job.status->failedNodes.begin(),
                          job.status->failedNodes.end());
   const std::int64_t iteration = pass_.orch().currentIteration.value_or(1);

@@ -127,7 +127,10 @@ int main(int argc, char** argv) {
     const json::value bandwidth_list =
         api.list({"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements", true}, ns);
     for (const auto& item : bandwidth_list.at("items").as_array()) bandwidth.push_back(item);
-    std::cout << nvcre::manager::final_report(final_state, workflows, jobs, bandwidth)
+    std::vector<json::value> configmaps;
+    const json::value configmap_list = api.list({"", "v1", "configmaps", true}, ns);
+    for (const auto& item : configmap_list.at("items").as_array()) configmaps.push_back(item);
+    std::cout << nvcre::manager::final_report(final_state, workflows, jobs, bandwidth, configmaps)
               << std::flush;
     manager.stop();
     embedded.stop();
