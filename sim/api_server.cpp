@@ -5,6 +5,8 @@
 #include "sim/garbage_collector.hpp"
 #include "sim/log_query.hpp"
 #include "sim/openapi.hpp"
+#include "sim/protobuf_body.hpp"
+#include "sim/query_params.hpp"
 #include "sim/selectors.hpp"
 
 #include <boost/json.hpp>
@@ -41,11 +43,12 @@ std::string query(const HttpRequest& request, const std::string& key) {
 }
 
 json::value parse_body(const HttpRequest& request) {
+  if (is_protobuf_media_type(request.content_type)) return decode_protobuf_object(request.body);
   if (request.content_type.find("protobuf") != std::string::npos)
     throw ApiError(
         415, "UnsupportedMediaType",
         "the body of the request was in an unknown format - accepted media types include: "
-        "application/json, application/yaml");
+        "application/json, application/yaml, application/vnd.kubernetes.protobuf");
   boost::system::error_code ec;
   json::value body = json::parse(request.body, ec);
   if (ec || !body.is_object())
@@ -233,8 +236,7 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   const std::string& method = request.method;
   if (name.empty()) {
     if (method == "GET") {
-      const std::string w = query(request, "watch");
-      if (w == "1" || w == "true") {
+      if (query_flag(request.query, "watch")) {
         watch = open_watch(request, info, ns);
         return {};
       }
