@@ -168,6 +168,8 @@ HttpResponse ApiServer::dispatch(const HttpRequest& request, std::shared_ptr<Wat
   if (!sub.empty() && !(sub == "status" && info->type.status_subresource) &&
       !(sub == "log" && info->log_subresource))
     throw ApiError(404, "NotFound", "the server could not find the requested resource");
+  if (info->type.group == "events.k8s.io" && info->type.resource == "events")
+    return events_v1_request(request, ns, name, sub, watch);
   return resource_request(request, *info, ns, name, sub, watch);
 }
 

@@ -10,6 +10,19 @@ namespace nvcre::sim {
 
 namespace json = boost::json;
 
+std::vector<std::string> present_watch_lines(
+    const std::vector<std::string>& lines,
+    const std::function<json::value(const json::value&)>& present) {
+  std::vector<std::string> out;
+  out.reserve(lines.size());
+  for (const auto& line : lines) {
+    const json::value event = json::parse(line);
+    const auto& type = event.at("type").as_string();
+    out.push_back(type == "ERROR" ? line : watch_line(type, present(event.at("object"))));
+  }
+  return out;
+}
+
 std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
                                                    const ResourceInfo& info,
                                                    const std::string& ns) {
@@ -107,6 +120,7 @@ std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
     stream.next_bookmark = now + options_.bookmark_interval;
   }
   if (now >= stream.deadline) stream.closed = true;
+  if (stream.present) lines = present_watch_lines(lines, stream.present);
   return lines;
 }
 
