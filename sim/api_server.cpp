@@ -8,6 +8,7 @@
 #include "sim/protobuf_body.hpp"
 #include "sim/query_params.hpp"
 #include "sim/selectors.hpp"
+#include "sim/table.hpp"
 
 #include <boost/json.hpp>
 
@@ -168,9 +169,12 @@ HttpResponse ApiServer::dispatch(const HttpRequest& request, std::shared_ptr<Wat
   if (!sub.empty() && !(sub == "status" && info->type.status_subresource) &&
       !(sub == "log" && info->log_subresource))
     throw ApiError(404, "NotFound", "the server could not find the requested resource");
-  if (info->type.group == "events.k8s.io" && info->type.resource == "events")
-    return events_v1_request(request, ns, name, sub, watch);
-  return resource_request(request, *info, ns, name, sub, watch);
+  response = info->type.group == "events.k8s.io" && info->type.resource == "events"
+                 ? events_v1_request(request, ns, name, sub, watch)
+                              : resource_request(request, *info, ns, name, sub, watch);
+  if (request.method == "GET" && sub.empty() && accepts_table(request.accept))
+    return as_table(request, *info, std::move(response), watch);
+  return response;
 }
 
 HttpResponse ApiServer::discovery(const HttpRequest& request, bool& handled) {
