@@ -171,7 +171,7 @@ HttpResponse ApiServer::dispatch(const HttpRequest& request, std::shared_ptr<Wat
     throw ApiError(404, "NotFound", "the server could not find the requested resource");
   response = info->type.group == "events.k8s.io" && info->type.resource == "events"
                  ? events_v1_request(request, ns, name, sub, watch)
-                              : resource_request(request, *info, ns, name, sub, watch);
+                 : resource_request(request, *info, ns, name, sub, watch);
   if (request.method == "GET" && sub.empty() && accepts_table(request.accept))
     return as_table(request, *info, std::move(response), watch);
   return response;

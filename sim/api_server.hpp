@@ -120,8 +120,8 @@ class ApiServer {
                                  const std::string& name, const std::string& subresource,
                                  std::shared_ptr<WatchStream>& watch);
   // A GET answer (or watch) as a meta.k8s.io Table, for clients that ask for one (sim/table.hpp).
-  HttpResponse as_table(const HttpRequest& request, const ResourceInfo& info,
-                        HttpResponse response, const std::shared_ptr<WatchStream>& watch);
+  HttpResponse as_table(const HttpRequest& request, const ResourceInfo& info, HttpResponse response,
+                        const std::shared_ptr<WatchStream>& watch);
   HttpResponse list(const HttpRequest& request, const ResourceInfo& info, const std::string& ns);
   std::shared_ptr<WatchStream> open_watch(const HttpRequest& request, const ResourceInfo& info,
                                           const std::string& ns);

@@ -57,12 +57,12 @@ std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
     if (watch_list && stream->bookmarks)
       stream->initial.push_back(watch_line(
           "BOOKMARK",
-          json::object{{"kind", info.type.kind},
-                       {"apiVersion", info.type.api_version()},
-                       {"metadata",
-                        json::object{{"resourceVersion", std::to_string(stream->last_rv)},
-                                     {"annotations",
-                                      json::object{{"k8s.io/initial-events-end", "true"}}}}}}));
+          json::object{
+              {"kind", info.type.kind},
+              {"apiVersion", info.type.api_version()},
+              {"metadata", json::object{{"resourceVersion", std::to_string(stream->last_rv)},
+                                        {"annotations",
+                                         json::object{{"k8s.io/initial-events-end", "true"}}}}}}));
     return stream;
   }
   if (watch_list) {  // no initial events: changes after the current state

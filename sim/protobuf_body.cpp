@@ -95,13 +95,26 @@ json::object owner_reference(std::string_view message) {
   json::object out;
   for (const auto& field : read_fields(message)) {
     switch (field.number) {
-      case 1: out["kind"] = std::string(field.bytes); break;
-      case 3: out["name"] = std::string(field.bytes); break;
-      case 4: out["uid"] = std::string(field.bytes); break;
-      case 5: out["apiVersion"] = std::string(field.bytes); break;
-      case 6: out["controller"] = field.varint != 0; break;
-      case 7: out["blockOwnerDeletion"] = field.varint != 0; break;
-      default: break;
+      case 1:
+        out["kind"] = std::string(field.bytes);
+        break;
+      case 3:
+        out["name"] = std::string(field.bytes);
+        break;
+      case 4:
+        out["uid"] = std::string(field.bytes);
+        break;
+      case 5:
+        out["apiVersion"] = std::string(field.bytes);
+        break;
+      case 6:
+        out["controller"] = field.varint != 0;
+        break;
+      case 7:
+        out["blockOwnerDeletion"] = field.varint != 0;
+        break;
+      default:
+        break;
     }
   }
   return out;
@@ -118,15 +131,32 @@ json::object object_meta(std::string_view message) {
   json::array owners, finalizers;
   for (const auto& field : read_fields(message)) {
     switch (field.number) {
-      case 1: set_string(meta, "name", field.bytes); break;
-      case 2: set_string(meta, "generateName", field.bytes); break;
-      case 3: set_string(meta, "namespace", field.bytes); break;
-      case 6: set_string(meta, "resourceVersion", field.bytes); break;
-      case 11: add_map_entry(labels, field.bytes, false); break;
-      case 12: add_map_entry(annotations, field.bytes, false); break;
-      case 13: owners.push_back(owner_reference(field.bytes)); break;
-      case 14: finalizers.emplace_back(std::string(field.bytes)); break;
-      default: break;  // server-owned fields (uid, timestamps, managedFields) are not taken
+      case 1:
+        set_string(meta, "name", field.bytes);
+        break;
+      case 2:
+        set_string(meta, "generateName", field.bytes);
+        break;
+      case 3:
+        set_string(meta, "namespace", field.bytes);
+        break;
+      case 6:
+        set_string(meta, "resourceVersion", field.bytes);
+        break;
+      case 11:
+        add_map_entry(labels, field.bytes, false);
+        break;
+      case 12:
+        add_map_entry(annotations, field.bytes, false);
+        break;
+      case 13:
+        owners.push_back(owner_reference(field.bytes));
+        break;
+      case 14:
+        finalizers.emplace_back(std::string(field.bytes));
+        break;
+      default:
+        break;  // server-owned fields (uid, timestamps, managedFields) are not taken
     }
   }
   if (!labels.empty()) meta["labels"] = std::move(labels);
@@ -198,10 +228,11 @@ json::value decode_protobuf_object(std::string_view body) {
   if (api_version == "v1" && kind == "ConfigMap") decoder = config_map_fields;
   if (api_version == "v1" && kind == "Secret") decoder = secret_fields;
   if (!decoder)
-    throw ApiError(415, "UnsupportedMediaType",
-                   "kube-sim reads protobuf bodies of v1 Namespace, ConfigMap and Secret only, not " +
-                       (api_version.empty() ? std::string("this body") : api_version + " " + kind) +
-                       ": send it as application/json");
+    throw ApiError(
+        415, "UnsupportedMediaType",
+        "kube-sim reads protobuf bodies of v1 Namespace, ConfigMap and Secret only, not " +
+            (api_version.empty() ? std::string("this body") : api_version + " " + kind) +
+            ": send it as application/json");
   const auto fields = read_fields(raw);
   json::object object{{"apiVersion", api_version}, {"kind", kind}};
   object["metadata"] = json::object{};

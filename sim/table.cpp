@@ -147,8 +147,10 @@ TableRowObject parse_include_object(const std::string& value) {
 
 json::object column(std::string_view name, std::string_view type, std::string_view description,
                     std::int64_t priority, std::string_view format) {
-  return json::object{{"name", name},         {"type", type},
-                      {"format", format},     {"description", description},
+  return json::object{{"name", name},
+                      {"type", type},
+                      {"format", format},
+                      {"description", description},
                       {"priority", priority}};
 }
 
@@ -168,7 +170,8 @@ std::string human_duration(std::chrono::nanoseconds elapsed) {
     return seconds % 60 == 0 ? text("%lldm", minutes) : text("%lldm%llds", minutes, seconds % 60);
   if (minutes < 60 * 3) return text("%lldm", minutes);
   const long long hours = minutes / 60;
-  if (hours < 8) return minutes % 60 == 0 ? text("%lldh", hours) : text("%lldh%lldm", hours, minutes % 60);
+  if (hours < 8)
+    return minutes % 60 == 0 ? text("%lldh", hours) : text("%lldh%lldm", hours, minutes % 60);
   if (hours < 48) return text("%lldh", hours);
   if (hours < 24 * 8)
     return hours % 24 == 0 ? text("%lldd", hours / 24) : text("%lldd%lldh", hours / 24, hours % 24);
@@ -243,9 +246,8 @@ json::value make_table(const ResourceInfo& info, const std::vector<json::value>&
   TableColumns columns = table_columns(info);
   json::array crd_columns = info.printer_columns;
   if (!info.crd_name.empty() && crd_columns.empty()) {  // the API server's default for a CRD
-    crd_columns.push_back(json::object{{"name", "Age"},
-                                       {"type", "date"},
-                                       {"jsonPath", ".metadata.creationTimestamp"}});
+    crd_columns.push_back(json::object{
+        {"name", "Age"}, {"type", "date"}, {"jsonPath", ".metadata.creationTimestamp"}});
     columns.definitions.push_back(column("Age", "date",
                                          "CreationTimestamp is a timestamp representing the "
                                          "server time when this object was created."));

@@ -45,7 +45,8 @@ TableColumns table_columns(const ResourceInfo& info);
 
 // A Table of `items` (a list answer, or one object for a GET) with `list_metadata`
 // (resourceVersion, continue, remainingItemCount) as its metadata.
-boost::json::value make_table(const ResourceInfo& info, const std::vector<boost::json::value>& items,
+boost::json::value make_table(const ResourceInfo& info,
+                              const std::vector<boost::json::value>& items,
                               boost::json::object list_metadata, TableRowObject row_object,
                               Clock::time_point now);
 

@@ -16,7 +16,8 @@ namespace {
 
 using Cells = std::vector<json::value>;
 constexpr std::string_view kName = "Name must be unique within a namespace.";
-constexpr std::string_view kAge = "CreationTimestamp is the server time when the object was created.";
+constexpr std::string_view kAge =
+    "CreationTimestamp is the server time when the object was created.";
 
 std::string text_or(std::string value, const char* fallback) {
   return value.empty() ? std::string(fallback) : value;
@@ -30,7 +31,8 @@ std::string age(const json::value& object, Clock::time_point now) {
   return age_of(jsonkit::string_at(object, {"metadata", "creationTimestamp"}), now);
 }
 
-const json::array& array_at(const json::value& object, std::initializer_list<std::string_view> path) {
+const json::array& array_at(const json::value& object,
+                            std::initializer_list<std::string_view> path) {
   static const json::array empty;
   const json::value* value = jsonkit::value_at(object, path);
   return value && value->is_array() ? value->as_array() : empty;
@@ -67,11 +69,15 @@ Cells node_cells(const json::value& node, const json::array&, Clock::time_point 
   auto info = [&](std::string_view key) {
     return text_or(jsonkit::string_at(node, {"status", "nodeInfo", key}), "<unknown>");
   };
-  return {json::value(name_of(node)),  json::value(status),
-          json::value(text_or(roles, "<none>")), json::value(age(node, now)),
+  return {json::value(name_of(node)),
+          json::value(status),
+          json::value(text_or(roles, "<none>")),
+          json::value(age(node, now)),
           json::value(jsonkit::string_at(node, {"status", "nodeInfo", "kubeletVersion"})),
-          json::value(node_address(node, "InternalIP")), json::value(node_address(node, "ExternalIP")),
-          json::value(info("osImage")), json::value(info("kernelVersion")),
+          json::value(node_address(node, "InternalIP")),
+          json::value(node_address(node, "ExternalIP")),
+          json::value(info("osImage")),
+          json::value(info("kernelVersion")),
           json::value(info("containerRuntimeVersion"))};
 }
 
@@ -140,11 +146,13 @@ Cells pod_cells(const json::value& pod, const json::array&, Clock::time_point no
 Cells event_cells(const json::value& stored, const json::array&, Clock::time_point now) {
   const json::value event = convert_event(stored, EventForm::Core);
   const std::string first_time = jsonkit::string_at(event, {"firstTimestamp"});
-  std::string first = age_of(first_time.empty() ? jsonkit::string_at(event, {"eventTime"}) : first_time, now);
+  std::string first =
+      age_of(first_time.empty() ? jsonkit::string_at(event, {"eventTime"}) : first_time, now);
   const std::string last_time = jsonkit::string_at(event, {"lastTimestamp"});
   std::string last = last_time.empty() ? first : age_of(last_time, now);
   std::int64_t count = 1;
-  if (const auto* value = jsonkit::value_at(event, {"count"}); value && value->is_int64() && value->as_int64() > 0)
+  if (const auto* value = jsonkit::value_at(event, {"count"});
+      value && value->is_int64() && value->as_int64() > 0)
     count = value->as_int64();
   if (const auto* series = jsonkit::object_at(event, {"series"})) {
     last = age_of(jsonkit::string_of(series, "lastObservedTime"), now);
@@ -160,7 +168,8 @@ Cells event_cells(const json::value& stored, const json::array&, Clock::time_poi
   if (host.empty()) host = jsonkit::string_at(event, {"reportingInstance"});
   if (!source.empty() && !host.empty()) source += ", " + host;
   std::string message = jsonkit::string_at(event, {"message"});
-  while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back()))) message.pop_back();
+  while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back())))
+    message.pop_back();
   return {json::value(last),
           json::value(jsonkit::string_at(event, {"type"})),
           json::value(jsonkit::string_at(event, {"reason"})),
@@ -196,8 +205,7 @@ Cells lease_cells(const json::value& lease, const json::array&, Clock::time_poin
 }
 
 Cells resource_slice_cells(const json::value& slice, const json::array&, Clock::time_point now) {
-  return {json::value(name_of(slice)),
-          json::value(jsonkit::string_at(slice, {"spec", "nodeName"})),
+  return {json::value(name_of(slice)), json::value(jsonkit::string_at(slice, {"spec", "nodeName"})),
           json::value(jsonkit::string_at(slice, {"spec", "driver"})),
           json::value(jsonkit::string_at(slice, {"spec", "pool", "name"})),
           json::value(age(slice, now))};
@@ -207,7 +215,8 @@ json::array names(std::initializer_list<std::pair<std::string_view, std::int64_t
                   std::string_view type = "string") {
   json::array out{column("Name", "string", kName, 0, "name")};
   for (const auto& [name, priority] : columns)
-    out.push_back(name == "Age" ? column("Age", "string", kAge) : column(name, type, name, priority));
+    out.push_back(name == "Age" ? column("Age", "string", kAge)
+                                : column(name, type, name, priority));
   return out;
 }
 
@@ -217,21 +226,38 @@ std::optional<TableColumns> builtin_table_columns(const ResourceInfo& info) {
   const std::string& group = info.type.group;
   const std::string& resource = info.type.resource;
   if (group.empty() && resource == "nodes")
-    return TableColumns{names({{"Status", 0}, {"Roles", 0}, {"Age", 0}, {"Version", 0},
-                               {"Internal-IP", 1}, {"External-IP", 1}, {"OS-Image", 1},
-                               {"Kernel-Version", 1}, {"Container-Runtime", 1}}),
+    return TableColumns{names({{"Status", 0},
+                               {"Roles", 0},
+                               {"Age", 0},
+                               {"Version", 0},
+                               {"Internal-IP", 1},
+                               {"External-IP", 1},
+                               {"OS-Image", 1},
+                               {"Kernel-Version", 1},
+                               {"Container-Runtime", 1}}),
                         node_cells};
   if (group.empty() && resource == "pods")
-    return TableColumns{names({{"Ready", 0}, {"Status", 0}, {"Restarts", 0}, {"Age", 0},
-                               {"IP", 1}, {"Node", 1}, {"Nominated Node", 1},
+    return TableColumns{names({{"Ready", 0},
+                               {"Status", 0},
+                               {"Restarts", 0},
+                               {"Age", 0},
+                               {"IP", 1},
+                               {"Node", 1},
+                               {"Nominated Node", 1},
                                {"Readiness Gates", 1}}),
                         pod_cells};
   if (resource == "events" && (group.empty() || group == "events.k8s.io")) {
     json::array definitions;
     for (const auto& [name, priority] :
-         std::initializer_list<std::pair<std::string_view, std::int64_t>>{
-             {"Last Seen", 0}, {"Type", 0}, {"Reason", 0}, {"Object", 0}, {"Subobject", 1},
-             {"Source", 1}, {"Message", 0}, {"First Seen", 1}, {"Count", 1}})
+         std::initializer_list<std::pair<std::string_view, std::int64_t>>{{"Last Seen", 0},
+                                                                          {"Type", 0},
+                                                                          {"Reason", 0},
+                                                                          {"Object", 0},
+                                                                          {"Subobject", 1},
+                                                                          {"Source", 1},
+                                                                          {"Message", 0},
+                                                                          {"First Seen", 1},
+                                                                          {"Count", 1}})
       definitions.push_back(column(name, "string", name, priority));
     definitions.push_back(column("Name", "string", kName, 1, "name"));
     return TableColumns{std::move(definitions), event_cells};

@@ -48,7 +48,8 @@ std::string phase_or_terminating(const json::value& object) {
 
 Cells volume_cells(const json::value& pv, const json::array&, Clock::time_point now) {
   std::string claim = jsonkit::string_at(pv, {"spec", "claimRef", "name"});
-  if (!claim.empty()) claim = jsonkit::string_at(pv, {"spec", "claimRef", "namespace"}) + "/" + claim;
+  if (!claim.empty())
+    claim = jsonkit::string_at(pv, {"spec", "claimRef", "namespace"}) + "/" + claim;
   return {json::value(name_of(pv)),
           json::value(jsonkit::string_at(pv, {"spec", "capacity", "storage"})),
           json::value(access_modes(jsonkit::value_at(pv, {"spec", "accessModes"}))),
@@ -56,7 +57,8 @@ Cells volume_cells(const json::value& pv, const json::array&, Clock::time_point 
           json::value(phase_or_terminating(pv)),
           json::value(claim),
           json::value(jsonkit::string_at(pv, {"spec", "storageClassName"})),
-          json::value(or_else(jsonkit::string_at(pv, {"spec", "volumeAttributesClassName"}), "<unset>")),
+          json::value(
+              or_else(jsonkit::string_at(pv, {"spec", "volumeAttributesClassName"}), "<unset>")),
           json::value(jsonkit::string_at(pv, {"status", "reason"})),
           json::value(age(pv, now)),
           json::value(or_else(jsonkit::string_at(pv, {"spec", "volumeMode"}), "<unset>"))};
@@ -70,7 +72,8 @@ Cells claim_cells(const json::value& pvc, const json::array&, Clock::time_point 
           json::value(bound ? jsonkit::string_at(pvc, {"status", "capacity", "storage"}) : ""),
           json::value(bound ? access_modes(jsonkit::value_at(pvc, {"status", "accessModes"})) : ""),
           json::value(jsonkit::string_at(pvc, {"spec", "storageClassName"})),
-          json::value(or_else(jsonkit::string_at(pvc, {"spec", "volumeAttributesClassName"}), "<unset>")),
+          json::value(
+              or_else(jsonkit::string_at(pvc, {"spec", "volumeAttributesClassName"}), "<unset>")),
           json::value(age(pvc, now)),
           json::value(or_else(jsonkit::string_at(pvc, {"spec", "volumeMode"}), "<unset>"))};
 }
@@ -82,7 +85,8 @@ std::int64_t int_at(const json::value& object, std::initializer_list<std::string
 }
 
 std::string job_status(const json::value& job) {
-  for (const char* type : {"Failed", "Complete", "Suspended", "FailureTarget", "SuccessCriteriaMet"})
+  for (const char* type :
+       {"Failed", "Complete", "Suspended", "FailureTarget", "SuccessCriteriaMet"})
     if (const auto* conditions = jsonkit::value_at(job, {"status", "conditions"});
         conditions && conditions->is_array())
       for (const auto& condition : conditions->as_array())
@@ -96,30 +100,33 @@ Cells job_cells(const json::value& job, const json::array&, Clock::time_point no
   const std::int64_t succeeded = int_at(job, {"status", "succeeded"}, 0);
   const std::int64_t parallelism = int_at(job, {"spec", "parallelism"}, 1);
   std::string completions = std::to_string(succeeded) + "/";
-  if (const auto* wanted = jsonkit::value_at(job, {"spec", "completions"}); wanted && wanted->is_int64())
+  if (const auto* wanted = jsonkit::value_at(job, {"spec", "completions"});
+      wanted && wanted->is_int64())
     completions += std::to_string(wanted->as_int64());
   else
     completions += parallelism > 1 ? "1 of " + std::to_string(parallelism) : "1";
   std::string duration;
   if (auto start = k8s::parse_rfc3339(jsonkit::string_at(job, {"status", "startTime"}))) {
     auto end = k8s::parse_rfc3339(jsonkit::string_at(job, {"status", "completionTime"}));
-    duration = human_duration(std::chrono::duration_cast<std::chrono::nanoseconds>(
-        (end ? *end : now) - *start));
+    duration = human_duration(
+        std::chrono::duration_cast<std::chrono::nanoseconds>((end ? *end : now) - *start));
   }
   std::string containers, images, selector;
   if (const auto* list = jsonkit::value_at(job, {"spec", "template", "spec", "containers"});
       list && list->is_array())
     for (const auto& container : list->as_array()) {
-      containers += (containers.empty() ? "" : ",") + jsonkit::string_of(container.if_object(), "name");
+      containers +=
+          (containers.empty() ? "" : ",") + jsonkit::string_of(container.if_object(), "name");
       images += (images.empty() ? "" : ",") + jsonkit::string_of(container.if_object(), "image");
     }
   if (const auto* labels = jsonkit::object_at(job, {"spec", "selector", "matchLabels"}))
     for (const auto& [key, value] : *labels)
       selector += (selector.empty() ? "" : ",") + std::string(key) + "=" +
                   (value.is_string() ? std::string(value.as_string()) : json::serialize(value));
-  return {json::value(name_of(job)), json::value(job_status(job)), json::value(completions),
-          json::value(duration),     json::value(age(job, now)),   json::value(containers),
-          json::value(images),       json::value(or_else(selector, "<none>"))};
+  return {json::value(name_of(job)),  json::value(job_status(job)),
+          json::value(completions),   json::value(duration),
+          json::value(age(job, now)), json::value(containers),
+          json::value(images),        json::value(or_else(selector, "<none>"))};
 }
 
 json::array columns(std::initializer_list<std::pair<std::string_view, std::int64_t>> list) {
@@ -134,19 +141,35 @@ std::optional<TableColumns> storage_table_columns(const ResourceInfo& info) {
   const std::string& group = info.type.group;
   const std::string& resource = info.type.resource;
   if (group.empty() && resource == "persistentvolumes")
-    return TableColumns{columns({{"Capacity", 0}, {"Access Modes", 0}, {"Reclaim Policy", 0},
-                                 {"Status", 0}, {"Claim", 0}, {"StorageClass", 0},
-                                 {"VolumeAttributesClass", 0}, {"Reason", 0}, {"Age", 0},
+    return TableColumns{columns({{"Capacity", 0},
+                                 {"Access Modes", 0},
+                                 {"Reclaim Policy", 0},
+                                 {"Status", 0},
+                                 {"Claim", 0},
+                                 {"StorageClass", 0},
+                                 {"VolumeAttributesClass", 0},
+                                 {"Reason", 0},
+                                 {"Age", 0},
                                  {"VolumeMode", 1}}),
                         volume_cells};
   if (group.empty() && resource == "persistentvolumeclaims")
-    return TableColumns{columns({{"Status", 0}, {"Volume", 0}, {"Capacity", 0},
-                                 {"Access Modes", 0}, {"StorageClass", 0},
-                                 {"VolumeAttributesClass", 0}, {"Age", 0}, {"VolumeMode", 1}}),
+    return TableColumns{columns({{"Status", 0},
+                                 {"Volume", 0},
+                                 {"Capacity", 0},
+                                 {"Access Modes", 0},
+                                 {"StorageClass", 0},
+                                 {"VolumeAttributesClass", 0},
+                                 {"Age", 0},
+                                 {"VolumeMode", 1}}),
                         claim_cells};
   if (group == "batch" && resource == "jobs")
-    return TableColumns{columns({{"Status", 0}, {"Completions", 0}, {"Duration", 0}, {"Age", 0},
-                                 {"Containers", 1}, {"Images", 1}, {"Selector", 1}}),
+    return TableColumns{columns({{"Status", 0},
+                                 {"Completions", 0},
+                                 {"Duration", 0},
+                                 {"Age", 0},
+                                 {"Containers", 1},
+                                 {"Images", 1},
+                                 {"Selector", 1}}),
                         job_cells};
   return std::nullopt;
 }

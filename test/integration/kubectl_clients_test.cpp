@@ -49,7 +49,8 @@ TEST_F(KubectlClients, CreateNamespaceConfigMapAndSecretSentAsProtobuf) {
   EXPECT_EQ(secret.at("type"), "example.com/db");
 
   // A protobuf body lands exactly as the JSON one would: labels included, server-side dry run kept.
-  EXPECT_EQ(ok("create namespace team-b --dry-run=server"), "namespace/team-b created (server dry run)\n");
+  EXPECT_EQ(ok("create namespace team-b --dry-run=server"),
+            "namespace/team-b created (server dry run)\n");
   EXPECT_NE(kubectl("get namespace team-b").exit_code, 0);
 }
 
@@ -75,7 +76,8 @@ TEST_F(KubectlClients, LabelAndAnnotate) {
   ok("label configmap tuning -n default tier-");
   EXPECT_EQ(ok("get configmap tuning -n default -o jsonpath={.metadata.labels.tier}"), "");
 
-  EXPECT_EQ(ok("annotate node gpu-node-01 example.com/owner=infra"), "node/gpu-node-01 annotated\n");
+  EXPECT_EQ(ok("annotate node gpu-node-01 example.com/owner=infra"),
+            "node/gpu-node-01 annotated\n");
   EXPECT_EQ(ok("get node gpu-node-01 -o 'jsonpath={.metadata.annotations.example\\.com/owner}'"),
             "infra");
   ok("label node gpu-node-01 pool=burnin");
@@ -154,7 +156,8 @@ TEST_F(KubectlClients, BooleanQueryParametersAreReadAsTheApiServerReadsThem) {
       "get --raw '/api/v1/namespaces?watch=True&sendInitialEvents=True&allowWatchBookmarks=True"
       "&resourceVersionMatch=NotOlderThan&timeoutSeconds=1'");
   EXPECT_TRUE(contains(initial.output, R"("name":"kube-system")")) << initial.output;
-  EXPECT_TRUE(contains(initial.output, R"({"k8s.io/initial-events-end":"true"})")) << initial.output;
+  EXPECT_TRUE(contains(initial.output, R"({"k8s.io/initial-events-end":"true"})"))
+      << initial.output;
 }
 
 }  // namespace

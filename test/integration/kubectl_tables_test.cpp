@@ -66,9 +66,9 @@ TEST_F(KubectlTables, CertificationsShowTheirPrinterColumns) {
   // The same columns over a watch, and none of them for machine-readable output.
   auto watched = kubectl("get certifications -n gpu-validation --watch --request-timeout=2s");
   EXPECT_EQ(row(watched.output, "rack7-burnin").size(), 4u) << watched.output;
-  EXPECT_EQ(parse_json(kubectl("get certification rack7-burnin -n gpu-validation -o json"))
-                .at("kind"),
-            "Certification");
+  EXPECT_EQ(
+      parse_json(kubectl("get certification rack7-burnin -n gpu-validation -o json")).at("kind"),
+      "Certification");
 }
 
 TEST_F(KubectlTables, NodesAndPodsWide) {
@@ -126,15 +126,16 @@ TEST_F(KubectlTables, RecordedEventsShowInGetEventsAndDescribe) {
   "note": "Certification moved to phase Running",
   "regarding": {"apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "Certification",
                 "name": "rack7-burnin", "namespace": "gpu-validation", "uid": ")" +
-                                                      uid + R"("}})");
+                                                   uid + R"("}})");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.output;
 
   auto events = ok("get events -n gpu-validation");
-  EXPECT_EQ(row(events, "LAST"), (std::vector<std::string>{"LAST", "SEEN", "TYPE", "REASON",
-                                                          "OBJECT", "MESSAGE"}))
+  EXPECT_EQ(row(events, "LAST"),
+            (std::vector<std::string>{"LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"}))
       << events;
-  EXPECT_TRUE(contains(events, "Normal   PhaseChanged   certification/rack7-burnin   "
-                               "Certification moved to phase Running"))
+  EXPECT_TRUE(contains(events,
+                       "Normal   PhaseChanged   certification/rack7-burnin   "
+                       "Certification moved to phase Running"))
       << events;
   auto core = parse_json(kubectl("get events.v1. -n gpu-validation -o json"));
   ASSERT_EQ(core.at("items").as_array().size(), 1u);

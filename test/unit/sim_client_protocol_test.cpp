@@ -41,8 +41,8 @@ std::string field(unsigned number, const std::string& payload) {
 }
 
 std::string envelope(const std::string& kind, const std::string& object) {
-  return std::string("k8s\0", 4) +
-         field(1, field(1, "v1") + field(2, kind)) + field(2, object) + field(4, "application/vnd.kubernetes.protobuf");
+  return std::string("k8s\0", 4) + field(1, field(1, "v1") + field(2, kind)) + field(2, object) +
+         field(4, "application/vnd.kubernetes.protobuf");
 }
 
 TEST(SimProtobufBody, DecodesAConfigMapAsKubectlSendsIt) {
@@ -59,9 +59,9 @@ TEST(SimProtobufBody, DecodesAConfigMapAsKubectlSendsIt) {
 }
 
 TEST(SimProtobufBody, SecretDataIsBase64AndNamespaceGetsItsSpec) {
-  const std::string secret =
-      field(1, field(1, "db")) + field(2, field(1, "password") + field(2, "hunter2")) +
-      field(3, "Opaque");
+  const std::string secret = field(1, field(1, "db")) +
+                             field(2, field(1, "password") + field(2, "hunter2")) +
+                             field(3, "Opaque");
   EXPECT_EQ(decode_protobuf_object(envelope("Secret", secret)),
             json::parse(R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"db"},
                 "data":{"password":"aHVudGVyMg=="},"type":"Opaque"})"));
@@ -106,10 +106,9 @@ TEST(SimEventVersions, RenamesTopLevelFieldsBothWays) {
 TEST(SimEventVersions, PatchesAndFieldSelectors) {
   EXPECT_EQ(convert_event(json::parse(R"({"note":"x"})"), EventForm::Core),
             json::parse(R"({"message":"x"})"));
-  EXPECT_EQ(convert_event_json_patch(
-                json::parse(R"([{"op":"replace","path":"/note","value":"x"},
+  EXPECT_EQ(convert_event_json_patch(json::parse(R"([{"op":"replace","path":"/note","value":"x"},
                                 {"op":"copy","from":"/regarding/name","path":"/reason"}])"),
-                EventForm::EventsV1),
+                                     EventForm::EventsV1),
             json::parse(R"([{"op":"replace","path":"/message","value":"x"},
                             {"op":"copy","from":"/involvedObject/name","path":"/reason"}])"));
   EXPECT_EQ(events_v1_field_selector_to_core("regarding.name=x,note!=y,type==Normal"),
@@ -166,8 +165,8 @@ TEST(SimTable, CrdPrinterColumnsTypedAsTheApiServerTypesThem) {
   const json::value widget = json::parse(R"({"metadata":{"name":"w","creationTimestamp":
       "2026-12-03T12:00:00Z","resourceVersion":"7"},"spec":{"nodes":["a","b"],"wide":true},
       "status":{"count":4.0}})");
-  const json::value table =
-      make_table(info, {widget}, json::object{{"resourceVersion", "9"}}, TableRowObject::Metadata, now);
+  const json::value table = make_table(info, {widget}, json::object{{"resourceVersion", "9"}},
+                                       TableRowObject::Metadata, now);
   EXPECT_EQ(table.at("kind"), "Table");
   EXPECT_EQ(table.at("apiVersion"), "meta.k8s.io/v1");
   EXPECT_EQ(table.at("metadata").at("resourceVersion"), "9");
