@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 import unittest
 
 try:
@@ -65,23 +64,24 @@ class PythonClientTest(unittest.TestCase):
         self.ns = "py-" + self._testMethodName.lower().replace("_", "-")[:40]
         self.core.create_namespace({"metadata": {"name": self.ns}})
 
-    def watch_events(self, list_function, *args, act, timeout=3, **kwargs):
-        """(type, name) of every event a watch sees while `act` runs, until the watch times out."""
+    def watch_events(self, list_function, *args, act, timeout=2, **kwargs):
+        """(type, name) of every event a watch sees while `act` runs, until the watch times out.
+
+        The watch starts from a list's resourceVersion (unless one is given), so it sees every
+        change `act` makes whether its request reaches the server before or after them."""
+        if "resource_version" not in kwargs:
+            kwargs["resource_version"] = list_function(*args).metadata.resource_version
         seen = []
         watch = kubernetes.watch.Watch()
-        started = threading.Event()
 
         def consume():
-            started.set()
             for event in watch.stream(list_function, *args, timeout_seconds=timeout, **kwargs):
                 seen.append((event["type"], event["object"].metadata.name))
 
         thread = threading.Thread(target=consume)
         thread.start()
-        started.wait()
-        time.sleep(0.3)  # the stream's request is on its way; the watch starts from "now"
         act()
-        thread.join(timeout + 5)
+        thread.join(timeout + 10)
         return seen
 
     def test_crud_of_built_in_kinds(self):
