@@ -12,6 +12,7 @@ packages=(
   libjemalloc-dev                              # the manager's allocator (actors/CMakeLists.txt)
   libgtest-dev libgmock-dev libbenchmark-dev
   kubectl python3 python3-yaml                # python3-yaml: deploy/crds generator check
+  python3-kubernetes                           # test/python: the official client against kube-sim
   universal-ctags                              # scripts/check-sizes.sh measures functions with it
   clang-format                                 # scripts/check-format.sh (Debian bookworm: version 14)
 )

@@ -5,7 +5,10 @@
 #include "sim/garbage_collector.hpp"
 #include "sim/log_query.hpp"
 #include "sim/openapi.hpp"
+#include "sim/protobuf_body.hpp"
+#include "sim/query_params.hpp"
 #include "sim/selectors.hpp"
+#include "sim/table.hpp"
 
 #include <boost/json.hpp>
 
@@ -41,11 +44,12 @@ std::string query(const HttpRequest& request, const std::string& key) {
 }
 
 json::value parse_body(const HttpRequest& request) {
+  if (is_protobuf_media_type(request.content_type)) return decode_protobuf_object(request.body);
   if (request.content_type.find("protobuf") != std::string::npos)
     throw ApiError(
         415, "UnsupportedMediaType",
         "the body of the request was in an unknown format - accepted media types include: "
-        "application/json, application/yaml");
+        "application/json, application/yaml, application/vnd.kubernetes.protobuf");
   boost::system::error_code ec;
   json::value body = json::parse(request.body, ec);
   if (ec || !body.is_object())
@@ -165,7 +169,12 @@ HttpResponse ApiServer::dispatch(const HttpRequest& request, std::shared_ptr<Wat
   if (!sub.empty() && !(sub == "status" && info->type.status_subresource) &&
       !(sub == "log" && info->log_subresource))
     throw ApiError(404, "NotFound", "the server could not find the requested resource");
-  return resource_request(request, *info, ns, name, sub, watch);
+  response = info->type.group == "events.k8s.io" && info->type.resource == "events"
+                 ? events_v1_request(request, ns, name, sub, watch)
+                 : resource_request(request, *info, ns, name, sub, watch);
+  if (request.method == "GET" && sub.empty() && accepts_table(request.accept))
+    return as_table(request, *info, std::move(response), watch);
+  return response;
 }
 
 HttpResponse ApiServer::discovery(const HttpRequest& request, bool& handled) {
@@ -233,8 +242,7 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   const std::string& method = request.method;
   if (name.empty()) {
     if (method == "GET") {
-      const std::string w = query(request, "watch");
-      if (w == "1" || w == "true") {
+      if (query_flag(request.query, "watch")) {
         watch = open_watch(request, info, ns);
         return {};
       }

@@ -14,6 +14,7 @@
 #include <boost/json/value.hpp>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -58,6 +59,8 @@ struct WatchStream {
   std::chrono::milliseconds delay{0};  // injected latency before the first bytes
   std::optional<std::chrono::steady_clock::time_point> drop_at;  // injected drop
   bool dropped = false;  // set with closed: cut the connection without the terminating chunk
+  // Rewrites each event's object before it is sent (events.k8s.io/v1 Events, stored as core v1).
+  std::function<boost::json::value(const boost::json::value&)> present{};
 };
 
 struct ApiServerOptions {
@@ -112,6 +115,13 @@ class ApiServer {
                                 const std::string& ns, const std::string& name,
                                 const std::string& subresource,
                                 std::shared_ptr<WatchStream>& watch);
+  // events.k8s.io/v1 Events: served from the core v1 Event store (sim/event_versions.hpp).
+  HttpResponse events_v1_request(const HttpRequest& request, const std::string& ns,
+                                 const std::string& name, const std::string& subresource,
+                                 std::shared_ptr<WatchStream>& watch);
+  // A GET answer (or watch) as a meta.k8s.io Table, for clients that ask for one (sim/table.hpp).
+  HttpResponse as_table(const HttpRequest& request, const ResourceInfo& info, HttpResponse response,
+                        const std::shared_ptr<WatchStream>& watch);
   HttpResponse list(const HttpRequest& request, const ResourceInfo& info, const std::string& ns);
   std::shared_ptr<WatchStream> open_watch(const HttpRequest& request, const ResourceInfo& info,
                                           const std::string& ns);
@@ -144,5 +154,9 @@ class ApiServer {
 std::string watch_line(std::string_view type, const boost::json::value& object);
 // The same line from the object's JSON text (an event serialized once for every watch).
 std::string watch_line(std::string_view type, std::string_view object_json);
+// Watch lines with each event's object rewritten by `present` (ERROR lines kept as they are).
+std::vector<std::string> present_watch_lines(
+    const std::vector<std::string>& lines,
+    const std::function<boost::json::value(const boost::json::value&)>& present);
 
 }  // namespace nvcre::sim

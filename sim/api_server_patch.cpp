@@ -2,6 +2,7 @@
 // admission: CRD defaults + validation for custom resources, registration of CRDs.
 #include "sim/api_server.hpp"
 #include "jsonkit/merge_patch.hpp"
+#include "sim/namespace_admission.hpp"
 
 #include "jsonkit/yaml.hpp"
 #include "jsonkit/named_merge.hpp"
@@ -116,6 +117,8 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
 
 Admit ApiServer::admission(const ResourceInfo& info, bool status,
                            const std::string& field_validation) {
+  if (info.type.group.empty() && info.type.resource == "namespaces" && !status)
+    return admit_namespace;
   if (info.type.group == "apiextensions.k8s.io" &&
       info.type.resource == "customresourcedefinitions") {
     if (status) return {};

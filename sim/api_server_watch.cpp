@@ -1,6 +1,7 @@
 // Watch: ?watch=1&resourceVersion=N&allowWatchBookmarks=true&timeoutSeconds=T.
 #include "sim/api_server.hpp"
 
+#include "sim/query_params.hpp"
 #include "sim/selectors.hpp"
 
 #include <boost/json.hpp>
@@ -8,6 +9,19 @@
 namespace nvcre::sim {
 
 namespace json = boost::json;
+
+std::vector<std::string> present_watch_lines(
+    const std::vector<std::string>& lines,
+    const std::function<json::value(const json::value&)>& present) {
+  std::vector<std::string> out;
+  out.reserve(lines.size());
+  for (const auto& line : lines) {
+    const json::value event = json::parse(line);
+    const auto& type = event.at("type").as_string();
+    out.push_back(type == "ERROR" ? line : watch_line(type, present(event.at("object"))));
+  }
+  return out;
+}
 
 std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
                                                    const ResourceInfo& info,
@@ -20,7 +34,7 @@ std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
   stream->type = info.type;
   stream->ns = ns;
   stream->filter = make_filter(param("labelSelector"), param("fieldSelector"));
-  stream->bookmarks = param("allowWatchBookmarks") == "true" || param("allowWatchBookmarks") == "1";
+  stream->bookmarks = query_flag(request.query, "allowWatchBookmarks");
   int timeout = options_.default_watch_timeout_seconds;
   if (auto t = param("timeoutSeconds"); !t.empty()) {
     try {
@@ -33,12 +47,27 @@ std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
   stream->deadline = now + std::chrono::seconds(timeout);
   stream->next_bookmark = now + options_.bookmark_interval;
   const std::string rv = param("resourceVersion");
-  if (rv.empty() || rv == "0") {
-    // No resourceVersion: the current state as synthetic ADDED events, then changes.
+  // sendInitialEvents (a watch-list) asks for the current state whatever the resourceVersion and
+  // marks its end with a bookmark; without it, only an unset or "0" resourceVersion does.
+  const bool watch_list = request.query.contains("sendInitialEvents");
+  if (watch_list ? query_flag(request.query, "sendInitialEvents") : rv.empty() || rv == "0") {
     auto list = store_.list(info.type, ns, stream->filter);
     for (const auto& item : list.items) stream->initial.push_back(watch_line("ADDED", item));
     stream->last_rv = list.resource_version;
+    if (watch_list && stream->bookmarks)
+      stream->initial.push_back(watch_line(
+          "BOOKMARK",
+          json::object{
+              {"kind", info.type.kind},
+              {"apiVersion", info.type.api_version()},
+              {"metadata", json::object{{"resourceVersion", std::to_string(stream->last_rv)},
+                                        {"annotations",
+                                         json::object{{"k8s.io/initial-events-end", "true"}}}}}}));
     return stream;
+  }
+  if (watch_list) {  // no initial events: changes after the current state
+    stream->last_rv = store_.resource_version();
+    if (rv.empty() || rv == "0") return stream;
   }
   try {
     std::size_t used = 0;
@@ -91,6 +120,7 @@ std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
     stream.next_bookmark = now + options_.bookmark_interval;
   }
   if (now >= stream.deadline) stream.closed = true;
+  if (stream.present) lines = present_watch_lines(lines, stream.present);
   return lines;
 }
 

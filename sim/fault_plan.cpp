@@ -1,4 +1,5 @@
 #include "sim/fault_plan.hpp"
+#include "sim/query_params.hpp"
 
 #include "jsonkit/yaml.hpp"
 
@@ -64,8 +65,7 @@ std::optional<RequestTarget> classify_request(const std::string& method, const s
   target.resource = rest[0];
   if (rest.size() > 1) target.name = rest[1];
   if (rest.size() > 2) target.subresource = rest[2];
-  auto watch = query.find("watch");
-  const bool watching = watch != query.end() && (watch->second == "1" || watch->second == "true");
+  const bool watching = query_flag(query, "watch");
   if (method == "GET") {
     target.verb = target.name.empty() ? (watching ? Verb::Watch : Verb::List) : Verb::Get;
   } else if (method == "POST") {

@@ -3,6 +3,7 @@
 #include "jsonkit/paths.hpp"
 #include "k8s/rfc3339.hpp"
 #include "sim/api_error.hpp"
+#include "sim/query_params.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -32,14 +33,6 @@ std::int64_t parse_int(const std::string& text) {
   return value;
 }
 
-bool parse_bool(const std::string& text) {
-  for (const char* yes : {"1", "t", "T", "true", "TRUE", "True"})
-    if (text == yes) return true;
-  for (const char* no : {"0", "f", "F", "false", "FALSE", "False"})
-    if (text == no) return false;
-  throw bad_request("strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
-}
-
 std::vector<std::string> names_of(const json::value& pod, std::string_view list) {
   std::vector<std::string> names;
   if (const auto* containers = jsonkit::find_array(pod.as_object(), {"spec", list}))
@@ -61,9 +54,8 @@ PodLogOptions parse_pod_log_options(const std::map<std::string, std::string>& qu
                                     const std::string& pod_name) {
   PodLogOptions options;
   if (const auto* container = find_value(query, "container")) options.container = *container;
-  if (const auto* value = find_value(query, "timestamps")) options.timestamps = parse_bool(*value);
-  if (const auto* value = find_value(query, "previous")) options.previous = parse_bool(*value);
-  if (const auto* value = find_value(query, "follow")) parse_bool(*value);  // accepted, not kept
+  options.timestamps = query_flag(query, "timestamps");
+  options.previous = query_flag(query, "previous");  // `follow` is accepted and not kept
   if (const auto* value = find_value(query, "sinceTime")) {
     options.since_time = k8s::parse_rfc3339(*value);
     if (!options.since_time)

@@ -65,6 +65,7 @@ ResourceRegistry::ResourceRegistry() {
       builtin("", "v1", "secrets", "Secret", true),
       builtin("", "v1", "events", "Event", true, {"ev"}),
       builtin("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true, {"pvc"}, true),
+      builtin("", "v1", "persistentvolumes", "PersistentVolume", false, {"pv"}, true),
       builtin("", "v1", "services", "Service", true, {"svc"}, true),
       builtin("", "v1", "serviceaccounts", "ServiceAccount", true, {"sa"}),
       builtin("events.k8s.io", "v1", "events", "Event", true, {"ev"}),
@@ -76,6 +77,8 @@ ResourceRegistry::ResourceRegistry() {
               false),
       builtin("rbac.authorization.k8s.io", "v1", "roles", "Role", true),
       builtin("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true),
+      builtin("batch", "v1", "jobs", "Job", true, {}, true),
+      builtin("resource.k8s.io", "v1", "resourceslices", "ResourceSlice", false),
       builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
               false, {"crd", "crds"}, true),
   };
@@ -142,6 +145,9 @@ std::vector<ResourceInfo> ResourceRegistry::from_crd(const json::value& crd) {
     info.short_names = strings_at(names, "shortNames");
     info.categories = strings_at(names, "categories");
     info.crd_name = name;
+    if (const auto* columns = version.if_contains("additionalPrinterColumns");
+        columns && columns->is_array())
+      info.printer_columns = columns->as_array();
     out.push_back(std::move(info));
   }
   return out;

@@ -4,6 +4,7 @@
 // them.
 #include "sim/store.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
 
 #include <optional>
@@ -19,6 +20,8 @@ struct ResourceInfo {
   std::vector<std::string> categories;
   std::string crd_name;  // owning CRD; empty for built-ins
   bool log_subresource = false;
+  // The CRD version's additionalPrinterColumns (server-side Table output); empty for built-ins.
+  boost::json::array printer_columns{};
 };
 
 class ResourceRegistry {
