@@ -109,7 +109,8 @@ json::value answer_token_request(TokenRegistry& tokens, const std::string& ns,
   out["kind"] = "TokenRequest";
   out["metadata"] = json::object{{"name", service_account}, {"namespace", ns}};
   const json::value* spec = jsonkit::value_at(request, {"spec"});
-  json::object answered_spec = spec != nullptr && spec->is_object() ? spec->as_object() : json::object();
+  json::object answered_spec =
+      spec != nullptr && spec->is_object() ? spec->as_object() : json::object();
   answered_spec["expirationSeconds"] = seconds;
   out["spec"] = std::move(answered_spec);
   out["status"] = json::object{
@@ -121,8 +122,9 @@ json::value answer_token_request(TokenRegistry& tokens, const std::string& ns,
 json::value review_token(const TokenRegistry& tokens, const json::value& review) {
   const auto user = tokens.authenticate(string_at(review, {"spec", "token"}));
   if (!user) {
-    return answered(review, "TokenReview",
-                    {{"authenticated", false}, {"user", json::object()}, {"error", "invalid bearer token"}});
+    return answered(
+        review, "TokenReview",
+        {{"authenticated", false}, {"user", json::object()}, {"error", "invalid bearer token"}});
   }
   return answered(review, "TokenReview", {{"authenticated", true}, {"user", user_json(*user)}});
 }

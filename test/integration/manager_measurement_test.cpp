@@ -52,21 +52,8 @@ json::value training_certification(const std::string& name, json::object options
   return cert;
 }
 
-const json::object* condition(const json::value& object, std::string_view type) {
-  const auto* status = object.as_object().if_contains("status");
-  const auto* conditions =
-      status == nullptr ? nullptr : status->as_object().if_contains("conditions");
-  if (conditions == nullptr) return nullptr;
-  for (const auto& c : conditions->as_array()) {
-    if (c.at("type").as_string() == type) return &c.as_object();
-  }
-  return nullptr;
-}
-
-std::string text(const json::object* object, std::string_view key) {
-  if (object == nullptr || !object->contains(key)) return {};
-  return std::string(object->at(key).as_string());
-}
+using nvcre::testing::condition;
+using nvcre::testing::text;
 
 class ManagerMeasurement : public nvcre::testing::EmbeddedManagerTest {
  protected:

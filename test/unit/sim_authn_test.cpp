@@ -17,11 +17,15 @@ rbac::RbacObjects reader_of_pods_in(const std::string& ns, const std::string& us
   rbac::RbacObjects objects;
   objects.roles.push_back(nvcre::jsonkit::parse_yaml(
       "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: pod-reader, "
-      "namespace: " + ns + "}\nrules: [{apiGroups: [''], resources: [pods], verbs: [get, list]}]\n"));
+      "namespace: " +
+      ns + "}\nrules: [{apiGroups: [''], resources: [pods], verbs: [get, list]}]\n"));
   objects.role_bindings.push_back(nvcre::jsonkit::parse_yaml(
       "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: b, "
-      "namespace: " + ns + "}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: "
-      "pod-reader}\nsubjects: [{kind: User, name: " + user + "}]\n"));
+      "namespace: " +
+      ns +
+      "}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: "
+      "pod-reader}\nsubjects: [{kind: User, name: " +
+      user + "}]\n"));
   return objects;
 }
 
@@ -56,15 +60,15 @@ TEST(SimAuthn, ATokenRequestAnswersATokenThatReviewsAsItsServiceAccount) {
       auth::answer_token_request(tokens, "nvcre", "nvcre-manager", json::object(), now);
   EXPECT_NE(second.at_pointer("/status/token"), answer.at_pointer("/status/token"));
 
-  const json::value review = auth::review_token(
-      tokens, json::object{{"apiVersion", "authentication.k8s.io/v1"},
-                           {"kind", "TokenReview"},
-                           {"spec", {{"token", token}}}});
+  const json::value review =
+      auth::review_token(tokens, json::object{{"apiVersion", "authentication.k8s.io/v1"},
+                                              {"kind", "TokenReview"},
+                                              {"spec", {{"token", token}}}});
   EXPECT_EQ(review.at_pointer("/status/authenticated"), true);
   EXPECT_EQ(review.at_pointer("/status/user/username"),
             "system:serviceaccount:nvcre:nvcre-manager");
-  const json::value groups = json::array{"system:serviceaccounts", "system:serviceaccounts:nvcre",
-                                         "system:authenticated"};
+  const json::value groups =
+      json::array{"system:serviceaccounts", "system:serviceaccounts:nvcre", "system:authenticated"};
   EXPECT_EQ(review.at_pointer("/status/user/groups"), groups);
 
   const json::value unknown = auth::review_token(tokens, json::object{{"spec", {{"token", "x"}}}});
@@ -76,13 +80,14 @@ TEST(SimAuthn, AccessReviewsAnswerWhatRbacDecides) {
   const rbac::RbacObjects objects = reader_of_pods_in("team", "alice");
   auto review = [&](const std::string& user, const std::string& verb, const std::string& ns) {
     return auth::review_access(
-        objects, json::object{{"apiVersion", "authorization.k8s.io/v1"},
-                              {"kind", "SubjectAccessReview"},
-                              {"spec",
-                               {{"user", user},
-                                {"groups", json::array{"system:authenticated"}},
-                                {"resourceAttributes",
-                                 {{"namespace", ns}, {"verb", verb}, {"resource", "pods"}}}}}});
+        objects,
+        json::object{
+            {"apiVersion", "authorization.k8s.io/v1"},
+            {"kind", "SubjectAccessReview"},
+            {"spec",
+             {{"user", user},
+              {"groups", json::array{"system:authenticated"}},
+              {"resourceAttributes", {{"namespace", ns}, {"verb", verb}, {"resource", "pods"}}}}}});
   };
   EXPECT_EQ(review("alice", "list", "team").at_pointer("/status/allowed"), true);
   EXPECT_EQ(review("alice", "delete", "team").at_pointer("/status/allowed"), false);
@@ -97,7 +102,8 @@ TEST(SimAuthn, ASelfReviewIsAboutTheRequester) {
   const json::value can_i = json::object{
       {"apiVersion", "authorization.k8s.io/v1"},
       {"kind", "SelfSubjectAccessReview"},
-      {"spec", {{"resourceAttributes", {{"namespace", "team"}, {"verb", "get"}, {"resource", "pods"}}}}}};
+      {"spec",
+       {{"resourceAttributes", {{"namespace", "team"}, {"verb", "get"}, {"resource", "pods"}}}}}};
   EXPECT_EQ(auth::review_self_access(objects, {"alice", {}}, can_i).at_pointer("/status/allowed"),
             true);
   EXPECT_EQ(auth::review_self_access(objects, {"bob", {}}, can_i).at_pointer("/status/allowed"),
