@@ -1,5 +1,7 @@
 #include "manager/demo_diagnose_report.hpp"
 
+#include "manager/demo_report.hpp"
+
 #include "api/labels.hpp"
 #include "jsonkit/paths.hpp"
 #include "k8s/kubeconfig.hpp"
@@ -21,7 +23,8 @@ using jsonkit::string_at;
 
 struct RoundJob {
   std::string group;
-  std::string nodes;  // the group-nodes annotation
+  std::string bandwidth;  // job_bandwidth_text of its Job
+  std::string nodes;      // the group-nodes annotation
   std::string verdict;
   std::string created;
   std::string failure;  // the message of its True Failed / HardwareFailed / ValidationFailed
@@ -68,12 +71,14 @@ std::pair<std::string, std::string> verdict_of(const json::value& job) {
   return verdict;
 }
 
-std::vector<Round> rounds_of(const std::string& workflow, const std::vector<json::value>& jobs) {
+std::vector<Round> rounds_of(const std::string& workflow, const std::vector<json::value>& jobs,
+                             const std::vector<json::value>& measurements) {
   std::vector<RoundJob> mine;
   for (const auto& job : jobs) {
     if (string_at(job, {"metadata", "labels", api::kWorkflowLabel}) != workflow) continue;
     RoundJob entry;
     entry.group = string_at(job, {"metadata", "labels", api::kGroupLabel});
+    entry.bandwidth = job_bandwidth_text(job, measurements);
     entry.nodes = string_at(job, {"metadata", "annotations", api::kGroupNodesAnnotation});
     std::tie(entry.verdict, entry.failure) = verdict_of(job);
     entry.created = string_at(job, {"metadata", "creationTimestamp"});
@@ -141,9 +146,11 @@ bool is_diagnose_workflow(const json::value& workflow) {
 }
 
 std::string diagnose_report(const json::value& workflow, const std::vector<json::value>& jobs,
-                            const std::vector<json::value>& configmaps, const std::string& indent) {
+                            const std::vector<json::value>& configmaps, const std::string& indent,
+                            const std::vector<json::value>& bandwidth_measurements) {
   std::ostringstream out;
-  const auto rounds = rounds_of(string_at(workflow, {"metadata", "name"}), jobs);
+  const auto rounds =
+      rounds_of(string_at(workflow, {"metadata", "name"}), jobs, bandwidth_measurements);
   std::size_t job_count = 0;
   for (const auto& r : rounds) job_count += r.jobs.size();
   const json::value* round =
@@ -155,6 +162,7 @@ std::string diagnose_report(const json::value& workflow, const std::vector<json:
     const char* separator = " ";
     for (const auto& job : rounds[i].jobs) {
       out << separator << job.group << " [" << job.nodes << "] " << job.verdict;
+      if (!job.bandwidth.empty()) out << " (" << job.bandwidth << ")";
       separator = "; ";
     }
     out << "\n";

@@ -64,9 +64,31 @@ std::string condition_reason(const json::value& object, std::string_view type) {
   return {};
 }
 
-// "peak bus bandwidth 371.90 GB/s" from the Job's BandwidthMeasurement, with the reason when the
-// figure is not final; "" when the Job has no measurement.
-std::string bandwidth_text(const json::value& job, const std::vector<json::value>& measurements) {
+}  // namespace
+
+std::vector<std::string> DemoProgress::update(const json::value& certification) {
+  std::vector<std::string> lines;
+  std::string condition = true_condition(certification);
+  if (!condition.empty() && condition != last_condition_) {
+    lines.push_back("  Certification " + condition);
+    last_condition_ = condition;
+  }
+  if (const auto* categories = array_at(certification, "status", "categoryStatuses")) {
+    for (const auto& c : *categories) {
+      std::string key = text(c, {"domain"}) + "/" + text(c, {"variant"});
+      std::string status = text(c, {"status"});
+      if (last_category_[key] == status) continue;
+      last_category_[key] = status;
+      std::string workflow = text(c, {"workflowRef", "name"});
+      lines.push_back("    " + key + ": " + status +
+                      (workflow.empty() ? "" : " (Workflow " + workflow + ")"));
+    }
+  }
+  return lines;
+}
+
+std::string job_bandwidth_text(const json::value& job,
+                               const std::vector<json::value>& measurements) {
   const std::string name = text(job, {"metadata", "name"});
   for (const auto& m : measurements) {
     if (text(m, {"spec", "jobRef", "name"}) != name) continue;
@@ -92,29 +114,6 @@ std::string bandwidth_text(const json::value& job, const std::vector<json::value
                 : " (" + (complete.empty() ? "provisional" : complete) + ")");
   }
   return {};
-}
-
-}  // namespace
-
-std::vector<std::string> DemoProgress::update(const json::value& certification) {
-  std::vector<std::string> lines;
-  std::string condition = true_condition(certification);
-  if (!condition.empty() && condition != last_condition_) {
-    lines.push_back("  Certification " + condition);
-    last_condition_ = condition;
-  }
-  if (const auto* categories = array_at(certification, "status", "categoryStatuses")) {
-    for (const auto& c : *categories) {
-      std::string key = text(c, {"domain"}) + "/" + text(c, {"variant"});
-      std::string status = text(c, {"status"});
-      if (last_category_[key] == status) continue;
-      last_category_[key] = status;
-      std::string workflow = text(c, {"workflowRef", "name"});
-      lines.push_back("    " + key + ": " + status +
-                      (workflow.empty() ? "" : " (Workflow " + workflow + ")"));
-    }
-  }
-  return lines;
 }
 
 bool has_verdict(const json::value& certification) {
@@ -145,7 +144,7 @@ std::string final_report(const json::value& certification,
       if (text(w, {"metadata", "name"}) == workflow && is_diagnose_workflow(w)) diagnosed = &w;
     }
     if (diagnosed != nullptr) {  // its round Jobs blame whole groups: the verdict names the nodes
-      out << diagnose_report(*diagnosed, jobs, configmaps, "    ");
+      out << diagnose_report(*diagnosed, jobs, configmaps, "    ", bandwidth_measurements);
       continue;
     }
     for (const auto& job : jobs) {
@@ -159,7 +158,7 @@ std::string final_report(const json::value& certification,
         out << " [" << nodes << "]";
       std::string verdict = true_condition(job);
       out << ": " << verdict.substr(0, verdict.find(' '));
-      if (auto bandwidth = bandwidth_text(job, bandwidth_measurements); !bandwidth.empty())
+      if (auto bandwidth = job_bandwidth_text(job, bandwidth_measurements); !bandwidth.empty())
         out << ", " << bandwidth;
       out << "\n";
       if (auto validation = condition_text(job, "ValidationFailed"); !validation.empty())

@@ -23,6 +23,11 @@ class DemoProgress {
   std::map<std::string, std::string> last_category_;  // "domain/variant" -> status
 };
 
+// "peak bus bandwidth 371.90 GB/s" from the BandwidthMeasurement of `job`, with the reason when
+// the figure is not final; "" when the Job has no measurement.
+std::string job_bandwidth_text(const boost::json::value& job,
+                               const std::vector<boost::json::value>& measurements);
+
 // Succeeded or Failed is True.
 bool has_verdict(const boost::json::value& certification);
 

@@ -75,6 +75,25 @@ TEST(DemoDiagnoseReport, NamesTheConfirmedNodeAloneWithItsRoundsAndThePassedNode
   EXPECT_EQ(report.find("group failed"), std::string::npos) << report;
 }
 
+TEST(DemoDiagnoseReport, EachGroupShowsItsMeasuredBusBandwidth) {
+  const std::vector<json::value> jobs{
+      job("screen-0", "n1,n2", "Failed", "2026-01-01T00:00:01Z"),
+      job("bisect-1-0a", "n1", "Succeeded", "2026-01-01T00:00:02Z")};
+  const std::vector<json::value> measurements{parse_yaml(R"(
+spec: {jobRef: {name: wf-bisect-1-0a}}
+status:
+  results: [{sizeBytes: 1024, busBW: "12.50"}, {sizeBytes: 2048, busBW: "371.78"}]
+  conditions: [{type: Complete, status: "True", reason: JobSucceeded}]
+)")};
+  const std::string report = nvcre::manager::final_report(
+      parse_yaml(kCertification), {parse_yaml(kWorkflow)}, jobs, measurements, {});
+  EXPECT_NE(report.find("round 2 bisection: bisect-1-0a [n1] Succeeded (peak bus bandwidth "
+                        "371.78 GB/s)\n"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("screen-0 [n1,n2] Failed\n"), std::string::npos) << report;
+}
+
 TEST(DemoDiagnoseReport, RepeatedCrossBoundaryProbesAreSeparateRounds) {
   const std::vector<json::value> jobs{
       job("cross-0-mix0", "n1,n2,n5,n6", "Failed", "2026-01-01T00:00:05Z"),
