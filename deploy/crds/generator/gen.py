@@ -342,7 +342,9 @@ def main(out):
     hdr = ("# {kind} ({group}/v1alpha1), written for nvcre from the NVCRE API facts.\n"
            "# Embedded by api/ (schema + CEL-rule validation) and served by kube-sim; see README.md.\n")
     docs = {
-        "certifications": crd("Certification", "certifications", ["cert", "certs"],
+        # No short name may shadow a popular kind's: cert/certs belong to cert-manager's Certificate,
+        # wf to Argo's Workflow. `kubectl get nvcre` (the category) lists all of ours.
+        "certifications": crd("Certification", "certifications", [],
                               "Certification runs catalog categories (domain/variant) sequentially against a "
                               "node pool, one Workflow per category.", cert_s, cert_st,
                               [STATUS_COL, REASON_COL, AGE_COL]),
@@ -353,7 +355,7 @@ def main(out):
                              {"name": "Platform", "type": "string", "jsonPath": ".status.detectedPlatform"},
                              {"name": "GPU", "type": "string", "jsonPath": ".status.detectedGPUArchitecture"},
                              dict(REASON_COL, priority=1), AGE_COL]),
-        "workflows": crd("Workflow", "workflows", ["wf"],
+        "workflows": crd("Workflow", "workflows", [],
                          "Workflow partitions target nodes into groups, creates dependencies and one Job per "
                          "group and iteration, and aggregates the results.", wf_s, wf_st,
                          [STATUS_COL,
