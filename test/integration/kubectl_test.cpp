@@ -80,6 +80,31 @@ TEST_F(KubeSimKubectl, ApplyGetAndList) {
   EXPECT_TRUE(contains(again.output, "unchanged")) << again.output;
 }
 
+// kube-sim answers as kube-apiserver 1.35 does, and says so: a failed CEL rule shows a scalar
+// value itself and no value at all for an object.
+TEST_F(KubeSimKubectl, ServesTheImitatedVersionAndItsCelMessages) {
+  // kubectl 1.32 also warns on stderr that 1.35 is beyond its supported skew; the JSON is on
+  // stdout.
+  auto version = kubectl("version -o json");
+  EXPECT_TRUE(contains(version.output, "\"gitVersion\": \"v1.35.0-kube-sim\"")) << version.output;
+  EXPECT_TRUE(contains(version.output, "\"minor\": \"35\"")) << version.output;
+
+  auto scalar = kubectl("create -f " + source("test/testdata/validation/"
+                                              "certification-resources-negative-memory-request-"
+                                              "without-limit/input.yaml"));
+  EXPECT_TRUE(contains(scalar.output,
+                       "spec.resources.requests.memory: Invalid value: \"-1Gi\": memory must be a "
+                       "non-negative quantity"))
+      << scalar.output;
+  auto object = kubectl("create -f " + source("test/testdata/validation/"
+                                              "certification-resources-cpu-request-exceeds-limit/"
+                                              "input.yaml"));
+  EXPECT_TRUE(contains(object.output,
+                       "spec.categories[0].options.resources: Invalid value: "
+                       "requests.cpu must not exceed limits.cpu"))
+      << object.output;
+}
+
 TEST_F(KubeSimKubectl, InvalidObjectIsRejectedWithTheValidatorsCauses) {
   auto result = kubectl("apply -f " + source("examples/invalid/certification-invalid.yaml"));
   EXPECT_NE(result.exit_code, 0);
