@@ -88,7 +88,8 @@ def workloadrun_schema():
                                 enum=["intra-node", "intra-rack", "full-scale"]),
             "repeatCount": int32("Workflow iterations.", default=1, minimum=1),
             "maxConcurrent": int32("Jobs running at once; 0 = unlimited.", default=0, minimum=0),
-            "timeoutPerJob": string("Per-Job timeout, e.g. 20m (default 1h)."),
+            "timeoutPerJob": string("Per-Job timeout, e.g. 20m. Default 24h (also when the value does not parse): a "
+                                     "backstop against a run that never finishes, far above the catalog's 1h."),
         }, "Grouping and execution of the run."),
         "thresholds": string_map("Metric name to CEL expression over value, e.g. busBandwidthGBps: value >= 400."),
         "goodputMeasurement": goodput_measurement_config(),
