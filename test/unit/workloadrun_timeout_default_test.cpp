@@ -17,10 +17,15 @@ std::string workloadrun_timeout_description() {
   for (const auto& file : api::embedded_crd_files()) {
     auto crd = jsonkit::parse_yaml(file.content);
     if (crd.at("metadata").at("name") != "workloadruns.nvcre.nvidia.com") continue;
-    const auto& spec = crd.at("spec").at("versions").at(0).at("schema").at("openAPIV3Schema")
-                           .at("properties").at("spec");
-    const auto& timeout = spec.at("properties").at("orchestration").at("properties")
-                              .at("timeoutPerJob");
+    const auto& spec = crd.at("spec")
+                           .at("versions")
+                           .at(0)
+                           .at("schema")
+                           .at("openAPIV3Schema")
+                           .at("properties")
+                           .at("spec");
+    const auto& timeout =
+        spec.at("properties").at("orchestration").at("properties").at("timeoutPerJob");
     return std::string(timeout.at("description").as_string());
   }
   return {};
