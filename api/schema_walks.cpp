@@ -48,16 +48,24 @@ bool rule_input_ok(const SchemaNode& node, const json::value& value) {
   return true;
 }
 
-void add_rule_failure(const SchemaNode& node, const ValidationRule& rule, const std::string& path,
+// How a failed rule names the rejected value, as kube-apiserver 1.35 does: a scalar is shown
+// itself ("Invalid value: \"-1Gi\": ..."), an object or a list not at all ("Invalid value: ...").
+// (Up to 1.34 the schema type stood in for every value: "Invalid value: \"object\": ...".)
+std::string rule_error(std::string_view type, const json::value& value, const std::string& detail) {
+  std::string out(type);
+  if (!value.is_object() && !value.is_array()) out += ": " + go_value(value);
+  if (!detail.empty()) out += ": " + detail;
+  return out;
+}
+
+void add_rule_failure(const ValidationRule& rule, const json::value& value, const std::string& path,
                       const CelEvaluation& result, std::vector<Cause>& causes) {
-  // The value kube shows is the schema type of the node (Kubernetes <= 1.34).
-  const std::string shown = go_quote(node.type);
   const std::string detail_of_rule = rule.message.empty() ? rule.rule : rule.message;
   const std::string field = path.empty() ? "<nil>" : path;
   if (result.kind == CelEvaluation::Kind::Error) {
     causes.push_back(
         {field, std::string(cause_type::kInvalid),
-         "Invalid value: " + shown + ": " + result.error + " evaluating rule: " + detail_of_rule});
+         rule_error("Invalid value", value, result.error + " evaluating rule: " + detail_of_rule)});
     return;
   }
   std::string where = field;
@@ -69,10 +77,11 @@ void add_rule_failure(const SchemaNode& node, const ValidationRule& rule, const 
   } else if (rule.reason == "FieldValueRequired") {
     causes.push_back({where, std::string(cause_type::kRequired), "Required value: " + detail});
   } else if (rule.reason == "FieldValueDuplicate") {
-    causes.push_back({where, std::string(cause_type::kDuplicate), "Duplicate value: " + shown});
+    causes.push_back(
+        {where, std::string(cause_type::kDuplicate), rule_error("Duplicate value", value, "")});
   } else {
     causes.push_back(
-        {where, std::string(cause_type::kInvalid), "Invalid value: " + shown + ": " + detail});
+        {where, std::string(cause_type::kInvalid), rule_error("Invalid value", value, detail)});
   }
 }
 
@@ -196,7 +205,7 @@ void validate_rules(const SchemaNode& node, const json::value& value, const json
       if (rule.transition && old_value == nullptr) continue;
       const CelEvaluation result = rule.program->evaluate(value, old_value);
       if (result.kind != CelEvaluation::Kind::True)
-        add_rule_failure(node, rule, path, result, causes);
+        add_rule_failure(rule, value, path, result, causes);
     }
   }
   if (const auto* object = value.if_object()) {

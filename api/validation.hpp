@@ -20,6 +20,12 @@
 
 namespace nvcre::api {
 
+// The kube-apiserver release whose admission answers this validator reproduces, word for word (for
+// instance how a failed CEL rule shows the rejected value). kube-sim reports it at /version.
+inline constexpr std::string_view kImitatedKubernetesMajor = "1";
+inline constexpr std::string_view kImitatedKubernetesMinor = "35";
+inline constexpr std::string_view kImitatedKubernetesVersion = "v1.35.0";
+
 struct ValidationResult {
   bool accepted = true;
   std::vector<Cause> causes;  // sorted by field, message, type; empty when accepted

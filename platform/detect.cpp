@@ -116,12 +116,17 @@ ConsistentPlatform detect_platform_consistent(std::span<const json::value> nodes
 
 std::string parse_gpu_product(std::string_view product) {
   if (product.empty()) return {};
-  constexpr std::string_view kVendorPrefix = "NVIDIA-";
-  if (starts_with(product, kVendorPrefix)) product.remove_prefix(kVendorPrefix.size());
-  // RTX PRO 6000 products have dashes inside the model name, so the first word is not enough.
-  if (starts_with(to_upper(product), "RTX-PRO-6000")) return "rtxpro6000";
-  const auto dash = product.find('-');
-  if (dash != std::string_view::npos && dash > 0) product = product.substr(0, dash);
+  // GFD labels separate words with hyphens ("NVIDIA-GB300"); the DRA driver's ResourceSlice
+  // productName attribute and --gpu-arch accept the device name with spaces ("NVIDIA GB300").
+  for (std::string_view prefix : {std::string_view("NVIDIA-"), std::string_view("NVIDIA ")}) {
+    if (starts_with(product, prefix)) product.remove_prefix(prefix.size());
+  }
+  // RTX PRO 6000 products have separators inside the model name, so the first word is not enough.
+  std::string hyphenated(product);
+  std::replace(hyphenated.begin(), hyphenated.end(), ' ', '-');
+  if (starts_with(to_upper(hyphenated), "RTX-PRO-6000")) return "rtxpro6000";
+  const auto separator = product.find_first_of("- ");
+  if (separator != std::string_view::npos && separator > 0) product = product.substr(0, separator);
   return to_lower(product);
 }
 

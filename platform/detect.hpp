@@ -59,8 +59,9 @@ struct ConsistentPlatform {
 };
 ConsistentPlatform detect_platform_consistent(std::span<const boost::json::value> nodes);
 
-// gpu.ParseProduct: "NVIDIA-H100-80GB-HBM3" -> "h100", "NVIDIA-RTX-PRO-6000-..." -> "rtxpro6000",
-// "" -> "". Unknown products still parse (to their first dash-separated word, lower-cased).
+// gpu.ParseProduct: "NVIDIA-H100-80GB-HBM3" -> "h100", "NVIDIA GB300" -> "gb300",
+// "NVIDIA-RTX-PRO-6000-..." -> "rtxpro6000", "" -> "". Unknown products still parse (to their
+// first word, split at a hyphen or a space, lower-cased).
 std::string parse_gpu_product(std::string_view product);
 
 // A node's architecture from its product label; "unknown" when the label is absent or empty.

@@ -20,9 +20,11 @@ struct ArchitectureRow {
 };
 
 // _lib/gpu-defaults.yaml `defaults`, sorted by architecture.
-constexpr std::array<ArchitectureRow, 9> kArchitectureRows{{
+constexpr std::array<ArchitectureRow, 10> kArchitectureRows{{
     {"a100", {8, 8}},
     {"b200", {8, 8}},
+    // x86 HGX B300: an 8-GPU baseboard with its NVSwitch in the chassis (not the arm64 GB300 tray).
+    {"b300", {8, 8}},
     {"gb200", {4, 8}},
     {"gb300", {4, 8}},
     {"h100", {8, 8}},

@@ -185,15 +185,16 @@ HttpResponse ApiServer::discovery(const HttpRequest& request, bool& handled) {
     return {};
   }
   if (p == "/version" || p == "/version/")
-    return json_response(json::object{{"major", "1"},
-                                      {"minor", "32"},
-                                      {"gitVersion", "v1.32.0-kube-sim"},
-                                      {"gitCommit", "0000000000000000000000000000000000000000"},
-                                      {"gitTreeState", "clean"},
-                                      {"buildDate", "2025-01-01T00:00:00Z"},
-                                      {"goVersion", "go1.23"},
-                                      {"compiler", "gc"},
-                                      {"platform", "linux/amd64"}});
+    return json_response(
+        json::object{{"major", api::kImitatedKubernetesMajor},
+                     {"minor", api::kImitatedKubernetesMinor},
+                     {"gitVersion", std::string(api::kImitatedKubernetesVersion) + "-kube-sim"},
+                     {"gitCommit", "0000000000000000000000000000000000000000"},
+                     {"gitTreeState", "clean"},
+                     {"buildDate", "2025-01-01T00:00:00Z"},
+                     {"goVersion", "go1.25"},
+                     {"compiler", "gc"},
+                     {"platform", "linux/amd64"}});
   if (p == "/healthz" || p == "/readyz" || p == "/livez")
     return HttpResponse{200, "text/plain", "ok"};
   if (p == "/api" || p == "/api/") return json_response(registry_.core_versions());

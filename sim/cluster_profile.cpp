@@ -2,6 +2,8 @@
 
 #include "sim/cluster_catalog.hpp"
 
+#include "api/validation.hpp"
+
 #include <boost/json.hpp>
 
 #include <array>
@@ -178,8 +180,8 @@ json::value node_status(const ClusterProfile& profile, const SimGpuModel& model,
        json::object{{"architecture", model.grace ? "arm64" : "amd64"},
                     {"containerRuntimeVersion", "containerd://1.7.24"},
                     {"kernelVersion", "6.8.0-1021-nvidia"},
-                    {"kubeProxyVersion", "v1.32.0"},
-                    {"kubeletVersion", "v1.32.0"},
+                    {"kubeProxyVersion", api::kImitatedKubernetesVersion},
+                    {"kubeletVersion", api::kImitatedKubernetesVersion},
                     {"operatingSystem", "linux"},
                     {"osImage", "Ubuntu 22.04.5 LTS"},
                     {"machineID", "sim" + two_digits(index)},

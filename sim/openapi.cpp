@@ -1,5 +1,7 @@
 #include "sim/openapi.hpp"
 
+#include "api/validation.hpp"
+
 #include <boost/json.hpp>
 
 namespace nvcre::sim {
@@ -53,10 +55,11 @@ std::optional<json::value> openapi_v3_document(const ResourceRegistry& registry,
                                                     {"patch", operation(info.type, "patch")}};
   }
   if (paths.empty()) return std::nullopt;
-  return json::object{{"openapi", "3.0.0"},
-                      {"info", json::object{{"title", "Kubernetes"}, {"version", "v1.32.0"}}},
-                      {"paths", std::move(paths)},
-                      {"components", json::object{{"schemas", json::object{}}}}};
+  return json::object{
+      {"openapi", "3.0.0"},
+      {"info", json::object{{"title", "Kubernetes"}, {"version", api::kImitatedKubernetesVersion}}},
+      {"paths", std::move(paths)},
+      {"components", json::object{{"schemas", json::object{}}}}};
 }
 
 }  // namespace nvcre::sim

@@ -35,7 +35,8 @@ TEST_F(KubeSimKubectl, ApiResourcesListsOurKinds) {
                            "workflows.nvcre.nvidia.com", "jobs.nvcre.nvidia.com"})
     EXPECT_TRUE(contains(result.output, name)) << result.output;
   auto wide = kubectl("api-resources --api-group=nvcre.nvidia.com");
-  EXPECT_TRUE(contains(wide.output, "cert,certs")) << wide.output;
+  EXPECT_TRUE(contains(wide.output, "nvjob")) << wide.output;
+  EXPECT_FALSE(contains(wide.output, "cert,certs")) << wide.output;
   auto crds = kubectl("get crd -o name");
   EXPECT_TRUE(contains(
       crds.output, "customresourcedefinition.apiextensions.k8s.io/trainjobs.trainer.kubeflow.org"))
@@ -60,20 +61,48 @@ TEST_F(KubeSimKubectl, ApplyGetAndList) {
   EXPECT_EQ(object.at("metadata").at("uid").as_string().size(), 36u);
   EXPECT_EQ(object.at("spec").at("testScale"), "intra-rack");
 
+  // No short name: cert/certs belong to cert-manager. The nvcre category lists every kind of ours.
+  auto category = kubectl("get nvcre -n gpu-validation -o name");
+  EXPECT_EQ(category.exit_code, 0) << category.output;
+  EXPECT_TRUE(contains(category.output, "certification.nvcre.nvidia.com/rack7-burnin"))
+      << category.output;
   auto short_name = kubectl("get cert -n gpu-validation");
-  EXPECT_EQ(short_name.exit_code, 0) << short_name.output;
-  EXPECT_TRUE(contains(short_name.output, "rack7-burnin")) << short_name.output;
-  EXPECT_TRUE(contains(short_name.output, "NAME")) << short_name.output;
+  EXPECT_NE(short_name.exit_code, 0) << short_name.output;
 
-  auto matching = kubectl("get certs -A -l team=infra -o name");
+  auto matching = kubectl("get certifications -A -l team=infra -o name");
   EXPECT_TRUE(contains(matching.output, "certification.nvcre.nvidia.com/rack7-burnin"))
       << matching.output;
-  auto other = kubectl("get certs -A -l team=other");
+  auto other = kubectl("get certifications -A -l team=other");
   EXPECT_TRUE(contains(other.output, "No resources found")) << other.output;
 
   // Applying again without changes keeps the object (and its resourceVersion).
   auto again = kubectl("apply -f " + source("examples/certification.yaml"));
   EXPECT_TRUE(contains(again.output, "unchanged")) << again.output;
+}
+
+// kube-sim answers as kube-apiserver 1.35 does, and says so: a failed CEL rule shows a scalar
+// value itself and no value at all for an object.
+TEST_F(KubeSimKubectl, ServesTheImitatedVersionAndItsCelMessages) {
+  // kubectl 1.32 also warns on stderr that 1.35 is beyond its supported skew; the JSON is on
+  // stdout.
+  auto version = kubectl("version -o json");
+  EXPECT_TRUE(contains(version.output, "\"gitVersion\": \"v1.35.0-kube-sim\"")) << version.output;
+  EXPECT_TRUE(contains(version.output, "\"minor\": \"35\"")) << version.output;
+
+  auto scalar = kubectl("create -f " + source("test/testdata/validation/"
+                                              "certification-resources-negative-memory-request-"
+                                              "without-limit/input.yaml"));
+  EXPECT_TRUE(contains(scalar.output,
+                       "spec.resources.requests.memory: Invalid value: \"-1Gi\": memory must be a "
+                       "non-negative quantity"))
+      << scalar.output;
+  auto object = kubectl("create -f " + source("test/testdata/validation/"
+                                              "certification-resources-cpu-request-exceeds-limit/"
+                                              "input.yaml"));
+  EXPECT_TRUE(contains(object.output,
+                       "spec.categories[0].options.resources: Invalid value: "
+                       "requests.cpu must not exceed limits.cpu"))
+      << object.output;
 }
 
 TEST_F(KubeSimKubectl, InvalidObjectIsRejectedWithTheValidatorsCauses) {
@@ -86,7 +115,7 @@ TEST_F(KubeSimKubectl, InvalidObjectIsRejectedWithTheValidatorsCauses) {
   EXPECT_TRUE(
       contains(result.output, "spec.categories[0].options.maxBytes: Invalid value: \"16X\""))
       << result.output;
-  auto get = kubectl("get cert broken-burnin -n gpu-validation");
+  auto get = kubectl("get certification broken-burnin -n gpu-validation");
   EXPECT_TRUE(contains(get.output, "certifications.nvcre.nvidia.com \"broken-burnin\" not found"))
       << get.output;
 }
@@ -115,10 +144,10 @@ TEST_F(KubeSimKubectl, WorkflowApplyAndPatch) {
   auto applied = kubectl("apply -f " + source("examples/workflow.yaml"));
   ASSERT_EQ(applied.exit_code, 0) << applied.output;
   auto patched = kubectl(
-      "patch wf demo-comm-allreduce -n gpu-validation --type=merge "
+      "patch workflow demo-comm-allreduce -n gpu-validation --type=merge "
       "-p '{\"metadata\":{\"annotations\":{\"note\":\"x\"}}}'");
   ASSERT_EQ(patched.exit_code, 0) << patched.output;
-  auto object = parse_json(kubectl("get wf demo-comm-allreduce -n gpu-validation -o json"));
+  auto object = parse_json(kubectl("get workflow demo-comm-allreduce -n gpu-validation -o json"));
   EXPECT_EQ(object.at("metadata").at("annotations").at("note"), "x");
 }
 
@@ -127,18 +156,19 @@ TEST_F(KubeSimKubectl, StatusSubresource) {
   const std::string status =
       R"('{"status":{"conditions":[{"type":"Running","status":"True","reason":"Started","message":"running","lastTransitionTime":"2025-01-01T00:00:00Z"}]}}')";
   auto patched = kubectl(
-      "patch cert rack7-burnin -n gpu-validation --subresource=status --type=merge -p " + status);
+      "patch certification rack7-burnin -n gpu-validation --subresource=status --type=merge -p " +
+      status);
   ASSERT_EQ(patched.exit_code, 0) << patched.output;
-  auto object = parse_json(kubectl("get cert rack7-burnin -n gpu-validation -o json"));
+  auto object = parse_json(kubectl("get certification rack7-burnin -n gpu-validation -o json"));
   EXPECT_EQ(object.at("status").at("conditions").at(0).at("type"), "Running");
   EXPECT_EQ(object.at("metadata").at("generation"), 1);
   // Status written through the main resource is ignored.
-  kubectl("patch cert rack7-burnin -n gpu-validation --type=merge -p '{\"status\":null}'");
-  object = parse_json(kubectl("get cert rack7-burnin -n gpu-validation -o json"));
+  kubectl("patch certification rack7-burnin -n gpu-validation --type=merge -p '{\"status\":null}'");
+  object = parse_json(kubectl("get certification rack7-burnin -n gpu-validation -o json"));
   EXPECT_TRUE(object.as_object().contains("status"));
   // An invalid status is rejected by the status validation.
   auto bad = kubectl(
-      "patch cert rack7-burnin -n gpu-validation --subresource=status --type=merge "
+      "patch certification rack7-burnin -n gpu-validation --subresource=status --type=merge "
       "-p '{\"status\":{\"conditions\":[{\"type\":\"Running\"}]}}'");
   EXPECT_NE(bad.exit_code, 0) << bad.output;
   EXPECT_TRUE(contains(bad.output, "is invalid")) << bad.output;
@@ -147,7 +177,7 @@ TEST_F(KubeSimKubectl, StatusSubresource) {
 TEST_F(KubeSimKubectl, CertificationSpecIsImmutable) {
   apply_certification();
   auto result = kubectl(
-      "patch cert rack7-burnin -n gpu-validation --type=merge -p "
+      "patch certification rack7-burnin -n gpu-validation --type=merge -p "
       "'{\"spec\":{\"testScale\":\"full-scale\"}}'");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_TRUE(contains(result.output, "spec is immutable after creation")) << result.output;
@@ -155,8 +185,8 @@ TEST_F(KubeSimKubectl, CertificationSpecIsImmutable) {
 
 TEST_F(KubeSimKubectl, StaleReplaceConflicts) {
   apply_certification();
-  auto object = parse_json(kubectl("get cert rack7-burnin -n gpu-validation -o json"));
-  ASSERT_EQ(kubectl("label cert rack7-burnin -n gpu-validation extra=1").exit_code, 0);
+  auto object = parse_json(kubectl("get certification rack7-burnin -n gpu-validation -o json"));
+  ASSERT_EQ(kubectl("label certification rack7-burnin -n gpu-validation extra=1").exit_code, 0);
   auto result = kubectl_stdin("replace -f -", json::serialize(object));
   EXPECT_NE(result.exit_code, 0);
   EXPECT_TRUE(contains(result.output,
@@ -170,10 +200,10 @@ TEST_F(KubeSimKubectl, WatchSeesAnUpdate) {
   const auto out = (dir_ / "watch.out").string();
   std::thread watcher([&] {
     run_shell("timeout 8 " + kubectl_prefix() +
-              " get certs -n gpu-validation --watch --output-watch-events > " + out);
+              " get certifications -n gpu-validation --watch --output-watch-events > " + out);
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  auto labeled = kubectl("label cert rack7-burnin -n gpu-validation phase=two");
+  auto labeled = kubectl("label certification rack7-burnin -n gpu-validation phase=two");
   EXPECT_EQ(labeled.exit_code, 0) << labeled.output;
   watcher.join();
   auto text = run_shell("cat " + out).output;
@@ -183,10 +213,11 @@ TEST_F(KubeSimKubectl, WatchSeesAnUpdate) {
 
 TEST_F(KubeSimKubectl, DeleteAndFinalizers) {
   apply_certification();
-  auto deleted = kubectl("delete cert rack7-burnin -n gpu-validation");
+  auto deleted = kubectl("delete certification rack7-burnin -n gpu-validation");
   EXPECT_EQ(deleted.exit_code, 0) << deleted.output;
   EXPECT_TRUE(contains(deleted.output, "deleted")) << deleted.output;
-  EXPECT_TRUE(contains(kubectl("get certs -n gpu-validation").output, "No resources found"));
+  EXPECT_TRUE(
+      contains(kubectl("get certifications -n gpu-validation").output, "No resources found"));
 
   // With a finalizer the object stays, marked, until the finalizer goes.
   auto job = kubectl("apply -f " + source("examples/job.yaml"));
@@ -212,7 +243,8 @@ TEST_F(KubeSimKubectl, ServerSideDryRunStoresNothing) {
   auto result = kubectl("apply --dry-run=server -f " + source("examples/certification.yaml"));
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_TRUE(contains(result.output, "(server dry run)")) << result.output;
-  EXPECT_TRUE(contains(kubectl("get certs -n gpu-validation").output, "No resources found"));
+  EXPECT_TRUE(
+      contains(kubectl("get certifications -n gpu-validation").output, "No resources found"));
 }
 
 TEST_F(KubeSimKubectl, PaginationAndFieldSelector) {

@@ -89,19 +89,19 @@ TEST_F(KubeSimFaults, DeletingACertificationDeletesItsChainInTheBackground) {
   apply("examples/certification.yaml");
   apply("examples/workflow.yaml");
   apply("examples/job.yaml");
-  own("wf demo-comm-allreduce", "nvcre.nvidia.com/v1alpha1", "Certification", "rack7-burnin",
-      uid("cert rack7-burnin"));
+  own("workflow demo-comm-allreduce", "nvcre.nvidia.com/v1alpha1", "Certification", "rack7-burnin",
+      uid("certification rack7-burnin"));
   own("nvjob demo-comm-allreduce-job", "nvcre.nvidia.com/v1alpha1", "Workflow",
-      "demo-comm-allreduce", uid("wf demo-comm-allreduce"));
+      "demo-comm-allreduce", uid("workflow demo-comm-allreduce"));
   configmap("job-output",
             "  ownerReferences:\n  - {apiVersion: nvcre.nvidia.com/v1alpha1, kind: Job, name: "
             "demo-comm-allreduce-job, uid: " +
                 uid("nvjob demo-comm-allreduce-job") + "}\n");
   configmap("bystander");
 
-  auto deleted = kubectl("delete cert rack7-burnin -n gpu-validation");
+  auto deleted = kubectl("delete certification rack7-burnin -n gpu-validation");
   ASSERT_EQ(deleted.exit_code, 0) << deleted.output;
-  EXPECT_TRUE(gone("wf demo-comm-allreduce"));
+  EXPECT_TRUE(gone("workflow demo-comm-allreduce"));
   EXPECT_TRUE(gone("nvjob demo-comm-allreduce-job"));
   EXPECT_TRUE(gone("cm job-output"));
   EXPECT_FALSE(gone("cm bystander"));

@@ -88,7 +88,8 @@ def workloadrun_schema():
                                 enum=["intra-node", "intra-rack", "full-scale"]),
             "repeatCount": int32("Workflow iterations.", default=1, minimum=1),
             "maxConcurrent": int32("Jobs running at once; 0 = unlimited.", default=0, minimum=0),
-            "timeoutPerJob": string("Per-Job timeout, e.g. 20m (default 1h)."),
+            "timeoutPerJob": string("Per-Job timeout, e.g. 20m. Default 24h (also when the value does not parse): a "
+                                     "backstop against a run that never finishes, far above the catalog's 1h."),
         }, "Grouping and execution of the run."),
         "thresholds": string_map("Metric name to CEL expression over value, e.g. busBandwidthGBps: value >= 400."),
         "goodputMeasurement": goodput_measurement_config(),
@@ -342,7 +343,9 @@ def main(out):
     hdr = ("# {kind} ({group}/v1alpha1), written for nvcre from the NVCRE API facts.\n"
            "# Embedded by api/ (schema + CEL-rule validation) and served by kube-sim; see README.md.\n")
     docs = {
-        "certifications": crd("Certification", "certifications", ["cert", "certs"],
+        # No short name may shadow a popular kind's: cert/certs belong to cert-manager's Certificate,
+        # wf to Argo's Workflow. `kubectl get nvcre` (the category) lists all of ours.
+        "certifications": crd("Certification", "certifications", [],
                               "Certification runs catalog categories (domain/variant) sequentially against a "
                               "node pool, one Workflow per category.", cert_s, cert_st,
                               [STATUS_COL, REASON_COL, AGE_COL]),
@@ -353,7 +356,7 @@ def main(out):
                              {"name": "Platform", "type": "string", "jsonPath": ".status.detectedPlatform"},
                              {"name": "GPU", "type": "string", "jsonPath": ".status.detectedGPUArchitecture"},
                              dict(REASON_COL, priority=1), AGE_COL]),
-        "workflows": crd("Workflow", "workflows", ["wf"],
+        "workflows": crd("Workflow", "workflows", [],
                          "Workflow partitions target nodes into groups, creates dependencies and one Job per "
                          "group and iteration, and aggregates the results.", wf_s, wf_st,
                          [STATUS_COL,

@@ -6,18 +6,26 @@ R1 = rule("self == oldSelf", "spec is immutable after creation")
 R2 = rule("!self.contains('/') || self.split('/')[0].size() <= 253",
           "queueLabelKey prefix must be at most 253 characters")
 R3 = rule("self != 'app.kubernetes.io/managed-by' && !self.startsWith('nvcre.nvidia.com/')",
-          "queueLabelKey must not be app.kubernetes.io/managed-by or use the reserved nvcre.nvidia.com/ prefix")
+          "queueLabelKey must not use the controller-owned key app.kubernetes.io/managed-by or any key under the "
+          "nvcre.nvidia.com/ prefix")
 R4 = rule("self.all(k, k != 'app.kubernetes.io/managed-by' && !k.startsWith('nvcre.nvidia.com/'))",
-          "workload label keys must not be app.kubernetes.io/managed-by or use the reserved nvcre.nvidia.com/ prefix")
+          "labels must not set the controller-owned keys app.kubernetes.io/managed-by or any key under the "
+          "nvcre.nvidia.com/ prefix")
 R5 = rule("self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
           "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$'))",
-          "workload label keys must be valid Kubernetes label keys ([prefix/]name, name at most 63 characters)")
+          "each label key must be a valid Kubernetes label key: an optional DNS-subdomain prefix followed by '/', "
+          "then a name of at most 63 characters beginning and ending with an alphanumeric character")
 R6 = rule("self.all(k, !k.contains('/') || k.split('/')[0].size() <= 253)",
-          "workload label key prefixes must be at most 253 characters")
+          "each label key prefix must be at most 253 characters")
 R7 = rule("!self.startsWith('kubernetes.io/') && !self.startsWith('k8s.io/') && "
           "!self.split('/')[0].endsWith('.kubernetes.io') && !self.split('/')[0].endsWith('.k8s.io')",
           "nicResourceName must not use the reserved kubernetes.io or k8s.io domains")
-R8 = rule("!quantity(string(self)).isLessThan(quantity('0'))", "must be a non-negative quantity")
+def non_negative(name):
+    return rule("!quantity(string(self)).isLessThan(quantity('0'))", f"{name} must be a non-negative quantity")
+
+
+R8 = non_negative("cpu")
+R8_MEMORY = non_negative("memory")
 R9 = rule("!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || !has(self.limits.cpu) || "
           "quantity(string(self.requests.cpu)).compareTo(quantity(string(self.limits.cpu))) <= 0",
           "requests.cpu must not exceed limits.cpu")
@@ -40,7 +48,7 @@ def presence_pinned(field):
     return rule(f"has(self.{field}) == has(oldSelf.{field})", f"{field} cannot be added or removed after creation")
 
 
-ALL_RULES = [R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15] + \
+ALL_RULES = [R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R8_MEMORY] + \
     [immutable(f) for f in ("workload", "workloadMetadata", "nodeHealthMonitor", "goodputMeasurement",
                             "bandwidthMeasurement")] + \
     [presence_pinned(f) for f in ("workloadMetadata", "nodeHealthMonitor", "goodputMeasurement",
@@ -219,8 +227,9 @@ def nic_resource_name(d):
 
 
 def category_resource_list(d):
-    q = with_rules(quantity(None, maxLength=32), R8)
-    return obj({"cpu": desc(q, "CPU quantity."), "memory": desc(q, "Memory quantity.")}, d)
+    cpu = with_rules(quantity(None, maxLength=32), R8)
+    memory = with_rules(quantity(None, maxLength=32), R8_MEMORY)
+    return obj({"cpu": desc(cpu, "CPU quantity."), "memory": desc(memory, "Memory quantity.")}, d)
 
 
 def category_resources():
