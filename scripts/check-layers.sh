@@ -13,6 +13,8 @@ declare -A allowed=(
   [api]="jsonkit cel k8s"
   [measure]="jsonkit cel k8s api"
   [platform]="jsonkit cel k8s api"
+  # the report is pure: k8s/ for times only (no REST client: the CLI fetches the objects)
+  [report]="jsonkit cel k8s api measure"
   [reconcile]="jsonkit cel k8s api measure platform"
   [overrides]="jsonkit cel k8s api platform"
   [measurement]="jsonkit cel k8s api measure reconcile"
@@ -24,7 +26,7 @@ declare -A allowed=(
   [sim]="jsonkit cel k8s api"
   [actors]="jsonkit cel k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun sim"
   [manager]="jsonkit cel k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun actors sim"
-  [cli]="jsonkit cel k8s api measure platform reconcile overrides job workflow catalog certification workloadrun"
+  [cli]="jsonkit cel k8s api measure platform reconcile overrides job workflow catalog certification workloadrun report"
 )
 
 status=0
