@@ -56,7 +56,12 @@ ClientConfig base_config(const ConnectionOverrides& overrides, ConfigSearch sear
   const Getenv& getenv = environment.getenv;
   InClusterOptions in_cluster = environment.in_cluster;
   if (!in_cluster.getenv) in_cluster.getenv = getenv;
-  if (!overrides.kubeconfig.empty()) return load_kubeconfig(overrides.kubeconfig, overrides.context);
+  if (!overrides.kubeconfig.empty()) {
+    if (!is_file(overrides.kubeconfig))
+      throw ConfigError("--kubeconfig " + overrides.kubeconfig +
+                        ": the file does not exist; pass the path of a kubeconfig file");
+    return load_kubeconfig(overrides.kubeconfig, overrides.context);
+  }
   if (auto path = kubeconfig_from_env(getenv)) return load_kubeconfig(*path, overrides.context);
   if (search == ConfigSearch::Controller && in_cluster_available(getenv))
     return load_in_cluster(in_cluster);
