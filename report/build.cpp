@@ -18,10 +18,14 @@ namespace {
 inline constexpr std::string_view kRequestedTestScaleAnnotation =
     "nvcre.nvidia.com/requested-test-scale";
 
+// Fields this build does not know are skipped, not errors: a newer controller (or NVCRE's) may
+// write more than the report reads, and the report must still be printed.
 template <class Kind>
 Kind decode(const json::value& object) {
   try {
-    return api::decode_object<Kind>(object);
+    api::DecodeContext context;
+    context.tolerate_unknown_fields([](std::string_view) { return true; });
+    return api::decode<Kind>(object, context);
   } catch (const api::DecodeError& error) {
     const json::value* name = object.is_object() ? object.as_object().if_contains("metadata")
                                                  : nullptr;

@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +43,7 @@ std::string read_text(const fs::path& path) {
   return out.str();
 }
 
-struct Run {
+struct CliRun {
   int exit_code = -1;
   std::string out;
   std::string err;
@@ -63,7 +64,7 @@ class CliReport : public nvcre::testing::EmbeddedManagerTest {
   }
 
   // nvcrectl certification report <args> --kubeconfig <sim>, stdout and stderr captured.
-  Run report(const std::string& args) {
+  CliRun report(const std::string& args) {
     const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
     const std::string command = std::string(NVCRECTL_BINARY) + " certification report " + args +
                                 " --kubeconfig " + (dir_ / "kubeconfig").string() + " >" +
@@ -116,7 +117,7 @@ TEST_F(CliReport, PassedCertificationExitsZeroWithTextJsonAndJUnit) {
   client_->create(kCertifications, "it", certification("healthy"));
   ASSERT_EQ(wait_for_verdict("healthy").type, "Succeeded");
 
-  const Run run = report("healthy -n it --results-file " + (dir_ / "r.json").string() +
+  const CliRun run = report("healthy -n it --results-file " + (dir_ / "r.json").string() +
                          " --junit-file " + (dir_ / "r.xml").string());
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("  Name:      healthy\n"), std::string::npos) << run.out;
@@ -134,7 +135,7 @@ TEST_F(CliReport, PassedCertificationExitsZeroWithTextJsonAndJUnit) {
   EXPECT_TRUE(results.at("failedNodes").is_null());
   EXPECT_EQ(parse_junit(dir_ / "r.xml"), "1 1 0 0 nccl-all-reduce");
 
-  const Run json_run = report("healthy -n it -o json");
+  const CliRun json_run = report("healthy -n it -o json");
   EXPECT_EQ(json_run.exit_code, 0) << json_run.err;
   EXPECT_EQ(json::parse(json_run.out), results);
 }
@@ -146,7 +147,7 @@ TEST_F(CliReport, FailedCertificationNamesTheNodeAndExitsOne) {
   client_->create(kCertifications, "it", certification("faulty"));
   ASSERT_EQ(wait_for_verdict("faulty").type, "Failed");
 
-  const Run run = report("faulty -n it --results-file " + (dir_ / "r.json").string() +
+  const CliRun run = report("faulty -n it --results-file " + (dir_ / "r.json").string() +
                          " --junit-file " + (dir_ / "r.xml").string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("Error: certification \"faulty\" failed\n"), std::string::npos) << run.err;
@@ -157,10 +158,14 @@ TEST_F(CliReport, FailedCertificationNamesTheNodeAndExitsOne) {
 
   const json::value results = json::parse(read_text(dir_ / "r.json"));
   EXPECT_EQ(results.at("result"), "FAILED");
-  EXPECT_EQ(results.at("failedNodes"), json::array{"gpu-node-02"});
+  // The faulty node's group failed as a whole; the healthy group's nodes are not listed.
   const auto& groups = results.at("categories").at(0).at("failedGroups").as_array();
-  ASSERT_FALSE(groups.empty());
+  ASSERT_EQ(groups.size(), 1u) << json::serialize(results);
   EXPECT_FALSE(groups[0].at("reason").as_string().empty()) << json::serialize(groups);
+  EXPECT_EQ(results.at("failedNodes"), groups[0].at("nodes"));
+  const auto& failed = results.at("failedNodes").as_array();
+  EXPECT_NE(std::find(failed.begin(), failed.end(), json::value("gpu-node-02")), failed.end());
+  EXPECT_EQ(failed.size(), 4u);
   EXPECT_EQ(parse_junit(dir_ / "r.xml"), "1 1 1 0 nccl-all-reduce");
 }
 
@@ -171,7 +176,7 @@ TEST_F(CliReport, RunningCertificationExitsOneAndSaysSo) {
   client_->create(kCertifications, "it", certification("busy"));
   wait_for_category_status("busy", "InProgress");
 
-  const Run run = report("busy -n it --junit-file " + (dir_ / "r.xml").string());
+  const CliRun run = report("busy -n it --junit-file " + (dir_ / "r.xml").string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("Error: certification \"busy\" is still running\n"), std::string::npos)
       << run.err;
@@ -182,7 +187,7 @@ TEST_F(CliReport, RunningCertificationExitsOneAndSaysSo) {
 
 TEST_F(CliReport, MissingCertificationIsNamedWithItsNamespace) {
   start_cluster({});
-  const Run run = report("nosuch -n it");
+  const CliRun run = report("nosuch -n it");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.err, "Error: certification \"nosuch\" not found in namespace \"it\"\n");
   EXPECT_EQ(run.out, "");
