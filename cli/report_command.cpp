@@ -23,8 +23,8 @@ const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", t
 const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
 const k8s::ResourceRef kBandwidthMeasurements{"nvcre.nvidia.com", "v1alpha1",
                                               "bandwidthmeasurements", true};
-const k8s::ResourceRef kGoodputMeasurements{"nvcre.nvidia.com", "v1alpha1",
-                                            "goodputmeasurements", true};
+const k8s::ResourceRef kGoodputMeasurements{"nvcre.nvidia.com", "v1alpha1", "goodputmeasurements",
+                                            true};
 const k8s::ResourceRef kConfigMaps{"", "v1", "configmaps", true};
 
 std::vector<json::value> items_of(k8s::RestClient& client, const k8s::ResourceRef& resource,

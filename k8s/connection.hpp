@@ -12,11 +12,11 @@ namespace nvcre::k8s {
 
 // kubectl's connection flags (genericclioptions.ConfigFlags). Empty / false: not given.
 struct ConnectionOverrides {
-  std::string kubeconfig;  // --kubeconfig
-  std::string context;     // --context
-  std::string ns;          // -n/--namespace
-  std::string server;      // -s/--server
-  std::string token;       // --token (secret)
+  std::string kubeconfig;             // --kubeconfig
+  std::string context;                // --context
+  std::string ns;                     // -n/--namespace
+  std::string server;                 // -s/--server
+  std::string token;                  // --token (secret)
   std::string certificate_authority;  // --certificate-authority (file)
   std::string client_certificate;     // --client-certificate (file)
   std::string client_key;             // --client-key (file)

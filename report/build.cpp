@@ -27,8 +27,8 @@ Kind decode(const json::value& object) {
     context.tolerate_unknown_fields([](std::string_view) { return true; });
     return api::decode<Kind>(object, context);
   } catch (const api::DecodeError& error) {
-    const json::value* name = object.is_object() ? object.as_object().if_contains("metadata")
-                                                 : nullptr;
+    const json::value* name =
+        object.is_object() ? object.as_object().if_contains("metadata") : nullptr;
     std::string label(Kind::kKind);
     if (name != nullptr && name->is_object())
       if (const auto* n = name->as_object().if_contains("name"); n && n->is_string())
@@ -84,7 +84,8 @@ template <class Group>
 std::int64_t span_seconds(const std::vector<Group>& groups, std::int64_t now) {
   std::int64_t earliest = 0, latest = 0;
   for (const auto& group : groups) {
-    if (std::int64_t start = unix_seconds(group.startTime); start && (!earliest || start < earliest))
+    if (std::int64_t start = unix_seconds(group.startTime);
+        start && (!earliest || start < earliest))
       earliest = start;
     latest = std::max(latest, unix_seconds(group.completionTime));
   }
@@ -98,8 +99,9 @@ void fill_iterations(CategoryReport& category, const api::OrchestrationStatus& o
   std::int64_t total = 0;
   std::vector<IterationRow> rows;
   for (const auto& iteration : orchestration.iterationHistory) {
-    const bool failed = std::any_of(iteration.groups.begin(), iteration.groups.end(),
-                                    [](const auto& g) { return g.phase == api::group_phase::kFailed; });
+    const bool failed =
+        std::any_of(iteration.groups.begin(), iteration.groups.end(),
+                    [](const auto& g) { return g.phase == api::group_phase::kFailed; });
     const std::int64_t seconds = span_seconds(iteration.groups, now);
     total += seconds;
     rows.push_back({iteration.iteration, failed ? "Failed" : "Succeeded", format_seconds(seconds)});
@@ -171,8 +173,8 @@ std::vector<FailedGroup> failed_groups(const Objects& objects,
       row.reason = job_failure_reason(it->second);
       if (it->second.status && it->second.status->failureLog) {
         const auto& log = *it->second.status->failureLog;
-        row.failure_log = FailureLogReport{log.podName, log.nodeName, log.exitCode, log.reason,
-                                           log.tail};
+        row.failure_log =
+            FailureLogReport{log.podName, log.nodeName, log.exitCode, log.reason, log.tail};
       }
     }
     if (row.reason.empty()) row.reason = failed_nodes_reason(failed_nodes, group.nodes);
@@ -204,7 +206,8 @@ std::set<std::string> workflow_jobs(const api::OrchestrationStatus& orchestratio
 }
 
 void fill_measurements(CategoryReport& category, const Objects& objects,
-                       const api::Workflow& workflow, const api::OrchestrationStatus& orchestration) {
+                       const api::Workflow& workflow,
+                       const api::OrchestrationStatus& orchestration) {
   const auto jobs = workflow_jobs(orchestration);
   std::vector<const api::GoodputMeasurement*> goodput;
   for (const auto& m : objects.goodput)
@@ -309,8 +312,8 @@ CertificationReport build_certification_report(const ReportObjects& in,
     if (const api::Workflow* workflow = workflow_of(objects, category_status)) {
       fill_from_workflow(category, objects, *workflow, now_seconds);
       if (category.status == api::category_phase::kFailed && workflow->status)
-        if (const auto* failed = api::find_condition(workflow->status->conditions,
-                                                     api::kConditionFailed);
+        if (const auto* failed =
+                api::find_condition(workflow->status->conditions, api::kConditionFailed);
             failed != nullptr && failed->status == "True")
           category.failure_reason = failed->message;
     }
@@ -336,7 +339,8 @@ std::string human_size(std::int64_t bytes) {
 std::string format_seconds(std::int64_t seconds) {
   if (seconds <= 0) return {};
   if (seconds < 60) return std::to_string(seconds) + "s";
-  if (seconds < 3600) return std::to_string(seconds / 60) + "m " + std::to_string(seconds % 60) + "s";
+  if (seconds < 3600)
+    return std::to_string(seconds / 60) + "m " + std::to_string(seconds % 60) + "s";
   return std::to_string(seconds / 3600) + "h " + std::to_string(seconds % 3600 / 60) + "m";
 }
 

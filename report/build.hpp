@@ -34,7 +34,7 @@ CertificationReport build_certification_report(const ReportObjects& objects,
                                                k8s::Clock::time_point now);
 
 // Exposed for tests and the renderers.
-std::string human_size(std::int64_t bytes);  // 1024-based: "512 B", "4 KB", "1 MB", "16 GB"
+std::string human_size(std::int64_t bytes);        // 1024-based: "512 B", "4 KB", "1 MB", "16 GB"
 std::string format_seconds(std::int64_t seconds);  // "" (<= 0), "45s", "5m 30s", "2h 5m"
 
 }  // namespace nvcre::report

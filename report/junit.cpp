@@ -16,14 +16,29 @@ std::string xml_escape(std::string_view text, bool attribute) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     switch (c) {
-      case '&': out += "&amp;"; continue;
-      case '<': out += "&lt;"; continue;
-      case '>': out += "&gt;"; continue;
-      case '"': out += attribute ? "&quot;" : "\""; continue;
-      case '\n': out += attribute ? "&#10;" : "\n"; continue;
-      case '\t': out += attribute ? "&#9;" : "\t"; continue;
-      case '\r': out += "&#13;"; continue;
-      default: break;
+      case '&':
+        out += "&amp;";
+        continue;
+      case '<':
+        out += "&lt;";
+        continue;
+      case '>':
+        out += "&gt;";
+        continue;
+      case '"':
+        out += attribute ? "&quot;" : "\"";
+        continue;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        continue;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        continue;
+      case '\r':
+        out += "&#13;";
+        continue;
+      default:
+        break;
     }
     if (c < 0x20) {
       out += "\xEF\xBF\xBD";
@@ -34,7 +49,10 @@ std::string xml_escape(std::string_view text, bool attribute) {
       continue;
     }
     // Copy a well-formed multi-byte sequence whole; anything else becomes U+FFFD.
-    const int length = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    const int length = c >= 0xF0 && c <= 0xF4   ? 4
+                       : c >= 0xE0 && c <= 0xEF ? 3
+                       : c >= 0xC2 && c <= 0xDF ? 2
+                                                : 0;
     bool valid = length > 0 && i + length <= text.size();
     for (int k = 1; valid && k < length; ++k)
       valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
@@ -88,9 +106,9 @@ std::string render_suite(const CertificationReport& report) {
     if (test.seconds) total_seconds += *test.seconds;
     const std::string details = jsonkit::to_pretty_json(to_json(category));
     if (category.status == "Failed") {
-      test.issue = Issue{"failure",
-                         category.failure_reason.empty() ? "Category failed" : category.failure_reason,
-                         details};
+      test.issue = Issue{
+          "failure", category.failure_reason.empty() ? "Category failed" : category.failure_reason,
+          details};
       ++failures;
     } else if (category.status != "Succeeded") {
       test.issue = Issue{"error", "Category did not complete: " + category.status, details};
@@ -100,7 +118,9 @@ std::string render_suite(const CertificationReport& report) {
   }
   if (report.categories.empty() || report.result == kResultIncomplete ||
       (report.result == kResultRunning && errors == 0)) {
-    cases.push_back({"certification", report.name, {},
+    cases.push_back({"certification",
+                     report.name,
+                     {},
                      Issue{"error", "Certification did not complete: " + report.result,
                            jsonkit::to_pretty_json(to_json(report))}});
     ++errors;
@@ -130,10 +150,14 @@ std::optional<std::int64_t> runtime_seconds(std::string_view runtime) {
       number = number * 10 + (runtime[pos++] - '0');
     if (pos == digits || pos == runtime.size()) return std::nullopt;
     const char unit = runtime[pos++];
-    if (unit == 'h') total += number * 3600;
-    else if (unit == 'm') total += number * 60;
-    else if (unit == 's') total += number;
-    else return std::nullopt;
+    if (unit == 'h')
+      total += number * 3600;
+    else if (unit == 'm')
+      total += number * 60;
+    else if (unit == 's')
+      total += number;
+    else
+      return std::nullopt;
   }
   return total;
 }

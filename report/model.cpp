@@ -59,10 +59,8 @@ json::value group_bandwidth_json(const GroupBandwidthRow& row) {
 }
 
 json::value bandwidth_json(const BandwidthRow& row) {
-  json::object out{{"size", row.size},
-                   {"algBW", row.alg_bw},
-                   {"busBW", row.bus_bw},
-                   {"samples", row.samples}};
+  json::object out{
+      {"size", row.size}, {"algBW", row.alg_bw}, {"busBW", row.bus_bw}, {"samples", row.samples}};
   if (row.provisional) {
     out["provisional"] = true;
     put(out, "provisionalReason", row.provisional_reason);
@@ -99,8 +97,7 @@ json::value to_json(const CategoryReport& category) {
   put_rows(out, "bandwidth", category.bandwidth, bandwidth_json);
   put_rows(out, "groupBandwidth", category.group_bandwidth, group_bandwidth_json);
   put_rows(out, "iterations", category.iterations, [](const IterationRow& row) {
-    return json::object{
-        {"number", row.number}, {"status", row.status}, {"duration", row.duration}};
+    return json::object{{"number", row.number}, {"status", row.status}, {"duration", row.duration}};
   });
   return out;
 }

@@ -79,10 +79,10 @@ struct FailedGroup {
 
 // One group of a multi-group Workflow: its peak bus bandwidth (largest message size).
 struct GroupBandwidthRow {
-  std::string group;       // group-0
-  std::string label;       // "clique-0 (18 nodes)", "group-0 (a, b)", "group-0 (8 nodes)"
+  std::string group;  // group-0
+  std::string label;  // "clique-0 (18 nodes)", "group-0 (a, b)", "group-0 (8 nodes)"
   std::vector<std::string> nodes;
-  std::string bus_bw;      // "" when the group has no bandwidth data
+  std::string bus_bw;  // "" when the group has no bandwidth data
   std::vector<std::string> transport;
   bool below_min = false;  // the busBandwidthGBps minimum is missed
   bool failed = false;     // the group's Job failed

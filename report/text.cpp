@@ -18,7 +18,10 @@ char32_t next_code_point(std::string_view text, std::size_t& pos) {
     ++pos;
     return lead;
   }
-  int length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 0;
+  int length = lead >= 0xF0 && lead <= 0xF4  ? 4
+               : lead >= 0xE0                ? 3
+               : lead >= 0xC2 && lead < 0xE0 ? 2
+                                             : 0;
   if (length == 0 || lead > 0xF4 || pos + length > text.size()) {
     ++pos;
     return kReplacement;
@@ -136,7 +139,13 @@ void Card::framed(std::string_view content, int indent) {
 }
 
 void Card::wrapped(std::string_view prefix, std::string_view value) {
-  for (const auto& piece : wrap_lines(prefix, value)) line(std::string(prefix) + piece);
+  // Continuation lines are indented under the first one's text, not labelled again.
+  const std::string indent = spaces(display_width(prefix));
+  bool first = true;
+  for (const auto& piece : wrap_lines(prefix, value)) {
+    line((first ? std::string(prefix) : indent) + piece);
+    first = false;
+  }
 }
 
 std::vector<std::string> wrap_lines(std::string_view prefix, std::string_view value) {

@@ -22,12 +22,13 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 void render_failure_log(Card& card, const FailureLogReport& log) {
-  card.line(log.pod_name.empty() ? "       Failure Log:" : "       Failure Log (one captured pod):");
+  card.line(log.pod_name.empty() ? "       Failure Log:"
+                                 : "       Failure Log (one captured pod):");
   if (!log.pod_name.empty()) card.wrapped("         Pod: ", log.pod_name);
   if (!log.node_name.empty()) card.wrapped("         Node: ", log.node_name);
   if (log.exit_code != 0) {
     card.wrapped("         Exit: ", std::to_string(log.exit_code) +
-                                       (log.reason.empty() ? "" : " (" + log.reason + ")"));
+                                        (log.reason.empty() ? "" : " (" + log.reason + ")"));
   } else if (!log.reason.empty()) {
     card.wrapped("         Reason: ", log.reason);
   }
@@ -38,8 +39,7 @@ void render_failure_log(Card& card, const FailureLogReport& log) {
   if (truncated) {
     std::size_t start = tail.size() - kLogMaxBytes;
     // Start on a character, not inside one.
-    while (start < tail.size() && (static_cast<unsigned char>(tail[start]) & 0xC0) == 0x80)
-      ++start;
+    while (start < tail.size() && (static_cast<unsigned char>(tail[start]) & 0xC0) == 0x80) ++start;
     tail.remove_prefix(start);
   }
   auto lines = wrap_lines(kLogIndent, tail);
@@ -216,8 +216,7 @@ void render_category(std::string& out, const CategoryReport& category) {
   }
   if (!category.iterations.empty()) render_iterations(card, category.iterations);
   if (!category.test_scale.empty()) card.line("Scale:     " + category.test_scale);
-  if (category.nodes_per_job > 0)
-    card.line("Nodes/Job: " + std::to_string(category.nodes_per_job));
+  if (category.nodes_per_job > 0) card.line("Nodes/Job: " + std::to_string(category.nodes_per_job));
   if (category.jobs > 0) card.line("Jobs:      " + std::to_string(category.jobs));
   if (!category.mnnvl.empty()) card.line("MNNVL:     " + category.mnnvl);
   render_failed_groups(card, category.failed_groups);

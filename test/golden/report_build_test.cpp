@@ -30,14 +30,18 @@ nvcre::report::ReportObjects objects_of(const GoldenCase& golden_case) {
   nvcre::report::ReportObjects objects;
   for (auto& document : nvcre::jsonkit::parse_yaml_documents(golden_case.input("objects.yaml"))) {
     const std::string kind = nvcre::jsonkit::string_at(document, {"kind"});
-    if (kind == "Certification") objects.certification = std::move(document);
-    else if (kind == "Workflow") objects.workflows.push_back(std::move(document));
-    else if (kind == "Job") objects.jobs.push_back(std::move(document));
+    if (kind == "Certification")
+      objects.certification = std::move(document);
+    else if (kind == "Workflow")
+      objects.workflows.push_back(std::move(document));
+    else if (kind == "Job")
+      objects.jobs.push_back(std::move(document));
     else if (kind == "BandwidthMeasurement")
       objects.bandwidth_measurements.push_back(std::move(document));
     else if (kind == "GoodputMeasurement")
       objects.goodput_measurements.push_back(std::move(document));
-    else throw std::invalid_argument("objects.yaml: unexpected kind \"" + kind + "\"");
+    else
+      throw std::invalid_argument("objects.yaml: unexpected kind \"" + kind + "\"");
   }
   if (golden_case.has_input("failed-nodes.yaml")) {
     const auto lists = nvcre::jsonkit::parse_yaml(golden_case.input("failed-nodes.yaml"));

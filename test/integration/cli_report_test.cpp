@@ -24,7 +24,7 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 using nvcre::testing::kCertifications;
 
-json::value certification(const std::string& name) {
+json::value certification(const std::string& name, json::object options = {{"nodesPerJob", 4}}) {
   return json::object{
       {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
       {"kind", "Certification"},
@@ -33,7 +33,7 @@ json::value certification(const std::string& name) {
        {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
         {"categories", json::array{json::object{{"domain", "communication"},
                                                 {"variant", "nccl-all-reduce"},
-                                                {"options", {{"nodesPerJob", 4}}}}}}}}};
+                                                {"options", std::move(options)}}}}}}};
 }
 
 std::string read_text(const fs::path& path) {
@@ -118,7 +118,7 @@ TEST_F(CliReport, PassedCertificationExitsZeroWithTextJsonAndJUnit) {
   ASSERT_EQ(wait_for_verdict("healthy").type, "Succeeded");
 
   const CliRun run = report("healthy -n it --results-file " + (dir_ / "r.json").string() +
-                         " --junit-file " + (dir_ / "r.xml").string());
+                            " --junit-file " + (dir_ / "r.xml").string());
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("  Name:      healthy\n"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("│  communication/nccl-all-reduce"), std::string::npos) << run.out;
@@ -148,7 +148,7 @@ TEST_F(CliReport, FailedCertificationNamesTheNodeAndExitsOne) {
   ASSERT_EQ(wait_for_verdict("faulty").type, "Failed");
 
   const CliRun run = report("faulty -n it --results-file " + (dir_ / "r.json").string() +
-                         " --junit-file " + (dir_ / "r.xml").string());
+                            " --junit-file " + (dir_ / "r.xml").string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("Error: certification \"faulty\" failed\n"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("│  Status:    Failed"), std::string::npos) << run.out;
@@ -167,6 +167,40 @@ TEST_F(CliReport, FailedCertificationNamesTheNodeAndExitsOne) {
   EXPECT_NE(std::find(failed.begin(), failed.end(), json::value("gpu-node-02")), failed.end());
   EXPECT_EQ(failed.size(), 4u);
   EXPECT_EQ(parse_junit(dir_ / "r.xml"), "1 1 1 0 nccl-all-reduce");
+}
+
+TEST_F(CliReport, SlowGroupIsLowAndItsThresholdViolationIsTheReason) {
+  manager::EmbeddedClusterOptions options;
+  options.slow_nodes = {"gpu-node-02=120"};
+  start_cluster(options);
+  client_->create(
+      kCertifications, "it",
+      certification("slow", json::object{{"nodesPerJob", 4},
+                                         {"thresholds", {{"busBandwidthGBps", "value >= 300"}}}}));
+  ASSERT_EQ(wait_for_verdict("slow").type, "Failed");
+
+  const CliRun run = report("slow -n it -o json");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("Error: certification \"slow\" failed\n"), std::string::npos) << run.err;
+  const json::value results = json::parse(run.out);
+  const auto& category = results.at("categories").at(0);
+  const auto& groups = category.at("failedGroups").as_array();
+  ASSERT_EQ(groups.size(), 1u) << run.out;
+  EXPECT_TRUE(groups[0].at("reason").as_string().starts_with(
+      "Threshold \"busBandwidthGBps\" violated: measured 1"))
+      << run.out;
+  int low = 0;
+  for (const auto& row : category.at("groupBandwidth").as_array()) {
+    const auto& nodes = row.at("nodes").as_array();
+    const bool slow =
+        std::find(nodes.begin(), nodes.end(), json::value("gpu-node-02")) != nodes.end();
+    EXPECT_EQ(row.at("belowMin").as_bool(), slow) << json::serialize(row);
+    low += slow;
+  }
+  EXPECT_EQ(low, 1) << run.out;
+
+  const CliRun text = report("slow -n it");
+  EXPECT_NE(text.out.find("  LOW"), std::string::npos) << text.out;
 }
 
 TEST_F(CliReport, RunningCertificationExitsOneAndSaysSo) {

@@ -19,7 +19,9 @@ const std::string kToken = "flag-token-7d1e2b";
 
 std::string kubeconfig_text(const std::string& server, const std::string& ns = {}) {
   return "apiVersion: v1\nkind: Config\ncurrent-context: main\n"
-         "clusters:\n- name: c\n  cluster:\n    server: " + server + "\n"
+         "clusters:\n- name: c\n  cluster:\n    server: " +
+         server +
+         "\n"
          "contexts:\n- name: main\n  context:\n    cluster: c\n    user: u\n" +
          (ns.empty() ? "" : "    namespace: " + ns + "\n") +
          "- name: other\n  context:\n    cluster: c\n    user: u\n    namespace: other-ns\n"
@@ -144,10 +146,11 @@ TEST_F(Connection, FlagsOverrideTheKubeconfig) {
 }
 
 TEST_F(Connection, InsecureFlagDropsTheKubeconfigCa) {
-  auto file = write("k.yaml", "apiVersion: v1\nkind: Config\ncurrent-context: m\nclusters:\n"
-                              "- name: c\n  cluster:\n    server: https://k:6443\n"
-                              "    certificate-authority-data: Q0E=\ncontexts:\n- name: m\n"
-                              "  context:\n    cluster: c\n");
+  auto file = write("k.yaml",
+                    "apiVersion: v1\nkind: Config\ncurrent-context: m\nclusters:\n"
+                    "- name: c\n  cluster:\n    server: https://k:6443\n"
+                    "    certificate-authority-data: Q0E=\ncontexts:\n- name: m\n"
+                    "  context:\n    cluster: c\n");
   ConnectionOverrides overrides;
   overrides.kubeconfig = file.string();
   overrides.insecure_skip_tls_verify = true;

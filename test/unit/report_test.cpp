@@ -21,7 +21,7 @@ TEST(ReportLow, OnlyAMissedMinimumIsLow) {
   EXPECT_TRUE(detail::misses_minimum("value >= 300", 150));
   EXPECT_FALSE(detail::misses_minimum("value >= 300", 300));
   EXPECT_FALSE(detail::misses_minimum("value >= 300", 412.5));
-  EXPECT_TRUE(detail::misses_minimum("value > 300", 300));  // strict bound, at the bound
+  EXPECT_TRUE(detail::misses_minimum("value > 300", 300));    // strict bound, at the bound
   EXPECT_FALSE(detail::misses_minimum("value <= 200", 300));  // an upper bound is no minimum
   EXPECT_FALSE(detail::misses_minimum("300", 100));           // a bare number is no expression
   EXPECT_FALSE(detail::misses_minimum("value >=", 100));      // does not compile
@@ -79,8 +79,12 @@ TEST(ReportText, SeveralReportsShareOneBannerAndKeepTheWidth) {
   category.variant = "nccl-all-reduce";
   category.status = "Failed";
   category.failure_reason = "群组 failed: 完了 " + std::string(80, 'x');
-  FailedGroup group{"group-0", 1, {"node-1"}, "reason", FailureLogReport{"pod", "node-1", 1, "Error",
-                                                                         "日本語のログ行 " + std::string(120, 'y')}};
+  FailedGroup group{"group-0",
+                    1,
+                    {"node-1"},
+                    "reason",
+                    FailureLogReport{"pod-" + std::string(70, 'p'), "node-1", 1, "Error",
+                                     "日本語のログ行 " + std::string(120, 'y')}};
   category.failed_groups.push_back(group);
   first.categories.push_back(category);
   CertificationReport second = first;
@@ -91,6 +95,12 @@ TEST(ReportText, SeveralReportsShareOneBannerAndKeepTheWidth) {
   EXPECT_NE(text.find("━━ cert-a ━━"), std::string::npos);
   EXPECT_NE(text.find("━━ cert-b ━━"), std::string::npos);
   expect_box_width(text);
+  // A wrapped pod name is labelled once per report, its continuation indented under it.
+  std::size_t labels = 0;
+  for (auto at = text.find("Pod: "); at != std::string::npos; at = text.find("Pod: ", at + 1))
+    ++labels;
+  EXPECT_EQ(labels, 2u) << text;
+  EXPECT_NE(text.find("│                " + std::string(26, 'p') + " "), std::string::npos) << text;
 }
 
 TEST(ReportJUnit, EscapesMarkupAndDropsWhatXmlCannotCarry) {
@@ -129,9 +139,9 @@ TEST(ReportVerdict, RunningAndFailedJoinedPassedAndIncompleteAreFine) {
 TEST(ReportFailedNodes, DecodesTheConfigMapPayload) {
   const std::string payload =
       R"([{"name":"n1","reason":"WorkloadFailed","message":"exit 1"},{"name":"n2","reason":"ThresholdViolation"}])";
-  boost::json::value configmap = {
-      {"binaryData",
-       {{std::string(workflow::kFailedNodesKey), workflow::base64_encode(workflow::gzip(payload))}}}};
+  boost::json::value configmap = {{"binaryData",
+                                   {{std::string(workflow::kFailedNodesKey),
+                                     workflow::base64_encode(workflow::gzip(payload))}}}};
   const auto nodes = cli::failed_nodes_of_configmap(configmap);
   ASSERT_EQ(nodes.size(), 2u);
   EXPECT_EQ(nodes[0].name, "n1");
