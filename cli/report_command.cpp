@@ -57,7 +57,9 @@ void write_file(const std::string& path, const std::string& content, const std::
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << content;
   file.close();
-  if (!file) throw std::runtime_error("write " + what + " " + path + ": cannot write the file");
+  if (!file)
+    throw std::runtime_error("write " + what + ": " + path +
+                             ": cannot write the file (does its directory exist?)");
 }
 
 }  // namespace

@@ -225,6 +225,19 @@ TEST_F(CliReport, MissingCertificationIsNamedWithItsNamespace) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.err, "Error: certification \"nosuch\" not found in namespace \"it\"\n");
   EXPECT_EQ(run.out, "");
+  // The kubeconfig's context names no namespace: "default" is searched.
+  const CliRun in_default = report("nosuch");
+  EXPECT_EQ(in_default.err, "Error: certification \"nosuch\" not found in namespace \"default\"\n");
+}
+
+TEST_F(CliReport, AResultsFileThatCannotBeWrittenFailsTheCommand) {
+  start_cluster({});
+  client_->create(kCertifications, "it", certification("healthy"));
+  ASSERT_EQ(wait_for_verdict("healthy").type, "Succeeded");
+  const std::string path = (dir_ / "no-such-dir" / "r.json").string();
+  const CliRun run = report("healthy -n it --results-file " + path);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("Error: write results file: " + path), std::string::npos) << run.err;
 }
 
 }  // namespace
