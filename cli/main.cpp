@@ -9,6 +9,7 @@
 #include "platform/platform_names.hpp"
 #include "cli/certification_commands.hpp"
 #include "cli/logprofile_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
@@ -23,6 +24,7 @@ struct Commands {
   nvcre::cli::WorkloadRunRenderOptions workloadrun_render;
   nvcre::cli::WorkflowRenderOptions workflow_render;
   nvcre::cli::LogProfileTestOptions logprofile_test;
+  nvcre::cli::ReportOptions report;
   CLI::App* validate_cmd = nullptr;
   CLI::App* render_cmd = nullptr;
   CLI::App* list_cmd = nullptr;
@@ -30,6 +32,7 @@ struct Commands {
   CLI::App* workflow_render_cmd = nullptr;
   CLI::App* crds_cmd = nullptr;
   CLI::App* logprofile_test_cmd = nullptr;
+  CLI::App* report_cmd = nullptr;
 };
 
 void add_validate_command(CLI::App& app, Commands& commands) {
@@ -49,6 +52,34 @@ void add_validate_command(CLI::App& app, Commands& commands) {
       "  nvcrectl validate -o json examples/*.yaml\n"
       "  nvcrectl validate --old job-v1.yaml job-v2.yaml");
   commands.validate_cmd = validate_cmd;
+}
+
+void add_report_command(CLI::App& certification_cmd, Commands& commands) {
+  auto& report = commands.report;
+  auto* report_cmd = certification_cmd.add_subcommand(
+      "report", "Print the pass/fail report of one or more Certifications from the cluster");
+  report_cmd->add_option("names", report.names, "Certification names")->required();
+  report_cmd->add_option("-o,--output", report.output, "text (boxes) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  report_cmd->add_option("--results-file", report.results_file,
+                         "Also write the JSON report here (one object, or an array for several)");
+  report_cmd->add_option("--junit-file", report.junit_file,
+                         "Also write a JUnit XML report here (a testsuite per Certification, a "
+                         "testcase per category)");
+  // kubectl's rule rather than a fixed "default": a context that names a namespace is where
+  // kubectl would look too.
+  nvcre::cli::add_connection_flags(
+      *report_cmd, report.connection,
+      "Namespace of the Certifications (default: the kubeconfig context's namespace, else "
+      "\"default\")");
+  report_cmd->footer(
+      "Exit status: 0 when every Certification PASSED (or is INCOMPLETE: passed with nodes left\n"
+      "untested, a warning); 1 when one is missing, still running or failed.\n\n"
+      "Examples:\n"
+      "  nvcrectl certification report my-cert -n certs\n"
+      "  nvcrectl certification report cert-a cert-b --results-file r.json --junit-file r.xml\n"
+      "  nvcrectl certification report my-cert -o json --kubeconfig ~/.kube/lab");
+  commands.report_cmd = report_cmd;
 }
 
 void add_certification_commands(CLI::App& app, Commands& commands) {
@@ -76,6 +107,7 @@ void add_certification_commands(CLI::App& app, Commands& commands) {
   list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
   commands.render_cmd = render_cmd;
   commands.list_cmd = list_cmd;
+  add_report_command(*certification_cmd, commands);
 }
 
 void add_workloadrun_commands(CLI::App& app, Commands& commands) {
@@ -186,6 +218,8 @@ int run_command(const Commands& commands) {
     nvcre::cli::render_workflow(commands.workflow_render, std::cout);
     return 0;
   }
+  if (*commands.report_cmd)
+    return nvcre::cli::run_certification_report(commands.report, std::cout, std::cerr);
   if (*commands.logprofile_test_cmd) {
     nvcre::cli::run_logprofile_test(commands.logprofile_test, std::cout);
     return 0;

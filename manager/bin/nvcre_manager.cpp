@@ -6,7 +6,7 @@
 #include "actors/controllers.hpp"
 #include "actors/manager.hpp"
 #include "k8s/duration.hpp"
-#include "k8s/kubeconfig.hpp"
+#include "k8s/connection.hpp"
 #include "manager/flags.hpp"
 #include "k8s/metrics.hpp"
 #include "manager/probe_server.hpp"
@@ -40,11 +40,10 @@ std::atomic<bool> g_lost_lease{false};
 std::atomic<bool> g_actor_down{false};
 
 nvcre::k8s::ClientConfig load_client_config(const nvcre::manager::ManagerFlags& flags) {
-  using namespace nvcre::k8s;
-  if (!flags.kubeconfig.empty()) return load_kubeconfig(flags.kubeconfig, flags.context);
-  if (std::getenv("KUBERNETES_SERVICE_HOST") != nullptr) return load_in_cluster();
-  if (auto path = default_kubeconfig_path()) return load_kubeconfig(*path, flags.context);
-  throw ConfigError("no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster");
+  nvcre::k8s::ConnectionOverrides overrides;
+  overrides.kubeconfig = flags.kubeconfig;
+  overrides.context = flags.context;
+  return nvcre::k8s::resolve_connection(overrides, nvcre::k8s::ConfigSearch::Controller);
 }
 
 void configure_logging(const nvcre::manager::ManagerFlags& flags) {

@@ -1,0 +1,34 @@
+#pragma once
+// kubectl's connection flags for nvcrectl's cluster commands (--kubeconfig, --context,
+// -n/--namespace, -s/--server, --token, TLS files, --request-timeout) and the client they select.
+// The resolution itself is k8s::resolve_connection, shared with nvcre-manager.
+#include "k8s/connection.hpp"
+#include "k8s/rest_client.hpp"
+
+#include <memory>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace nvcre::cli {
+
+struct ConnectionFlags {
+  k8s::ConnectionOverrides overrides;
+  std::string request_timeout = "0";  // Go duration; "0": the client's default (30s)
+};
+
+// Registers the flags on `command`. `namespace_help` says what -n defaults to for this command.
+void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
+                          const std::string& namespace_help);
+
+// The REST client the flags select (kubectl's search order). Throws k8s::ConfigError naming the
+// file / context / server and what to do, or std::invalid_argument for a bad --request-timeout.
+std::unique_ptr<k8s::RestClient> connect(const ConnectionFlags& flags);
+
+// A message for a failed call to the API server: which server (and which kubeconfig/context the
+// address came from), what went wrong, what to check. Never includes credentials.
+std::string describe_connection_failure(const k8s::ClientConfig& config, const std::string& what);
+
+}  // namespace nvcre::cli

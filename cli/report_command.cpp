@@ -1,0 +1,150 @@
+#include "cli/report_command.hpp"
+
+#include "api/codec.hpp"
+#include "jsonkit/paths.hpp"
+#include "jsonkit/yaml.hpp"
+#include "report/junit.hpp"
+#include "report/text.hpp"
+#include "workflow/node_results.hpp"
+
+#include <boost/json.hpp>
+
+#include <fstream>
+#include <ostream>
+#include <set>
+#include <stdexcept>
+
+namespace nvcre::cli {
+namespace json = boost::json;
+namespace {
+
+const k8s::ResourceRef kCertifications{"nvcre.nvidia.com", "v1alpha1", "certifications", true};
+const k8s::ResourceRef kWorkflows{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
+const k8s::ResourceRef kJobs{"nvcre.nvidia.com", "v1alpha1", "jobs", true};
+const k8s::ResourceRef kBandwidthMeasurements{"nvcre.nvidia.com", "v1alpha1",
+                                              "bandwidthmeasurements", true};
+const k8s::ResourceRef kGoodputMeasurements{"nvcre.nvidia.com", "v1alpha1", "goodputmeasurements",
+                                            true};
+const k8s::ResourceRef kConfigMaps{"", "v1", "configmaps", true};
+
+std::vector<json::value> items_of(k8s::RestClient& client, const k8s::ResourceRef& resource,
+                                  const std::string& ns) {
+  json::value list = client.list(resource, ns);
+  std::vector<json::value> out;
+  if (const auto* items = list.as_object().if_contains("items"); items && items->is_array())
+    for (auto& item : items->as_array()) out.push_back(std::move(item));
+  return out;
+}
+
+// The failed-nodes ConfigMaps the Certification's categories and Workflows name.
+std::set<std::string> failed_nodes_refs(const report::ReportObjects& objects) {
+  std::set<std::string> names;
+  const auto add = [&](const json::value* ref) {
+    if (ref != nullptr && ref->is_object())
+      if (const auto* name = ref->as_object().if_contains("name"); name && name->is_string())
+        names.insert(std::string(name->as_string()));
+  };
+  const auto* statuses = jsonkit::value_at(objects.certification, {"status", "categoryStatuses"});
+  if (statuses != nullptr && statuses->is_array())
+    for (const auto& status : statuses->as_array())
+      add(jsonkit::value_at(status, {"failedNodesRef"}));
+  for (const auto& workflow : objects.workflows)
+    add(jsonkit::value_at(workflow, {"status", "failedNodesRef"}));
+  return names;
+}
+
+void write_file(const std::string& path, const std::string& content, const std::string& what) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << content;
+  file.close();
+  if (!file)
+    throw std::runtime_error("write " + what + ": " + path +
+                             ": cannot write the file (does its directory exist?)");
+}
+
+}  // namespace
+
+std::vector<api::FailedNode> failed_nodes_of_configmap(const json::value& configmap) {
+  const json::value* entry =
+      jsonkit::value_at(configmap, {"binaryData", std::string(workflow::kFailedNodesKey)});
+  if (entry == nullptr || !entry->is_string()) return {};
+  auto bytes = k8s::decode_base64(std::string(entry->as_string()));
+  if (!bytes) throw std::runtime_error("failed-nodes ConfigMap: the payload is not base64");
+  if (bytes->empty()) return {};
+  const json::value list = json::parse(workflow::gunzip(*bytes));
+  return api::decode<std::vector<api::FailedNode>>(list, "failed-nodes");
+}
+
+report::ReportObjects fetch_report_objects(k8s::RestClient& client, const std::string& ns,
+                                           const std::string& name) {
+  report::ReportObjects objects;
+  try {
+    objects.certification = client.get(kCertifications, ns, name);
+  } catch (const k8s::ApiError& error) {
+    if (error.code == 404)
+      throw std::runtime_error("certification \"" + name + "\" not found in namespace \"" + ns +
+                               "\"");
+    throw std::runtime_error("get certification \"" + name + "\": " + error.what());
+  }
+  objects.workflows = items_of(client, kWorkflows, ns);
+  objects.jobs = items_of(client, kJobs, ns);
+  objects.bandwidth_measurements = items_of(client, kBandwidthMeasurements, ns);
+  objects.goodput_measurements = items_of(client, kGoodputMeasurements, ns);
+  for (const auto& configmap : failed_nodes_refs(objects)) {
+    // A ConfigMap that is gone or unreadable leaves its nodes unknown; it does not stop the report.
+    try {
+      objects.failed_nodes[configmap] =
+          failed_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
+    } catch (const k8s::ApiError&) {
+    } catch (const std::runtime_error&) {
+    }
+  }
+  return objects;
+}
+
+std::string report_verdict(const std::vector<report::CertificationReport>& reports) {
+  std::string message;
+  for (const auto& report : reports) {
+    std::string problem;
+    if (report.result == report::kResultRunning)
+      problem = "certification \"" + report.name + "\" is still running";
+    else if (report.result == report::kResultFailed)
+      problem = "certification \"" + report.name + "\" failed";
+    if (!problem.empty()) message += (message.empty() ? "" : "; ") + problem;
+  }
+  return message;
+}
+
+int run_certification_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
+  auto client = connect(options.connection);
+  const std::string& ns = client->config().ns;
+  std::vector<report::CertificationReport> reports;
+  for (const auto& name : options.names) {
+    report::ReportObjects objects;
+    try {
+      objects = fetch_report_objects(*client, ns, name);
+    } catch (const k8s::TransportError& error) {
+      throw std::runtime_error(describe_connection_failure(client->config(), error.what()));
+    }
+    reports.push_back(report::build_certification_report(objects, k8s::Clock::now()));
+  }
+  if (options.output == "json")
+    out << report::results_json(reports);
+  else
+    out << report::render_text(reports);
+  if (!options.results_file.empty()) {
+    write_file(options.results_file, report::results_json(reports), "results file");
+    err << "Results written to " << options.results_file << "\n";
+  }
+  if (!options.junit_file.empty()) {
+    write_file(options.junit_file, report::render_junit(reports), "JUnit report");
+    err << "JUnit report written to " << options.junit_file << "\n";
+  }
+  if (auto verdict = report_verdict(reports); !verdict.empty()) {
+    err << "Error: " << verdict << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace nvcre::cli

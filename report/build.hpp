@@ -1,0 +1,40 @@
+#pragma once
+// Builds a CertificationReport from the objects a Certification left in its namespace. Pure: the
+// caller fetches the objects (nvcrectl over the REST client, tests from recorded files) and
+// passes the time, used only for the runtime of groups still running.
+#include "api/common_types.hpp"
+#include "k8s/rfc3339.hpp"
+#include "report/model.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nvcre::report {
+
+struct ReportObjects {
+  boost::json::value certification;
+  // Objects of the Certification's namespace; the builder picks what the Certification refers to
+  // (Workflows by the categories' workflowRef, Jobs by the groups' jobRef, measurements by their
+  // spec.jobRef), so passing the whole namespace is fine.
+  std::vector<boost::json::value> workflows;
+  std::vector<boost::json::value> jobs;
+  std::vector<boost::json::value> bandwidth_measurements;
+  std::vector<boost::json::value> goodput_measurements;
+  // The failed-nodes ConfigMaps, decoded: ConfigMap name -> its entries. A ConfigMap that is
+  // missing or cannot be decoded is simply absent (its nodes then stay unknown).
+  std::map<std::string, std::vector<api::FailedNode>> failed_nodes;
+};
+
+// Throws std::invalid_argument naming the object (kind and name) and field when an object is not
+// a valid nvcre object of its kind.
+CertificationReport build_certification_report(const ReportObjects& objects,
+                                               k8s::Clock::time_point now);
+
+// Exposed for tests and the renderers.
+std::string human_size(std::int64_t bytes);        // 1024-based: "512 B", "4 KB", "1 MB", "16 GB"
+std::string format_seconds(std::int64_t seconds);  // "" (<= 0), "45s", "5m 30s", "2h 5m"
+
+}  // namespace nvcre::report
