@@ -181,19 +181,10 @@ TEST_F(ManagerMeasurement, AWorkloadRunMirrorsTheThresholdVerdict) {
   start();
   client_->create(nvcre::testing::kWorkloadRuns, "it", workload_run("met", "value >= 300"));
   client_->create(nvcre::testing::kWorkloadRuns, "it", workload_run("missed", "value >= 850"));
-  auto verdict = [&](const std::string& name) {
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    while (std::chrono::steady_clock::now() < until) {
-      const json::value run = client_->get(nvcre::testing::kWorkloadRuns, "it", name);
-      if (auto v = nvcre::testing::verdict_of(run); !v.type.empty()) return run;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return json::value();
-  };
-  const json::value met = verdict("met");
+  const json::value met = wait_for_verdict_object(nvcre::testing::kWorkloadRuns, "met");
   ASSERT_FALSE(met.is_null());
   EXPECT_EQ(nvcre::testing::verdict_of(met).type, "Succeeded") << json::serialize(met);
-  const json::value missed = verdict("missed");
+  const json::value missed = wait_for_verdict_object(nvcre::testing::kWorkloadRuns, "missed");
   ASSERT_FALSE(missed.is_null());
   const Verdict v = nvcre::testing::verdict_of(missed);
   EXPECT_EQ(v.type, "Failed");
@@ -368,13 +359,8 @@ TEST_F(ManagerMeasurement, AGroupRetryReplacesTheJobAndItsMeasurement) {
   run.at("spec").as_object()["overrides"] = json::array{json::object{
       {"when", json::object{}}, {"orchestration", {{"execution", {{"retryFailedGroups", 1}}}}}}};
   client_->create(nvcre::testing::kWorkloadRuns, "it", run);
-  json::value finished;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (finished.is_null() && std::chrono::steady_clock::now() < until) {
-    const json::value current = client_->get(nvcre::testing::kWorkloadRuns, "it", "retry");
-    if (!verdict_of(current).type.empty()) finished = current;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  const json::value finished =
+      wait_for_verdict_object(nvcre::testing::kWorkloadRuns, "retry", std::chrono::seconds(120));
   ASSERT_FALSE(finished.is_null()) << "the WorkloadRun reached no verdict";
   EXPECT_EQ(verdict_of(finished).type, "Failed") << json::serialize(finished);
 

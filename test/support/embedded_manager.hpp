@@ -40,13 +40,20 @@ class EmbeddedManagerTest : public ::testing::Test {
   // The Certification's verdict once it has one (empty after `limit`).
   Verdict wait_for_verdict(const std::string& name,
                            std::chrono::seconds limit = std::chrono::seconds(90)) {
+    return verdict_of(wait_for_verdict_object(kCertifications, name, limit));
+  }
+
+  // The object (a Certification, WorkloadRun, ...) once it has a verdict; null at the limit.
+  boost::json::value wait_for_verdict_object(
+      const k8s::ResourceRef& resource, const std::string& name,
+      std::chrono::seconds limit = std::chrono::seconds(90)) {
     auto until = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < until) {
-      Verdict v = verdict_of(client_->get(kCertifications, "it", name));
-      if (!v.type.empty()) return v;
+      boost::json::value object = client_->get(resource, "it", name);
+      if (!verdict_of(object).type.empty()) return object;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    return {};
+    return nullptr;
   }
 
   std::vector<boost::json::value> items(const k8s::ResourceRef& resource) {
