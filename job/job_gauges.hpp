@@ -1,5 +1,5 @@
 #pragma once
-// The Prometheus series a Job's status projects, with the reference's names and labels
+// The Prometheus series a Job's status projects, under the names and labels NVCRE's dashboards use
 // ({namespace, job, workflow}): nvcre_job_status one-hot over in_progress / succeeded / failed
 // (once one of them is set); while HardwareFailed is True, nvcre_job_failed_nodes (the distinct
 // failed nodes), the first-failure counter nvcre_hardware_failed_jobs_total (1) and the per-node

@@ -1,11 +1,12 @@
 #include "manager/demo_report.hpp"
 
 #include "api/labels.hpp"
+#include "api/measurement.hpp"
 #include "manager/demo_diagnose_report.hpp"
+#include "measure/bandwidth.hpp"
 
 #include <boost/json.hpp>
 
-#include <charconv>
 #include <sstream>
 
 namespace nvcre::manager {
@@ -93,18 +94,15 @@ std::string job_bandwidth_text(const json::value& job,
   for (const auto& m : measurements) {
     if (text(m, {"spec", "jobRef", "name"}) != name) continue;
     const std::string complete = condition_reason(m, "Complete");
+    // The figure the busBandwidthGBps threshold is judged on, formatted as the status stores it.
     std::string peak;
-    double best = -1;
-    if (const auto* results = array_at(m, "status", "results")) {
-      for (const auto& row : *results) {
-        const std::string bus = text(row, {"busBW"});
-        double value = 0;
-        auto [end, error] = std::from_chars(bus.data(), bus.data() + bus.size(), value);
-        if (error == std::errc() && value > best) {
-          best = value;
-          peak = bus;
-        }
+    try {
+      if (const auto* results = array_at(m, "status", "results")) {
+        const auto rows = api::decode<std::vector<api::BandwidthResult>>(json::value(*results));
+        if (auto best = measure::peak_bus_bandwidth(rows)) peak = measure::format_gbps(*best);
       }
+    } catch (const std::exception&) {
+      peak.clear();  // a measurement the model cannot read shows as not measured
     }
     if (peak.empty())
       return "bus bandwidth not measured" + (complete.empty() ? "" : " (" + complete + ")");

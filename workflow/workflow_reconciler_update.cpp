@@ -287,7 +287,7 @@ void GroupPoll::record_failed_nodes() {
     write =
         node_results_write(NodeResultKind::Failed, pass_.workflow(), existing, {}, failed_nodes_);
   } catch (const std::exception&) {
-    return;  // upstream logs a failed node-results write and carries on
+    return;  // an unreadable node-results ConfigMap must not hold back the group's completion
   }
   if (!write) {
     // Already holds these nodes (e.g. created by a pass whose status write then lost a conflict):
