@@ -1,6 +1,6 @@
 #include "cli/cluster_info_command.hpp"
 
-#include "api/labels.hpp"
+#include "cli/gpu_nodes.hpp"
 #include "clusterinfo/cluster_info.hpp"
 #include "jsonkit/yaml.hpp"
 #include "platform/topology_keys.hpp"
@@ -13,10 +13,6 @@
 
 namespace nvcre::cli {
 namespace json = boost::json;
-
-namespace {
-const k8s::ResourceRef kNodes{"", "v1", "nodes", false};
-}  // namespace
 
 CLI::App* add_cluster_commands(CLI::App& app, ClusterInfoOptions& options) {
   auto* cluster_cmd = app.add_subcommand("cluster", "Inspect the cluster nvcre would certify");
@@ -43,24 +39,6 @@ CLI::App* add_cluster_commands(CLI::App& app, ClusterInfoOptions& options) {
       "  nvcrectl cluster info -o json --context lab\n"
       "  nvcrectl cluster info --topology-key topology.kubernetes.io/zone");
   return info_cmd;
-}
-
-std::vector<json::value> list_gpu_nodes(k8s::RestClient& client) {
-  std::vector<json::value> nodes;
-  k8s::ListOptions options;
-  options.label_selector = std::string(api::kGpuPresentLabel) + "=true";
-  options.limit = 500;
-  do {
-    json::value page = client.list(kNodes, "", options);
-    if (const auto* items = page.as_object().if_contains("items"); items && items->is_array())
-      for (auto& item : items->as_array()) nodes.push_back(std::move(item));
-    const json::value* next = nullptr;
-    if (const auto* metadata = page.as_object().if_contains("metadata");
-        metadata && metadata->is_object())
-      next = metadata->as_object().if_contains("continue");
-    options.continue_token = next && next->is_string() ? std::string(next->as_string()) : "";
-  } while (!options.continue_token.empty());
-  return nodes;
 }
 
 int run_cluster_info(const ClusterInfoOptions& options, std::ostream& out, bool color) {

@@ -24,9 +24,6 @@ struct ClusterInfoOptions {
 // Registers `cluster info` under `app` (creating the `cluster` group); returns the `info` command.
 CLI::App* add_cluster_commands(CLI::App& app, ClusterInfoOptions& options);
 
-// Every node labelled nvidia.com/gpu.present=true, page by page.
-std::vector<boost::json::value> list_gpu_nodes(k8s::RestClient& client);
-
 // Runs the command; returns the exit code. `color`: ANSI emphasis in the table.
 int run_cluster_info(const ClusterInfoOptions& options, std::ostream& out, bool color);
 

@@ -3,9 +3,7 @@
 #include "api/objects.hpp"
 #include "certification/build.hpp"
 #include "jsonkit/yaml.hpp"
-#include "cli/cluster_info_command.hpp"
 #include "job/trainjob_adapter.hpp"
-#include "k8s/object_cache.hpp"
 #include "overrides/overrides.hpp"
 #include "platform/detect.hpp"
 #include "workflow/dependency_plan.hpp"
@@ -197,45 +195,6 @@ std::string format_dry_run_table(const DryRunTable& table) {
   std::string out = "Dry-run validation: " + table.workflow + "\n";
   out += line("RESOURCE", "STATUS", "MESSAGE");
   for (const auto& row : table.rows) out += line(row.resource, row.status, row.message);
-  return out;
-}
-
-std::string uniform_gpu_product(const std::vector<json::value>& nodes) {
-  std::map<std::string, int> products;
-  for (const auto& node : nodes)
-    if (auto label = platform::NodeView(node).label(platform::kGpuProductLabel);
-        label && !label->empty())
-      ++products[std::string(*label)];
-  if (products.empty()) throw std::runtime_error("no nodes have nvidia.com/gpu.product label");
-  if (products.size() == 1) return products.begin()->first;
-  std::string seen;
-  for (const auto& [product, count] : products)
-    seen += (seen.empty() ? "" : ", ") + product + " (" + std::to_string(count) + ")";
-  throw std::runtime_error("heterogeneous GPUs: " + seen +
-                           "; narrow the target with a nvidia.com/gpu.product nodeSelector");
-}
-
-TargetNodes discover_target(k8s::RestClient& client, const std::optional<api::TargetSpec>& target) {
-  k8s::ObjectCache cache;
-  try {
-    for (auto& node : list_gpu_nodes(client)) {
-      node.as_object()["apiVersion"] = "v1";
-      node.as_object()["kind"] = "Node";
-      cache.upsert(std::move(node));
-    }
-  } catch (const k8s::ApiError& error) {
-    throw std::runtime_error(std::string("node discovery: ") + error.what());
-  }
-  auto discovered = workflow::discover_target_nodes(cache, target);
-  if (discovered.nodes.empty()) {
-    std::string message = "no GPU nodes match target";
-    if (!discovered.cordoned.empty())
-      message += " (cordoned: " + workflow::join(discovered.cordoned) + ")";
-    throw std::runtime_error(message + "; check the nodeSelector against `nvcrectl cluster info`");
-  }
-  TargetNodes out;
-  out.product = uniform_gpu_product(discovered.nodes);
-  out.nodes = std::move(discovered.nodes);
   return out;
 }
 

@@ -8,6 +8,7 @@
 // form as the offline render; one validation table per Workflow goes to stderr.
 #include "api/workflow.hpp"
 #include "cli/certification_commands.hpp"
+#include "cli/gpu_nodes.hpp"
 #include "cli/workloadrun_commands.hpp"
 #include "k8s/resource_mapper.hpp"
 #include "k8s/rest_client.hpp"
@@ -38,21 +39,6 @@ struct DryRunTable {
 
 // "Dry-run validation: <workflow>" and the RESOURCE / STATUS / MESSAGE columns.
 std::string format_dry_run_table(const DryRunTable& table);
-
-// The target's schedulable GPU nodes (name-sorted) and the one product they share.
-struct TargetNodes {
-  std::vector<boost::json::value> nodes;
-  std::string product;
-};
-
-// The product every node carries. Throws `no nodes have nvidia.com/gpu.product label` or
-// `heterogeneous GPUs: <p1> (n), <p2> (m)` (products sorted).
-std::string uniform_gpu_product(const std::vector<boost::json::value>& nodes);
-
-// The controller's discovery (workflow/node_discovery.hpp) over the cluster's GPU nodes. Throws
-// `no GPU nodes match target` (naming the cordoned matches, if any) and uniform_gpu_product's
-// errors.
-TargetNodes discover_target(k8s::RestClient& client, const std::optional<api::TargetSpec>& target);
 
 // What to validate for one Workflow: the object as the controller creates it, and where.
 struct DryRunSubject {

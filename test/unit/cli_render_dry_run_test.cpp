@@ -1,6 +1,7 @@
 // The pure parts of `render --dry-run`: the validation table's layout and the uniform-product rule
 // with its literal messages. The commands against kube-sim are
 // test/integration/cli_cluster_test.cpp.
+#include "cli/gpu_nodes.hpp"
 #include "cli/render_dry_run.hpp"
 
 #include "jsonkit/yaml.hpp"
