@@ -138,12 +138,21 @@ void render_attention(std::ostream& out, const ClusterInfo& info, const Style& s
   out << "\n" << style.heading("NODES NEEDING ATTENTION:") << "\n" << columns(rows);
 }
 
+std::string node_count(std::size_t count) {
+  return std::to_string(count) + (count == 1 ? " node" : " nodes");
+}
+
+// One row per domain, and one for the GPU nodes without the label (they join no domain).
 void render_topology(std::ostream& out, const std::optional<Topology>& topology,
-                     const std::string& title, const Style& style) {
+                     std::size_t gpu_nodes, const std::string& title, const Style& style) {
   if (!topology) return;
   std::vector<std::vector<std::string>> rows;
-  for (const auto& domain : topology->domains)
-    rows.push_back({domain.name, std::to_string(domain.nodes.size()) + " nodes"});
+  std::size_t labelled = 0;
+  for (const auto& domain : topology->domains) {
+    rows.push_back({domain.name, node_count(domain.nodes.size())});
+    labelled += domain.nodes.size();
+  }
+  if (labelled < gpu_nodes) rows.push_back({"(no label)", node_count(gpu_nodes - labelled)});
   out << "\n" << style.heading(title + " (" + topology->key + "):") << "\n" << columns(rows);
 }
 
@@ -209,11 +218,11 @@ std::string render_text(const ClusterInfo& info, bool color) {
   render_pools(out, info, style);
   render_attention(out, info, style);
   render_notes(out, info, style);
-  render_topology(out, info.topology, "TOPOLOGY", style);
+  render_topology(out, info.topology, info.nodes.size(), "TOPOLOGY", style);
   if (!info.topology && !info.expected_topology_key.empty())
     out << "\nTopology:     no topology labels found (expected: " << info.expected_topology_key
         << ")\n";
-  render_topology(out, info.nvlink_cliques, "NVLINK CLIQUES", style);
+  render_topology(out, info.nvlink_cliques, info.nodes.size(), "NVLINK CLIQUES", style);
   return out.str();
 }
 

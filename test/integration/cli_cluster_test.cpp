@@ -109,7 +109,7 @@ TEST_F(CliCluster, InfoShowsPlatformPoolsCordonedNodeAndRacks) {
   EXPECT_NE(table.out.find("TOPOLOGY (topology.k8s.aws/network-node-layer-1):\n"),
             std::string::npos)
       << table.out;
-  EXPECT_NE(table.out.find("  nn-a  4 nodes\n"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("  nn-a  4 nodes\n  nn-b  4 nodes\n"), std::string::npos) << table.out;
   EXPECT_EQ(table.out.find('\033'), std::string::npos) << "no colour into a file";
 
   const CliRun run = nvcrectl("cluster info -o json");
@@ -185,8 +185,8 @@ TEST_F(CliCluster, CertificationRenderDryRunValidatesEveryObjectAndStoresNothing
   EXPECT_FALSE(workflow.at("spec").as_object().contains("overrides")) << run.out;
 
   EXPECT_NE(run.err.find("Dry-run validation: " + name + "\n"), std::string::npos) << run.err;
-  for (const std::string row : {"Workflow/" + name, std::string("Job/dry-run-job"),
-                                std::string("TrainJob/dry-run-workload")}) {
+  for (const std::string& row : {"Workflow/" + name, std::string("Job/dry-run-job"),
+                                 std::string("TrainJob/dry-run-workload")}) {
     const auto at = run.err.find("\n" + row + " ");
     ASSERT_NE(at, std::string::npos) << row << "\n" << run.err;
     const std::string line = run.err.substr(at + 1, run.err.find('\n', at + 1) - at - 1);

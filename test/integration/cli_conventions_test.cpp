@@ -89,7 +89,7 @@ std::string complete(const std::string& words) {
 TEST(CliConventions, BashCompletionFollowsTheCommandTree) {
   EXPECT_EQ(complete("nvcrectl cert"), "certification\n");
   EXPECT_EQ(complete("nvcrectl certification re"), "render\nreport\n");
-  EXPECT_EQ(complete("kubectl-nvcre cluster info --to"), "--topology-key\n");
+  EXPECT_EQ(complete("kubectl-nvcre cluster info --to"), "--token\n--topology-key\n");
   // Flags given earlier, with values, do not derail the walk.
   EXPECT_EQ(complete("nvcrectl certification render --output json --dry"), "--dry-run\n");
   const std::string top = complete("nvcrectl ''");
