@@ -90,19 +90,36 @@ std::string unknown_threshold_keys_message(const std::map<std::string, std::stri
          bracketed(std::vector<std::string>(std::begin(kThresholdKeys), std::end(kThresholdKeys)));
 }
 
-void render_certification(const RenderOptions& options, std::ostream& out) {
+api::Certification load_certification_for_render(const RenderOptions& options) {
   platform::validate_platform_flag(
       options.platform);  // before the file is read, as the reference does
-  if (options.output != "yaml" && options.output != "json") {
-    throw std::invalid_argument("invalid --output \"" + options.output +
-                                "\": must be yaml or json");
-  }
+  check_render_output(options.output);
   api::Certification certification = read_certification(options.file);
   check_threshold_keys(certification);
   if (certification.spec.categories.empty())
     throw std::runtime_error("certification has no categories");
   if (certification.metadata.namespace_.empty()) certification.metadata.namespace_ = "default";
+  return certification;
+}
 
+void check_render_output(const std::string& output) {
+  if (output != "yaml" && output != "json")
+    throw std::invalid_argument("invalid --output \"" + output + "\": must be yaml or json");
+}
+
+void write_rendered(const json::array& rendered, const std::string& output, std::ostream& out) {
+  if (output == "json") {
+    out << jsonkit::to_pretty_json(rendered);
+    return;
+  }
+  for (std::size_t i = 0; i < rendered.size(); ++i) {
+    if (i) out << "---\n";
+    out << jsonkit::to_yaml(rendered[i]);
+  }
+}
+
+void render_certification(const RenderOptions& options, std::ostream& out) {
+  api::Certification certification = load_certification_for_render(options);
   certification::BuildInput input;
   input.offline = true;
   input.gpu_architecture = offline_architecture(certification, options.gpu_arch);
@@ -117,14 +134,7 @@ void render_certification(const RenderOptions& options, std::ostream& out) {
     annotations["nvcrectl.nvidia.com/detected-platform"] = build.platform;
     rendered.push_back(api::encode_object(build.workflow));
   }
-  if (options.output == "json") {
-    out << jsonkit::to_pretty_json(rendered);
-    return;
-  }
-  for (std::size_t i = 0; i < rendered.size(); ++i) {
-    if (i) out << "---\n";
-    out << jsonkit::to_yaml(rendered[i]);
-  }
+  write_rendered(rendered, options.output, out);
 }
 
 void list_categories(const std::string& output, std::ostream& out) {

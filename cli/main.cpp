@@ -8,8 +8,13 @@
 #include "api/validation.hpp"
 #include "platform/platform_names.hpp"
 #include "cli/certification_commands.hpp"
+#include "cli/cluster_info_command.hpp"
+#include "cli/completion.hpp"
 #include "cli/logprofile_command.hpp"
+#include "cli/mcp_command.hpp"
+#include "cli/render_dry_run.hpp"
 #include "cli/report_command.hpp"
+#include "cli/terminal.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
@@ -25,6 +30,7 @@ struct Commands {
   nvcre::cli::WorkflowRenderOptions workflow_render;
   nvcre::cli::LogProfileTestOptions logprofile_test;
   nvcre::cli::ReportOptions report;
+  nvcre::cli::ClusterInfoOptions cluster_info;
   CLI::App* validate_cmd = nullptr;
   CLI::App* render_cmd = nullptr;
   CLI::App* list_cmd = nullptr;
@@ -33,6 +39,12 @@ struct Commands {
   CLI::App* crds_cmd = nullptr;
   CLI::App* logprofile_test_cmd = nullptr;
   CLI::App* report_cmd = nullptr;
+  CLI::App* cluster_info_cmd = nullptr;
+  std::string completion_shell;
+  CLI::App* completion_cmd = nullptr;
+  const CLI::App* root = nullptr;
+  nvcre::cli::McpServeOptions mcp_serve;
+  CLI::App* mcp_serve_cmd = nullptr;
 };
 
 void add_validate_command(CLI::App& app, Commands& commands) {
@@ -96,6 +108,12 @@ void add_certification_commands(CLI::App& app, Commands& commands) {
       "--gpu-arch", render.gpu_arch,
       "GPU architecture (e.g. h100, gb200); wins over the nodeSelector's product label");
   render_cmd->add_option("--output", render.output, "yaml (multi-document) or json (one array)");
+  render_cmd->add_flag("--dry-run", render.dry_run,
+                       "Render against the cluster's nodes and validate every object with a "
+                       "server-side dry run (table on stderr)");
+  nvcre::cli::add_connection_flags(*render_cmd, render.connection,
+                                   "--dry-run: namespace of the dry-run creates (default: the "
+                                   "kubeconfig context's namespace, else \"default\")");
   render_cmd->footer(
       "Examples:\n"
       "  nvcrectl certification render examples/certification.yaml\n"
@@ -125,6 +143,11 @@ void add_workloadrun_commands(CLI::App& app, Commands& commands) {
       "--gpu-arch", workloadrun_render.gpu_arch,
       "GPU architecture (e.g. h100, gb300); wins over the nodeSelector's product label");
   workloadrun_render_cmd->add_option("--output", workloadrun_render.output, "yaml or json");
+  workloadrun_render_cmd->add_flag("--dry-run", workloadrun_render.dry_run,
+                                   "Render against the cluster's nodes and validate every object "
+                                   "with a server-side dry run (table on stderr)");
+  // No -n: the WorkloadRun file's namespace (else "default") is where its objects go.
+  nvcre::cli::add_connection_flags(*workloadrun_render_cmd, workloadrun_render.connection, "");
   workloadrun_render_cmd->footer(
       "Examples:\n"
       "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch "
@@ -202,6 +225,8 @@ int run_command(const Commands& commands) {
     if (commands.render.file.empty()) {
       return missing_file("certification", "certification render", "certification.yaml");
     }
+    if (commands.render.dry_run)
+      return nvcre::cli::render_certification_dry_run(commands.render, std::cout, std::cerr);
     nvcre::cli::render_certification(commands.render, std::cout);
     return 0;
   }
@@ -209,6 +234,9 @@ int run_command(const Commands& commands) {
     if (commands.workloadrun_render.file.empty()) {
       return missing_file("WorkloadRun", "workloadrun render", "workloadrun.yaml");
     }
+    if (commands.workloadrun_render.dry_run)
+      return nvcre::cli::render_workloadrun_dry_run(commands.workloadrun_render, std::cout,
+                                                    std::cerr);
     nvcre::cli::render_workloadrun(commands.workloadrun_render, std::cout);
     return 0;
   }
@@ -220,6 +248,15 @@ int run_command(const Commands& commands) {
   }
   if (*commands.report_cmd)
     return nvcre::cli::run_certification_report(commands.report, std::cout, std::cerr);
+  if (*commands.cluster_info_cmd)
+    return nvcre::cli::run_cluster_info(commands.cluster_info, std::cout,
+                                        nvcre::cli::color_enabled_for(stdout));
+  if (*commands.completion_cmd) {
+    std::cout << nvcre::cli::completion_script(*commands.root, commands.completion_shell);
+    return 0;
+  }
+  if (*commands.mcp_serve_cmd)
+    return nvcre::cli::run_mcp_serve(commands.mcp_serve, std::cin, std::cout, std::cerr);
   if (*commands.logprofile_test_cmd) {
     nvcre::cli::run_logprofile_test(commands.logprofile_test, std::cout);
     return 0;
@@ -253,6 +290,11 @@ int main(int argc, char** argv) {
   add_workloadrun_commands(app, commands);
   add_workflow_commands(app, commands);
   add_logprofile_commands(app, commands);
+  commands.cluster_info_cmd = nvcre::cli::add_cluster_commands(app, commands.cluster_info);
+  commands.completion_cmd = nvcre::cli::add_completion_command(app, commands.completion_shell);
+  commands.mcp_serve_cmd = nvcre::cli::add_mcp_commands(app, commands.mcp_serve);
+  commands.root = &app;
+  app.set_version_flag("--version", nvcre::cli::version_line());
   commands.crds_cmd =
       app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");

@@ -66,7 +66,7 @@ std::string offline_architecture(const api::WorkloadRun& run, const std::string&
 
 }  // namespace
 
-void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& out) {
+api::WorkloadRun load_workloadrun_for_render(const WorkloadRunRenderOptions& options) {
   platform::validate_platform_flag(options.platform);  // before the file is read
   if (options.output != "yaml" && options.output != "json") {
     throw std::invalid_argument("invalid --output \"" + options.output +
@@ -74,7 +74,11 @@ void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& o
   }
   api::WorkloadRun run = read_workloadrun(options.file);
   if (run.metadata.namespace_.empty()) run.metadata.namespace_ = "default";
+  return run;
+}
 
+void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& out) {
+  api::WorkloadRun run = load_workloadrun_for_render(options);
   workloadrun::BuildInput input;
   input.offline = true;
   input.gpu_architecture = offline_architecture(run, options.gpu_arch);

@@ -26,7 +26,8 @@ declare -A allowed=(
   [sim]="jsonkit cel k8s api"
   [actors]="jsonkit cel k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun sim"
   [manager]="jsonkit cel k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun actors sim"
-  [cli]="jsonkit cel k8s api measure platform reconcile overrides job workflow catalog certification workloadrun report"
+  [clusterinfo]="jsonkit cel k8s api platform workflow"
+  [cli]="jsonkit cel k8s api measure platform reconcile overrides job workflow catalog certification workloadrun report clusterinfo"
 )
 
 status=0
