@@ -3,6 +3,7 @@
 #include "api/codec.hpp"
 #include "jsonkit/paths.hpp"
 #include "jsonkit/yaml.hpp"
+#include "report/html.hpp"
 #include "report/junit.hpp"
 #include "report/text.hpp"
 #include "workflow/node_results.hpp"
@@ -63,6 +64,12 @@ void write_file(const std::string& path, const std::string& content, const std::
 }
 
 }  // namespace
+
+void write_html_report(const std::vector<report::CertificationReport>& reports,
+                       const std::string& path, std::ostream& err) {
+  write_file(path, report::render_html(reports), "HTML report");
+  err << "HTML report written to " << path << "\n";
+}
 
 std::vector<api::FailedNode> failed_nodes_of_configmap(const json::value& configmap) {
   const json::value* entry =
@@ -140,6 +147,7 @@ int run_certification_report(const ReportOptions& options, std::ostream& out, st
     write_file(options.junit_file, report::render_junit(reports), "JUnit report");
     err << "JUnit report written to " << options.junit_file << "\n";
   }
+  if (!options.html_file.empty()) write_html_report(reports, options.html_file, err);
   if (auto verdict = report_verdict(reports); !verdict.empty()) {
     err << "Error: " << verdict << "\n";
     return 1;

@@ -3,6 +3,7 @@
 // caller fetches the objects (nvcrectl over the REST client, tests from recorded files) and
 // passes the time, used only for the runtime of groups still running.
 #include "api/common_types.hpp"
+#include "api/job.hpp"
 #include "k8s/rfc3339.hpp"
 #include "report/model.hpp"
 
@@ -32,6 +33,13 @@ struct ReportObjects {
 // a valid nvcre object of its kind.
 CertificationReport build_certification_report(const ReportObjects& objects,
                                                k8s::Clock::time_point now);
+
+// The rounds a diagnose-mode Workflow named `workflow` ran, from its Jobs (labelled with the
+// Workflow and their group; the group-nodes annotation lists the nodes): in run order, each with
+// its stage (from the group name) and every Job's nodes and verdict. `jobs` may hold other
+// Workflows' Jobs: only this one's are read.
+std::vector<DiagnoseRound> diagnose_rounds(const std::string& workflow,
+                                           const std::vector<const api::Job*>& jobs);
 
 // Exposed for tests and the renderers.
 std::string human_size(std::int64_t bytes);        // 1024-based: "512 B", "4 KB", "1 MB", "16 GB"
