@@ -47,4 +47,8 @@ std::string report_verdict(const std::vector<report::CertificationReport>& repor
 // array of {name, reason, message}). Throws std::runtime_error when it cannot be decoded.
 std::vector<api::FailedNode> failed_nodes_of_configmap(const boost::json::value& configmap);
 
+// The node names of a succeeded-nodes ConfigMap (binaryData "succeeded-nodes.csv.gz": gzip of
+// the comma-joined names). Throws std::runtime_error when it cannot be decoded.
+std::vector<std::string> succeeded_nodes_of_configmap(const boost::json::value& configmap);
+
 }  // namespace nvcre::cli

@@ -45,12 +45,19 @@ struct Objects {
   std::vector<api::BandwidthMeasurement> bandwidth;
   std::vector<api::GoodputMeasurement> goodput;
   const std::map<std::string, std::vector<api::FailedNode>>* failed_nodes = nullptr;
+  const std::map<std::string, std::vector<std::string>>* succeeded_nodes = nullptr;
 
   std::vector<api::FailedNode> failed_nodes_of(
       const std::optional<api::TypedLocalObjectReference>& ref) const {
     if (!ref || ref->name.empty()) return {};
     auto it = failed_nodes->find(ref->name);
     return it == failed_nodes->end() ? std::vector<api::FailedNode>{} : it->second;
+  }
+  std::vector<std::string> succeeded_nodes_of(
+      const std::optional<api::TypedLocalObjectReference>& ref) const {
+    if (!ref || ref->name.empty()) return {};
+    auto it = succeeded_nodes->find(ref->name);
+    return it == succeeded_nodes->end() ? std::vector<std::string>{} : it->second;
   }
 };
 
@@ -70,6 +77,7 @@ Objects decode_all(const ReportObjects& in) {
   for (const auto& object : in.goodput_measurements)
     out.goodput.push_back(decode<api::GoodputMeasurement>(object));
   out.failed_nodes = &in.failed_nodes;
+  out.succeeded_nodes = &in.succeeded_nodes;
   return out;
 }
 
@@ -286,13 +294,15 @@ void fill_header(CertificationReport& report, const Objects& objects,
   }
 }
 
-void add_node_verdicts(NodeVerdicts& verdicts, const api::CertificationCategoryStatus& category,
+void add_node_verdicts(NodeVerdicts& verdicts, const Objects& objects,
+                       const api::CertificationCategoryStatus& category,
                        const api::Workflow* workflow, const std::vector<api::FailedNode>& failed) {
   const bool has_status = workflow != nullptr && workflow->status;
   const api::OrchestrationStatus* orchestration =
       has_status && workflow->status->orchestration ? &*workflow->status->orchestration : nullptr;
   verdicts.add_category(category.domain + "/" + category.variant, orchestration,
-                        has_status ? &workflow->status->nodeResults : nullptr, failed);
+                        has_status ? &workflow->status->nodeResults : nullptr, failed,
+                        objects.succeeded_nodes_of(category.succeededNodesRef));
 }
 
 }  // namespace
@@ -336,7 +346,7 @@ CertificationReport build_certification_report(const ReportObjects& in,
             failed != nullptr && failed->status == "True")
           category.failure_reason = failed->message;
     }
-    add_node_verdicts(verdicts, category_status, workflow_of(objects, category_status),
+    add_node_verdicts(verdicts, objects, category_status, workflow_of(objects, category_status),
                       category_failed);
     report.categories.push_back(std::move(category));
   }

@@ -27,6 +27,8 @@ struct ReportObjects {
   // The failed-nodes ConfigMaps, decoded: ConfigMap name -> its entries. A ConfigMap that is
   // missing or cannot be decoded is simply absent (its nodes then stay unknown).
   std::map<std::string, std::vector<api::FailedNode>> failed_nodes;
+  // The succeeded-nodes ConfigMaps, decoded the same way: ConfigMap name -> the node names.
+  std::map<std::string, std::vector<std::string>> succeeded_nodes;
 };
 
 // Throws std::invalid_argument naming the object (kind and name) and field when an object is not

@@ -51,10 +51,12 @@ BandwidthThreshold threshold_of(const std::string& expression);
 // Every node the categories name, with its verdict over all of them (build_nodes.cpp).
 class NodeVerdicts {
  public:
-  // `label` is "<domain>/<variant>"; `results` the Workflow's nodeResults (may be null).
+  // `label` is "<domain>/<variant>"; `results` the Workflow's nodeResults (may be null; a
+  // diagnose run records none), `failed` / `succeeded` its node-result ConfigMaps' entries.
   void add_category(const std::string& label, const api::OrchestrationStatus* orchestration,
                     const std::map<std::string, api::NodeResult>* results,
-                    const std::vector<api::FailedNode>& failed);
+                    const std::vector<api::FailedNode>& failed,
+                    const std::vector<std::string>& succeeded);
   void exclude(const std::vector<std::string>& nodes, const std::string& reason);
   std::vector<NodeVerdict> rows() const;
 

@@ -46,7 +46,8 @@ std::vector<BandwidthCurve> bandwidth_curves(
 void NodeVerdicts::add_category(const std::string& label,
                                 const api::OrchestrationStatus* orchestration,
                                 const std::map<std::string, api::NodeResult>* results,
-                                const std::vector<api::FailedNode>& failed) {
+                                const std::vector<api::FailedNode>& failed,
+                                const std::vector<std::string>& succeeded) {
   const auto touch = [&](const std::string& name) -> NodeVerdict& {
     NodeVerdict& node = nodes_[name];
     node.name = name;
@@ -76,11 +77,15 @@ void NodeVerdicts::add_category(const std::string& label,
     if (!entry.message.empty()) reason += ": " + entry.message;
     node.reasons.push_back(std::move(reason));
   }
+  for (const auto& name : succeeded) {
+    NodeVerdict& node = touch(name);
+    if (node.verdict.empty()) node.verdict = "Passed";
+  }
   // Nodes of groups without a result yet: running while their group is not done.
   if (orchestration != nullptr)
     for (const auto& group : orchestration->groups) {
-      const bool done = group.phase == api::group_phase::kSucceeded ||
-                        group.phase == api::group_phase::kFailed;
+      const bool done =
+          group.phase == api::group_phase::kSucceeded || group.phase == api::group_phase::kFailed;
       for (const auto& name : group.nodes) {
         NodeVerdict& node = touch(name);
         if (node.verdict.empty() && !done) node.verdict = "Running";
@@ -186,8 +191,9 @@ std::vector<DiagnoseRound> diagnose_rounds(const std::string& workflow,
   std::int64_t rank = -1;
   for (auto& entry : mine) {
     const bool repeats =
-        !rounds.empty() && std::any_of(rounds.back().jobs.begin(), rounds.back().jobs.end(),
-                                       [&](const auto& other) { return other.group == entry.job.group; });
+        !rounds.empty() &&
+        std::any_of(rounds.back().jobs.begin(), rounds.back().jobs.end(),
+                    [&](const auto& other) { return other.group == entry.job.group; });
     if (rounds.empty() || rank != entry.rank || repeats)
       rounds.push_back({stage_of(entry.job.group).first, {}});
     rank = entry.rank;

@@ -136,7 +136,8 @@ void render_failed_groups(std::string& out, const CategoryReport& category) {
     if (!group.reason.empty()) out += "<br>" + text(group.reason);
     if (const auto& log = group.failure_log) {
       out += "<br>pod " + text(log->pod_name) + " on " + text(log->node_name) + ", exit code " +
-             std::to_string(log->exit_code) + (log->reason.empty() ? "" : " (" + text(log->reason) + ")");
+             std::to_string(log->exit_code) +
+             (log->reason.empty() ? "" : " (" + text(log->reason) + ")");
       if (!log->tail.empty()) out += "<pre>" + text(log->tail) + "</pre>";
     }
     out += "</li>";
@@ -154,8 +155,9 @@ void render_tables(std::string& out, const CategoryReport& category) {
     out += "</table>";
   }
   if (!category.domains.empty()) {
-    out += "<h4>Training Metrics</h4><table><tr><th>Domain</th><th>Nodes</th><th>Goodput</th>"
-           "<th>TFLOPS/GPU</th><th>Step Time</th></tr>";
+    out +=
+        "<h4>Training Metrics</h4><table><tr><th>Domain</th><th>Nodes</th><th>Goodput</th>"
+        "<th>TFLOPS/GPU</th><th>Step Time</th></tr>";
     for (const auto& d : category.domains)
       out += "<tr><td>" + text(d.name) + "</td><td>" + std::to_string(d.node_count) + "</td><td>" +
              text(d.goodput) + "</td><td>" + text(d.tflops) + "</td><td>" + text(d.step_time) +
@@ -163,8 +165,9 @@ void render_tables(std::string& out, const CategoryReport& category) {
     out += "</table>";
   }
   if (!category.bandwidth.empty()) {
-    out += "<h4>Bandwidth</h4><table><tr><th>Size</th><th>AlgBW</th><th>BusBW</th>"
-           "<th>Samples</th><th></th></tr>";
+    out +=
+        "<h4>Bandwidth</h4><table><tr><th>Size</th><th>AlgBW</th><th>BusBW</th>"
+        "<th>Samples</th><th></th></tr>";
     for (const auto& b : category.bandwidth)
       out += "<tr><td>" + text(b.size) + "</td><td>" + text(b.alg_bw) + "</td><td>" +
              text(b.bus_bw) + "</td><td>" + std::to_string(b.samples) + "</td><td>" +
@@ -189,8 +192,8 @@ void render_tables(std::string& out, const CategoryReport& category) {
 }
 
 void render_category(std::string& out, const CategoryReport& category) {
-  out += "<section class=\"category\"><h3>" + text(category.domain + "/" + category.variant) +
-         " " + badge(category.status.empty() ? "Pending" : category.status) + "</h3><dl>";
+  out += "<section class=\"category\"><h3>" + text(category.domain + "/" + category.variant) + " " +
+         badge(category.status.empty() ? "Pending" : category.status) + "</h3><dl>";
   row(out, "Status", text(category.status));
   row(out, "Reason", text(category.failure_reason));
   row(out, "Runtime", text(category.runtime));
@@ -205,9 +208,10 @@ void render_category(std::string& out, const CategoryReport& category) {
   if (auto chart = html::bandwidth_chart(category); !chart.empty())
     out += "<h4>Bus Bandwidth by Message Size</h4>" + chart;
   if (auto timeline = html::diagnose_timeline(category); !timeline.empty())
-    out += "<h4>Diagnose Rounds" +
-           (category.diagnose_stage.empty() ? "" : " (stage: " + text(category.diagnose_stage) + ")") +
-           "</h4>" + timeline;
+    out +=
+        "<h4>Diagnose Rounds" +
+        (category.diagnose_stage.empty() ? "" : " (stage: " + text(category.diagnose_stage) + ")") +
+        "</h4>" + timeline;
   out += "</section>";
 }
 

@@ -86,15 +86,17 @@ void axes(std::string& out, const Frame& f) {
          ") rotate(-90)\" text-anchor=\"middle\">bus bandwidth (GB/s)</text>";
 }
 
+// Labelled at the left, where small messages keep the curves low, so the text stays readable.
 void threshold_line(std::string& out, const Frame& f, const BandwidthThreshold& threshold) {
   if (!threshold.boundary_gbps) return;
   const std::string y = number(f.y(*threshold.boundary_gbps), 1);
   out += "<line class=\"threshold\" x1=\"" + number(f.left, 1) + "\" y1=\"" + y + "\" x2=\"" +
-         number(f.width - f.right, 1) + "\" y2=\"" + y + "\"><title>busBandwidthGBps: " +
-         text(threshold.expression) + "</title></line><text class=\"threshold-label\" x=\"" +
-         number(f.width - f.right - 4, 1) + "\" y=\"" + number(f.y(*threshold.boundary_gbps) - 5, 1) +
-         "\" text-anchor=\"end\">" + (threshold.minimum ? "minimum " : "maximum ") +
-         number(*threshold.boundary_gbps, 2) + " GB/s (" + text(threshold.expression) + ")</text>";
+         number(f.width - f.right, 1) + "\" y2=\"" + y +
+         "\"><title>busBandwidthGBps: " + text(threshold.expression) +
+         "</title></line><text class=\"threshold-label\" x=\"" + number(f.left + 6, 1) + "\" y=\"" +
+         number(f.y(*threshold.boundary_gbps) - 5, 1) + "\">" +
+         (threshold.minimum ? "minimum " : "maximum ") + number(*threshold.boundary_gbps, 2) +
+         " GB/s (" + text(threshold.expression) + ")</text>";
 }
 
 void series(std::string& out, const Frame& f, const BandwidthCurve& curve, std::size_t index) {
@@ -103,13 +105,13 @@ void series(std::string& out, const Frame& f, const BandwidthCurve& curve, std::
   for (const auto& p : curve.points)
     points += (points.empty() ? "" : " ") + number(f.x(p.size_bytes), 1) + "," +
               number(f.y(p.bus_gbps), 1);
-  out += "<g class=\"series " + cls + (curve.failed ? " failed-series" : "") + "\"><polyline points=\"" +
-         points + "\"/>";
+  out += "<g class=\"series " + cls + (curve.failed ? " failed-series" : "") +
+         "\"><polyline points=\"" + points + "\"/>";
   for (const auto& p : curve.points)
-    out += "<circle cx=\"" + number(f.x(p.size_bytes), 1) + "\" cy=\"" + number(f.y(p.bus_gbps), 1) +
-           "\" r=\"3\"><title>" + text(curve.label) + ": " + text(human_size(p.size_bytes)) +
-           ", bus " + number(p.bus_gbps, 2) + " GB/s, alg " + number(p.alg_gbps, 2) +
-           " GB/s</title></circle>";
+    out += "<circle cx=\"" + number(f.x(p.size_bytes), 1) + "\" cy=\"" +
+           number(f.y(p.bus_gbps), 1) + "\" r=\"3\"><title>" + text(curve.label) + ": " +
+           text(human_size(p.size_bytes)) + ", bus " + number(p.bus_gbps, 2) + " GB/s, alg " +
+           number(p.alg_gbps, 2) + " GB/s</title></circle>";
   out += "</g>";
 }
 
@@ -120,9 +122,10 @@ std::string bandwidth_chart(const CategoryReport& category) {
   for (const auto& curve : category.curves) any = any || !curve.points.empty();
   if (!any) return {};
   const Frame f = frame_of(category);
-  std::string out = "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " +
-                    number(f.width, 0) + " " + number(f.height, 0) +
-                    "\" role=\"img\" aria-label=\"bus bandwidth against message size\">";
+  std::string out =
+      "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " +
+      number(f.width, 0) + " " + number(f.height, 0) +
+      "\" role=\"img\" aria-label=\"bus bandwidth against message size\">";
   axes(out, f);
   for (std::size_t i = 0; i < category.curves.size(); ++i) series(out, f, category.curves[i], i);
   threshold_line(out, f, category.threshold);

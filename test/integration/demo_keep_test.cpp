@@ -85,8 +85,8 @@ TEST_F(DemoKeep, PrintedReportCommandWorksAndCtrlCStopsTheDemo) {
   const std::string kubeconfig = command.substr(command.rfind(' ') + 1);
   EXPECT_TRUE(fs::exists(kubeconfig)) << kubeconfig;
 
-  const std::string run = command + " >" + (dir_ / "report.out").string() + " 2>" +
-                          (dir_ / "report.err").string();
+  const std::string run =
+      command + " >" + (dir_ / "report.out").string() + " 2>" + (dir_ / "report.err").string();
   const int status = std::system(run.c_str());
   const std::string report = read_text(dir_ / "report.out");
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1)
@@ -101,9 +101,8 @@ TEST_F(DemoKeep, PrintedReportCommandWorksAndCtrlCStopsTheDemo) {
   for (int i = 0; i < 600 && !exited(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ASSERT_TRUE(exited()) << "the demo did not stop after SIGINT\n" << read_text(dir_ / "demo.err");
-  EXPECT_TRUE(WIFEXITED(*status_) && WEXITSTATUS(*status_) == 0)
-      << *status_ << "\n"
-      << read_text(dir_ / "demo.err");
+  EXPECT_TRUE(WIFEXITED(*status_) && WEXITSTATUS(*status_) == 0) << *status_ << "\n"
+                                                                 << read_text(dir_ / "demo.err");
   EXPECT_NE(read_text(dir_ / "demo.out").find("stopping kube-sim and the manager"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(kubeconfig)) << "the demo left its kubeconfig behind";

@@ -90,12 +90,12 @@ class HtmlReportBrowser : public ::testing::Test {
 
 // The check can fail: a page that fetches what its policy forbids and logs an error is caught.
 TEST_F(HtmlReportBrowser, ConsoleErrorsAreDetected) {
-  const fs::path page = write_page(
-      "bad.html",
-      "<!DOCTYPE html><html><head><meta http-equiv=\"Content-Security-Policy\" "
-      "content=\"default-src 'none'; script-src 'unsafe-inline'\"></head><body>"
-      "<svg><path d=\"M 0 0 L x\"/></svg><script>console.error('broken page')</script>"
-      "</body></html>");
+  const fs::path page =
+      write_page("bad.html",
+                 "<!DOCTYPE html><html><head><meta http-equiv=\"Content-Security-Policy\" "
+                 "content=\"default-src 'none'; script-src 'unsafe-inline'\"></head><body>"
+                 "<svg><path d=\"M 0 0 L x\"/></svg><script>console.error('broken page')</script>"
+                 "</body></html>");
   const Run run = chromium(page, "--dump-dom");
   EXPECT_NE(console_lines(run.err).find("broken page"), std::string::npos) << run.err;
 }

@@ -4,6 +4,7 @@
 //   objects.yaml       the Certification and what it left in its namespace (Workflows, Jobs,
 //                      BandwidthMeasurements, GoodputMeasurements), several YAML documents
 //   failed-nodes.yaml  (optional) failed-nodes ConfigMap name -> its decoded entries
+//   succeeded-nodes.yaml (optional) succeeded-nodes ConfigMap name -> its node names
 //   now.txt            (optional) the RFC 3339 time of the report (default 2026-10-01T12:00:00Z)
 #include "api/codec.hpp"
 #include "jsonkit/paths.hpp"
@@ -39,6 +40,12 @@ inline nvcre::report::ReportObjects objects_of(const GoldenCase& golden_case) {
     for (const auto& [name, entries] : lists.as_object())
       objects.failed_nodes[std::string(name)] =
           nvcre::api::decode<std::vector<nvcre::api::FailedNode>>(entries, std::string(name));
+  }
+  if (golden_case.has_input("succeeded-nodes.yaml")) {
+    const auto lists = nvcre::jsonkit::parse_yaml(golden_case.input("succeeded-nodes.yaml"));
+    for (const auto& [name, nodes] : lists.as_object())
+      for (const auto& node : nodes.as_array())
+        objects.succeeded_nodes[std::string(name)].emplace_back(node.as_string());
   }
   return objects;
 }

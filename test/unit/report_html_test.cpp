@@ -32,7 +32,7 @@ TEST(ReportHtmlEscape, ClusterTextCannotBecomeMarkup) {
   EXPECT_EQ(html::text("<script>a & b</script>"), "&lt;script&gt;a &amp; b&lt;/script&gt;");
   EXPECT_EQ(html::text("line 1\nline \"2\""), "line 1\nline \"2\"");
   EXPECT_EQ(html::attribute("a\"b\nc<d>"), "a&quot;b&#10;c&lt;d&gt;");
-  EXPECT_EQ(html::text("x\u202ey"), "x\\u202ey");    // bidi override shown, not obeyed
+  EXPECT_EQ(html::text("x\u202ey"), "x\\u202ey");        // bidi override shown, not obeyed
   EXPECT_EQ(html::text("\x1b[31mred"), "\\x1b[31mred");  // terminal escapes shown as text
 }
 
