@@ -78,6 +78,9 @@ void add_report_command(CLI::App& certification_cmd, Commands& commands) {
   report_cmd->add_option("--junit-file", report.junit_file,
                          "Also write a JUnit XML report here (a testsuite per Certification, a "
                          "testcase per category)");
+  report_cmd->add_option("--html", report.html_file,
+                         "Also write the report as one self-contained HTML page here (bandwidth "
+                         "charts, node grid, diagnose rounds; opens offline, runs no script)");
   // kubectl's rule rather than a fixed "default": a context that names a namespace is where
   // kubectl would look too.
   nvcre::cli::add_connection_flags(
@@ -90,7 +93,8 @@ void add_report_command(CLI::App& certification_cmd, Commands& commands) {
       "Examples:\n"
       "  nvcrectl certification report my-cert -n certs\n"
       "  nvcrectl certification report cert-a cert-b --results-file r.json --junit-file r.xml\n"
-      "  nvcrectl certification report my-cert -o json --kubeconfig ~/.kube/lab");
+      "  nvcrectl certification report my-cert -o json --kubeconfig ~/.kube/lab\n"
+      "  nvcrectl certification report my-cert --html report.html");
   commands.report_cmd = report_cmd;
 }
 

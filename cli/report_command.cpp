@@ -3,6 +3,7 @@
 #include "api/codec.hpp"
 #include "jsonkit/paths.hpp"
 #include "jsonkit/yaml.hpp"
+#include "report/html.hpp"
 #include "report/junit.hpp"
 #include "report/text.hpp"
 #include "workflow/node_results.hpp"
@@ -36,8 +37,9 @@ std::vector<json::value> items_of(k8s::RestClient& client, const k8s::ResourceRe
   return out;
 }
 
-// The failed-nodes ConfigMaps the Certification's categories and Workflows name.
-std::set<std::string> failed_nodes_refs(const report::ReportObjects& objects) {
+// The node-result ConfigMaps (`ref`: failedNodesRef or succeededNodesRef) the Certification's
+// categories and Workflows name.
+std::set<std::string> node_result_refs(const report::ReportObjects& objects, const char* ref) {
   std::set<std::string> names;
   const auto add = [&](const json::value* ref) {
     if (ref != nullptr && ref->is_object())
@@ -46,10 +48,8 @@ std::set<std::string> failed_nodes_refs(const report::ReportObjects& objects) {
   };
   const auto* statuses = jsonkit::value_at(objects.certification, {"status", "categoryStatuses"});
   if (statuses != nullptr && statuses->is_array())
-    for (const auto& status : statuses->as_array())
-      add(jsonkit::value_at(status, {"failedNodesRef"}));
-  for (const auto& workflow : objects.workflows)
-    add(jsonkit::value_at(workflow, {"status", "failedNodesRef"}));
+    for (const auto& status : statuses->as_array()) add(jsonkit::value_at(status, {ref}));
+  for (const auto& workflow : objects.workflows) add(jsonkit::value_at(workflow, {"status", ref}));
   return names;
 }
 
@@ -64,6 +64,12 @@ void write_file(const std::string& path, const std::string& content, const std::
 
 }  // namespace
 
+void write_html_report(const std::vector<report::CertificationReport>& reports,
+                       const std::string& path, std::ostream& err) {
+  write_file(path, report::render_html(reports), "HTML report");
+  err << "HTML report written to " << path << "\n";
+}
+
 std::vector<api::FailedNode> failed_nodes_of_configmap(const json::value& configmap) {
   const json::value* entry =
       jsonkit::value_at(configmap, {"binaryData", std::string(workflow::kFailedNodesKey)});
@@ -73,6 +79,24 @@ std::vector<api::FailedNode> failed_nodes_of_configmap(const json::value& config
   if (bytes->empty()) return {};
   const json::value list = json::parse(workflow::gunzip(*bytes));
   return api::decode<std::vector<api::FailedNode>>(list, "failed-nodes");
+}
+
+std::vector<std::string> succeeded_nodes_of_configmap(const json::value& configmap) {
+  const json::value* entry =
+      jsonkit::value_at(configmap, {"binaryData", std::string(workflow::kSucceededNodesKey)});
+  if (entry == nullptr || !entry->is_string()) return {};
+  auto bytes = k8s::decode_base64(std::string(entry->as_string()));
+  if (!bytes) throw std::runtime_error("succeeded-nodes ConfigMap: the payload is not base64");
+  std::vector<std::string> nodes;
+  if (bytes->empty()) return nodes;
+  const std::string csv = workflow::gunzip(*bytes);
+  for (std::size_t start = 0; start < csv.size();) {
+    std::size_t end = csv.find(',', start);
+    if (end == std::string::npos) end = csv.size();
+    if (end > start) nodes.push_back(csv.substr(start, end - start));
+    start = end + 1;
+  }
+  return nodes;
 }
 
 report::ReportObjects fetch_report_objects(k8s::RestClient& client, const std::string& ns,
@@ -90,11 +114,19 @@ report::ReportObjects fetch_report_objects(k8s::RestClient& client, const std::s
   objects.jobs = items_of(client, kJobs, ns);
   objects.bandwidth_measurements = items_of(client, kBandwidthMeasurements, ns);
   objects.goodput_measurements = items_of(client, kGoodputMeasurements, ns);
-  for (const auto& configmap : failed_nodes_refs(objects)) {
+  for (const auto& configmap : node_result_refs(objects, "failedNodesRef")) {
     // A ConfigMap that is gone or unreadable leaves its nodes unknown; it does not stop the report.
     try {
       objects.failed_nodes[configmap] =
           failed_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
+    } catch (const k8s::ApiError&) {
+    } catch (const std::runtime_error&) {
+    }
+  }
+  for (const auto& configmap : node_result_refs(objects, "succeededNodesRef")) {
+    try {
+      objects.succeeded_nodes[configmap] =
+          succeeded_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
     } catch (const k8s::ApiError&) {
     } catch (const std::runtime_error&) {
     }
@@ -140,6 +172,7 @@ int run_certification_report(const ReportOptions& options, std::ostream& out, st
     write_file(options.junit_file, report::render_junit(reports), "JUnit report");
     err << "JUnit report written to " << options.junit_file << "\n";
   }
+  if (!options.html_file.empty()) write_html_report(reports, options.html_file, err);
   if (auto verdict = report_verdict(reports); !verdict.empty()) {
     err << "Error: " << verdict << "\n";
     return 1;

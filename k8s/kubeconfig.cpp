@@ -301,4 +301,11 @@ ClientConfig load_in_cluster(const InClusterOptions& options) {
   return config;
 }
 
+std::string credentialless_kubeconfig(const std::string& server_url) {
+  return "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: " +
+         server_url +
+         "\ncontexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
+         "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+}
+
 }  // namespace nvcre::k8s

@@ -54,6 +54,10 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
                               const std::string& context = {},
                               const std::filesystem::path& base_dir = {});
 
+// A kubeconfig of one context "sim" for `server_url` with no credentials (kube-sim asks for
+// none): what the demo hands its user and the tests hand nvcrectl, kubectl and the manager.
+std::string credentialless_kubeconfig(const std::string& server_url);
+
 // The kubeconfig path kubectl would use: $KUBECONFIG (first entry) else ~/.kube/config.
 // nullopt when neither is set. `getenv` is injectable for tests.
 std::optional<std::filesystem::path> default_kubeconfig_path(

@@ -45,12 +45,19 @@ struct Objects {
   std::vector<api::BandwidthMeasurement> bandwidth;
   std::vector<api::GoodputMeasurement> goodput;
   const std::map<std::string, std::vector<api::FailedNode>>* failed_nodes = nullptr;
+  const std::map<std::string, std::vector<std::string>>* succeeded_nodes = nullptr;
 
   std::vector<api::FailedNode> failed_nodes_of(
       const std::optional<api::TypedLocalObjectReference>& ref) const {
     if (!ref || ref->name.empty()) return {};
     auto it = failed_nodes->find(ref->name);
     return it == failed_nodes->end() ? std::vector<api::FailedNode>{} : it->second;
+  }
+  std::vector<std::string> succeeded_nodes_of(
+      const std::optional<api::TypedLocalObjectReference>& ref) const {
+    if (!ref || ref->name.empty()) return {};
+    auto it = succeeded_nodes->find(ref->name);
+    return it == succeeded_nodes->end() ? std::vector<std::string>{} : it->second;
   }
 };
 
@@ -70,6 +77,7 @@ Objects decode_all(const ReportObjects& in) {
   for (const auto& object : in.goodput_measurements)
     out.goodput.push_back(decode<api::GoodputMeasurement>(object));
   out.failed_nodes = &in.failed_nodes;
+  out.succeeded_nodes = &in.succeeded_nodes;
   return out;
 }
 
@@ -222,6 +230,8 @@ void fill_measurements(CategoryReport& category, const Objects& objects,
     if (m.status) transport.insert(m.status->transport.begin(), m.status->transport.end());
   }
   category.transport.assign(transport.begin(), transport.end());
+  category.curves = bandwidth_curves(orchestration, bandwidth);
+  category.threshold = threshold_of(bandwidth_threshold(workflow));
   if (!bandwidth.empty() && orchestration.totalGroups > 1)
     category.group_bandwidth =
         group_bandwidth_rows(orchestration, bandwidth, bandwidth_threshold(workflow));
@@ -242,6 +252,12 @@ void fill_from_workflow(CategoryReport& category, const Objects& objects,
   category.failed_groups = failed_groups(objects, orchestration, failed_nodes);
   fill_iterations(category, orchestration, now);
   fill_measurements(category, objects, workflow, orchestration);
+  if (workflow.spec.orchestration.diagnose) {
+    std::vector<const api::Job*> jobs;
+    for (const auto& [name, job] : objects.jobs) jobs.push_back(&job);
+    category.diagnose_rounds = diagnose_rounds(workflow.metadata.name, jobs);
+    if (orchestration.diagnose) category.diagnose_stage = orchestration.diagnose->stage;
+  }
 }
 
 std::string mnnvl_of(const api::Certification& certification, std::size_t index) {
@@ -278,6 +294,17 @@ void fill_header(CertificationReport& report, const Objects& objects,
   }
 }
 
+void add_node_verdicts(NodeVerdicts& verdicts, const Objects& objects,
+                       const api::CertificationCategoryStatus& category,
+                       const api::Workflow* workflow, const std::vector<api::FailedNode>& failed) {
+  const bool has_status = workflow != nullptr && workflow->status;
+  const api::OrchestrationStatus* orchestration =
+      has_status && workflow->status->orchestration ? &*workflow->status->orchestration : nullptr;
+  verdicts.add_category(category.domain + "/" + category.variant, orchestration,
+                        has_status ? &workflow->status->nodeResults : nullptr, failed,
+                        objects.succeeded_nodes_of(category.succeededNodesRef));
+}
+
 }  // namespace
 
 CertificationReport build_certification_report(const ReportObjects& in,
@@ -298,9 +325,11 @@ CertificationReport build_certification_report(const ReportObjects& in,
     report.result = std::string(kResultPassed);
 
   std::set<std::string> failed_nodes;
+  NodeVerdicts verdicts;
   for (std::size_t i = 0; i < status.categoryStatuses.size(); ++i) {
     const auto& category_status = status.categoryStatuses[i];
-    for (const auto& node : objects.failed_nodes_of(category_status.failedNodesRef))
+    const auto category_failed = objects.failed_nodes_of(category_status.failedNodesRef);
+    for (const auto& node : category_failed)
       if (!node.name.empty()) failed_nodes.insert(node.name);
     CategoryReport category;
     category.domain = category_status.domain;
@@ -317,10 +346,14 @@ CertificationReport build_certification_report(const ReportObjects& in,
             failed != nullptr && failed->status == "True")
           category.failure_reason = failed->message;
     }
+    add_node_verdicts(verdicts, objects, category_status, workflow_of(objects, category_status),
+                      category_failed);
     report.categories.push_back(std::move(category));
   }
   report.failed_nodes.assign(failed_nodes.begin(), failed_nodes.end());
   fill_header(report, objects, status.categoryStatuses);
+  verdicts.exclude(report.excluded_nodes, report.exclusion_reason);
+  report.nodes = verdicts.rows();
   // Fewer nodes certified than targeted is not a failure (nothing was observed to fail), but it
   // is not a pass either.
   if (report.result == kResultPassed && !report.excluded_nodes.empty())

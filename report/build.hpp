@@ -3,6 +3,7 @@
 // caller fetches the objects (nvcrectl over the REST client, tests from recorded files) and
 // passes the time, used only for the runtime of groups still running.
 #include "api/common_types.hpp"
+#include "api/job.hpp"
 #include "k8s/rfc3339.hpp"
 #include "report/model.hpp"
 
@@ -26,12 +27,21 @@ struct ReportObjects {
   // The failed-nodes ConfigMaps, decoded: ConfigMap name -> its entries. A ConfigMap that is
   // missing or cannot be decoded is simply absent (its nodes then stay unknown).
   std::map<std::string, std::vector<api::FailedNode>> failed_nodes;
+  // The succeeded-nodes ConfigMaps, decoded the same way: ConfigMap name -> the node names.
+  std::map<std::string, std::vector<std::string>> succeeded_nodes;
 };
 
 // Throws std::invalid_argument naming the object (kind and name) and field when an object is not
 // a valid nvcre object of its kind.
 CertificationReport build_certification_report(const ReportObjects& objects,
                                                k8s::Clock::time_point now);
+
+// The rounds a diagnose-mode Workflow named `workflow` ran, from its Jobs (labelled with the
+// Workflow and their group; the group-nodes annotation lists the nodes): in run order, each with
+// its stage (from the group name) and every Job's nodes and verdict. `jobs` may hold other
+// Workflows' Jobs: only this one's are read.
+std::vector<DiagnoseRound> diagnose_rounds(const std::string& workflow,
+                                           const std::vector<const api::Job*>& jobs);
 
 // Exposed for tests and the renderers.
 std::string human_size(std::int64_t bytes);        // 1024-based: "512 B", "4 KB", "1 MB", "16 GB"

@@ -34,6 +34,36 @@ std::string group_label(const api::GroupStatus& group);
 // never a missed minimum.
 bool misses_minimum(const std::string& expression, double peak_gbps);
 
+// Job name -> the group it ran.
+std::map<std::string, const api::GroupStatus*> groups_by_job(
+    const api::OrchestrationStatus& orchestration);
+
+// Every group's measured curve (each message size once, in size order), in group order.
+std::vector<BandwidthCurve> bandwidth_curves(
+    const api::OrchestrationStatus& orchestration,
+    const std::vector<const api::BandwidthMeasurement*>& measurements);
+
+// The threshold `expression` and the lowest value where its verdict flips, between 0 and 10^6 GB/s
+// (searched with the controller's judge, so any expression it accepts is drawn the way it is
+// judged); no boundary when the verdict never flips or the expression is empty or invalid.
+BandwidthThreshold threshold_of(const std::string& expression);
+
+// Every node the categories name, with its verdict over all of them (build_nodes.cpp).
+class NodeVerdicts {
+ public:
+  // `label` is "<domain>/<variant>"; `results` the Workflow's nodeResults (may be null; a
+  // diagnose run records none), `failed` / `succeeded` its node-result ConfigMaps' entries.
+  void add_category(const std::string& label, const api::OrchestrationStatus* orchestration,
+                    const std::map<std::string, api::NodeResult>* results,
+                    const std::vector<api::FailedNode>& failed,
+                    const std::vector<std::string>& succeeded);
+  void exclude(const std::vector<std::string>& nodes, const std::string& reason);
+  std::vector<NodeVerdict> rows() const;
+
+ private:
+  std::map<std::string, NodeVerdict> nodes_;
+};
+
 std::vector<GroupBandwidthRow> group_bandwidth_rows(
     const api::OrchestrationStatus& orchestration,
     const std::vector<const api::BandwidthMeasurement*>& measurements,

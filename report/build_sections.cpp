@@ -7,6 +7,7 @@
 #include "report/build_parts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -23,15 +24,6 @@ std::string format(const char* pattern, double value) {
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
-  return out;
-}
-
-// Job name -> the group it ran.
-std::map<std::string, const api::GroupStatus*> groups_by_job(
-    const api::OrchestrationStatus& orchestration) {
-  std::map<std::string, const api::GroupStatus*> out;
-  for (const auto& group : orchestration.groups)
-    if (group.jobRef) out[group.jobRef->name] = &group;
   return out;
 }
 
@@ -54,6 +46,36 @@ std::string average(const std::vector<double>& values, const char* pattern) {
 }
 
 }  // namespace
+
+std::map<std::string, const api::GroupStatus*> groups_by_job(
+    const api::OrchestrationStatus& orchestration) {
+  std::map<std::string, const api::GroupStatus*> out;
+  for (const auto& group : orchestration.groups)
+    if (group.jobRef) out[group.jobRef->name] = &group;
+  return out;
+}
+
+BandwidthThreshold threshold_of(const std::string& expression) {
+  BandwidthThreshold out;
+  out.expression = expression;
+  if (expression.empty()) return out;
+  // The first value (10% steps from 1 to 10^6 GB/s) judged unlike 0, so a range such as
+  // `value >= 300 && value < 5000` is found as well as a plain bound.
+  const bool passes_zero = passes(expression, 0);
+  double high = 0;
+  for (double v = 1; v <= 1e6 && high == 0; v *= 1.1)
+    if (passes(expression, v) != passes_zero) high = v;
+  if (high == 0) return out;
+  out.minimum = !passes_zero;
+  double low = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double middle = (low + high) / 2;
+    (passes(expression, middle) == passes_zero ? low : high) = middle;
+  }
+  // To the hundredth: `value >= 850` is drawn at 850, not at 849.99999999.
+  out.boundary_gbps = std::round(high * 100) / 100;
+  return out;
+}
 
 Finality finality_of(const std::vector<api::Condition>& conditions) {
   const auto* complete = api::find_condition(conditions, api::kConditionComplete);

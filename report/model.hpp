@@ -90,6 +90,52 @@ struct GroupBandwidthRow {
   std::string provisional_reason;
 };
 
+// What only the HTML page (html.hpp) draws; not part of the JSON, whose fields are NVCRE's.
+
+// One message size of a group's measurement, in bytes and GB/s.
+struct BandwidthPoint {
+  std::int64_t size_bytes = 0;
+  double bus_gbps = 0;
+  double alg_gbps = 0;
+};
+
+// Every message size one group's measurement recorded, in size order.
+struct BandwidthCurve {
+  std::string group;
+  std::string label;  // as GroupBandwidthRow::label
+  std::vector<BandwidthPoint> points;
+  bool failed = false;
+  bool provisional = false;
+};
+
+// The busBandwidthGBps threshold and the value where its verdict flips (for drawing): a minimum
+// when values above it pass, an upper bound when values below it pass.
+struct BandwidthThreshold {
+  std::string expression;
+  std::optional<double> boundary_gbps;
+  bool minimum = true;
+};
+
+// One Job of a diagnose round.
+struct DiagnoseJob {
+  std::string group;
+  std::vector<std::string> nodes;
+  std::string verdict;  // Succeeded | Failed | HardwareFailed | ValidationFailed | Running
+  std::string message;  // the failure's condition message
+};
+
+struct DiagnoseRound {
+  std::string stage;  // api::diagnose_stage::* ("unknown" for an unrecognised group name)
+  std::vector<DiagnoseJob> jobs;
+};
+
+// A node's verdict over every category, and why.
+struct NodeVerdict {
+  std::string name;
+  std::string verdict;               // Passed | Failed | Excluded | Running | Untested
+  std::vector<std::string> reasons;  // "<domain>/<variant>: <reason>: <message>"
+};
+
 struct CategoryReport {
   std::string domain;
   std::string variant;
@@ -107,6 +153,11 @@ struct CategoryReport {
   std::vector<BandwidthRow> bandwidth;
   std::vector<GroupBandwidthRow> group_bandwidth;
   std::vector<IterationRow> iterations;  // only when more than one
+  // HTML only.
+  std::vector<BandwidthCurve> curves;
+  BandwidthThreshold threshold;
+  std::vector<DiagnoseRound> diagnose_rounds;  // empty unless the Workflow runs in diagnose mode
+  std::string diagnose_stage;
 };
 
 struct CertificationReport {
@@ -121,6 +172,7 @@ struct CertificationReport {
   std::vector<std::string> failed_nodes;  // sorted union over the categories
   std::string result;                     // kResult*
   std::vector<NodeResultRow> node_results;
+  std::vector<NodeVerdict> nodes;  // HTML only: every node named anywhere, sorted by name
 };
 
 // The JSON form (field names and order as NVCRE writes them; empty optional fields omitted,

@@ -2,9 +2,12 @@
 // (default aws:h100:16, one faulty node) and its simulated Kubeflow Trainer, installs the CRDs,
 // runs the real manager against it, submits a Certification, shows its progress and ends with
 // the result per category, including every failed node and its reason.
+// With --keep, kube-sim and the manager stay up after the report until SIGINT/SIGTERM, and the
+// demo prints a kubeconfig and the nvcrectl command that reads the report from them.
 // Exit 0 when the Certification reached a verdict (Succeeded or Failed), 1 on timeout or error.
 #include "manager/embedded/embedded_cluster.hpp"
 #include "jsonkit/yaml.hpp"
+#include "k8s/kubeconfig.hpp"
 #include "manager/demo_report.hpp"
 #include "manager/flags.hpp"
 
@@ -12,6 +15,8 @@
 #include <boost/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <signal.h>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,6 +35,72 @@ std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
+// Ctrl-C and SIGTERM, blocked in every thread (before any starts) so the main thread alone takes
+// them, with sigtimedwait / sigwait, and stops the cluster in order.
+sigset_t stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+bool stop_requested(const sigset_t& set) {
+  const timespec none{0, 0};
+  return sigtimedwait(&set, nullptr, &none) > 0;
+}
+
+// The nvcrectl next to this binary (build/cli/nvcrectl beside build/manager/nvcre-demo), relative
+// to the working directory when it lies below it, so the printed command can be pasted as is.
+std::string nvcrectl_path() {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (error) return "nvcrectl";
+  const fs::path cli = self.parent_path().parent_path() / "cli" / "nvcrectl";
+  const fs::path relative = cli.lexically_relative(fs::current_path(error));
+  if (!error && !relative.empty() && *relative.begin() != "..") return relative.string();
+  return cli.string();
+}
+
+// Writes a kubeconfig for kube-sim into a fresh directory under the temporary directory and
+// prints how to read the report with it; returns the directory (removed on exit).
+std::filesystem::path offer_cluster(const std::string& server_url, const std::string& ns,
+                                    const std::string& name) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "nvcre-demo-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error("cannot create a directory for the kubeconfig under " +
+                             fs::temp_directory_path().string());
+  const fs::path kubeconfig = fs::path(pattern) / "kubeconfig";
+  std::ofstream(kubeconfig) << nvcre::k8s::credentialless_kubeconfig(server_url);
+  std::cout << "\nkube-sim and the manager stay up until Ctrl-C. Kubeconfig: "
+            << kubeconfig.string() << "\nRead the report from another shell:\n  " << nvcrectl_path()
+            << " certification report " << name << " -n " << ns << " --kubeconfig "
+            << kubeconfig.string() << "\n"
+            << std::flush;
+  return pattern;
+}
+
+// The result per category from what the Certification left in its namespace.
+void print_final_report(nvcre::k8s::RestClient& api, const std::string& ns,
+                        const std::string& name) {
+  const auto items = [&](const nvcre::k8s::ResourceRef& resource) {
+    std::vector<json::value> out;
+    const json::value list = api.list(resource, ns);
+    for (const auto& item : list.at("items").as_array()) out.push_back(item);
+    return out;
+  };
+  const json::value final_state =
+      api.get({"nvcre.nvidia.com", "v1alpha1", "certifications", true}, ns, name);
+  std::cout << nvcre::manager::final_report(
+                   final_state, items({"nvcre.nvidia.com", "v1alpha1", "workflows", true}),
+                   items({"nvcre.nvidia.com", "v1alpha1", "jobs", true}),
+                   items({"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements", true}),
+                   items({"", "v1", "configmaps", true}))
+            << std::flush;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,6 +112,7 @@ int main(int argc, char** argv) {
   int step_ms = 300;
   int run_ms = 0;
   int timeout_s = 300;
+  bool keep = false;
   CLI::App app{"nvcre-demo: one Certification end to end on an in-process kube-sim", "nvcre-demo"};
   app.add_option("--cluster", cluster, "Simulated cluster PLATFORM:GPU:NODES")
       ->capture_default_str();
@@ -64,7 +136,13 @@ int main(int argc, char** argv) {
                  "Simulated Trainer: how long pods run, writing their logs as they go (0: a step)")
       ->capture_default_str();
   app.add_option("--timeout", timeout_s, "Give up after this many seconds")->capture_default_str();
+  app.add_flag("--keep", keep,
+               "After the report keep kube-sim and the manager up until Ctrl-C, and print the "
+               "kubeconfig and nvcrectl command to read the report with");
   if (int code = nvcre::manager::parse_command_line(app, argc, argv); code >= 0) return code;
+  const sigset_t signals = stop_signals();
+  if (keep) pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  bool interrupted = false;
   spdlog::set_level(spdlog::level::warn);
   try {
     json::value certification = nvcre::jsonkit::parse_yaml(read_file(certification_file));
@@ -109,31 +187,30 @@ int main(int argc, char** argv) {
     nvcre::manager::DemoProgress progress;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
     bool done = false;
-    while (!done && std::chrono::steady_clock::now() < deadline) {
+    while (!done && !interrupted && std::chrono::steady_clock::now() < deadline) {
+      if (keep && stop_requested(signals)) {
+        interrupted = true;
+        break;
+      }
       json::value current = api.get(certifications, ns, name);
       for (const auto& line : progress.update(current)) std::cout << line << "\n" << std::flush;
       done = nvcre::manager::has_verdict(current);
       if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
-    json::value final_state = api.get(certifications, ns, name);
-    std::vector<json::value> workflows;
-    const nvcre::k8s::ResourceRef workflow_ref{"nvcre.nvidia.com", "v1alpha1", "workflows", true};
-    const json::value workflow_list = api.list(workflow_ref, ns);
-    for (const auto& item : workflow_list.at("items").as_array()) workflows.push_back(item);
-    std::vector<json::value> jobs;
-    const json::value job_list = api.list({"nvcre.nvidia.com", "v1alpha1", "jobs", true}, ns);
-    for (const auto& item : job_list.at("items").as_array()) jobs.push_back(item);
-    std::vector<json::value> bandwidth;
-    const json::value bandwidth_list =
-        api.list({"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements", true}, ns);
-    for (const auto& item : bandwidth_list.at("items").as_array()) bandwidth.push_back(item);
-    std::vector<json::value> configmaps;
-    const json::value configmap_list = api.list({"", "v1", "configmaps", true}, ns);
-    for (const auto& item : configmap_list.at("items").as_array()) configmaps.push_back(item);
-    std::cout << nvcre::manager::final_report(final_state, workflows, jobs, bandwidth, configmaps)
-              << std::flush;
+    print_final_report(api, ns, name);
+    if (keep && !interrupted) {
+      const auto dir = offer_cluster(embedded.sim().url(), ns, name);
+      int signal = 0;
+      sigwait(&signals, &signal);
+      std::cout << "stopping kube-sim and the manager\n" << std::flush;
+      std::filesystem::remove_all(dir);
+    }
     manager.stop();
     embedded.stop();
+    if (interrupted) {
+      std::cerr << "Error: interrupted before a verdict\n";
+      return 1;
+    }
     if (!done) {
       std::cerr << "Error: no verdict after " << timeout_s << " s (see the progress above)\n";
       return 1;

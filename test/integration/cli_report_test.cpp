@@ -147,9 +147,18 @@ TEST_F(CliReport, FailedCertificationNamesTheNodeAndExitsOne) {
   client_->create(kCertifications, "it", certification("faulty"));
   ASSERT_EQ(wait_for_verdict("faulty").type, "Failed");
 
-  const CliRun run = report("faulty -n it --results-file " + (dir_ / "r.json").string() +
-                            " --junit-file " + (dir_ / "r.xml").string());
+  const CliRun run =
+      report("faulty -n it --results-file " + (dir_ / "r.json").string() + " --junit-file " +
+             (dir_ / "r.xml").string() + " --html " + (dir_ / "r.html").string());
   EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("HTML report written to " + (dir_ / "r.html").string()), std::string::npos)
+      << run.err;
+  // The page's node grid: the faulty node red, with its reason on hover.
+  const std::string page = read_text(dir_ / "r.html");
+  EXPECT_NE(page.find("<div class=\"node failed\" title=\"gpu-node-02: Failed&#10;"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("XID 79: GPU has fallen off the bus"), std::string::npos);
   EXPECT_NE(run.err.find("Error: certification \"faulty\" failed\n"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("│  Status:    Failed"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("│  Failed Groups:"), std::string::npos) << run.out;
@@ -238,6 +247,9 @@ TEST_F(CliReport, AResultsFileThatCannotBeWrittenFailsTheCommand) {
   const CliRun run = report("healthy -n it --results-file " + path);
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("Error: write results file: " + path), std::string::npos) << run.err;
+  const CliRun html = report("healthy -n it --html " + path);
+  EXPECT_EQ(html.exit_code, 1);
+  EXPECT_NE(html.err.find("Error: write HTML report: " + path), std::string::npos) << html.err;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "test/support/child_process.hpp"
 
+#include "k8s/kubeconfig.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -17,13 +19,11 @@ extern char** environ;
 namespace nvcre::testing {
 
 void write_sim_kubeconfig(const std::string& path, const std::string& server_url) {
-  std::ofstream(path) << "apiVersion: v1\nkind: Config\n"
-                      << "clusters:\n- name: sim\n  cluster:\n    server: " << server_url << "\n"
-                      << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
-                      << "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+  std::ofstream(path) << k8s::credentialless_kubeconfig(server_url);
 }
 
-pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path) {
+pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path,
+                     const std::string& stdout_path) {
   if (args.empty()) throw std::runtime_error("spawn_with_log: no program given");
   std::vector<std::string> copies = args;
   std::vector<char*> argv;
@@ -33,7 +33,11 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  if (stdout_path.empty())
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  else
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

@@ -14,8 +14,10 @@ namespace nvcre::testing {
 void write_sim_kubeconfig(const std::string& path, const std::string& server_url);
 
 // Starts args[0] with `args`, its stderr appended to nothing but `log_path` (truncated) and its
-// stdout discarded; throws std::runtime_error when it cannot be started.
-pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path);
+// stdout written to `stdout_path` (truncated; discarded when empty); throws std::runtime_error
+// when it cannot be started.
+pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path,
+                     const std::string& stdout_path = {});
 
 // The nvcre-manager `binary` as its own process against kube-sim at `server_url` (probes on an
 // ephemeral port, metrics off, then `extra_args`), its stderr in a log file of a fresh temporary

@@ -152,5 +152,18 @@ TEST(ReportFailedNodes, DecodesTheConfigMapPayload) {
   EXPECT_THROW(cli::failed_nodes_of_configmap(configmap), std::runtime_error);
 }
 
+TEST(ReportSucceededNodes, DecodesTheConfigMapPayload) {
+  boost::json::value configmap = {
+      {"binaryData",
+       {{std::string(workflow::kSucceededNodesKey),
+         workflow::base64_encode(workflow::gzip("gpu-node-01,gpu-node-02,gpu-node-10"))}}}};
+  EXPECT_EQ(cli::succeeded_nodes_of_configmap(configmap),
+            (std::vector<std::string>{"gpu-node-01", "gpu-node-02", "gpu-node-10"}));
+  EXPECT_TRUE(
+      cli::succeeded_nodes_of_configmap(boost::json::value{{"data", {{"x", "y"}}}}).empty());
+  configmap.as_object()["binaryData"].as_object()[workflow::kSucceededNodesKey] = "%%%";
+  EXPECT_THROW(cli::succeeded_nodes_of_configmap(configmap), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace nvcre::report
