@@ -16,11 +16,14 @@ extern char** environ;
 
 namespace nvcre::testing {
 
-void write_sim_kubeconfig(const std::string& path, const std::string& server_url) {
+void write_sim_kubeconfig(const std::string& path, const std::string& server_url,
+                          const std::string& token, const std::string& ca_file) {
   std::ofstream(path) << "apiVersion: v1\nkind: Config\n"
                       << "clusters:\n- name: sim\n  cluster:\n    server: " << server_url << "\n"
+                      << (ca_file.empty() ? "" : "    certificate-authority: " + ca_file + "\n")
                       << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
-                      << "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+                      << "current-context: sim\nusers:\n- name: sim\n  user: "
+                      << (token.empty() ? "{}" : "{token: " + token + "}") << "\n";
 }
 
 pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path) {
@@ -45,13 +48,14 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
 }
 
 ManagerChild::ManagerChild(const std::string& binary, const std::string& server_url,
-                           const std::vector<std::string>& extra_args, const std::string& tag) {
+                           const std::vector<std::string>& extra_args, const std::string& tag,
+                           const std::string& token, const std::string& ca_file) {
   std::random_device random;
   dir_ = std::filesystem::temp_directory_path() / ("nvcre-" + tag + "-" + std::to_string(random()));
   std::filesystem::create_directories(dir_);
   const auto kubeconfig = (dir_ / "kubeconfig").string();
   log_ = (dir_ / "manager.log").string();
-  write_sim_kubeconfig(kubeconfig, server_url);
+  write_sim_kubeconfig(kubeconfig, server_url, token, ca_file);
   std::vector<std::string> args{
       binary,        "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
       "127.0.0.1:0", "--metrics-bind-address", "0"};
