@@ -13,6 +13,7 @@
 #include "actors/supervisor.hpp"
 
 #include <caf/all.hpp>
+#include <spdlog/spdlog.h>
 
 #include <mutex>
 
@@ -135,6 +136,11 @@ void Manager::start() {
 
   k8s::RestClientOptions client_options;
   client_options.user_agent = o.user_agent;
+  // A refused request is otherwise only a retried error: name the permission that is missing.
+  client_options.on_refused = [](const std::string& method, const std::string& path,
+                                 const k8s::ApiError& error) {
+    spdlog::warn("{}", k8s::describe_refusal(method, path, error));
+  };
   auto api_client = std::make_shared<k8s::RestClient>(o.client, client_options);
   k8s::RestClientOptions watch_client_options = client_options;
   watch_client_options.max_retries = 0;  // the reflectors back off themselves, interruptibly

@@ -29,6 +29,18 @@ ApiError::ApiError(int code_, std::string reason_, std::string message_,
       causes(std::move(causes_)),
       status(std::move(status_)) {}
 
+std::string describe_refusal(const std::string& method, const std::string& path,
+                             const ApiError& error) {
+  const std::string what = error.message.empty() ? error.reason : error.message;
+  if (error.code == 401)
+    return "API request refused (401 Unauthorized): " + method + " " + path + ": " + what +
+           ": the server did not accept the client's credentials (check the kubeconfig's token "
+           "or the ServiceAccount token)";
+  return "API request refused (" + std::to_string(error.code) + " " + error.reason +
+         "): " + method + " " + path + ": " + what +
+         ": the client's role lacks this permission (grant it, e.g. in the manager's ClusterRole)";
+}
+
 std::string reason_for_code(int code) {
   switch (code) {
     case 400:

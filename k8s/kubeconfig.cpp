@@ -301,11 +301,14 @@ ClientConfig load_in_cluster(const InClusterOptions& options) {
   return config;
 }
 
-std::string credentialless_kubeconfig(const std::string& server_url) {
+std::string single_context_kubeconfig(const std::string& server_url, const std::string& token,
+                                      const std::string& ca_file) {
   return "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: " +
-         server_url +
-         "\ncontexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
-         "current-context: sim\nusers:\n- name: sim\n  user: {}\n";
+         server_url + "\n" +
+         (ca_file.empty() ? std::string() : "    certificate-authority: " + ca_file + "\n") +
+         "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\n"
+         "current-context: sim\nusers:\n- name: sim\n  user: " +
+         (token.empty() ? std::string("{}") : "{token: " + token + "}") + "\n";
 }
 
 }  // namespace nvcre::k8s

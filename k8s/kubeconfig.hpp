@@ -54,9 +54,11 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
                               const std::string& context = {},
                               const std::filesystem::path& base_dir = {});
 
-// A kubeconfig of one context "sim" for `server_url` with no credentials (kube-sim asks for
-// none): what the demo hands its user and the tests hand nvcrectl, kubectl and the manager.
-std::string credentialless_kubeconfig(const std::string& server_url);
+// A kubeconfig of one context "sim" for `server_url`: what the demo hands its user and the tests
+// hand nvcrectl, kubectl and the manager. No credentials unless `token` is given (an open kube-sim
+// asks for none); `ca_file` names the certificate authority of an https server.
+std::string single_context_kubeconfig(const std::string& server_url, const std::string& token = {},
+                                      const std::string& ca_file = {});
 
 // The kubeconfig path kubectl would use: $KUBECONFIG (first entry) else ~/.kube/config.
 // nullopt when neither is set. `getenv` is injectable for tests.

@@ -121,8 +121,15 @@ struct RestClient::Impl {
         limiter.pause_for_retry_after(Clock::now(), pause);
         continue;  // wait_for_slot sleeps out the pause
       }
-      throw decode_api_error(res.status, res.body);
+      throw refused_or_not(r, decode_api_error(res.status, res.body));
     }
+  }
+
+  // The error, reported to on_refused first when it is a 401 or 403.
+  ApiError refused_or_not(const RestRequest& r, ApiError error) const {
+    if ((error.code == 401 || error.code == 403) && options.on_refused)
+      options.on_refused(r.method, r.path, error);
+    return error;
   }
 
   void watch(const RestRequest& r, const std::optional<int>& timeout_seconds,
@@ -165,7 +172,8 @@ struct RestClient::Impl {
         either.get_token());
     if (cancel.stop_requested()) return;  // closed by the stop request: nothing more to deliver
     if (client_stop.stop_requested()) throw cancelled(r);
-    if (status < 200 || status >= 300) throw decode_api_error(status, error_body);
+    if (status < 200 || status >= 300)
+      throw refused_or_not(r, decode_api_error(status, error_body));
     if (!stop) deliver(decoder.finish());
   }
 

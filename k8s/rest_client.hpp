@@ -84,6 +84,11 @@ struct RestClientOptions {
   int max_retries = 5;                              // 429/5xx with Retry-After
   std::chrono::milliseconds max_retry_wait{60000};  // a longer Retry-After is clamped to this
   std::string user_agent = "nvcre";
+  // Called with every request the server refuses with 401 or 403, before the ApiError is thrown:
+  // a caller that cannot act without the permission should say which one it lacks
+  // (describe_refusal). Called on the requesting thread; may be empty.
+  std::function<void(const std::string& method, const std::string& path, const ApiError& error)>
+      on_refused{};
 };
 
 // A raw response, for callers (and tests) that need more than the verbs below.

@@ -2,6 +2,7 @@
 // api_server_patch.cpp and api_server_watch.cpp.
 #include "sim/api_server.hpp"
 
+#include "sim/access.hpp"
 #include "sim/garbage_collector.hpp"
 #include "sim/log_query.hpp"
 #include "sim/openapi.hpp"
@@ -44,18 +45,7 @@ std::string query(const HttpRequest& request, const std::string& key) {
 }
 
 json::value parse_body(const HttpRequest& request) {
-  if (is_protobuf_media_type(request.content_type)) return decode_protobuf_object(request.body);
-  if (request.content_type.find("protobuf") != std::string::npos)
-    throw ApiError(
-        415, "UnsupportedMediaType",
-        "the body of the request was in an unknown format - accepted media types include: "
-        "application/json, application/yaml, application/vnd.kubernetes.protobuf");
-  boost::system::error_code ec;
-  json::value body = json::parse(request.body, ec);
-  if (ec || !body.is_object())
-    throw bad_request("the body of the request could not be decoded as a JSON object: " +
-                      (ec ? ec.message() : std::string("not an object")));
-  return body;
+  return decode_request_body(request.content_type, request.body);
 }
 
 // DeleteOptions.propagationPolicy from the query or the body; Background when absent.
@@ -105,6 +95,16 @@ ApiServer::ApiServer(ApiServerOptions options)
     store_.update(registry_.find("", "v1", "namespaces")->type, "", ns, created,
                   Store::UpdateKind::Status);
   }
+  if (options_.access.rbac) {
+    tokens_.set_admin_token(options_.access.admin_token);
+    const ResourceType& roles =
+        registry_.find("rbac.authorization.k8s.io", "v1", "clusterroles")->type;
+    const ResourceType& bindings =
+        registry_.find("rbac.authorization.k8s.io", "v1", "clusterrolebindings")->type;
+    for (auto& role : access::bootstrap_cluster_roles()) store_.create(roles, "", std::move(role));
+    for (auto& binding : access::bootstrap_cluster_role_bindings())
+      store_.create(bindings, "", std::move(binding));
+  }
   if (options_.cluster)
     add_cluster_nodes(store_, registry_.find("", "v1", "nodes")->type, *options_.cluster);
   if (options_.trainer.enabled) {
@@ -120,10 +120,10 @@ ApiServer::ApiServer(ApiServerOptions options)
 
 // handle() (faults, request log, garbage collection around this) lives in api_server_admin.cpp.
 std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::serve(
-    const HttpRequest& request) {
+    const HttpRequest& request, const rbac::UserInfo& user) {
   std::shared_ptr<WatchStream> watch;
   try {
-    HttpResponse response = dispatch(request, watch);
+    HttpResponse response = dispatch(request, user, watch);
     if (watch) return watch;
     return response;
   } catch (const ApiError& error) {
@@ -134,7 +134,8 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::serve(
   }
 }
 
-HttpResponse ApiServer::dispatch(const HttpRequest& request, std::shared_ptr<WatchStream>& watch) {
+HttpResponse ApiServer::dispatch(const HttpRequest& request, const rbac::UserInfo& user,
+                                 std::shared_ptr<WatchStream>& watch) {
   bool handled = false;
   HttpResponse response = discovery(request, handled);
   if (handled) return response;
@@ -167,8 +168,14 @@ HttpResponse ApiServer::dispatch(const HttpRequest& request, std::shared_ptr<Wat
   std::string name = rest.size() > 1 ? rest[1] : std::string();
   std::string sub = rest.size() > 2 ? rest[2] : std::string();
   if (!sub.empty() && !(sub == "status" && info->type.status_subresource) &&
-      !(sub == "log" && info->log_subresource))
+      !(sub == "log" && info->log_subresource) && !(sub == "token" && info->token_subresource))
     throw ApiError(404, "NotFound", "the server could not find the requested resource");
+  if (info->review) {
+    if (!name.empty())
+      throw ApiError(404, "NotFound", "the server could not find the requested resource");
+    return review(request, *info, user);
+  }
+  if (sub == "token") return token_request(request, *info, ns, name);
   response = info->type.group == "events.k8s.io" && info->type.resource == "events"
                  ? events_v1_request(request, ns, name, sub, watch)
                  : resource_request(request, *info, ns, name, sub, watch);

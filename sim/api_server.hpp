@@ -2,6 +2,7 @@
 // The API server's request handling, free of any HTTP library: routing of /api and /apis paths,
 // discovery, CRUD / PATCH / status subresource, dry-run, CRD registration (validated through the
 // api/ SchemaRegistry) and watch streams (pulled by the transport with poll_watch). Thread-safe.
+#include "sim/authn.hpp"
 #include "sim/cluster_profile.hpp"
 #include "sim/fault_plan.hpp"
 #include "sim/request_log.hpp"
@@ -35,6 +36,8 @@ struct HttpRequest {
   std::string accept;
   std::string body;
   std::string user_agent{};  // counted per verb in the request log: which client wrote what
+  // From "Authorization: Bearer <token>" ("" when absent). A secret: never logged or echoed.
+  std::string bearer_token{};
 };
 
 struct HttpResponse {
@@ -63,6 +66,15 @@ struct WatchStream {
   std::function<boost::json::value(const boost::json::value&)> present{};
 };
 
+// Who may do what. Open (the default) serves every request as kube-sim always has; RBAC
+// authenticates each request by its bearer token (the admin token, or one TokenRequest issued)
+// and authorizes it against the stored Roles, ClusterRoles and their bindings, as kube-apiserver
+// with --authorization-mode=RBAC: 401 without a known token, 403 with the API server's message.
+struct AccessOptions {
+  bool rbac = false;
+  std::string admin_token;  // authenticates as a member of system:masters ("" = none)
+};
+
 struct ApiServerOptions {
   StoreOptions store;
   std::chrono::milliseconds bookmark_interval{5000};
@@ -71,6 +83,7 @@ struct ApiServerOptions {
   std::optional<ClusterProfile>
       cluster;             // simulated GPU Nodes created up front (sim/cluster_profile.hpp)
   TrainerOptions trainer;  // simulated Kubeflow Trainer (sim/trainer.hpp); off by default
+  AccessOptions access;
 };
 
 class ApiServer {
@@ -92,6 +105,7 @@ class ApiServer {
   Store& store() { return store_; }
   FaultInjector& faults() { return faults_; }
   RequestLog& request_log() { return log_; }
+  auth::TokenRegistry& tokens() { return tokens_; }
   // Runs the garbage collector over what changed, to a fixed point (the server does after every
   // request that left it work).
   void collect_garbage();
@@ -106,10 +120,22 @@ class ApiServer {
   void stop_simulation();
 
  private:
-  std::variant<HttpResponse, std::shared_ptr<WatchStream>> serve(const HttpRequest& request);
+  std::variant<HttpResponse, std::shared_ptr<WatchStream>> serve(const HttpRequest& request,
+                                                                 const rbac::UserInfo& user);
+  // With RBAC on: who sent the request, or the 401 / 403 answer (counted per user); with it off,
+  // an anonymous user and no answer (api_server_access.cpp).
+  std::variant<rbac::UserInfo, HttpResponse> admit_request(const HttpRequest& request);
+  rbac::RbacObjects rbac_objects() const;
+  // POST tokenreviews, subjectaccessreviews, selfsubjectaccessreviews: answered, never stored.
+  HttpResponse review(const HttpRequest& request, const ResourceInfo& info,
+                      const rbac::UserInfo& user);
+  // POST serviceaccounts/<name>/token (TokenRequest).
+  HttpResponse token_request(const HttpRequest& request, const ResourceInfo& info,
+                             const std::string& ns, const std::string& name);
   HttpResponse admin(const HttpRequest& request);       // /sim/faults, /sim/stats, /sim/logs
   HttpResponse replay_log(const HttpRequest& request);  // PUT /sim/logs/<namespace>/<pod>
-  HttpResponse dispatch(const HttpRequest& request, std::shared_ptr<WatchStream>& watch);
+  HttpResponse dispatch(const HttpRequest& request, const rbac::UserInfo& user,
+                        std::shared_ptr<WatchStream>& watch);
   HttpResponse discovery(const HttpRequest& request, bool& handled);
   HttpResponse resource_request(const HttpRequest& request, const ResourceInfo& info,
                                 const std::string& ns, const std::string& name,
@@ -144,6 +170,7 @@ class ApiServer {
   api::SchemaRegistry schemas_;
   FaultInjector faults_;
   RequestLog log_;
+  auth::TokenRegistry tokens_;
   PodLogs pod_logs_;             // the Trainer's pods' container logs (pods/<name>/log)
   std::mutex simulation_mutex_;  // one Trainer pass at a time (the ticker, a test's own call)
   std::unique_ptr<Trainer> trainer_;

@@ -4,13 +4,15 @@
 //   GET /sim/faults            the plan and the injected-fault counters
 //   PUT /sim/faults            replace the plan (YAML or JSON body); an empty plan turns faults off
 //   DELETE /sim/faults         turn faults off and zero the counters
-//   GET /sim/stats[?recent=N]  request counters, creates per name, the last N log entries
+//   GET /sim/stats[?recent=N]  request counters, creates per name, denied requests per user (with
+//                              --authorization rbac), the last N log entries
 //   DELETE /sim/stats          zero the request log
 //   PUT /sim/logs/<namespace>/<pod>[?container=C]
 //                              replace that container's log with the body (a captured log to
 //                              replay): each line keeps a leading RFC 3339 timestamp, else gets
 //                              the time of the PUT; the simulation writes no more to it
-// /sim/* requests are neither logged nor subject to faults.
+// /sim/* requests are neither logged nor subject to faults or access control (they are the
+// simulation's controls, not part of the Kubernetes API).
 #include "sim/api_server.hpp"
 
 #include "sim/garbage_collector.hpp"
@@ -74,14 +76,20 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(
   }
   const auto started = std::chrono::steady_clock::now();
   const auto target = classify_request(request.method, request.path, request.query);
+  // Access control first, as in kube-apiserver's filter chain: a refused request reaches neither
+  // the fault plan nor the handlers.
+  auto admitted = admit_request(request);
   FaultDecision fault;
-  if (target) fault = faults_.decide(*target);
-
   std::variant<HttpResponse, std::shared_ptr<WatchStream>> result;
-  if (fault.error) {
-    result = error_response(*fault.error);
+  if (auto* refused = std::get_if<HttpResponse>(&admitted)) {
+    result = std::move(*refused);
   } else {
-    result = serve(request);
+    if (target) fault = faults_.decide(*target);
+    if (fault.error) {
+      result = error_response(*fault.error);
+    } else {
+      result = serve(request, std::get<rbac::UserInfo>(admitted));
+    }
   }
 
   int code = 200;

@@ -147,6 +147,9 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     req.content_type = std::string(request[http::field::content_type]);
     req.accept = std::string(request[http::field::accept]);
     req.user_agent = std::string(request[http::field::user_agent]);
+    if (const std::string credentials(request[http::field::authorization]);
+        credentials.starts_with("Bearer "))
+      req.bearer_token = credentials.substr(7);
     req.body = std::move(request.body());
     auto parsed = boost::urls::parse_origin_form(request.target());
     if (!parsed) {

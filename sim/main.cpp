@@ -5,7 +5,7 @@
 //            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]...
 //            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--node-condition NAME=TYPE]...
 //            [--trainer-step-ms N]
-//            [--trainer-run-ms N] [--no-trainer]
+//            [--trainer-run-ms N] [--no-trainer] [--authorization open|rbac [--admin-token T]]
 // --cluster creates simulated GPU Nodes (sim/cluster_profile.hpp); the simulated Trainer
 // (sim/trainer.hpp) runs TrainJobs, fails the pods on --faulty-node nodes, caps the bus bandwidth
 // a group with a --slow-node reports, hangs a group with a --stall-node, and sets a
@@ -15,6 +15,9 @@
 // later.
 // --tls-cert-file/--tls-private-key-file serve HTTPS (PEM, like kube-apiserver's flags);
 // --client-ca-file then requires client certificates signed by that CA.
+// --authorization rbac enforces access as kube-apiserver with RBAC does (sim/api_server.hpp's
+// AccessOptions): --admin-token is a token with full access (system:masters); every other token
+// comes from TokenRequest (`kubectl create token SA -n NS`).
 // Prints "kube-sim listening on http(s)://<address>:<port>" once ready; stops on SIGINT / SIGTERM.
 #include "sim/crd_loader.hpp"
 #include "sim/kube_sim.hpp"
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
   std::optional<unsigned> trainer_step_ms;
   std::optional<unsigned> trainer_run_ms;
   bool no_trainer = false;
+  std::string authorization = "open";
   nvcre::sim::KubeSimTls tls;
   CLI::App app{
       "kube-sim: an in-memory Kubernetes API server on loopback, with a simulated GPU cluster and "
@@ -109,7 +113,22 @@ int main(int argc, char** argv) {
   app.add_option("--trainer-run-ms", trainer_run_ms,
                  "how long simulated pods run, writing their logs as they go (default: one step)");
   app.add_flag("--no-trainer", no_trainer, "do not simulate the Kubeflow Trainer");
+  app.add_option("--authorization", authorization,
+                 "open (every request served) or rbac (bearer tokens required, RBAC enforced)")
+      ->check(CLI::IsMember({"open", "rbac"}));
+  app.add_option("--admin-token", options.api.access.admin_token,
+                 "with --authorization rbac: a token with full access (group system:masters)");
   CLI11_PARSE(app, argc, argv);
+  options.api.access.rbac = authorization == "rbac";
+  if (options.api.access.rbac && !options.token.empty()) {
+    std::cerr << "kube-sim: --token and --authorization rbac do not go together: give the admin "
+                 "its token with --admin-token\n";
+    return 2;
+  }
+  if (!options.api.access.rbac && !options.api.access.admin_token.empty()) {
+    std::cerr << "kube-sim: --admin-token needs --authorization rbac\n";
+    return 2;
+  }
   options.api.store.retained_events = watch_window;
   options.api.trainer.enabled =
       !no_trainer;  // the binary simulates the Trainer unless --no-trainer

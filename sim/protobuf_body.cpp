@@ -201,6 +201,89 @@ void secret_fields(json::object& out, const std::vector<Field>& fields) {
   if (!string_data.empty()) out["stringData"] = std::move(string_data);
 }
 
+// ServiceAccount: automountServiceAccountToken = 4 (secrets and imagePullSecrets are not taken).
+void service_account_fields(json::object& out, const std::vector<Field>& fields) {
+  for (const auto& field : fields)
+    if (field.number == 4) out["automountServiceAccountToken"] = field.varint != 0;
+}
+
+json::array strings(const std::vector<Field>& fields, std::uint32_t number) {
+  json::array out;
+  for (const auto& field : fields)
+    if (field.number == number) out.emplace_back(std::string(field.bytes));
+  return out;
+}
+
+// TokenRequestSpec: audiences = 1, boundObjectRef = 3 {kind, apiVersion, name, uid},
+// expirationSeconds = 4.
+void token_request_fields(json::object& out, const std::vector<Field>& fields) {
+  for (const auto& field : fields) {
+    if (field.number != 2) continue;
+    json::object spec;
+    const auto spec_fields = read_fields(field.bytes);
+    if (auto audiences = strings(spec_fields, 1); !audiences.empty())
+      spec["audiences"] = std::move(audiences);
+    for (const auto& item : spec_fields) {
+      if (item.number == 4) spec["expirationSeconds"] = static_cast<std::int64_t>(item.varint);
+      if (item.number != 3) continue;
+      json::object bound;
+      for (const auto& ref : read_fields(item.bytes)) {
+        static constexpr const char* kKeys[] = {"", "kind", "apiVersion", "name", "uid"};
+        if (ref.number >= 1 && ref.number <= 4) set_string(bound, kKeys[ref.number], ref.bytes);
+      }
+      spec["boundObjectRef"] = std::move(bound);
+    }
+    out["spec"] = std::move(spec);
+  }
+}
+
+// TokenReviewSpec: token = 1, audiences = 2.
+void token_review_fields(json::object& out, const std::vector<Field>& fields) {
+  for (const auto& field : fields) {
+    if (field.number != 2) continue;
+    json::object spec;
+    const auto spec_fields = read_fields(field.bytes);
+    for (const auto& item : spec_fields)
+      if (item.number == 1) set_string(spec, "token", item.bytes);
+    if (auto audiences = strings(spec_fields, 2); !audiences.empty())
+      spec["audiences"] = std::move(audiences);
+    out["spec"] = std::move(spec);
+  }
+}
+
+// ResourceAttributes: namespace 1, verb 2, group 3, version 4, resource 5, subresource 6, name 7;
+// NonResourceAttributes: path 1, verb 2.
+json::object access_attributes(std::string_view message, bool resource) {
+  static constexpr const char* kResource[] = {"",        "namespace", "verb",        "group",
+                                              "version", "resource",  "subresource", "name"};
+  json::object out;
+  for (const auto& field : read_fields(message)) {
+    if (resource && field.number >= 1 && field.number <= 7)
+      set_string(out, kResource[field.number], field.bytes);
+    if (!resource && field.number == 1) set_string(out, "path", field.bytes);
+    if (!resource && field.number == 2) set_string(out, "verb", field.bytes);
+  }
+  return out;
+}
+
+// (Self)SubjectAccessReviewSpec: resourceAttributes = 1, nonResourceAttributes = 2; the
+// SubjectAccessReviewSpec adds user = 3, groups = 4 and uid = 6.
+void access_review_fields(json::object& out, const std::vector<Field>& fields) {
+  for (const auto& field : fields) {
+    if (field.number != 2) continue;
+    json::object spec;
+    const auto spec_fields = read_fields(field.bytes);
+    for (const auto& item : spec_fields) {
+      if (item.number == 1) spec["resourceAttributes"] = access_attributes(item.bytes, true);
+      if (item.number == 2) spec["nonResourceAttributes"] = access_attributes(item.bytes, false);
+      if (item.number == 3) set_string(spec, "user", item.bytes);
+      if (item.number == 6) set_string(spec, "uid", item.bytes);
+    }
+    if (auto groups = strings(spec_fields, 4); !groups.empty()) spec["groups"] = std::move(groups);
+    out["spec"] = std::move(spec);
+  }
+}
+
 }  // namespace
 
 bool is_protobuf_media_type(std::string_view content_type) {
@@ -227,10 +310,20 @@ json::value decode_protobuf_object(std::string_view body) {
   if (api_version == "v1" && kind == "Namespace") decoder = namespace_fields;
   if (api_version == "v1" && kind == "ConfigMap") decoder = config_map_fields;
   if (api_version == "v1" && kind == "Secret") decoder = secret_fields;
+  if (api_version == "v1" && kind == "ServiceAccount") decoder = service_account_fields;
+  if (api_version == "authentication.k8s.io/v1" && kind == "TokenRequest")
+    decoder = token_request_fields;
+  if (api_version == "authentication.k8s.io/v1" && kind == "TokenReview")
+    decoder = token_review_fields;
+  if (api_version == "authorization.k8s.io/v1" &&
+      (kind == "SubjectAccessReview" || kind == "SelfSubjectAccessReview"))
+    decoder = access_review_fields;
   if (!decoder)
     throw ApiError(
         415, "UnsupportedMediaType",
-        "kube-sim reads protobuf bodies of v1 Namespace, ConfigMap and Secret only, not " +
+        "kube-sim reads protobuf bodies of v1 Namespace, ConfigMap, Secret and ServiceAccount, "
+        "authentication.k8s.io/v1 TokenRequest and TokenReview, and authorization.k8s.io/v1 "
+        "(Self)SubjectAccessReview only, not " +
             (api_version.empty() ? std::string("this body") : api_version + " " + kind) +
             ": send it as application/json");
   const auto fields = read_fields(raw);
@@ -240,6 +333,21 @@ json::value decode_protobuf_object(std::string_view body) {
     if (field.number == 1) object["metadata"] = object_meta(field.bytes);
   decoder(object, fields);
   return object;
+}
+
+json::value decode_request_body(std::string_view content_type, std::string_view body) {
+  if (is_protobuf_media_type(content_type)) return decode_protobuf_object(body);
+  if (content_type.find("protobuf") != std::string_view::npos)
+    throw ApiError(
+        415, "UnsupportedMediaType",
+        "the body of the request was in an unknown format - accepted media types include: "
+        "application/json, application/yaml, application/vnd.kubernetes.protobuf");
+  boost::system::error_code ec;
+  json::value parsed = json::parse(body, ec);
+  if (ec || !parsed.is_object())
+    throw bad_request("the body of the request could not be decoded as a JSON object: " +
+                      (ec ? ec.message() : std::string("not an object")));
+  return parsed;
 }
 
 }  // namespace nvcre::sim

@@ -25,6 +25,22 @@ void RequestLog::record_create(const std::string& resource, const std::string& n
   if (created) ++count.created;
 }
 
+void RequestLog::record_denied(const std::string& user) {
+  std::lock_guard lock(mutex_);
+  ++denied_by_user_[user];
+}
+
+void RequestLog::record_unauthenticated() {
+  std::lock_guard lock(mutex_);
+  ++unauthenticated_;
+}
+
+std::uint64_t RequestLog::denied(const std::string& user) const {
+  std::lock_guard lock(mutex_);
+  auto it = denied_by_user_.find(user);
+  return it == denied_by_user_.end() ? 0 : it->second;
+}
+
 void RequestLog::reset() {
   std::lock_guard lock(mutex_);
   ring_.clear();
@@ -32,6 +48,8 @@ void RequestLog::reset() {
   by_verb_code_.clear();
   by_agent_verb_.clear();
   creates_.clear();
+  denied_by_user_.clear();
+  unauthenticated_ = 0;
 }
 
 std::uint64_t RequestLog::requests(const std::string& verb, int code) const {
@@ -82,6 +100,12 @@ json::value RequestLog::stats(std::size_t recent) const {
     if (count.attempts > 1) duplicates.push_back(entry);
     creates.push_back(std::move(entry));
   }
+  json::object denied_by_user;
+  std::uint64_t denied = 0;
+  for (const auto& [user, n] : denied_by_user_) {
+    denied_by_user[user] = n;
+    denied += n;
+  }
   json::array log;
   const std::size_t skip = ring_.size() > recent ? ring_.size() - recent : 0;
   for (std::size_t i = skip; i < ring_.size(); ++i) {
@@ -93,9 +117,15 @@ json::value RequestLog::stats(std::size_t recent) const {
                                {"latencyMs", static_cast<double>(r.latency.count()) / 1000.0},
                                {"injected", r.injected}});
   }
-  return json::object{{"requests", std::move(requests)},           {"total", total_},
-                      {"byUserAgent", std::move(by_agent)},        {"creates", std::move(creates)},
-                      {"duplicateCreates", std::move(duplicates)}, {"log", std::move(log)}};
+  return json::object{{"requests", std::move(requests)},
+                      {"total", total_},
+                      {"byUserAgent", std::move(by_agent)},
+                      {"creates", std::move(creates)},
+                      {"duplicateCreates", std::move(duplicates)},
+                      {"deniedByUser", std::move(denied_by_user)},
+                      {"denied", denied},
+                      {"unauthenticated", unauthenticated_},
+                      {"log", std::move(log)}};
 }
 
 }  // namespace nvcre::sim

@@ -1,8 +1,9 @@
 #pragma once
 // kube-sim's request log: the last N requests (method, path, verb, code, latency) in a bounded
 // ring, plus counters that never roll over: requests per verb and code, requests per client
-// (User-Agent) and verb so a test can tell which client wrote, and create attempts per
-// (group/resource, namespace, name) so a test can tell whether a client created an object twice.
+// (User-Agent) and verb so a test can tell which client wrote, create attempts per
+// (group/resource, namespace, name) so a test can tell whether a client created an object twice,
+// and requests refused by access control per user so a test can tell whether a role was enough.
 // Served as `GET /sim/stats` (`?recent=N` limits the log part, default 100). Thread-safe.
 #include <boost/json/value.hpp>
 
@@ -34,6 +35,9 @@ class RequestLog {
   // A create attempt for (group/resource, namespace, name); `created` when it answered 201.
   void record_create(const std::string& resource, const std::string& ns, const std::string& name,
                      bool created);
+  // A request refused with 403 to `user`; one refused with 401 (no or an unknown token).
+  void record_denied(const std::string& user);
+  void record_unauthenticated();
   void reset();
 
   std::uint64_t requests(const std::string& verb, int code) const;
@@ -41,10 +45,12 @@ class RequestLog {
   std::uint64_t requests_by(const std::string& user_agent, const std::string& verb) const;
   std::uint64_t create_attempts(const std::string& resource, const std::string& ns,
                                 const std::string& name) const;
+  std::uint64_t denied(const std::string& user) const;
 
   // {"requests": {"<verb>": {"<code>": n}}, "total": n, "byUserAgent": {"<agent>": {"<verb>": n}},
   //  "creates": [{"resource", "namespace", "name", "attempts", "created"}],
   //  "duplicateCreates": [...the entries with attempts > 1...],
+  //  "deniedByUser": {"<user>": n}, "denied": n (403s), "unauthenticated": n (401s),
   //  "log": [{"method", "path", "verb", "code", "latencyMs", "injected"}] (newest last)}
   boost::json::value stats(std::size_t recent = 100) const;
 
@@ -60,6 +66,8 @@ class RequestLog {
   std::map<std::string, std::map<int, std::uint64_t>> by_verb_code_;
   std::map<std::string, std::map<std::string, std::uint64_t>> by_agent_verb_;
   std::map<std::tuple<std::string, std::string, std::string>, CreateCount> creates_;
+  std::map<std::string, std::uint64_t> denied_by_user_;
+  std::uint64_t unauthenticated_ = 0;
 };
 
 }  // namespace nvcre::sim

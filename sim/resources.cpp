@@ -81,9 +81,18 @@ ResourceRegistry::ResourceRegistry() {
       builtin("resource.k8s.io", "v1", "resourceslices", "ResourceSlice", false),
       builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
               false, {"crd", "crds"}, true),
+      builtin("authentication.k8s.io", "v1", "tokenreviews", "TokenReview", false),
+      builtin("authorization.k8s.io", "v1", "subjectaccessreviews", "SubjectAccessReview", false),
+      builtin("authorization.k8s.io", "v1", "selfsubjectaccessreviews", "SelfSubjectAccessReview",
+              false),
   };
-  for (auto& info : resources_)
+  for (auto& info : resources_) {
     if (info.type.resource == "pods") info.log_subresource = true;
+    if (info.type.resource == "serviceaccounts") info.token_subresource = true;
+    // Both groups hold review kinds only.
+    info.review =
+        info.type.group == "authentication.k8s.io" || info.type.group == "authorization.k8s.io";
+  }
 }
 
 std::vector<ResourceInfo> ResourceRegistry::from_crd(const json::value& crd) {
@@ -239,7 +248,7 @@ std::optional<json::value> ResourceRegistry::resource_list(const std::string& gr
                        {"singularName", r.singular},
                        {"namespaced", r.type.namespaced},
                        {"kind", r.type.kind},
-                       {"verbs", verbs}};
+                       {"verbs", r.review ? json::array{"create"} : verbs}};
     if (!r.short_names.empty()) entry["shortNames"] = to_array(r.short_names);
     if (!r.categories.empty()) entry["categories"] = to_array(r.categories);
     list.push_back(std::move(entry));
@@ -249,6 +258,14 @@ std::optional<json::value> ResourceRegistry::resource_list(const std::string& gr
                                   {"namespaced", r.type.namespaced},
                                   {"kind", r.type.kind},
                                   {"verbs", json::array{"get", "patch", "update"}}});
+    if (r.token_subresource)
+      list.push_back(json::object{{"name", r.type.resource + "/token"},
+                                  {"singularName", ""},
+                                  {"namespaced", r.type.namespaced},
+                                  {"group", "authentication.k8s.io"},
+                                  {"version", "v1"},
+                                  {"kind", "TokenRequest"},
+                                  {"verbs", json::array{"create"}}});
     if (r.log_subresource)
       list.push_back(json::object{{"name", r.type.resource + "/log"},
                                   {"singularName", ""},

@@ -20,6 +20,9 @@ struct ResourceInfo {
   std::vector<std::string> categories;
   std::string crd_name;  // owning CRD; empty for built-ins
   bool log_subresource = false;
+  bool token_subresource = false;  // serviceaccounts/token (TokenRequest)
+  // A review kind (TokenReview, SubjectAccessReview, ...): create only, answered and never stored.
+  bool review = false;
   // The CRD version's additionalPrinterColumns (server-side Table output); empty for built-ins.
   boost::json::array printer_columns{};
 };

@@ -73,7 +73,7 @@ std::filesystem::path offer_cluster(const std::string& server_url, const std::st
     throw std::runtime_error("cannot create a directory for the kubeconfig under " +
                              fs::temp_directory_path().string());
   const fs::path kubeconfig = fs::path(pattern) / "kubeconfig";
-  std::ofstream(kubeconfig) << nvcre::k8s::credentialless_kubeconfig(server_url);
+  std::ofstream(kubeconfig) << nvcre::k8s::single_context_kubeconfig(server_url);
   std::cout << "\nkube-sim and the manager stay up until Ctrl-C. Kubeconfig: "
             << kubeconfig.string() << "\nRead the report from another shell:\n  " << nvcrectl_path()
             << " certification report " << name << " -n " << ns << " --kubeconfig "

@@ -36,7 +36,8 @@ void KubectlTest::SetUp() {
   KubeSimOptions options;
   options.api.bookmark_interval = std::chrono::milliseconds(1000);
   configure(options);
-  token_ = options.token;
+  // With access control on, kubectl is the admin; otherwise it presents the sim's --token, if any.
+  token_ = options.api.access.rbac ? options.api.access.admin_token : options.token;
   sim_ = std::make_unique<KubeSim>(options);
   sim_->start();
   std::ofstream config(dir_ / "kubeconfig");

@@ -18,8 +18,9 @@ extern char** environ;
 
 namespace nvcre::testing {
 
-void write_sim_kubeconfig(const std::string& path, const std::string& server_url) {
-  std::ofstream(path) << k8s::credentialless_kubeconfig(server_url);
+void write_sim_kubeconfig(const std::string& path, const std::string& server_url,
+                          const std::string& token, const std::string& ca_file) {
+  std::ofstream(path) << k8s::single_context_kubeconfig(server_url, token, ca_file);
 }
 
 pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& log_path,
@@ -49,13 +50,14 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
 }
 
 ManagerChild::ManagerChild(const std::string& binary, const std::string& server_url,
-                           const std::vector<std::string>& extra_args, const std::string& tag) {
+                           const std::vector<std::string>& extra_args, const std::string& tag,
+                           const std::string& token, const std::string& ca_file) {
   std::random_device random;
   dir_ = std::filesystem::temp_directory_path() / ("nvcre-" + tag + "-" + std::to_string(random()));
   std::filesystem::create_directories(dir_);
   const auto kubeconfig = (dir_ / "kubeconfig").string();
   log_ = (dir_ / "manager.log").string();
-  write_sim_kubeconfig(kubeconfig, server_url);
+  write_sim_kubeconfig(kubeconfig, server_url, token, ca_file);
   std::vector<std::string> args{
       binary,        "--kubeconfig",           kubeconfig, "--health-probe-bind-address",
       "127.0.0.1:0", "--metrics-bind-address", "0"};

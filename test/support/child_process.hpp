@@ -10,8 +10,11 @@
 
 namespace nvcre::testing {
 
-// A kubeconfig at `path` for `server_url` without credentials (kube-sim asks for none).
-void write_sim_kubeconfig(const std::string& path, const std::string& server_url);
+// A kubeconfig at `path` for `server_url`, without credentials (kube-sim asks for none unless its
+// access control is on) or with a bearer `token` (which clients send over https only: then
+// `ca_file` names the PEM file that signs the server's certificate).
+void write_sim_kubeconfig(const std::string& path, const std::string& server_url,
+                          const std::string& token = "", const std::string& ca_file = "");
 
 // Starts args[0] with `args`, its stderr appended to nothing but `log_path` (truncated) and its
 // stdout written to `stdout_path` (truncated; discarded when empty); throws std::runtime_error
@@ -21,11 +24,13 @@ pid_t spawn_with_log(const std::vector<std::string>& args, const std::string& lo
 
 // The nvcre-manager `binary` as its own process against kube-sim at `server_url` (probes on an
 // ephemeral port, metrics off, then `extra_args`), its stderr in a log file of a fresh temporary
-// directory named after `tag`. Killed and reaped, and its directory removed, when destroyed.
+// directory named after `tag`, authenticating with `token` (and trusting `ca_file`) when given.
+// Killed and reaped, and its directory removed, when destroyed.
 class ManagerChild {
  public:
   ManagerChild(const std::string& binary, const std::string& server_url,
-               const std::vector<std::string>& extra_args, const std::string& tag);
+               const std::vector<std::string>& extra_args, const std::string& tag,
+               const std::string& token = "", const std::string& ca_file = "");
   ~ManagerChild();
   ManagerChild(const ManagerChild&) = delete;
   ManagerChild& operator=(const ManagerChild&) = delete;

@@ -1,0 +1,89 @@
+// Access control (`--authorization rbac`): authentication by bearer token, RBAC authorization of
+// every request before it is served, and the endpoints other components ask: TokenRequest
+// (POST serviceaccounts/<name>/token), TokenReview, SubjectAccessReview and
+// SelfSubjectAccessReview. With access control off every request is served and the reviews
+// answer as the open server behaves: every access allowed.
+#include "sim/access.hpp"
+#include "sim/api_server.hpp"
+#include "sim/protobuf_body.hpp"
+
+#include <boost/json.hpp>
+
+#include <stdexcept>
+
+namespace nvcre::sim {
+
+namespace json = boost::json;
+
+namespace {
+
+HttpResponse json_response(const json::value& body, int status) {
+  return HttpResponse{status, "application/json", json::serialize(body), {}, {}};
+}
+
+}  // namespace
+
+rbac::RbacObjects ApiServer::rbac_objects() const {
+  auto all = [this](const char* resource) {
+    return store_.list(registry_.find("rbac.authorization.k8s.io", "v1", resource)->type, "").items;
+  };
+  return {all("roles"), all("clusterroles"), all("rolebindings"), all("clusterrolebindings")};
+}
+
+std::variant<rbac::UserInfo, HttpResponse> ApiServer::admit_request(const HttpRequest& request) {
+  if (!options_.access.rbac) return access::anonymous_user();
+  std::optional<rbac::UserInfo> user;
+  if (!request.bearer_token.empty()) {
+    user = tokens_.authenticate(request.bearer_token);
+  } else if (access::anonymous_path(request.path)) {
+    user = access::anonymous_user();
+  }
+  if (!user) {
+    log_.record_unauthenticated();
+    return json_response(access::unauthorized_status(), 401);
+  }
+  const rbac::RequestAttributes attributes =
+      access::request_attributes(request.method, request.path, request.query);
+  const rbac::Decision decision = rbac::authorize(rbac_objects(), *user, attributes);
+  if (decision.allowed) return *user;
+  log_.record_denied(user->name);
+  return json_response(access::forbidden_status(*user, attributes, decision.reason), 403);
+}
+
+HttpResponse ApiServer::review(const HttpRequest& request, const ResourceInfo& info,
+                               const rbac::UserInfo& user) {
+  if (request.method != "POST")
+    throw method_not_allowed("the server does not allow this method on the requested resource");
+  const json::value body = decode_request_body(request.content_type, request.body);
+  const std::string& resource = info.type.resource;
+  if (resource == "tokenreviews") return json_response(auth::review_token(tokens_, body), 201);
+  json::value answer;
+  try {
+    if (options_.access.rbac) {
+      answer = resource == "subjectaccessreviews"
+                   ? auth::review_access(rbac_objects(), body)
+                   : auth::review_self_access(rbac_objects(), user, body);
+    } else {
+      // The open server allows everything: evaluate against a policy that says so.
+      const rbac::UserInfo anyone{"", {"system:masters"}};
+      answer = auth::review_self_access({}, anyone, body);
+      answer.as_object()["kind"] = info.type.kind;
+    }
+  } catch (const std::invalid_argument& e) {
+    throw ApiError(422, "Invalid",
+                   info.type.kind + "." + info.type.group + " \"\" is invalid: " + e.what());
+  }
+  return json_response(answer, 201);
+}
+
+HttpResponse ApiServer::token_request(const HttpRequest& request, const ResourceInfo& info,
+                                      const std::string& ns, const std::string& name) {
+  if (request.method != "POST")
+    throw method_not_allowed("the server does not allow this method on the requested resource");
+  store_.get(info.type, ns, name);  // 404 for a ServiceAccount that does not exist
+  const json::value body = decode_request_body(request.content_type, request.body);
+  return json_response(
+      auth::answer_token_request(tokens_, ns, name, body, std::chrono::system_clock::now()), 201);
+}
+
+}  // namespace nvcre::sim

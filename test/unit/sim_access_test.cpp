@@ -1,0 +1,286 @@
+// kube-sim with access control on (`--authorization rbac`), request by request through the
+// ApiServer: what each request asks as kube-apiserver names it, 401 without a known token, 403 with
+// the API server's message and a per-user count, the bootstrap policy (discovery, can-i), and the
+// TokenRequest / TokenReview / (Self)SubjectAccessReview endpoints. With access control off nothing
+// changes.
+#include "sim/access.hpp"
+#include "sim/api_server.hpp"
+#include "sim/protobuf_body.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace nvcre::sim;
+namespace json = boost::json;
+
+TEST(SimAccess, RequestAttributesAsTheApiServerResolvesThem) {
+  auto attributes = [](const std::string& method, const std::string& path, QueryParams query = {}) {
+    return access::request_attributes(method, path, query);
+  };
+  auto pods = attributes("GET", "/api/v1/namespaces/a/pods");
+  EXPECT_TRUE(pods.resource_request);
+  EXPECT_EQ(pods.verb, "list");
+  EXPECT_EQ(pods.api_group, "");
+  EXPECT_EQ(pods.resource, "pods");
+  EXPECT_EQ(pods.ns, "a");
+  EXPECT_EQ(attributes("GET", "/api/v1/pods", {{"watch", "true"}}).verb, "watch");
+  EXPECT_EQ(attributes("GET", "/api/v1/pods", {{"watch", "false"}}).verb, "list");
+  auto log = attributes("GET", "/api/v1/namespaces/a/pods/p/log");
+  EXPECT_EQ(log.verb, "get");
+  EXPECT_EQ(log.name, "p");
+  EXPECT_EQ(log.subresource, "log");
+  auto status = attributes("PUT", "/apis/nvcre.nvidia.com/v1alpha1/namespaces/a/jobs/j/status");
+  EXPECT_EQ(status.verb, "update");
+  EXPECT_EQ(status.api_group, "nvcre.nvidia.com");
+  EXPECT_EQ(status.subresource, "status");
+  EXPECT_EQ(attributes("DELETE", "/api/v1/namespaces/a/configmaps").verb, "deletecollection");
+  EXPECT_EQ(attributes("DELETE", "/api/v1/namespaces/a/configmaps/c").verb, "delete");
+  EXPECT_EQ(attributes("PATCH", "/api/v1/nodes/n").verb, "patch");
+  auto token = attributes("POST", "/api/v1/namespaces/nvcre/serviceaccounts/sa/token");
+  EXPECT_EQ(token.verb, "create");
+  EXPECT_EQ(token.resource, "serviceaccounts");
+  EXPECT_EQ(token.subresource, "token");
+  // A Namespace is in itself; its status is a subresource, not a resource named "status".
+  auto ns = attributes("GET", "/api/v1/namespaces/a/status");
+  EXPECT_EQ(ns.resource, "namespaces");
+  EXPECT_EQ(ns.name, "a");
+  EXPECT_EQ(ns.ns, "a");
+  EXPECT_EQ(ns.subresource, "status");
+  auto lease = attributes("GET", "/apis/coordination.k8s.io/v1/namespaces/n/leases",
+                          {{"fieldSelector", "metadata.name=lock"}});
+  EXPECT_EQ(lease.verb, "list");
+  EXPECT_EQ(lease.name, "lock");
+  auto discovery = attributes("GET", "/apis/nvcre.nvidia.com/v1alpha1");
+  EXPECT_FALSE(discovery.resource_request);
+  EXPECT_EQ(discovery.verb, "get");
+  EXPECT_EQ(discovery.path, "/apis/nvcre.nvidia.com/v1alpha1");
+}
+
+class SimAccessServer : public ::testing::Test {
+ protected:
+  SimAccessServer() : api_(options()) {}
+
+  static ApiServerOptions options() {
+    ApiServerOptions options;
+    options.access.rbac = true;
+    options.access.admin_token = "admin-secret";
+    return options;
+  }
+
+  HttpResponse call(const std::string& method, const std::string& path, const std::string& token,
+                    const std::string& body = "", QueryParams query = {}) {
+    HttpRequest request{method, path, std::move(query), "application/json", "application/json",
+                        body};
+    request.bearer_token = token;
+    return std::get<HttpResponse>(api_.handle(request));
+  }
+
+  static json::value parse(const HttpResponse& response) { return json::parse(response.body); }
+
+  // A ServiceAccount `sa` in `ns` and a token for it, created as the admin.
+  std::string service_account_token(const std::string& ns, const std::string& sa) {
+    call("POST", "/api/v1/namespaces", "admin-secret",
+         R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + ns + R"("}})");
+    EXPECT_EQ(
+        call("POST", "/api/v1/namespaces/" + ns + "/serviceaccounts", "admin-secret",
+             R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":")" + sa + R"("}})")
+            .status,
+        201);
+    const HttpResponse answer =
+        call("POST", "/api/v1/namespaces/" + ns + "/serviceaccounts/" + sa + "/token",
+             "admin-secret", R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest"})");
+    EXPECT_EQ(answer.status, 201) << answer.body;
+    return std::string(parse(answer).at_pointer("/status/token").as_string());
+  }
+
+  ApiServer api_;
+};
+
+TEST_F(SimAccessServer, NoOrAnUnknownTokenIs401AndHealthNeedsNone) {
+  for (const char* token : {"", "not-a-token"}) {
+    const HttpResponse answer = call("GET", "/api/v1/namespaces", token);
+    EXPECT_EQ(answer.status, 401);
+    EXPECT_EQ(parse(answer), json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},
+        "status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"));
+  }
+  EXPECT_EQ(call("GET", "/healthz", "").status, 200);
+  EXPECT_EQ(call("GET", "/version", "").status, 200);
+  EXPECT_EQ(call("GET", "/api", "").status, 401);
+  EXPECT_EQ(api_.request_log().stats(0).at("unauthenticated"), 3);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces", "admin-secret").status, 200);
+}
+
+TEST_F(SimAccessServer, AServiceAccountGetsWhatItsBindingsGrantAndA403NamingTheRest) {
+  const std::string token = service_account_token("team", "bot");
+  const std::string user = "system:serviceaccount:team:bot";
+  // Discovery is every authenticated user's (the bootstrap policy), resources are not.
+  EXPECT_EQ(call("GET", "/apis", token).status, 200);
+  HttpResponse denied = call("GET", "/api/v1/namespaces/team/pods", token);
+  EXPECT_EQ(denied.status, 403);
+  EXPECT_EQ(parse(denied), json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},
+      "status":"Failure","message":"pods is forbidden: User \"system:serviceaccount:team:bot\" cannot list resource \"pods\" in API group \"\" in the namespace \"team\"",
+      "reason":"Forbidden","details":{"kind":"pods"},"code":403})"));
+  denied = call("GET", "/apis/coordination.k8s.io/v1/leases", token, "", {{"watch", "1"}});
+  EXPECT_EQ(parse(denied).at("message"),
+            "leases.coordination.k8s.io is forbidden: User \"system:serviceaccount:team:bot\" "
+            "cannot watch resource \"leases\" in API group \"coordination.k8s.io\" at the cluster "
+            "scope");
+  EXPECT_EQ(api_.request_log().denied(user), 2u);
+  EXPECT_EQ(api_.request_log().stats(0).at("deniedByUser").at(user), 2);
+
+  // A ClusterRole granting pods/log and list pods, bound in the namespace by a RoleBinding.
+  EXPECT_EQ(call("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", "admin-secret",
+                 R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole",
+                     "metadata":{"name":"logs"},"rules":[{"apiGroups":[""],
+                     "resources":["pods","pods/log"],"verbs":["get","list"]}]})")
+                .status,
+            201);
+  EXPECT_EQ(call("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings",
+                 "admin-secret",
+                 R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding",
+                     "metadata":{"name":"logs"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io",
+                     "kind":"ClusterRole","name":"logs"},
+                     "subjects":[{"kind":"ServiceAccount","name":"bot","namespace":"team"}]})")
+                .status,
+            201);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/team/pods", token).status, 200);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods", token).status, 403);
+  denied = call("DELETE", "/api/v1/namespaces/team/pods/p", token);
+  EXPECT_EQ(parse(denied).at("message"),
+            "pods \"p\" is forbidden: User \"system:serviceaccount:team:bot\" cannot delete "
+            "resource \"pods\" in API group \"\" in the namespace \"team\"");
+  EXPECT_EQ(parse(denied).at_pointer("/details/name"), "p");
+  EXPECT_EQ(api_.request_log().denied(user), 4u);
+}
+
+TEST_F(SimAccessServer, TheReviewEndpointsAnswerWithoutStoringAnything) {
+  const std::string token = service_account_token("team", "bot");
+  HttpResponse review = call("POST", "/apis/authentication.k8s.io/v1/tokenreviews", "admin-secret",
+                             R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview",
+                                 "spec":{"token":")" +
+                                 token + R"("}})");
+  EXPECT_EQ(review.status, 201) << review.body;
+  EXPECT_EQ(parse(review).at_pointer("/status/user/username"), "system:serviceaccount:team:bot");
+  // The ServiceAccount itself may not review tokens: nothing grants it tokenreviews.
+  EXPECT_EQ(call("POST", "/apis/authentication.k8s.io/v1/tokenreviews", token,
+                 R"({"spec":{"token":"x"}})")
+                .status,
+            403);
+  const std::string ask = R"({"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview",
+      "spec":{"user":"system:serviceaccount:team:bot","groups":["system:authenticated"],
+      "nonResourceAttributes":{"path":"/metrics","verb":"get"}}})";
+  review = call("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", "admin-secret", ask);
+  EXPECT_EQ(review.status, 201) << review.body;
+  EXPECT_EQ(parse(review).at_pointer("/status/allowed"), false);
+  // can-i: every authenticated user may ask about itself (system:basic-user).
+  review = call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", token,
+                R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview",
+                    "spec":{"resourceAttributes":{"verb":"get","resource":"secrets",
+                    "namespace":"team"}}})");
+  EXPECT_EQ(review.status, 201) << review.body;
+  EXPECT_EQ(parse(review).at_pointer("/status/allowed"), false);
+  review = call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "admin-secret",
+                R"({"spec":{"resourceAttributes":{"verb":"get","resource":"secrets"}}})");
+  EXPECT_EQ(parse(review).at_pointer("/status/allowed"), true);
+  EXPECT_EQ(
+      call("GET", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "admin-secret").status,
+      405);
+  EXPECT_EQ(
+      call("POST", "/api/v1/namespaces/team/serviceaccounts/nobody/token", "admin-secret", "{}")
+          .status,
+      404);
+}
+
+TEST_F(SimAccessServer, DiscoveryListsTheReviewKindsAndTheTokenSubresource) {
+  const json::value core = parse(call("GET", "/api/v1", "admin-secret"));
+  bool token = false;
+  for (const auto& r : core.at("resources").as_array())
+    if (r.at("name") == "serviceaccounts/token") {
+      token = true;
+      EXPECT_EQ(r.at("kind"), "TokenRequest");
+      EXPECT_EQ(r.at("group"), "authentication.k8s.io");
+    }
+  EXPECT_TRUE(token);
+  for (const char* gv : {"/apis/authentication.k8s.io/v1", "/apis/authorization.k8s.io/v1"}) {
+    const json::value list = parse(call("GET", gv, "admin-secret"));
+    for (const auto& r : list.at("resources").as_array())
+      EXPECT_EQ(r.at("verbs"), json::value(json::array{"create"})) << json::serialize(r);
+  }
+}
+
+// A protobuf field: length-delimited, or a varint when `varint` is set.
+std::string field(unsigned number, const std::string& payload) {
+  std::string out;
+  auto varint = [&out](std::size_t value) {
+    while (value >= 0x80) {
+      out += static_cast<char>((value & 0x7f) | 0x80);
+      value >>= 7;
+    }
+    out += static_cast<char>(value);
+  };
+  varint(number << 3 | 2);
+  varint(payload.size());
+  return out + payload;
+}
+
+std::string varint_field(unsigned number, std::size_t value) {
+  std::string out(1, static_cast<char>(number << 3));
+  while (value >= 0x80) {
+    out += static_cast<char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  return out + static_cast<char>(value);
+}
+
+std::string envelope(const std::string& api_version, const std::string& kind,
+                     const std::string& object) {
+  return std::string("k8s\0", 4) + field(1, field(1, api_version) + field(2, kind)) +
+         field(2, object);
+}
+
+TEST(SimAccessProtobuf, TheBodiesOfCreateTokenAndCanIDecode) {
+  // kubectl create token nvcre-manager --duration=10m --audience=api
+  const std::string token_request =
+      field(1, field(1, "nvcre-manager")) +
+      field(2, field(1, "api") + varint_field(4, 600) + field(3, field(1, "Pod") + field(3, "p")));
+  EXPECT_EQ(
+      decode_protobuf_object(envelope("authentication.k8s.io/v1", "TokenRequest", token_request)),
+      json::parse(R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest",
+                "metadata":{"name":"nvcre-manager"},"spec":{"audiences":["api"],
+                "expirationSeconds":600,"boundObjectRef":{"kind":"Pod","name":"p"}}})"));
+  // kubectl auth can-i get pods --subresource=log -n team
+  const std::string can_i =
+      field(1, "") +
+      field(2, field(1, field(1, "team") + field(2, "get") + field(5, "pods") + field(6, "log")));
+  EXPECT_EQ(
+      decode_protobuf_object(envelope("authorization.k8s.io/v1", "SelfSubjectAccessReview", can_i)),
+      json::parse(R"({"apiVersion":"authorization.k8s.io/v1",
+                "kind":"SelfSubjectAccessReview","metadata":{},"spec":{"resourceAttributes":
+                {"namespace":"team","verb":"get","resource":"pods","subresource":"log"}}})"));
+  const std::string review = field(2, field(2, field(1, "/metrics") + field(2, "get")) +
+                                          field(3, "alice") + field(4, "system:authenticated"));
+  EXPECT_EQ(
+      decode_protobuf_object(envelope("authorization.k8s.io/v1", "SubjectAccessReview", review)),
+      json::parse(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview",
+                "metadata":{},"spec":{"nonResourceAttributes":{"path":"/metrics","verb":"get"},
+                "user":"alice","groups":["system:authenticated"]}})"));
+}
+
+TEST(SimAccessOpen, WithAccessControlOffEveryRequestIsServedAndReviewsAllow) {
+  ApiServer api;
+  auto call = [&](const std::string& method, const std::string& path, const std::string& body) {
+    return std::get<HttpResponse>(
+        api.handle(HttpRequest{method, path, {}, "application/json", "application/json", body}));
+  };
+  EXPECT_EQ(call("GET", "/api/v1/namespaces", "").status, 200);
+  const HttpResponse review = call("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+                                   R"({"spec":{"user":"anyone","resourceAttributes":
+                                       {"verb":"delete","resource":"nodes"}}})");
+  EXPECT_EQ(review.status, 201) << review.body;
+  EXPECT_EQ(json::parse(review.body).at_pointer("/status/allowed"), true);
+  EXPECT_EQ(json::parse(review.body).at("kind"), "SubjectAccessReview");
+}
+
+}  // namespace
