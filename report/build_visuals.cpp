@@ -175,6 +175,7 @@ std::vector<DiagnoseRound> diagnose_rounds(const std::string& workflow,
     if (owner == labels.end() || owner->second != workflow) continue;
     auto group = labels.find(std::string(api::kGroupLabel));
     Entry entry{0, job->metadata.creationTimestamp, {}};
+    entry.job.job = job->metadata.name;
     entry.job.group = group == labels.end() ? job->metadata.name : group->second;
     entry.rank = stage_of(entry.job.group).second;
     if (auto nodes = job->metadata.annotations.find(std::string(api::kGroupNodesAnnotation));

@@ -118,6 +118,7 @@ struct BandwidthThreshold {
 
 // One Job of a diagnose round.
 struct DiagnoseJob {
+  std::string job;  // the Job's name
   std::string group;
   std::vector<std::string> nodes;
   std::string verdict;  // Succeeded | Failed | HardwareFailed | ValidationFailed | Running

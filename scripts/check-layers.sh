@@ -25,7 +25,7 @@ declare -A allowed=(
   [workloadrun]="jsonkit cel k8s api measure platform reconcile overrides job workflow catalog"
   [sim]="jsonkit cel k8s api"
   [actors]="jsonkit cel k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun sim"
-  [manager]="jsonkit cel k8s api measure platform reconcile measurement overrides job workflow catalog certification workloadrun actors sim"
+  [manager]="jsonkit cel k8s api measure report platform reconcile measurement overrides job workflow catalog certification workloadrun actors sim"
   [clusterinfo]="jsonkit cel k8s api platform workflow"
   [cli]="jsonkit cel k8s api measure platform reconcile overrides job workflow catalog certification workloadrun report clusterinfo"
 )
