@@ -108,7 +108,15 @@ CategoryCreate create_category_workflow(const Pass& pass,
     nodes.push_back(
         {workflow::node_name(node), jsonkit::string_at(node, {"metadata", "resourceVersion"})});
   }
-  CategoryBuildRequest request{certification, category, std::move(nodes)};
+  return create_from_answer(pass, category,
+                            CategoryBuildRequest{certification, category, std::move(nodes)});
+}
+
+CategoryCreate create_from_answer(const Pass& pass, const api::CertificateCategory& category,
+                                  CategoryBuildRequest request) {
+  const api::Certification& certification = pass.certification;
+  CategoryCreate out;
+  out.workflow_name = workflow_name(certification.metadata.name, category);
   const auto answered = pass.in.build_answers.find(build_request_key(request));
   if (answered == pass.in.build_answers.end()) {
     out.result = Result::NeedsBuild;
@@ -154,8 +162,7 @@ void apply_create_failure(Pass& pass, const CategoryCreate& create) {
     case Result::Retry:
       pass.plan.requeue_after = k8s::kDefaultRequeue;
       return;
-    case Result::NeedsBuild:
-      pass.wanted_build = create.build_request;
+    case Result::NeedsBuild:  // the caller records where the pass asked (WantedBuild)
       return;
     case Result::Failed: {
       pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());
