@@ -1,4 +1,5 @@
 #include "certification/reconcile_create.hpp"
+#include "k8s/meta.hpp"
 #include "jsonkit/paths.hpp"
 
 #include <algorithm>
@@ -57,11 +58,11 @@ CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out,
       out.result = Result::Retry;
       return out;
     }
-    if (reconcile::is_controlled_by(*outcome.live_holder, meta.uid)) {
+    if (k8s::is_controlled_by(*outcome.live_holder, meta.uid)) {
       out.result = Result::Adopted;
       return out;
     }
-    if (reconcile::is_being_deleted(*outcome.live_holder)) {
+    if (k8s::is_being_deleted(*outcome.live_holder)) {
       out.result = Result::Retry;
       return out;
     }

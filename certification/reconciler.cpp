@@ -1,4 +1,5 @@
 #include "certification/reconciler.hpp"
+#include "k8s/meta.hpp"
 #include "jsonkit/paths.hpp"
 
 #include <map>
@@ -44,7 +45,7 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
 // Read every recorded Workflow live, delete those this Certification controls (UID
 // precondition; NotFound and Conflict mean someone else already decided), then drop the finalizer.
 void handle_deletion(Pass& pass) {
-  if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) return;
+  if (!k8s::has_finalizer(pass.object, kCertificationFinalizer)) return;
   std::vector<k8s::Action> reads;
   std::vector<k8s::Action> deletes;
   std::set<k8s::ObjectRef> seen;
@@ -62,7 +63,7 @@ void handle_deletion(Pass& pass) {
     }
     // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
     if (live->second.is_null() ||
-        !reconcile::is_controlled_by(live->second, pass.certification.metadata.uid))
+        !k8s::is_controlled_by(live->second, pass.certification.metadata.uid))
       continue;
     deletes.push_back(
         k8s::delete_owned(ref, jsonkit::string_at(live->second, {"metadata", "uid"})));
@@ -73,7 +74,7 @@ void handle_deletion(Pass& pass) {
   }
   pass.plan.actions = std::move(deletes);
   pass.plan.actions.push_back(
-      reconcile::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
+      k8s::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
 }
 
 }  // namespace
@@ -151,10 +152,10 @@ reconcile::Result reconcile_certification(const reconcile::Context& input,
     handle_deletion(pass);
     return result_of(pass);
   }
-  if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) {
+  if (!k8s::has_finalizer(pass.object, kCertificationFinalizer)) {
     // The patch ends the pass; its watch event drives the next one.
     pass.plan.actions.push_back(
-        reconcile::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
+        k8s::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
     return result_of(pass);
   }
   const auto& status = pass.certification.status;
