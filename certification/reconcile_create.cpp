@@ -91,7 +91,8 @@ CategoryCreate create_category_workflow(const Pass& pass,
   CategoryCreate out;
   out.workflow_name = workflow_name(certification.metadata.name, category);
 
-  const auto discovered = workflow::discover_target_nodes(pass.in.cache, certification.spec.target);
+  const auto discovered =
+      workflow::discover_target_node_views(pass.in.cache, certification.spec.target);
   if (discovered.nodes.empty()) {
     const auto created = k8s::parse_rfc3339(certification.metadata.creationTimestamp);
     if (created && pass.in.now - *created < kNodeDiscoveryTimeout) {
@@ -105,9 +106,9 @@ CategoryCreate create_category_workflow(const Pass& pass,
   // Detection, resolution and the gang transforms are the build services' (build_request.hpp).
   std::vector<platform::NodeRef> nodes;
   nodes.reserve(discovered.nodes.size());
-  for (const auto& node : discovered.nodes) {
+  for (const auto* node : discovered.nodes) {
     nodes.push_back(
-        {workflow::node_name(node), jsonkit::string_at(node, {"metadata", "resourceVersion"})});
+        {workflow::node_name(*node), jsonkit::string_at(*node, {"metadata", "resourceVersion"})});
   }
   return create_from_answer(pass, category,
                             CategoryBuildRequest{certification, category, std::move(nodes)});
