@@ -1,7 +1,8 @@
 #pragma once
 // The API client: a pool actor that owns the REST client (connection pool, rate limiter) and the
 // discovery-backed resource mapper, and serves typed requests. The client blocks, so the calls run
-// on a small pool of detached worker actors (each its own thread); this actor hands each request
+// on a small pool of detached worker actors (each its own thread: actors/blocking_work.hpp says
+// why all blocking work runs on detached actors); this actor hands each request
 // to an idle worker, or holds it in arrival order until one is free. Errors come back as values
 // (k8s::ActionResult), never as actor failures.
 #include "actors/interfaces.hpp"

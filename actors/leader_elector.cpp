@@ -1,11 +1,9 @@
 #include "actors/leader_elector.hpp"
 
-#include "actors/supervisor.hpp"
+#include "actors/blocking_work.hpp"
 
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
-
-#include <thread>
 
 namespace nvcre::actors {
 namespace {
@@ -49,14 +47,8 @@ leader_elector_actor::behavior_type leader_elector(
     LeaderElectorActorConfig config) {
   auto elector = std::make_shared<k8s::LeaderElector>(*config.client, election_options(config));
   self->state.elector = elector;
-  config.threads->start([elector, client = config.client, actor = self->address()] {
-    try {
-      elector->run();
-    } catch (const std::exception& error) {
-      spdlog::error("leader election stopped: {}", error.what());
-      fail_actor(actor, std::string("election loop stopped: ") + error.what());
-    }
-  });
+  run_blocking_loop(self->system(), "leader election loop", self->address(),
+                    [elector, client = config.client] { elector->run(); });
   auto mode = config.abandon_on_exit ? k8s::StopMode::Abandon : k8s::StopMode::Release;
   // The client ends the election's request in flight (a renewal to an unreachable server must
   // not hold up the exit by its timeout); the releasing write that follows gets a short bound.

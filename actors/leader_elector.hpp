@@ -1,12 +1,12 @@
 #pragma once
-// Leader election as an actor: the blocking Lease loop (k8s::LeaderElector) runs on a thread this
-// actor owns and its callbacks become `leading` messages to the controllers, so only the leader
-// writes. Losing the lease after leading calls `on_lost` (the manager then exits, as
-// controller-runtime does: a deposed leader must not keep writing). Exiting the actor cuts short
-// the election's request in flight and releases the lease with one write bounded by a few seconds
-// (graceful shutdown) unless `abandon_on_exit` (crash simulation in tests).
+// Leader election as an actor: the blocking Lease loop (k8s::LeaderElector) runs on a detached
+// actor of its own (actors/blocking_work.hpp) and its callbacks become `leading` messages to the
+// controllers, so only the leader writes. Losing the lease after leading calls `on_lost` (the
+// manager then exits, as controller-runtime does: a deposed leader must not keep writing). Exiting
+// the actor cuts short the election's request in flight and releases the lease with one write
+// bounded by a few seconds (graceful shutdown) unless `abandon_on_exit` (crash simulation in
+// tests).
 #include "actors/interfaces.hpp"
-#include "actors/owned_threads.hpp"
 #include "k8s/leader_elector.hpp"
 
 #include <functional>
@@ -23,7 +23,6 @@ struct LeaderElectorActorConfig {
   std::vector<controller_actor> controllers;
   std::function<void()> on_lost;  // called on the election thread
   bool abandon_on_exit = false;
-  std::shared_ptr<OwnedThreads> threads;  // runs the election loop; joined by the owner
 };
 
 struct LeaderElectorState {

@@ -40,7 +40,6 @@ struct Manager::Impl {
   std::optional<supervisor_actor> supervisor;
   std::shared_ptr<FailureRecord> failure = std::make_shared<FailureRecord>();
   std::optional<leader_elector_actor> elector;
-  std::shared_ptr<OwnedThreads> threads = std::make_shared<OwnedThreads>();
   std::vector<std::shared_ptr<k8s::RestClient>>
       clients;  // shut down first on stop (not the elector's)
   bool stopped = false;
@@ -91,8 +90,7 @@ std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const
 
 // The reflector that lists and watches one kind into the store, on its own client.
 caf::actor spawn_watch(caf::actor_system& system, const ManagerOptions& o, const WatchSpec& watch,
-                       std::shared_ptr<k8s::RestClient> client, store_actor the_store,
-                       std::shared_ptr<OwnedThreads> threads) {
+                       std::shared_ptr<k8s::RestClient> client, store_actor the_store) {
   ReflectorActorConfig rc;
   rc.client = std::move(client);
   rc.options.resource = watch.resource;
@@ -103,7 +101,6 @@ caf::actor spawn_watch(caf::actor_system& system, const ManagerOptions& o, const
   rc.kind = watch.kind;
   rc.store = the_store;
   rc.metrics = o.metrics;
-  rc.threads = std::move(threads);
   return caf::actor_cast<caf::actor>(spawn_reflector(system, std::move(rc)));
 }
 
@@ -189,7 +186,7 @@ void Manager::start() {
   for (const auto& watch : o.watches) {
     auto watch_client = std::make_shared<k8s::RestClient>(o.client, watch_client_options);
     impl_->clients.push_back(watch_client);
-    reflectors.push_back(spawn_watch(system, o, watch, watch_client, the_store, impl_->threads));
+    reflectors.push_back(spawn_watch(system, o, watch, watch_client, the_store));
   }
 
   if (o.leader_elect) {
@@ -199,7 +196,6 @@ void Manager::start() {
     lc.controllers = controllers;
     lc.on_lost = o.on_leadership_lost;
     lc.abandon_on_exit = o.abandon_lease_on_stop;
-    lc.threads = impl_->threads;
     impl_->elector = spawn_leader_elector(system, std::move(lc));
   }
 
@@ -245,16 +241,14 @@ void Manager::stop() {
     impl_->actors.clear();
     impl_->elector.reset();
     // The supervisor ends after the last DOWN of the stop; held until then (an actor nobody
-    // holds ends at once, and with it the account of the stop). Once it has, every actor has run
-    // its start, so no loop thread is started after the join below.
+    // holds ends at once, and with it the account of the stop).
     self->wait_for(*impl_->supervisor);
     impl_->supervisor.reset();
-    // The exiting actors told their loops to stop: a watch or LIST ends at once, the election
-    // releases (or abandons) the lease. Joined here, while the actors their callbacks message still
-    // exist.
-    impl_->threads->join_all();
   }
-  impl_->system.reset();  // waits for every actor to finish
+  // Waits for every actor to finish, the detached ones that ran the blocking loops too: the exiting
+  // actors told their loops to stop (a watch or LIST ends at once, the election releases or
+  // abandons the lease).
+  impl_->system.reset();
   impl_->config.reset();
 }
 

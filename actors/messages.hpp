@@ -39,6 +39,7 @@ using assemble_atom = caf::atom_constant<caf::atom("assemble")>;
 using own_write_atom = caf::atom_constant<caf::atom("ownwrite")>;
 using supervise_atom = caf::atom_constant<caf::atom("supervise")>;
 using stopping_atom = caf::atom_constant<caf::atom("stopping")>;
+using run_atom = caf::atom_constant<caf::atom("run")>;
 
 // An owner reference as controllers map it to keys (For / Owns).
 struct OwnerLink {

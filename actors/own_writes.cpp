@@ -1,4 +1,5 @@
 #include "actors/own_writes.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 
@@ -13,10 +14,7 @@ namespace json = boost::json;
 // deletionTimestamp and stays until the finalizer goes. Otherwise the object is gone (the answer is
 // its last state, or a Status) and caching it would bring it back.
 bool held_by_finalizers(const json::value& answer) {
-  const json::value* deleting = jsonkit::value_at(answer, {"metadata", "deletionTimestamp"});
-  const json::value* finalizers = jsonkit::value_at(answer, {"metadata", "finalizers"});
-  return deleting != nullptr && deleting->is_string() && !deleting->get_string().empty() &&
-         finalizers != nullptr && finalizers->is_array() && !finalizers->get_array().empty();
+  return k8s::is_being_deleted(answer) && !k8s::finalizers_of(answer).empty();
 }
 
 }  // namespace

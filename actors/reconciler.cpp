@@ -193,11 +193,13 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets,
   }
 }
 
-// Gets every category build answered one after the other, then re-plans. A service that cannot
-// answer ends the pass in an error: the work queue retries it with backoff.
+void resume_or_replan(self_pointer self);
+
+// Gets every category build answered one after the other, then goes on with the answers. A service
+// that cannot answer ends the pass in an error: the work queue retries it with backoff.
 void ask_builds(self_pointer self, std::vector<reconcile::CategoryBuildRequest> requests) {
   if (requests.empty()) {
-    plan_and_run(self);
+    resume_or_replan(self);
     return;
   }
   auto& config = self->state.config;
@@ -216,29 +218,23 @@ void ask_builds(self_pointer self, std::vector<reconcile::CategoryBuildRequest> 
                      });
 }
 
-void plan_and_run(self_pointer self) {
+// Counts one more plan of this pass; false (and the pass ended) past max_plans_per_pass.
+bool count_plan(self_pointer self) {
   auto& state = self->state;
   auto& pass = *state.pass;
-  if (++pass.plans > state.config.max_plans_per_pass) {
-    std::string last = pass.outcome ? pass.outcome->reason + ": " + pass.outcome->message
-                                    : std::string("no failure");
-    finish(self, PassResult{std::nullopt, "reconcile did not settle after " +
-                                              std::to_string(state.config.max_plans_per_pass) +
-                                              " plans (last: " + last + ")"});
-    return;
-  }
-  const auto now = state.config.clock();
-  pass.result = state.config.cache->read([&](const k8s::CacheView& cache) {
-    const boost::json::value* object = nullptr;
-    if (pass.primary_refreshed) {
-      object = pass.fresh_primary->is_null() ? nullptr : &*pass.fresh_primary;
-    } else {
-      object = cache.get(state.config.primary);
-    }
-    reconcile::Context context{object, cache,         pass.live,          pass.outcome,
-                               now,    pass.pod_logs, pass.build_answers, state.memo};
-    return state.config.reconcile(context);
-  });
+  if (++pass.plans <= state.config.max_plans_per_pass) return true;
+  std::string last = pass.outcome ? pass.outcome->reason + ": " + pass.outcome->message
+                                  : std::string("no failure");
+  finish(self, PassResult{std::nullopt, "reconcile did not settle after " +
+                                            std::to_string(state.config.max_plans_per_pass) +
+                                            " plans (last: " + last + ")"});
+  return false;
+}
+
+// Carries out pass.result: its reads and builds first (then it is planned or resumed again), or,
+// once it needs nothing more, its actions.
+void carry_out(self_pointer self) {
+  auto& pass = *self->state.pass;
   std::vector<k8s::Action> gets;
   for (const auto& action : pass.result.plan.actions) {
     if (action.verb == k8s::ActionVerb::LiveGet && !pass.live.contains(action.target))
@@ -275,6 +271,39 @@ void plan_and_run(self_pointer self) {
     return;
   }
   run_action(self, 0);
+}
+
+void plan_and_run(self_pointer self) {
+  if (!count_plan(self)) return;
+  auto& state = self->state;
+  auto& pass = *state.pass;
+  const auto now = state.config.clock();
+  pass.result = state.config.cache->read([&](const k8s::CacheView& cache) {
+    const boost::json::value* object = nullptr;
+    if (pass.primary_refreshed) {
+      object = pass.fresh_primary->is_null() ? nullptr : &*pass.fresh_primary;
+    } else {
+      object = cache.get(state.config.primary);
+    }
+    reconcile::Context context{object, cache,         pass.live,          pass.outcome,
+                               now,    pass.pod_logs, pass.build_answers, state.memo};
+    return state.config.reconcile(context);
+  });
+  carry_out(self);
+}
+
+// Every build the result wanted is answered: its continuation goes on from where it asked (no
+// cache read, decode or discovery again); a result without one is planned again as a whole.
+void resume_or_replan(self_pointer self) {
+  auto& pass = *self->state.pass;
+  if (!pass.result.resume) {
+    plan_and_run(self);
+    return;
+  }
+  if (!count_plan(self)) return;
+  auto resume = std::move(pass.result.resume);
+  pass.result = resume(pass.build_answers);
+  carry_out(self);
 }
 
 }  // namespace

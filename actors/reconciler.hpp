@@ -1,7 +1,8 @@
 #pragma once
 // One object's reconcile loop, isolated from every other object's. A pass: run the
-// pure reconcile over a cache snapshot, perform its LiveGets / pod-log reads and get its category
-// builds answered by the build services (typed requests), re-plan with the answers, then
+// pure reconcile over a cache snapshot, perform its LiveGets / pod-log reads (then re-plan) and get
+// its category builds answered by the build services (typed requests; then the pass resumes from
+// where it asked, or re-plans when it gave no continuation), then
 // carry out its writes in order; a failed write is handed back to the pure function
 // (ActionOutcome), a 409 on the object itself re-plans from a live copy. An exception in the pure
 // function ends this actor only; its controller sees the crash and retries with backoff.

@@ -1,12 +1,9 @@
 #include "actors/reflector.hpp"
 
-#include "actors/supervisor.hpp"
+#include "actors/blocking_work.hpp"
 #include "k8s/metrics.hpp"
 
 #include <caf/all.hpp>
-#include <spdlog/spdlog.h>
-
-#include <thread>
 
 namespace nvcre::actors {
 namespace {
@@ -61,15 +58,8 @@ reflector_actor::behavior_type reflector(reflector_actor::stateful_pointer<Refle
                                                        store_sink(config, relists));
   self->state.runner = runner;
   self->state.relists = relists;
-  config.threads->start(
-      [runner, client = config.client, kind = config.kind, actor = self->address()] {
-        try {
-          runner->run();
-        } catch (const std::exception& error) {
-          spdlog::error("reflector for {} stopped: {}", kind, error.what());
-          fail_actor(actor, std::string("list/watch loop stopped: ") + error.what());
-        }
-      });
+  run_blocking_loop(self->system(), "list/watch loop of " + config.kind, self->address(),
+                    [runner, client = config.client] { runner->run(); });
   self->attach_functor([runner] { runner->stop(); });
   return {
       [=](stats_atom) { return self->state.relists->load(); },

@@ -1,10 +1,9 @@
 #pragma once
 // One reflector per watched kind. The list/watch loop blocks (k8s::ReflectorRunner), so it runs on
-// a thread this actor owns; its delta batches become `apply` messages to the store actor. When the
-// actor exits, the loop is told to stop and its thread is left to finish on its own (an idle watch
-// ends at its next bookmark), so shutdown never waits on the network.
+// a detached actor of its own (actors/blocking_work.hpp); its delta batches become `apply` messages
+// to the store actor. When this actor exits, the loop is told to stop (a watch or LIST ends at
+// once) and its actor ends with it.
 #include "actors/interfaces.hpp"
-#include "actors/owned_threads.hpp"
 #include "k8s/reflector_runner.hpp"
 
 #include <atomic>
@@ -26,7 +25,6 @@ struct ReflectorActorConfig {
   std::string kind;
   store_actor store;
   std::shared_ptr<k8s::Metrics> metrics;  // optional
-  std::shared_ptr<OwnedThreads> threads;  // runs the blocking loop; joined by the owner
 };
 
 struct ReflectorState {

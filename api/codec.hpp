@@ -52,9 +52,6 @@ class DecodeContext {
   explicit DecodeContext(std::string root = {}) : root_(std::move(root)) {}
 
   void report(std::string message) { problems_.push_back({path(), std::move(message)}); }
-  void report_at(std::string_view field, std::string message) {
-    problems_.push_back({child_path(field), std::move(message)});
-  }
   std::string path() const;
   std::string child_path(std::string_view field) const;
   void push_field(std::string_view field) { segments_.push_back({Segment::Field, field, 0}); }

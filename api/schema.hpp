@@ -78,7 +78,6 @@ struct SchemaNode {
   // Location inside the CRD's data model ("spec.categories[*].options"), for load errors.
   std::string schema_path;
 
-  bool is_map() const { return additional_properties != nullptr || additional_properties_any; }
   const SchemaNode* property(std::string_view name) const;
 };
 

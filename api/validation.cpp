@@ -92,10 +92,9 @@ ValidationResult run(const CrdSchema& schema, const json::value& object,
 // decoded, so an absent or null `metadata` is validated as an empty one (name required).
 void normalise(const CrdSchema& schema, json::value& object) {
   apply_defaults(*schema.root, object);
-  auto& fields = object.get_object();
-  if (const auto* meta = fields.if_contains("metadata"); meta == nullptr || meta->is_null()) {
-    fields["metadata"] = json::object();
-  }
+  if (const auto* meta = jsonkit::value_at(object, {"metadata"});
+      meta == nullptr || meta->is_null())
+    object.get_object()["metadata"] = json::object();
 }
 
 ValidationResult update(const json::value& old_object, const json::value& new_object,

@@ -320,17 +320,6 @@ void add_templates(CatalogData& data) {
   }
 }
 
-std::string render_string(std::string_view text, const boost::json::object& params,
-                          std::string_view where) {
-  const TextTemplates none;
-  TemplateRenderer renderer(none, params);
-  try {
-    return renderer.render(text);
-  } catch (const CatalogError& error) {
-    fail(std::string(where), error.what());
-  }
-}
-
 boost::json::value expand_document(const boost::json::value& document, const ExpandContext& ctx) {
   return Expander(ctx).document(document);
 }

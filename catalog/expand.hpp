@@ -56,8 +56,4 @@ struct ExpandContext {
 // Throws CatalogError naming the JSON path of the offending node.
 boost::json::value expand_document(const boost::json::value& document, const ExpandContext& ctx);
 
-// Renders one string scalar with mustache; `where` prefixes error messages.
-std::string render_string(std::string_view text, const boost::json::object& params,
-                          std::string_view where);
-
 }  // namespace nvcre::catalog::detail

@@ -1,4 +1,5 @@
 #include "certification/reconcile_create.hpp"
+#include "k8s/meta.hpp"
 #include "jsonkit/paths.hpp"
 
 #include <algorithm>
@@ -57,11 +58,11 @@ CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out,
       out.result = Result::Retry;
       return out;
     }
-    if (reconcile::is_controlled_by(*outcome.live_holder, meta.uid)) {
+    if (k8s::is_controlled_by(*outcome.live_holder, meta.uid)) {
       out.result = Result::Adopted;
       return out;
     }
-    if (reconcile::is_being_deleted(*outcome.live_holder)) {
+    if (k8s::is_being_deleted(*outcome.live_holder)) {
       out.result = Result::Retry;
       return out;
     }
@@ -90,7 +91,8 @@ CategoryCreate create_category_workflow(const Pass& pass,
   CategoryCreate out;
   out.workflow_name = workflow_name(certification.metadata.name, category);
 
-  const auto discovered = workflow::discover_target_nodes(pass.in.cache, certification.spec.target);
+  const auto discovered =
+      workflow::discover_target_node_views(pass.in.cache, certification.spec.target);
   if (discovered.nodes.empty()) {
     const auto created = k8s::parse_rfc3339(certification.metadata.creationTimestamp);
     if (created && pass.in.now - *created < kNodeDiscoveryTimeout) {
@@ -104,11 +106,19 @@ CategoryCreate create_category_workflow(const Pass& pass,
   // Detection, resolution and the gang transforms are the build services' (build_request.hpp).
   std::vector<platform::NodeRef> nodes;
   nodes.reserve(discovered.nodes.size());
-  for (const auto& node : discovered.nodes) {
+  for (const auto* node : discovered.nodes) {
     nodes.push_back(
-        {workflow::node_name(node), jsonkit::string_at(node, {"metadata", "resourceVersion"})});
+        {workflow::node_name(*node), jsonkit::string_at(*node, {"metadata", "resourceVersion"})});
   }
-  CategoryBuildRequest request{certification, category, std::move(nodes)};
+  return create_from_answer(pass, category,
+                            CategoryBuildRequest{certification, category, std::move(nodes)});
+}
+
+CategoryCreate create_from_answer(const Pass& pass, const api::CertificateCategory& category,
+                                  CategoryBuildRequest request) {
+  const api::Certification& certification = pass.certification;
+  CategoryCreate out;
+  out.workflow_name = workflow_name(certification.metadata.name, category);
   const auto answered = pass.in.build_answers.find(build_request_key(request));
   if (answered == pass.in.build_answers.end()) {
     out.result = Result::NeedsBuild;
@@ -154,8 +164,7 @@ void apply_create_failure(Pass& pass, const CategoryCreate& create) {
     case Result::Retry:
       pass.plan.requeue_after = k8s::kDefaultRequeue;
       return;
-    case Result::NeedsBuild:
-      pass.wanted_build = create.build_request;
+    case Result::NeedsBuild:  // the caller records where the pass asked (WantedBuild)
       return;
     case Result::Failed: {
       pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());

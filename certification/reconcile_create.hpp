@@ -29,10 +29,15 @@ struct CategoryCreate {
   std::optional<CategoryBuildRequest> build_request;  // NeedsBuild
 };
 
+// Discovers the target nodes and goes on as create_from_answer with the request they make.
 CategoryCreate create_category_workflow(const Pass& pass, const api::CertificateCategory& category);
+// The create from the build services' answer to `request` in pass.in.build_answers (NeedsBuild
+// while there is none): what a pass that asked resumes with, without discovering the nodes again.
+CategoryCreate create_from_answer(const Pass& pass, const api::CertificateCategory& category,
+                                  CategoryBuildRequest request);
 
-// Everything but success: the status write, events, requeue or error for a failed create, or the
-// build request to ask.
+// Everything but success: the status write, events, requeue or error for a failed create (a
+// NeedsBuild adds nothing: the caller records the request with where it was asked).
 void apply_create_failure(Pass& pass, const CategoryCreate& create);
 
 }  // namespace nvcre::certification::detail

@@ -2,6 +2,7 @@
 // Internal to the Certification reconcile: the state of one pass and its single status write.
 #include <boost/json/value.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,11 +14,18 @@
 
 namespace nvcre::certification::detail {
 
+// Where a pass asked for a category build: the request, and the create it goes on with once it
+// is answered (category `index`; `initializing`: the first create, which seeds the list).
+struct WantedBuild {
+  CategoryBuildRequest request;
+  std::size_t index = 0;
+  bool initializing = false;
+};
+
 struct Pass : reconcile::PassBase {
   const catalog::Catalog& catalog;
-  api::Certification certification;  // the observed object, decoded
-  std::optional<CategoryBuildRequest> wanted_build =
-      std::nullopt;  // set instead of a plan: ask, then re-plan
+  api::Certification certification;                        // the observed object, decoded
+  std::optional<WantedBuild> wanted_build = std::nullopt;  // set instead of a plan: ask, resume
 
   const std::string& ns() const { return certification.metadata.namespace_; }
   std::string workflow_namespace(const api::WorkflowReference& ref) const {

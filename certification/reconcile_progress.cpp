@@ -4,7 +4,6 @@
 
 #include "api/conditions.hpp"
 #include "reconcile/kit.hpp"
-#include "certification/reconcile_create.hpp"
 
 namespace nvcre::certification::detail {
 
@@ -115,27 +114,44 @@ void check_active_workflow(Pass& pass, std::size_t index) {
 // Creates (or adopts) category `index`'s Workflow and starts it, or reports why not.
 void start_category(Pass& pass, std::size_t index) {
   const auto& categories = pass.certification.spec.categories;
-  auto& statuses = pass.certification.status->categoryStatuses;
   if (index >= categories.size()) {
     pass.plan.error = "category index " + std::to_string(index) + " out of range (spec has " +
                       std::to_string(categories.size()) + " categories)";
     return;
   }
-  const auto& category = categories[index];
-  auto create = create_category_workflow(pass, category);
-  if (create.result != CategoryCreate::Result::Created &&
-      create.result != CategoryCreate::Result::Adopted) {
-    apply_create_failure(pass, create);
-    return;
-  }
-  if (create.create) pass.plan.actions.push_back(std::move(*create.create));
-  pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());
+  continue_with_create(pass, index, false, create_category_workflow(pass, categories[index]));
+}
+
+// The status write that starts category `index` with the Workflow `create` names.
+void record_started(Pass& pass, std::size_t index, const CategoryCreate& create) {
+  const auto& category = pass.certification.spec.categories[index];
   StatusUpdate update(pass);
-  auto& started = update.status().categoryStatuses[index];
+  auto& statuses = update.status().categoryStatuses;
+  auto& started = statuses[index];
   started.status = std::string(phase::kInProgress);
   started.workflowRef = api::WorkflowReference{create.workflow_name, pass.ns()};
   update.in_progress(reason::kWorkflowCreated,
                      created_message(category, index + 1, statuses.size()));
+  update.commit(pass);
+  pass.plan.requeue_after = k8s::kDefaultRequeue;
+}
+
+// The first create's write: the whole list is seeded in the same write as the condition, so no
+// pass can observe a "Created Workflow" condition without the workflowRef it names.
+void record_initialized(Pass& pass, const CategoryCreate& create) {
+  const auto& categories = pass.certification.spec.categories;
+  StatusUpdate update(pass);
+  auto& statuses = update.status().categoryStatuses;
+  statuses.clear();
+  for (const auto& category : categories) {
+    statuses.push_back({.domain = category.domain,
+                        .variant = category.variant,
+                        .status = std::string(phase::kPending)});
+  }
+  statuses.front().status = std::string(phase::kInProgress);
+  statuses.front().workflowRef = api::WorkflowReference{create.workflow_name, pass.ns()};
+  update.in_progress(reason::kWorkflowCreated,
+                     created_message(categories.front(), 1, categories.size()));
   update.commit(pass);
   pass.plan.requeue_after = k8s::kDefaultRequeue;
 }
@@ -158,7 +174,14 @@ void initialize_categories(Pass& pass) {
     pass.plan.error = "certification has no categories";
     return;
   }
-  auto create = create_category_workflow(pass, categories.front());
+  continue_with_create(pass, 0, true, create_category_workflow(pass, categories.front()));
+}
+
+void continue_with_create(Pass& pass, std::size_t index, bool initializing, CategoryCreate create) {
+  if (create.result == CategoryCreate::Result::NeedsBuild) {
+    pass.wanted_build = WantedBuild{std::move(*create.build_request), index, initializing};
+    return;
+  }
   if (create.result != CategoryCreate::Result::Created &&
       create.result != CategoryCreate::Result::Adopted) {
     apply_create_failure(pass, create);
@@ -166,22 +189,11 @@ void initialize_categories(Pass& pass) {
   }
   if (create.create) pass.plan.actions.push_back(std::move(*create.create));
   pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());
-  // The whole list is seeded in the same write as the condition, so no pass can observe a
-  // "Created Workflow" condition without the workflowRef it names.
-  StatusUpdate update(pass);
-  auto& statuses = update.status().categoryStatuses;
-  statuses.clear();
-  for (const auto& category : categories) {
-    statuses.push_back({.domain = category.domain,
-                        .variant = category.variant,
-                        .status = std::string(phase::kPending)});
+  if (initializing) {
+    record_initialized(pass, create);
+  } else {
+    record_started(pass, index, create);
   }
-  statuses.front().status = std::string(phase::kInProgress);
-  statuses.front().workflowRef = api::WorkflowReference{create.workflow_name, pass.ns()};
-  update.in_progress(reason::kWorkflowCreated,
-                     created_message(categories.front(), 1, categories.size()));
-  update.commit(pass);
-  pass.plan.requeue_after = k8s::kDefaultRequeue;
 }
 
 void process_next_category(Pass& pass) {

@@ -1,7 +1,9 @@
 #include "certification/reconciler.hpp"
+#include "k8s/meta.hpp"
 #include "jsonkit/paths.hpp"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -43,7 +45,7 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
 // Read every recorded Workflow live, delete those this Certification controls (UID
 // precondition; NotFound and Conflict mean someone else already decided), then drop the finalizer.
 void handle_deletion(Pass& pass) {
-  if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) return;
+  if (!k8s::has_finalizer(pass.object, kCertificationFinalizer)) return;
   std::vector<k8s::Action> reads;
   std::vector<k8s::Action> deletes;
   std::set<k8s::ObjectRef> seen;
@@ -61,7 +63,7 @@ void handle_deletion(Pass& pass) {
     }
     // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
     if (live->second.is_null() ||
-        !reconcile::is_controlled_by(live->second, pass.certification.metadata.uid))
+        !k8s::is_controlled_by(live->second, pass.certification.metadata.uid))
       continue;
     deletes.push_back(
         k8s::delete_owned(ref, jsonkit::string_at(live->second, {"metadata", "uid"})));
@@ -72,16 +74,55 @@ void handle_deletion(Pass& pass) {
   }
   pass.plan.actions = std::move(deletes);
   pass.plan.actions.push_back(
-      reconcile::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
+      k8s::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
 }
 
 }  // namespace
 
 namespace {
 
+// What a pass that asked for a build observed and decoded, owned, for its continuation.
+struct Asked {
+  boost::json::value object;
+  std::optional<k8s::ActionOutcome> outcome;
+  k8s::LiveReads live;
+  std::map<std::string, reconcile::PodLogAnswer> pod_logs;
+  boost::json::value memo;
+  k8s::Clock::time_point now;
+  const catalog::Catalog* catalog = nullptr;
+  api::Certification certification;
+  detail::WantedBuild wanted;
+};
+
+reconcile::Result result_of(Pass& pass);
+
+// The asking pass's create, from the answers: the ladder that led to the ask depends only on what
+// the pass observed, so going on from the ask plans what a whole new pass over the same
+// observations would. The empty cache makes sure that nothing after the ask reads one.
+reconcile::Result resume(const Asked& asked, const reconcile::BuildAnswers& answers) {
+  static const k8s::ObjectCache no_cache;
+  const reconcile::Context context{&asked.object, no_cache,       asked.live, asked.outcome,
+                                   asked.now,     asked.pod_logs, answers,    asked.memo};
+  Pass pass{{context, asked.object, k8s::object_ref_of(asked.object), {}},
+            *asked.catalog,
+            asked.certification};
+  const auto& category = asked.certification.spec.categories.at(asked.wanted.index);
+  detail::continue_with_create(pass, asked.wanted.index, asked.wanted.initializing,
+                               detail::create_from_answer(pass, category, asked.wanted.request));
+  return result_of(pass);
+}
+
 reconcile::Result result_of(Pass& pass) {
   reconcile::Result result{std::move(pass.plan), {}, {}};
-  if (pass.wanted_build) result.wanted_builds.push_back(std::move(*pass.wanted_build));
+  if (!pass.wanted_build) return result;
+  result.wanted_builds.push_back(pass.wanted_build->request);
+  const auto& in = pass.in;
+  auto asked = std::make_shared<const Asked>(
+      Asked{pass.object, in.outcome, in.live, in.pod_logs, in.memo, in.now, &pass.catalog,
+            std::move(pass.certification), std::move(*pass.wanted_build)});
+  result.resume = [asked](const reconcile::BuildAnswers& answers) {
+    return resume(*asked, answers);
+  };
   return result;
 }
 
@@ -111,10 +152,10 @@ reconcile::Result reconcile_certification(const reconcile::Context& input,
     handle_deletion(pass);
     return result_of(pass);
   }
-  if (!reconcile::has_finalizer(pass.object, kCertificationFinalizer)) {
+  if (!k8s::has_finalizer(pass.object, kCertificationFinalizer)) {
     // The patch ends the pass; its watch event drives the next one.
     pass.plan.actions.push_back(
-        reconcile::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
+        k8s::add_finalizer_patch(pass.self, pass.object, kCertificationFinalizer));
     return result_of(pass);
   }
   const auto& status = pass.certification.status;
@@ -133,16 +174,18 @@ k8s::ReconcilePlan reconcile_certification_answering_builds(const reconcile::Con
   reconcile::BuildAnswers answers;
   const reconcile::Context answered{context.object, context.cache,    context.live, context.outcome,
                                     context.now,    context.pod_logs, answers,      context.memo};
-  for (;;) {
-    auto result = reconcile_certification(answered, catalog);
-    if (result.wanted_builds.empty()) return std::move(result.plan);
+  auto result = reconcile_certification(answered, catalog);
+  while (!result.wanted_builds.empty()) {
     for (const auto& request : result.wanted_builds) {
       const std::string key = build_request_key(request);
       if (answers.contains(key))
         throw std::logic_error("reconcile asked again for an answered build: " + key);
       answers.emplace(key, answer_build_request(request, context.cache, catalog));
     }
+    // As the actor shell does: go on from the ask when the pass says how, else plan again.
+    result = result.resume ? result.resume(answers) : reconcile_certification(answered, catalog);
   }
+  return std::move(result.plan);
 }
 
 }  // namespace nvcre::certification

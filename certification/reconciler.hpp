@@ -4,7 +4,8 @@
 // time) to a ReconcilePlan. Finalizer, deletion cascade, terminal recovery, initialization with
 // catalog validation, one Workflow per category in order, mirroring of each Workflow's result,
 // and the final verdict. Building a category needs the build services' answer: the reconcile asks
-// for it (wanted_builds) and is re-planned with it (build_answers), as with a LiveGet.
+// for it (wanted_builds) and goes on with it from where it asked (Result::resume), without reading,
+// decoding and discovering again.
 #include <boost/json/value.hpp>
 
 #include <optional>
@@ -27,8 +28,8 @@ reconcile::Result reconcile_certification(
     const catalog::Catalog& catalog = catalog::Catalog::builtin());
 
 // reconcile_certification with every build it asks for answered on the spot by the same pure
-// stages the build services run (answer_build_request over context.cache): the golden tests' and
-// offline tools' stand-in for the actor shell's ask-then-replan.
+// stages the build services run (answer_build_request over context.cache), then resumed: the
+// golden tests' and offline tools' stand-in for the actor shell's ask-then-resume.
 k8s::ReconcilePlan reconcile_certification_answering_builds(const reconcile::Context& context,
                                                             const catalog::Catalog& catalog);
 

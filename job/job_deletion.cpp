@@ -1,4 +1,5 @@
 #include "job/job_deletion.hpp"
+#include "k8s/meta.hpp"
 
 #include "api/conditions.hpp"
 #include "k8s/rfc3339.hpp"
@@ -66,9 +67,9 @@ void reconcile_deletion(JobPass& pass) {
   bool waiting = false;
   // A holder this Job does not control is never deleted nor waited for.
   if (workload.state == ObjectLookup::State::Present &&
-      controlled_by(*workload.object, job.metadata.uid)) {
+      k8s::is_controlled_by(*workload.object, job.metadata.uid)) {
     waiting = true;
-    if (string_at(*workload.object, {"metadata", "deletionTimestamp"}).empty()) {
+    if (!k8s::is_being_deleted(*workload.object)) {
       k8s::Action remove = k8s::delete_owned(ref, k8s::uid_of(*workload.object));
       remove.propagation = k8s::Propagation::Background;
       pass.result.plan.actions.push_back(std::move(remove));

@@ -1,4 +1,5 @@
 #include "job/job_measurements.hpp"
+#include "k8s/meta.hpp"
 
 #include "api/measurement.hpp"
 #include "api/objects.hpp"
@@ -23,17 +24,11 @@ k8s::ObjectRef measurement_ref(const api::Job& job, std::string_view kind, std::
 json::object owner_reference(const api::Job& job) {
   for (const auto& owner : job.metadata.ownerReferences) {
     if (owner.kind == "Workflow" && owner.controller.value_or(false)) {
-      return {{"apiVersion", owner.apiVersion},
-              {"kind", owner.kind},
-              {"name", owner.name},
-              {"uid", owner.uid},
-              {"controller", true},
-              {"blockOwnerDeletion", true}};
+      return k8s::owner_reference(owner.apiVersion, owner.kind, owner.name, owner.uid, true);
     }
   }
-  return {
-      {"apiVersion", api::kApiVersion}, {"kind", api::Job::kKind}, {"name", job.metadata.name},
-      {"uid", job.metadata.uid},        {"controller", true},      {"blockOwnerDeletion", true}};
+  return k8s::owner_reference(api::kApiVersion, api::Job::kKind, job.metadata.name,
+                              job.metadata.uid, true);
 }
 
 json::object measurement_metadata(const api::Job& job, const k8s::ObjectRef& ref) {
@@ -121,7 +116,7 @@ void ensure_bandwidth_measurement(JobPass& pass, JobStatusDraft& draft) {
   const auto ref = measurement_ref(job, api::BandwidthMeasurement::kKind,
                                    bandwidth_measurement_name(job.metadata.name));
   if (const json::value* existing = pass.in.cache.get(ref)) {
-    if (measures_job(*existing, job) || reconcile::is_being_deleted(*existing)) return;
+    if (measures_job(*existing, job) || k8s::is_being_deleted(*existing)) return;
     // Left by the Job this one replaced: its results are not this Job's.
     pass.result.plan.actions.push_back(
         k8s::delete_owned(ref, jsonkit::string_at(*existing, {"metadata", "uid"})));

@@ -37,15 +37,4 @@ reconcile::Result JobPass::take_result() {
   return std::move(result);
 }
 
-bool controlled_by(const json::value& object, std::string_view owner_uid) {
-  const json::value* refs = value_at(object, {"metadata", "ownerReferences"});
-  if (refs == nullptr || !refs->is_array() || owner_uid.empty()) return false;
-  return std::any_of(refs->get_array().begin(), refs->get_array().end(),
-                     [&](const json::value& ref) {
-                       const json::value* controller = value_at(ref, {"controller"});
-                       return string_at(ref, {"uid"}) == owner_uid && controller != nullptr &&
-                              controller->is_bool() && controller->get_bool();
-                     });
-}
-
 }  // namespace nvcre::job::detail

@@ -46,7 +46,5 @@ struct JobPass {
 
 using jsonkit::string_at;
 using jsonkit::value_at;
-// An ownerReference with this uid and controller: true.
-bool controlled_by(const boost::json::value& object, std::string_view owner_uid);
 
 }  // namespace nvcre::job::detail

@@ -1,4 +1,5 @@
 #include "job/job_workload.hpp"
+#include "k8s/meta.hpp"
 
 #include "api/conditions.hpp"
 #include "k8s/rfc3339.hpp"
@@ -51,11 +52,11 @@ void on_already_exists(JobPass& pass, JobStatusDraft& draft, const k8s::ObjectRe
   const json::value& holder = *outcome.live_holder;
   // A holder on its way out, ours (the run a checkpoint restart deleted) or foreign, is waited for:
   // adopting it would adopt a run that is ending.
-  if (!string_at(holder, {"metadata", "deletionTimestamp"}).empty()) {
+  if (k8s::is_being_deleted(holder)) {
     pass.result.plan.requeue_after = k8s::kDefaultRequeue;
     return;
   }
-  if (controlled_by(holder, pass.job.metadata.uid)) {
+  if (k8s::is_controlled_by(holder, pass.job.metadata.uid)) {
     record_workload(draft, ref, api::job_reason::kWorkloadAdopted, "adopted");
     pass.result.plan.requeue_after = k8s::kDefaultRequeue;
     return;

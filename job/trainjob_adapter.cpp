@@ -1,4 +1,5 @@
 #include "job/trainjob_adapter.hpp"
+#include "k8s/meta.hpp"
 
 #include "api/meta.hpp"
 #include "k8s/naming.hpp"
@@ -172,9 +173,8 @@ json::value build_train_job(const api::Job& job,
   for (const auto& [key, value] : workload_labels) labels[key] = value;
   labels[kManagedByLabel] = kManagedByValue;
   labels[kJobLabel] = job.metadata.name;
-  json::object owner{
-      {"apiVersion", api::kApiVersion}, {"kind", api::Job::kKind}, {"name", job.metadata.name},
-      {"uid", job.metadata.uid},        {"controller", true},      {"blockOwnerDeletion", true}};
+  json::object owner = k8s::owner_reference(api::kApiVersion, api::Job::kKind, job.metadata.name,
+                                            job.metadata.uid, true);
   json::object metadata{{"name", workload_name(job.metadata.name)},
                         {"namespace", job.metadata.namespace_},
                         {"labels", std::move(labels)},

@@ -1,5 +1,7 @@
 #include "jsonkit/paths.hpp"
 
+#include <charconv>
+
 namespace nvcre::jsonkit {
 namespace json = boost::json;
 
@@ -87,6 +89,26 @@ std::string_view view_of(const json::object* object, std::string_view key) {
 const json::object* find_object(const json::object* root,
                                 std::initializer_list<std::string_view> path) {
   return root != nullptr ? find_object(*root, path) : nullptr;
+}
+
+std::optional<std::string> optional_string_of(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr) return std::nullopt;
+  return value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+std::int64_t integer_of(const json::value* value, std::int64_t fallback) {
+  if (value == nullptr) return fallback;
+  if (value->is_int64()) return value->get_int64();
+  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
+  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
+  if (value->is_string()) {
+    std::int64_t out = 0;
+    const auto& text = value->get_string();
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (error == std::errc() && end == text.data() + text.size()) return out;
+  }
+  return fallback;
 }
 
 }  // namespace nvcre::jsonkit

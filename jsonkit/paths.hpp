@@ -6,7 +6,9 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +45,15 @@ const boost::json::string* find_string(const boost::json::object* object, std::s
 std::string string_of(const boost::json::object* object, std::string_view key);
 // ... as a view into `object`: empty when it is missing or not a string.
 std::string_view view_of(const boost::json::object* object, std::string_view key);
+
+// The string at `key` of `object`: nullopt when the key is absent, "" when it holds something other
+// than a string. For fields whose default applies only when they are absent, not when empty.
+std::optional<std::string> optional_string_of(const boost::json::object& object,
+                                              std::string_view key);
+
+// The integer `value` holds: a whole number, a double (truncated) or a decimal numeric string
+// ("8"); `fallback` for anything else, a null `value` included.
+std::int64_t integer_of(const boost::json::value* value, std::int64_t fallback);
 
 // The object at `key`, created (replacing any non-object value) when needed.
 boost::json::object& ensure_object(boost::json::object& parent, std::string_view key);

@@ -53,6 +53,5 @@ inline bool is_invalid(const ApiError& e) { return e.code == 422 || e.reason == 
 inline bool is_gone(const ApiError& e) {
   return e.code == 410 || e.reason == "Expired" || e.reason == "Gone";
 }
-inline bool is_too_many_requests(const ApiError& e) { return e.code == 429; }
 
 }  // namespace nvcre::k8s

@@ -117,7 +117,6 @@ class LeaderElection {
   std::chrono::nanoseconds next_wait(std::chrono::steady_clock::time_point now) const;
   // The holder we last observed ("" when none or unknown).
   const std::string& observed_leader() const { return reported_leader_; }
-  const std::optional<LeaseRecord>& observed_record() const { return observed_record_; }
   bool released() const { return released_; }
   const LeaderElectionConfig& config() const { return config_; }
 

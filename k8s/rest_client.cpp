@@ -328,13 +328,6 @@ json::value RestClient::merge_patch_status(const ResourceRef& ref, const std::st
   return patch(*this, path_for(ref, ns, name, "status"), "application/merge-patch+json", body, o);
 }
 
-json::value RestClient::json_patch_status(const ResourceRef& ref, const std::string& ns,
-                                          const std::string& name, const json::value& ops,
-                                          const WriteOptions& o) {
-  require_name(ref, ns, name, "patch status of");
-  return patch(*this, path_for(ref, ns, name, "status"), "application/json-patch+json", ops, o);
-}
-
 json::value RestClient::remove(const ResourceRef& ref, const std::string& ns,
                                const std::string& name, const DeleteOptions& o) {
   require_name(ref, ns, name, "delete");

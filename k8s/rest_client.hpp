@@ -146,10 +146,6 @@ class RestClient {
   boost::json::value merge_patch_status(const ResourceRef& ref, const std::string& ns,
                                         const std::string& name, const boost::json::value& patch,
                                         const WriteOptions& options = {});
-  boost::json::value json_patch_status(const ResourceRef& ref, const std::string& ns,
-                                       const std::string& name,
-                                       const boost::json::value& operations,
-                                       const WriteOptions& options = {});
 
   // Blocks, handing each event to `on_event`, until the server ends the stream (returns normally),
   // the callback answers Stop, or an error: a non-2xx answer to the watch request throws ApiError;

@@ -59,19 +59,6 @@ CaptureType capture_type(std::string_view name) {
   return CaptureType::String;
 }
 
-std::string_view capture_type_name(CaptureType type) {
-  switch (type) {
-    case CaptureType::Int:
-      return "int";
-    case CaptureType::Float:
-      return "float";
-    case CaptureType::Time:
-      return "time";
-    default:
-      return "string";
-  }
-}
-
 std::optional<std::int64_t> parse_int_capture(std::string_view text) {
   text = trim(text);
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);

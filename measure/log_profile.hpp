@@ -30,7 +30,6 @@ struct ProfileError : std::runtime_error {
 // name (path, ...) is a string.
 enum class CaptureType { Int, Float, String, Time };
 CaptureType capture_type(std::string_view name);
-std::string_view capture_type_name(CaptureType type);
 
 // A capture's text as Go's strconv reads it (surrounding spaces trimmed, the whole text a number;
 // floats take exponents such as 1.218472E+01); nullopt when it is not one.
@@ -47,7 +46,6 @@ class CompiledPattern {
 
   const std::string& name() const { return name_; }  // "trainingStep"
   const std::string& regex() const { return regex_; }
-  const std::vector<std::string>& group_names() const { return group_names_; }
   bool has_group(std::string_view group) const;
 
   // The named captures of the first match anywhere in `text` (Go's FindStringSubmatch), nullopt

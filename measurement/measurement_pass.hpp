@@ -3,6 +3,7 @@
 // BandwidthMeasurement shares (the measured Job, the LogProfile, the reporting pod, the pod-log
 // reads) and its one status write.
 #include "api/conditions.hpp"
+#include "k8s/meta.hpp"
 #include "api/job.hpp"
 #include "api/objects.hpp"
 #include "api/measurement.hpp"
@@ -103,16 +104,15 @@ reconcile::Result run_measurement_pass(const reconcile::Context& input, std::str
   Pass pass(input, *input.object, std::move(decoded));
   const auto& measured = pass.measurement;
   if (!measured.metadata.deletionTimestamp.empty()) {
-    if (reconcile::has_finalizer(pass.object, finalizer)) {
+    if (k8s::has_finalizer(pass.object, finalizer)) {
       pass.result.plan.actions.push_back(
-          reconcile::remove_finalizer_update(pass.self, pass.object, finalizer));
+          k8s::remove_finalizer_update(pass.self, pass.object, finalizer));
     }
     pass.result.memo = boost::json::value();
     return pass.take_result();
   }
-  if (!reconcile::has_finalizer(pass.object, finalizer)) {
-    pass.result.plan.actions.push_back(
-        reconcile::add_finalizer_patch(pass.self, pass.object, finalizer));
+  if (!k8s::has_finalizer(pass.object, finalizer)) {
+    pass.result.plan.actions.push_back(k8s::add_finalizer_patch(pass.self, pass.object, finalizer));
     return pass.take_result();
   }
   const bool complete = measured.status && api::condition_is_true(measured.status->conditions,

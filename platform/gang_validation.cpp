@@ -23,13 +23,6 @@ std::string join(const std::vector<std::string>& parts) {
   return out;
 }
 
-// A string field of an object: absent (nullopt) is different from explicitly empty.
-std::optional<std::string> optional_string(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr) return std::nullopt;
-  return value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 std::string api_group_of(std::string_view api_version) {
   const auto slash = api_version.find('/');
   return slash == std::string_view::npos ? std::string()
@@ -135,10 +128,10 @@ std::optional<std::string> check_runtime(const api::JobTemplateSpec& job_templat
   if (ref == nullptr)
     return "trainJob has no runtimeRef, so no TrainingRuntime carries the gang scheduler";
   const std::string group =
-      optional_string(*ref, "apiGroup").value_or(std::string(kTrainerApiGroup));
+      jsonkit::optional_string_of(*ref, "apiGroup").value_or(std::string(kTrainerApiGroup));
   const std::string kind =
-      optional_string(*ref, "kind").value_or(std::string(kClusterTrainingRuntimeKind));
-  const std::string name = optional_string(*ref, "name").value_or("");
+      jsonkit::optional_string_of(*ref, "kind").value_or(std::string(kClusterTrainingRuntimeKind));
+  const std::string name = jsonkit::optional_string_of(*ref, "name").value_or("");
   const std::string ref_text = "trainJob.runtimeRef (apiGroup " + quoted(group) + ", kind " +
                                quoted(kind) + ", name " + quoted(name) + ")";
   if (group != kTrainerApiGroup || kind != kTrainingRuntimeKind) {

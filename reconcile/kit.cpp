@@ -61,26 +61,6 @@ std::optional<api::TypedLocalObjectReference> status_node_ref(const json::value&
   }
 }
 
-const json::value* controller_reference(const json::value& object) {
-  const auto* owners = value_at(object, {"metadata", "ownerReferences"});
-  if (owners == nullptr || !owners->is_array()) return nullptr;
-  for (const auto& owner : owners->as_array()) {
-    const auto* controller = value_at(owner, {"controller"});
-    if (controller != nullptr && controller->is_bool() && controller->as_bool()) return &owner;
-  }
-  return nullptr;
-}
-
-bool is_controlled_by(const json::value& object, std::string_view owner_uid) {
-  const auto* controller = controller_reference(object);
-  return controller != nullptr && !owner_uid.empty() &&
-         string_at(*controller, {"uid"}) == owner_uid;
-}
-
-bool is_being_deleted(const json::value& object) {
-  return !string_at(object, {"metadata", "deletionTimestamp"}).empty();
-}
-
 k8s::ObjectRef workflow_object_ref(std::string ns, std::string name) {
   return k8s::ObjectRef{std::string(api::kApiVersion), "Workflow", std::move(ns), std::move(name)};
 }
@@ -107,53 +87,6 @@ k8s::Action status_patch(const k8s::ObjectRef& self, const json::value& object,
       {"metadata",
        json::object{{"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}},
       {"status", std::move(new_status)}};
-  return action;
-}
-
-namespace {
-std::vector<std::string> finalizers_of(const json::value& object) {
-  std::vector<std::string> out;
-  const auto* list = value_at(object, {"metadata", "finalizers"});
-  if (list == nullptr || !list->is_array()) return out;
-  for (const auto& item : list->as_array()) {
-    if (item.is_string()) out.emplace_back(item.as_string());
-  }
-  return out;
-}
-}  // namespace
-
-bool has_finalizer(const json::value& object, std::string_view finalizer) {
-  const auto list = finalizers_of(object);
-  return std::find(list.begin(), list.end(), finalizer) != list.end();
-}
-
-k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const json::value& object,
-                                std::string_view finalizer) {
-  json::array list;
-  for (const auto& name : finalizers_of(object)) list.emplace_back(name);
-  list.emplace_back(finalizer);
-  k8s::Action action;
-  action.verb = k8s::ActionVerb::MergePatch;
-  action.target = self;
-  action.body = json::object{
-      {"metadata",
-       json::object{{"finalizers", std::move(list)},
-                    {"resourceVersion", string_at(object, {"metadata", "resourceVersion"})}}}};
-  return action;
-}
-
-k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const json::value& object,
-                                    std::string_view finalizer) {
-  json::value body = object;
-  json::array kept;
-  for (const auto& name : finalizers_of(object)) {
-    if (name != finalizer) kept.emplace_back(name);
-  }
-  body.as_object()["metadata"].as_object()["finalizers"] = std::move(kept);
-  k8s::Action action;
-  action.verb = k8s::ActionVerb::Update;
-  action.target = self;
-  action.body = std::move(body);
   return action;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Building blocks every kind's reconcile shares: reading cached child
-// objects as JSON, ownership checks, conditional status patches, finalizer patches, events, and
-// the wording of failed actions. Pure helpers over the reconcile-plan contract.
+// Building blocks every kind's reconcile shares: reading cached child objects as JSON, conditional
+// status patches, events, and the wording of failed actions. Pure helpers over the reconcile-plan
+// contract. Owner references and finalizers are Kubernetes metadata: k8s/meta.hpp.
 #include <boost/json/value.hpp>
 
 #include <chrono>
@@ -28,12 +28,6 @@ std::string condition_reason(const std::vector<api::Condition>& conditions, std:
 std::optional<api::TypedLocalObjectReference> status_node_ref(const boost::json::value& object,
                                                               std::string_view field);
 
-// metav1.GetControllerOf: the ownerReference with controller: true, or nullptr.
-const boost::json::value* controller_reference(const boost::json::value& object);
-// metav1.IsControlledBy: the controller reference carries `owner_uid`.
-bool is_controlled_by(const boost::json::value& object, std::string_view owner_uid);
-bool is_being_deleted(const boost::json::value& object);
-
 k8s::ObjectRef workflow_object_ref(std::string ns, std::string name);
 
 k8s::ReconcilePlan error_plan(std::string error);
@@ -43,14 +37,6 @@ k8s::ReconcilePlan error_plan(std::string error);
 // patch clears them as a full update would.
 k8s::Action status_patch(const k8s::ObjectRef& self, const boost::json::value& object,
                          boost::json::value new_status);
-
-// Finalizer add: MergePatch of the whole list plus the resourceVersion.
-k8s::Action add_finalizer_patch(const k8s::ObjectRef& self, const boost::json::value& object,
-                                std::string_view finalizer);
-// Finalizer removal: Update of the object without `finalizer` (409 when stale).
-k8s::Action remove_finalizer_update(const k8s::ObjectRef& self, const boost::json::value& object,
-                                    std::string_view finalizer);
-bool has_finalizer(const boost::json::value& object, std::string_view finalizer);
 
 k8s::EventRecord make_event(const k8s::ObjectRef& self, const boost::json::value& object,
                             std::string_view type, std::string_view reason, std::string note);

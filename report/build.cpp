@@ -1,5 +1,7 @@
 #include "report/build.hpp"
 
+#include "jsonkit/paths.hpp"
+
 #include "api/certification.hpp"
 #include "api/conditions.hpp"
 #include "api/objects.hpp"
@@ -27,12 +29,10 @@ Kind decode(const json::value& object) {
     context.tolerate_unknown_fields([](std::string_view) { return true; });
     return api::decode<Kind>(object, context);
   } catch (const api::DecodeError& error) {
-    const json::value* name =
-        object.is_object() ? object.as_object().if_contains("metadata") : nullptr;
     std::string label(Kind::kKind);
-    if (name != nullptr && name->is_object())
-      if (const auto* n = name->as_object().if_contains("name"); n && n->is_string())
-        label += " \"" + std::string(n->as_string()) + "\"";
+    if (const auto* name = jsonkit::value_at(object, {"metadata", "name"});
+        name && name->is_string())
+      label += " \"" + std::string(name->get_string()) + "\"";
     throw std::invalid_argument(label + ": not a valid object: " + error.what());
   }
 }

@@ -284,10 +284,6 @@ std::string profile_node_name(int index, int node_count) {
   return buffer;
 }
 
-std::string gpu_product_for(std::string_view architecture) {
-  return std::string(sim_gpu_model(architecture, "").product);
-}
-
 std::vector<json::value> build_cluster_nodes(const ClusterProfile& profile,
                                              const std::string& timestamp) {
   // By node: the kube-sim annotations it gets, and the flag that asked for them.

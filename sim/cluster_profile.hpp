@@ -64,9 +64,6 @@ SlowNode parse_slow_node(std::string_view flag);
 // gpu-node-00 .. gpu-node-<count-1>, zero-padded to at least two digits so names sort by index.
 std::string profile_node_name(int index, int node_count);
 
-// The GPU Feature Discovery product label for an architecture ("h100" -> "NVIDIA-H100-80GB-HBM3").
-std::string gpu_product_for(std::string_view architecture);
-
 // Every Node of the profile, complete with status. Throws std::invalid_argument when a faulty,
 // slow, stalled or node-condition node is not one of the profile's nodes.
 // `timestamp` (RFC 3339) stamps the node conditions.

@@ -1,4 +1,5 @@
 #include "sim/garbage_collector.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 
@@ -33,24 +34,6 @@ const char* propagation_finalizer(Propagation policy) {
 
 namespace {
 
-const json::object* metadata(const json::value& object) {
-  return jsonkit::object_at(object, {"metadata"});
-}
-
-bool has_finalizer(const json::value& object, const std::string& finalizer) {
-  const auto* meta = metadata(object);
-  if (!meta) return false;
-  const auto* list = meta->if_contains("finalizers");
-  if (!list || !list->is_array()) return false;
-  return std::any_of(list->as_array().begin(), list->as_array().end(), [&](const json::value& f) {
-    return f.is_string() && f.as_string() == finalizer;
-  });
-}
-
-bool deleting(const json::value& object) {
-  return !meta_string(object, "deletionTimestamp").empty();
-}
-
 bool is_namespace(const ResourceType& type) {
   return type.group.empty() && type.resource == "namespaces";
 }
@@ -72,7 +55,7 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
   std::set<std::string> live_namespaces;
   for (const auto& entry : objects) {
     if (auto uid = meta_string(entry.object, "uid"); !uid.empty()) by_uid[uid] = &entry;
-    if (is_namespace(entry.type) && !deleting(entry.object))
+    if (is_namespace(entry.type) && !k8s::is_being_deleted(entry.object))
       live_namespaces.insert(meta_string(entry.object, "name"));
   }
 
@@ -102,10 +85,10 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
 
   std::vector<GcAction> actions;
   for (const auto& entry : objects) {
-    const bool is_deleting = deleting(entry.object);
+    const bool is_deleting = k8s::is_being_deleted(entry.object);
     const std::string uid = meta_string(entry.object, "uid");
 
-    if (is_deleting && has_finalizer(entry.object, kOrphanFinalizer)) {
+    if (is_deleting && k8s::has_finalizer(entry.object, kOrphanFinalizer)) {
       const auto& deps = dependents_of(entry);
       for (const auto& [dependent, block] : deps) {
         (void)block;
@@ -121,7 +104,7 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
       continue;  // an owner being orphaned is not also collected in this pass
     }
 
-    if (is_deleting && has_finalizer(entry.object, kForegroundFinalizer)) {
+    if (is_deleting && k8s::has_finalizer(entry.object, kForegroundFinalizer)) {
       const auto& deps = dependents_of(entry);
       const bool blocked =
           std::any_of(deps.begin(), deps.end(), [](const auto& d) { return d.second; });
@@ -148,7 +131,8 @@ std::vector<GcAction> plan_garbage_collection(const std::vector<GcObject>& objec
       const GcObject* owner = resolve(entry, ref.uid);
       if (!owner) {
         dangling.push_back(ref.uid);
-      } else if (deleting(owner->object) && has_finalizer(owner->object, kForegroundFinalizer)) {
+      } else if (k8s::is_being_deleted(owner->object) &&
+                 k8s::has_finalizer(owner->object, kForegroundFinalizer)) {
         waiting.push_back(ref.uid);
       } else {
         solid = true;

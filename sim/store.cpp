@@ -559,12 +559,6 @@ std::uint64_t Store::resource_version() const {
   return rv_;
 }
 
-void Store::set_retained_events(std::size_t count) {
-  std::lock_guard lock(mutex_);
-  options_.retained_events = count;
-  trim_events();
-}
-
 void Store::compact() {
   std::lock_guard lock(mutex_);
   compacted_rv_ = rv_;

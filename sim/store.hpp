@@ -152,7 +152,6 @@ class Store {
   // The resourceVersion of the latest change to any object of `type` (0: none yet): lets a reader
   // keep a copy of a kind until it changes.
   std::uint64_t last_change(const ResourceType& type) const;
-  void set_retained_events(std::size_t count);
   // Drops the whole event log (a forced compaction: every older watch resume gets 410).
   void compact();
 

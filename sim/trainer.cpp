@@ -82,8 +82,8 @@ std::vector<Peer> worker_peers(const std::vector<StoredObject>& pods) {
   for (const auto& pod : pods)
     if (pod_label(*pod, kReplicatedJobNameLabel) == kWorkerJob)
       indexed.push_back(
-          {json_int(pod->at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel),
-                    0),
+          {jsonkit::integer_of(
+               pod->at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel), 0),
            Peer{meta_string(*pod, "name"), pod_node(*pod)}});
   std::sort(indexed.begin(), indexed.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -489,7 +489,7 @@ void Trainer::write_status(Pass& pass, const json::value& train_job,
               : nullptr;
       const auto* message = find_string(terminated, "message");
       const auto exit_code =
-          json_int(terminated ? terminated->if_contains("exitCode") : nullptr, 1);
+          jsonkit::integer_of(terminated ? terminated->if_contains("exitCode") : nullptr, 1);
       set_condition(status, "Failed", "True", "FailedJobs",
                     "jobset failed due to one or more job failures: pod " +
                         meta_string(*failed, "name") + " on node " + pod_node(*failed) +

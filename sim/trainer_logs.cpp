@@ -177,8 +177,8 @@ PodLogContext log_context(const json::value& pod, const json::value* node, int w
   PodLogContext c;
   c.pod = meta_string(pod, "name");
   c.node = pod_node(pod);
-  c.index = static_cast<int>(
-      json_int(pod.at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel), 0));
+  c.index = static_cast<int>(jsonkit::integer_of(
+      pod.at("metadata").at("labels").as_object().if_contains(kCompletionIndexLabel), 0));
   c.world_size = world_size;
   const std::string job = pod_label(pod, kReplicatedJobNameLabel);
   // Without a launcher, worker 0 reports; a training run's last worker prints the iterations too,
@@ -207,7 +207,7 @@ PodLogContext log_context(const json::value& pod, const json::value* node, int w
     c.product = product != nullptr ? std::string(*product) : std::string();
     const auto* allocatable = find_object(node->as_object(), {"status", "allocatable"});
     c.gpus = static_cast<int>(
-        json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0));
+        jsonkit::integer_of(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0));
   }
   return c;
 }

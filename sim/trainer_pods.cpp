@@ -1,4 +1,5 @@
 #include "sim/trainer_pods.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 #include "sim/store.hpp"
@@ -7,7 +8,6 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 
 namespace nvcre::sim::trainer {
@@ -18,24 +18,11 @@ using jsonkit::ensure_path;
 using jsonkit::find_array;
 using jsonkit::find_object;
 using jsonkit::find_string;
+using jsonkit::integer_of;
 
 namespace {
 
 constexpr std::string_view kAncestorStepLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
-
-std::int64_t to_int(const json::value* value, std::int64_t fallback) {
-  if (value == nullptr) return fallback;
-  if (value->is_int64()) return value->as_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->as_double());
-  if (value->is_string()) {
-    std::int64_t out = 0;
-    const auto& text = value->as_string();
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-    if (error == std::errc() && end == text.data() + text.size()) return out;
-  }
-  return fallback;
-}
 
 const json::object* labels_of(const json::value& object) {
   const auto* root = object.if_object();
@@ -128,16 +115,12 @@ json::object condition(const char* type, const char* status, const std::string& 
 
 }  // namespace
 
-std::int64_t json_int(const json::value* value, std::int64_t fallback) {
-  return to_int(value, fallback);
-}
-
 int num_nodes(const json::object& train_job_spec, const json::object& runtime_spec) {
   const auto* trainer = find_object(train_job_spec, {"trainer"});
-  std::int64_t n = to_int(trainer ? trainer->if_contains("numNodes") : nullptr, 0);
+  std::int64_t n = integer_of(trainer ? trainer->if_contains("numNodes") : nullptr, 0);
   if (n <= 0) {
     const auto* policy = find_object(runtime_spec, {"mlPolicy"});
-    n = to_int(policy ? policy->if_contains("numNodes") : nullptr, 1);
+    n = integer_of(policy ? policy->if_contains("numNodes") : nullptr, 1);
   }
   return static_cast<int>(std::clamp<std::int64_t>(n, 1, 10000));
 }
@@ -178,9 +161,9 @@ std::vector<ReplicatedJobPlan> plan_replicated_jobs(const json::object& train_jo
     if (trainer && trainer_step) apply_trainer(*trainer, ensure_object(plan.pod_template, "spec"));
     const auto* job_spec = find_object(object, {"template", "spec"});
     const std::int64_t replicas =
-        std::max<std::int64_t>(1, to_int(object.if_contains("replicas"), 1));
+        std::max<std::int64_t>(1, integer_of(object.if_contains("replicas"), 1));
     const std::int64_t parallelism = std::max<std::int64_t>(
-        1, to_int(job_spec ? job_spec->if_contains("parallelism") : nullptr, 1));
+        1, integer_of(job_spec ? job_spec->if_contains("parallelism") : nullptr, 1));
     plan.pods = plan.name == kWorkerJob
                     ? workers
                     : static_cast<int>(std::min<std::int64_t>(replicas * parallelism, 10000));
@@ -209,13 +192,8 @@ json::value build_pod(const PodIdentity& id, const ReplicatedJobPlan& plan) {
       job_name + "-" + index + "-" + name_suffix(id.uid + "/" + plan.name + "/" + index);
   metadata["namespace"] = id.ns;
   metadata.erase("generateName");
-  metadata["ownerReferences"] =
-      json::array{json::object{{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
-                               {"kind", "TrainJob"},
-                               {"name", id.train_job},
-                               {"uid", id.uid},
-                               {"controller", true},
-                               {"blockOwnerDeletion", true}}};
+  metadata["ownerReferences"] = json::array{k8s::owner_reference(
+      "trainer.kubeflow.org/v1alpha1", "TrainJob", id.train_job, id.uid, true)};
   json::object spec;
   if (const auto* template_spec = find_object(plan.pod_template, {"spec"})) spec = *template_spec;
   if (!spec.contains("containers"))

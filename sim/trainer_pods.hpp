@@ -56,8 +56,6 @@ boost::json::object terminated_status(const boost::json::value& pod, const std::
                                       int exit_code, const std::string& message);
 
 // Small typed reads of pod JSON that never throw.
-std::int64_t json_int(const boost::json::value* value,
-                      std::int64_t fallback);  // number or numeric string
 std::string pod_phase(const boost::json::value& pod);
 std::string pod_node(const boost::json::value& pod);
 std::string pod_label(const boost::json::value& pod, std::string_view key);

@@ -41,7 +41,7 @@ bool requirement_matches(const json::object& requirement, const json::object* la
   if (*op == "DoesNotExist") return label == nullptr;
   if ((*op == "Gt" || *op == "Lt") && label != nullptr && values.size() == 1) {
     const json::value have(value), want(values.front());
-    const std::int64_t a = json_int(&have, 0), b = json_int(&want, 0);
+    const std::int64_t a = jsonkit::integer_of(&have, 0), b = jsonkit::integer_of(&want, 0);
     return *op == "Gt" ? a > b : a < b;
   }
   return false;
@@ -141,7 +141,7 @@ std::int64_t gpu_request(const json::object& pod_spec) {
       const auto* requests = find_object(c.as_object(), {"resources", "requests"});
       const json::value* gpus = limits ? limits->if_contains("nvidia.com/gpu") : nullptr;
       if (gpus == nullptr && requests) gpus = requests->if_contains("nvidia.com/gpu");
-      total += std::max<std::int64_t>(0, json_int(gpus, 0));
+      total += std::max<std::int64_t>(0, jsonkit::integer_of(gpus, 0));
     }
   return total;
 }
@@ -167,7 +167,7 @@ NodePicker::NodePicker(Nodes nodes, const std::map<std::string, std::int64_t>& g
     const auto* allocatable = find_object(node.as_object(), {"status", "allocatable"});
     auto used = gpus_in_use.find(name);
     free_gpus_[name] =
-        json_int(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0) -
+        jsonkit::integer_of(allocatable ? allocatable->if_contains("nvidia.com/gpu") : nullptr, 0) -
         (used == gpus_in_use.end() ? 0 : used->second);
   }
 }

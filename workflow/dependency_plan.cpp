@@ -1,4 +1,5 @@
 #include "workflow/dependency_plan.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 
@@ -362,49 +363,16 @@ std::string metadata_map_value(const json::value& object, std::string_view map,
 
 }  // namespace
 
-bool controlled_by(const json::value& object, std::string_view owner_uid) {
-  const json::object* metadata = metadata_of(object);
-  const json::value* refs =
-      metadata == nullptr ? nullptr : metadata->if_contains("ownerReferences");
-  if (refs == nullptr || !refs->is_array()) return false;
-  for (const auto& ref : refs->get_array()) {
-    const auto* r = ref.if_object();
-    if (r == nullptr) continue;
-    const json::value* uid = r->if_contains("uid");
-    const json::value* controller = r->if_contains("controller");
-    if (uid != nullptr && uid->is_string() && uid->get_string() == owner_uid &&
-        controller != nullptr && controller->is_bool() && controller->get_bool()) {
-      return true;
-    }
-  }
-  return false;
-}
-
 bool owned_by_workflow(const json::value& object, std::string_view workflow_uid) {
   if (workflow_uid.empty()) return false;
-  const json::object* metadata = metadata_of(object);
-  const json::value* refs =
-      metadata == nullptr ? nullptr : metadata->if_contains("ownerReferences");
-  if (refs != nullptr && refs->is_array()) {
-    for (const auto& ref : refs->get_array()) {
-      const json::value* uid = ref.is_object() ? ref.get_object().if_contains("uid") : nullptr;
-      if (uid != nullptr && uid->is_string() && uid->get_string() == workflow_uid) return true;
-    }
-  }
-  return metadata_map_value(object, "annotations", kWorkflowUidAnnotation) == workflow_uid;
+  return k8s::has_owner(object, workflow_uid) ||
+         metadata_map_value(object, "annotations", kWorkflowUidAnnotation) == workflow_uid;
 }
 
 bool owned_for_cleanup(const json::value& object, std::string_view workflow_uid,
                        std::string_view workflow_name) {
   return owned_by_workflow(object, workflow_uid) ||
          metadata_map_value(object, "labels", kWorkflowLabel) == workflow_name;
-}
-
-bool is_deleting(const json::value& object) {
-  const json::object* metadata = metadata_of(object);
-  const json::value* ts =
-      metadata == nullptr ? nullptr : metadata->if_contains("deletionTimestamp");
-  return ts != nullptr && ts->is_string() && !ts->get_string().empty();
 }
 
 }  // namespace nvcre::workflow

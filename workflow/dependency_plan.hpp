@@ -95,8 +95,5 @@ bool owned_by_workflow(const boost::json::value& object, std::string_view workfl
 // Cleanup check: the above, or the legacy tracking label naming the Workflow.
 bool owned_for_cleanup(const boost::json::value& object, std::string_view workflow_uid,
                        std::string_view workflow_name);
-// A controller owner reference with this UID.
-bool controlled_by(const boost::json::value& object, std::string_view owner_uid);
-bool is_deleting(const boost::json::value& object);
 
 }  // namespace nvcre::workflow

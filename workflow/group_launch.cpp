@@ -1,4 +1,5 @@
 #include "workflow/group_launch.hpp"
+#include "k8s/meta.hpp"
 
 #include "k8s/naming.hpp"
 #include "platform/detect.hpp"
@@ -112,15 +113,8 @@ json::array tolerations_for(const std::optional<api::TargetSpec>& target, bool h
 }
 
 json::object workflow_owner_reference(const api::Workflow& workflow, bool controller) {
-  json::object ref{{"apiVersion", api::kApiVersion},
-                   {"kind", api::Workflow::kKind},
-                   {"name", workflow.metadata.name},
-                   {"uid", workflow.metadata.uid}};
-  if (controller) {
-    ref["controller"] = true;
-    ref["blockOwnerDeletion"] = true;
-  }
-  return ref;
+  return k8s::owner_reference(api::kApiVersion, api::Workflow::kKind, workflow.metadata.name,
+                              workflow.metadata.uid, controller);
 }
 
 api::Job build_group_job(const GroupJobInput& input) {

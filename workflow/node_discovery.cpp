@@ -126,8 +126,8 @@ bool targets_cordoned_nodes(const std::optional<api::TargetSpec>& target) {
                      [](const api::TaintSelector& s) { return s.key == kUnschedulableTaint; });
 }
 
-DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache,
-                                      const std::optional<api::TargetSpec>& target) {
+DiscoveredNodeViews discover_target_node_views(const k8s::CacheView& cache,
+                                               const std::optional<api::TargetSpec>& target) {
   k8s::LabelSelector selector;
   if (target && !target->nodeSelector.empty())
     selector = k8s::LabelSelector::from_match_labels(target->nodeSelector);
@@ -135,7 +135,7 @@ DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache,
       target ? std::set<std::string>(target->nodeNames.begin(), target->nodeNames.end())
              : std::set<std::string>();
   const bool keep_cordoned = targets_cordoned_nodes(target);
-  DiscoveredNodes out;
+  DiscoveredNodeViews out;
   for (const json::value* node : cache.list("v1", "Node", "", selector)) {
     const k8s::Labels labels = k8s::labels_of(*node);
     const std::string name = node_name(*node);
@@ -151,11 +151,22 @@ DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache,
       if (gpu_present) out.cordoned.push_back(name);  // only GPU nodes cost coverage
       continue;
     }
-    if (gpu_present) out.nodes.push_back(*node);
+    if (gpu_present) out.nodes.push_back(node);
   }
-  std::sort(out.nodes.begin(), out.nodes.end(),
-            [](const json::value& a, const json::value& b) { return node_name(a) < node_name(b); });
+  std::stable_sort(
+      out.nodes.begin(), out.nodes.end(),
+      [](const json::value* a, const json::value* b) { return node_name(*a) < node_name(*b); });
   std::sort(out.cordoned.begin(), out.cordoned.end());
+  return out;
+}
+
+DiscoveredNodes discover_target_nodes(const k8s::CacheView& cache,
+                                      const std::optional<api::TargetSpec>& target) {
+  auto views = discover_target_node_views(cache, target);
+  DiscoveredNodes out;
+  out.nodes.reserve(views.nodes.size());
+  for (const json::value* node : views.nodes) out.nodes.push_back(*node);
+  out.cordoned = std::move(views.cordoned);
   return out;
 }
 

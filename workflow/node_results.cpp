@@ -1,4 +1,5 @@
 #include "workflow/node_results.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 
@@ -126,17 +127,6 @@ std::string stored_payload(const json::value* configmap, std::string_view key) {
   return bytes->empty() ? std::string() : gunzip(*bytes);
 }
 
-bool has_controller(const json::value& object) {
-  const json::value* refs = jsonkit::value_at(object, {"metadata", "ownerReferences"});
-  if (refs == nullptr || !refs->is_array()) return false;
-  return std::any_of(
-      refs->get_array().begin(), refs->get_array().end(), [](const json::value& ref) {
-        const json::value* controller =
-            ref.is_object() ? ref.get_object().if_contains("controller") : nullptr;
-        return controller != nullptr && controller->is_bool() && controller->get_bool();
-      });
-}
-
 std::string merged_csv(const std::string& existing, const std::vector<std::string>& nodes) {
   std::set<std::string> names;
   auto add = [&](std::string name) {
@@ -177,8 +167,8 @@ std::optional<NodeResultWrite> node_results_write(NodeResultKind kind,
   const std::string before = stored_payload(existing, key);
   const std::string after =
       is_succeeded ? merged_csv(before, succeeded) : merged_failed_json(before, failed);
-  const bool owned = existing != nullptr && controlled_by(*existing, workflow.metadata.uid);
-  if (existing != nullptr && !owned && has_controller(*existing)) {
+  const bool owned = existing != nullptr && k8s::is_controlled_by(*existing, workflow.metadata.uid);
+  if (existing != nullptr && !owned && k8s::controller_reference(*existing) != nullptr) {
     throw std::runtime_error("ConfigMap " + name + " is already controlled by another object");
   }
   if (existing != nullptr && owned && before == after) return std::nullopt;

@@ -1,4 +1,5 @@
 #include "workflow/workflow_reconciler.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 
@@ -16,19 +17,12 @@ using detail::Pass;
 
 namespace {
 
-k8s::ReconcilePlan add_finalizer(const api::Workflow& workflow) {
-  json::array finalizers;
-  for (const auto& f : workflow.metadata.finalizers) finalizers.emplace_back(f);
-  finalizers.emplace_back(kWorkflowFinalizer);
-  k8s::Action patch;
-  patch.verb = k8s::ActionVerb::MergePatch;
-  patch.target = {std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_,
-                  workflow.metadata.name};
-  patch.body = json::object{
-      {"metadata", json::object{{"finalizers", std::move(finalizers)},
-                                {"resourceVersion", workflow.metadata.resourceVersion}}}};
+k8s::ReconcilePlan add_finalizer(const json::value& object, const api::Workflow& workflow) {
   k8s::ReconcilePlan plan;
-  plan.actions.push_back(std::move(patch));
+  plan.actions.push_back(
+      k8s::add_finalizer_patch({std::string(api::kApiVersion), "Workflow",
+                                workflow.metadata.namespace_, workflow.metadata.name},
+                               object, kWorkflowFinalizer));
   return plan;
 }
 
@@ -124,7 +118,7 @@ k8s::ReconcilePlan plan_workflow(const reconcile::Context& input) {
   if (!workflow.metadata.deletionTimestamp.empty()) return detail::reconcile_deletion(input, doc);
   const auto& finalizers = workflow.metadata.finalizers;
   if (std::find(finalizers.begin(), finalizers.end(), kWorkflowFinalizer) == finalizers.end())
-    return add_finalizer(workflow);
+    return add_finalizer(*input.object, workflow);
   if (workflow.status && api::is_terminal(workflow.status->conditions))
     return {};  // never restarts itself
   const k8s::ObjectRef self{std::string(api::kApiVersion), "Workflow", workflow.metadata.namespace_,

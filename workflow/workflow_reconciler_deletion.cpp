@@ -1,6 +1,7 @@
 // Workflow deletion: every Job first (their finalizers hold until workload pods drain), then
 // the dependencies in reverse creation order after an ownership check, then the finalizer.
 #include "workflow/dependency_plan.hpp"
+#include "k8s/meta.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
 #include <boost/json.hpp>
@@ -27,20 +28,6 @@ std::set<std::string> recorded_job_names(const api::WorkflowStatus& status) {
     }
   }
   return names;
-}
-
-k8s::Action remove_finalizer(const api::Workflow& workflow, const k8s::ObjectRef& self) {
-  json::array finalizers;
-  for (const auto& f : workflow.metadata.finalizers) {
-    if (f != kWorkflowFinalizer) finalizers.emplace_back(f);
-  }
-  k8s::Action patch;
-  patch.verb = k8s::ActionVerb::MergePatch;
-  patch.target = self;
-  patch.body = json::object{
-      {"metadata", json::object{{"finalizers", std::move(finalizers)},
-                                {"resourceVersion", workflow.metadata.resourceVersion}}}};
-  return patch;
 }
 
 }  // namespace
@@ -74,7 +61,8 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
   }
   if (!jobs.empty()) {
     for (const auto& job : jobs) {
-      if (!is_deleting(job)) pass.delete_object(k8s::object_ref_of(job), k8s::uid_of(job));
+      if (!k8s::is_being_deleted(job))
+        pass.delete_object(k8s::object_ref_of(job), k8s::uid_of(job));
     }
     pass.requeue(k8s::kDefaultRequeue);  // wait until every Job (and its pods) is gone
     return pass.finish();
@@ -93,7 +81,7 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
   }
 
   // Phase 3: the finalizer.
-  pass.add(remove_finalizer(doc.workflow, pass.self_ref()));
+  pass.add(k8s::remove_finalizer_patch(pass.self_ref(), *input.object, kWorkflowFinalizer));
   return pass.finish();
 }
 

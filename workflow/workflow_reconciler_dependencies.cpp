@@ -1,6 +1,7 @@
 // Creating dependencies (adopt or collide on AlreadyExists) and cleaning up the
 // job-scoped copies of one group and iteration.
 #include "workflow/dependency_plan.hpp"
+#include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
 #include "workflow/group_launch.hpp"
@@ -47,7 +48,7 @@ CreateOutcome create_dependency(Pass& pass, const json::object& object,
     }
     // Never adopt blindly: only our own earlier create (owner UID or workflow-uid annotation).
     if (owned_by_workflow(*outcome->live_holder, pass.uid())) return {CreateResult::Adopted, {}};
-    if (is_deleting(*outcome->live_holder)) {
+    if (k8s::is_being_deleted(*outcome->live_holder)) {
       return {CreateResult::Retry, "dependency " + ref.kind + " \"" + location +
                                        "\" already exists but is being deleted; retrying"};
     }

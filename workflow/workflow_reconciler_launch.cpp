@@ -1,6 +1,7 @@
 // Launching Pending groups: job-scoped dependency copies first (one create per pass, 15 s
 // after a new ComputeDomain so the DRA driver can publish its channel template), then the Job.
 #include "platform/gang_validation.hpp"
+#include "k8s/meta.hpp"
 #include "workflow/dependency_plan.hpp"
 #include "workflow/diagnose.hpp"
 #include "workflow/group_launch.hpp"
@@ -143,8 +144,8 @@ Launch launch_group(Pass& pass, api::GroupStatus& group) {
     holder = &*outcome->live_holder;
   }
   if (holder != nullptr) {
-    if (!controlled_by(*holder, pass.uid())) {  // never adopt a foreign Job
-      if (is_deleting(*holder)) {
+    if (!k8s::is_controlled_by(*holder, pass.uid())) {  // never adopt a foreign Job
+      if (k8s::is_being_deleted(*holder)) {
         pass.set_error("existing Job \"" + job_name + "\" in namespace \"" + pass.ns() +
                        "\" is being deleted; retrying");
       } else {
@@ -157,8 +158,8 @@ Launch launch_group(Pass& pass, api::GroupStatus& group) {
     }
     // Our Job, but a previous incarnation: still finalizing, or (for a retried group) already
     // finished. Wait for it to go instead of adopting a Job that is about to disappear.
-    if (is_deleting(*holder) || (group.retries.value_or(0) > 0 && finished(*holder))) {
-      if (!is_deleting(*holder)) pass.delete_object(job_ref, k8s::uid_of(*holder));
+    if (k8s::is_being_deleted(*holder) || (group.retries.value_or(0) > 0 && finished(*holder))) {
+      if (!k8s::is_being_deleted(*holder)) pass.delete_object(job_ref, k8s::uid_of(*holder));
       pass.requeue(k8s::kDefaultRequeue);
       return Launch::Waiting;
     }

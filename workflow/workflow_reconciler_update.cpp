@@ -1,6 +1,7 @@
 // Polling Running groups from their Jobs: cache misses confirmed live, the timeout
 // rule, the pod-drain barrier, retries, completion and the failed-nodes ConfigMap.
 #include "api/conditions.hpp"
+#include "k8s/meta.hpp"
 #include "k8s/duration.hpp"
 #include "workflow/dependency_plan.hpp"
 #include "workflow/node_results.hpp"
@@ -174,7 +175,8 @@ bool GroupPoll::complete(api::GroupStatus& group, const api::Job& job) {
           ref.apiVersion, ref.kind,
           ref.namespace_.empty() ? job.metadata.namespace_ : ref.namespace_, ref.name};
       const json::value* cached = pass_.in.cache.get(workload);
-      if (cached == nullptr || !is_deleting(*cached)) pass_.delete_object(workload, std::nullopt);
+      if (cached == nullptr || !k8s::is_being_deleted(*cached))
+        pass_.delete_object(workload, std::nullopt);
     }
     if (should_wait_for_pod_drain(pass_, job)) return false;
   }

@@ -1,4 +1,5 @@
 #include "workloadrun/reconciler.hpp"
+#include "k8s/meta.hpp"
 #include "jsonkit/paths.hpp"
 
 #include "api/conditions.hpp"
@@ -22,7 +23,7 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 // ownedByPredecessor: the controller reference names an earlier WorkloadRun of this name (same
 // name, other UID). That owner is gone by definition, so the garbage collector frees the name.
 bool owned_by_predecessor(const boost::json::value& holder, const api::WorkloadRun& run) {
-  const auto* owner = reconcile::controller_reference(holder);
+  const auto* owner = k8s::controller_reference(holder);
   return owner != nullptr && jsonkit::string_at(*owner, {"apiVersion"}) == api::kApiVersion &&
          jsonkit::string_at(*owner, {"kind"}) == api::WorkloadRun::kKind &&
          jsonkit::string_at(*owner, {"name"}) == run.metadata.name &&
@@ -51,8 +52,8 @@ CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome
     return CreateDecision::Done;
   }
   const auto& holder = *outcome.live_holder;
-  const bool ours = reconcile::is_controlled_by(holder, run.metadata.uid);
-  const bool deleting = reconcile::is_being_deleted(holder);
+  const bool ours = k8s::is_controlled_by(holder, run.metadata.uid);
+  const bool deleting = k8s::is_being_deleted(holder);
   // Terminating holders release the name soon, ours or not; so does a deleted predecessor's child.
   if (deleting || (!ours && owned_by_predecessor(holder, run))) return CreateDecision::Wait;
   if (ours) return CreateDecision::Adopt;

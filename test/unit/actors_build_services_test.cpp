@@ -267,5 +267,47 @@ TEST_F(BuildServices, AReconcilerRetriesWhenAServiceFailsAndThenGetsTheBuild) {
   self_->send_exit(services.assemblers.front(), caf::exit_reason::user_shutdown);
 }
 
+// A reconcile that asks for a build and says how to go on: the pass resumes with the answer
+// through that continuation, so the reconcile itself runs once (no second cache read and plan).
+TEST_F(BuildServices, AReconcilerGoesOnFromTheAskWithTheAnswer) {
+  ServiceActors services{spawn_platform_detector(system_, {cache_}),
+                         {spawn_catalog_resolver(system_)},
+                         {spawn_workflow_assembler(system_)}};
+  const auto cert = certification_for("communication", "nccl-all-reduce");
+  const certification::CategoryBuildRequest request{cert, cert.spec.categories.front(),
+                                                    refs_of(nodes_)};
+  auto seen = std::make_shared<std::optional<certification::CategoryBuildAnswer>>();
+  auto plans = std::make_shared<std::atomic<int>>(0);
+
+  ReconcilerConfig config;
+  config.primary = {"nvcre.nvidia.com/v1alpha1", "Certification", "gpu-validation", "rack7"};
+  config.cache = cache_;
+  config.clock = [] { return k8s::Clock::now(); };
+  config.services = services;
+  config.build_timeout = 5s;
+  config.reconcile = [request, seen, plans](const reconcile::Context&) {
+    ++*plans;
+    reconcile::Result result;
+    result.wanted_builds.push_back(request);
+    result.resume = [request, seen](const reconcile::BuildAnswers& answers) {
+      auto answer = answers.find(reconcile::build_request_key(request));
+      if (answer != answers.end()) *seen = answer->second;
+      return reconcile::Result{};
+    };
+    return result;
+  };
+  auto reconciler_actor_handle = self_->spawn(reconciler, std::move(config));
+  auto [done, error] = ask<PassResult>(reconciler_actor_handle, reconcile_atom::value);
+  ASSERT_TRUE(done) << error;
+  EXPECT_TRUE(done->error.empty()) << done->error;
+  EXPECT_EQ(plans->load(), 1);
+  ASSERT_TRUE(seen->has_value());
+  EXPECT_TRUE(std::holds_alternative<certification::CategoryBuild>(**seen));
+  self_->send_exit(reconciler_actor_handle, caf::exit_reason::user_shutdown);
+  self_->send_exit(services.detector, caf::exit_reason::user_shutdown);
+  self_->send_exit(services.resolvers.front(), caf::exit_reason::user_shutdown);
+  self_->send_exit(services.assemblers.front(), caf::exit_reason::user_shutdown);
+}
+
 }  // namespace
 }  // namespace nvcre::actors

@@ -187,6 +187,12 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   answers.insert_or_assign(key, answer);
   const auto second = certification::reconcile_certification(asking);
   EXPECT_TRUE(second.wanted_builds.empty());
+  // The asking pass's continuation plans what a whole new pass with the answer plans.
+  ASSERT_TRUE(first.resume);
+  const auto resumed = first.resume(answers);
+  EXPECT_TRUE(resumed.wanted_builds.empty());
+  EXPECT_EQ(json::serialize(k8s::plan_to_json(resumed.plan)),
+            json::serialize(k8s::plan_to_json(second.plan)));
   ASSERT_FALSE(second.plan.actions.empty());
   EXPECT_EQ(second.plan.actions.front().verb, k8s::ActionVerb::Create);
   EXPECT_EQ(
@@ -198,6 +204,8 @@ TEST(CertificationBuildStages, ReconcileAsksForTheBuildThenPlansFromTheAnswer) {
   answers.insert_or_assign(key, certification::BuildFailure{"CategoryNotFound", "gone"});
   const auto third = certification::reconcile_certification(asking);
   EXPECT_EQ(third.plan.error, "gone");
+  EXPECT_EQ(json::serialize(k8s::plan_to_json(first.resume(answers).plan)),
+            json::serialize(k8s::plan_to_json(third.plan)));
   ASSERT_EQ(third.plan.actions.size(), 1U);
   EXPECT_NE(json::serialize(third.plan.actions.front().body).find("WorkflowValidationFailed"),
             std::string::npos);

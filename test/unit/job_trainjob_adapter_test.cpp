@@ -1,6 +1,7 @@
 // The TrainJob adapter: the TrainJob a Job creates, the controller-owned
 // runtimePatch every mutation goes through, and TrainJob status -> workload phase.
 #include "api/codec.hpp"
+#include "k8s/meta.hpp"
 #include "jsonkit/yaml.hpp"
 #include "k8s/naming.hpp"
 #include "k8s/object_cache.hpp"
@@ -192,40 +193,14 @@ status:
             WorkloadPhase::Running);
 }
 
-// The watch mapping that feeds Job keys from TrainJob and Node events.
-TEST(JobWatches, TrainJobEventsMapToTheControllingJob) {
+// The workload is controlled by its Job, so the shell's Owns(TrainJob) mapping finds the Job.
+TEST(TrainJobAdapter, TheWorkloadIsControlledByItsJob) {
   const json::value built = build_train_job(job_with(yaml_object("runtimeRef: {name: torch}")), {});
-  auto job = job::controlling_job(built);
-  ASSERT_TRUE(job);
-  EXPECT_EQ(*job, (k8s::ObjectRef{"nvcre.nvidia.com/v1alpha1", "Job", "team-a", "demo-job"}));
-  EXPECT_FALSE(job::controlling_job(
-      jsonkit::parse_yaml("metadata: {namespace: a, ownerReferences: [{apiVersion: "
-                          "nvcre.nvidia.com/v1alpha1, kind: Job, name: j}]}")));
-}
-
-TEST(JobWatches, NodeUpdatesPassOnlyWhenTheHealthRuleCouldSeeThem) {
-  const json::value node = jsonkit::parse_yaml(R"(
-metadata: {name: n, labels: {a: b}, resourceVersion: "1"}
-spec: {taints: [{key: k, effect: NoSchedule}]}
-status: {conditions: [{type: Ready, status: "True", lastHeartbeatTime: "2026-01-01T00:00:00Z"}]})");
-  EXPECT_TRUE(job::node_event_passes(nullptr, node)) << "creates pass";
-  json::value heartbeat = node;
-  heartbeat.at_pointer("/status/conditions/0").as_object()["lastHeartbeatTime"] =
-      "2026-01-01T00:01:00Z";
-  heartbeat.at_pointer("/metadata").as_object()["resourceVersion"] = "2";
-  EXPECT_FALSE(job::node_event_passes(&node, heartbeat)) << "heartbeats are noise";
-  json::value cordoned = node;
-  cordoned.at("spec").as_object()["unschedulable"] = true;
-  EXPECT_TRUE(job::node_event_passes(&node, cordoned));
-  json::value not_ready = node;
-  not_ready.at_pointer("/status/conditions/0").as_object()["status"] = "False";
-  EXPECT_TRUE(job::node_event_passes(&node, not_ready));
-  json::value relabelled = node;
-  relabelled.at_pointer("/metadata/labels").as_object()["a"] = "c";
-  EXPECT_TRUE(job::node_event_passes(&node, relabelled));
-  json::value tainted = node;
-  tainted.at_pointer("/spec/taints/0").as_object()["value"] = "x";
-  EXPECT_TRUE(job::node_event_passes(&node, tainted));
+  const json::value* owner = k8s::controller_reference(built);
+  ASSERT_NE(owner, nullptr);
+  EXPECT_EQ(json::serialize(*owner),
+            json::serialize(json::value(k8s::owner_reference("nvcre.nvidia.com/v1alpha1", "Job",
+                                                             "demo-job", "uid-7", true))));
 }
 
 TEST(JobWatches, NodeEventsReachEveryJobWithAPodOnTheNode) {

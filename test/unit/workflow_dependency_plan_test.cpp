@@ -1,6 +1,7 @@
 // workflow/dependency_plan.hpp and workflow/node_results.hpp: classification, ordering, per-Job
 // renaming, ownership checks, and the node-result payload encodings.
 #include "api/codec.hpp"
+#include "k8s/meta.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "workflow/dependency_plan.hpp"
 #include "workflow/node_results.hpp"
@@ -13,6 +14,7 @@ namespace {
 namespace json = boost::json;
 namespace api = nvcre::api;
 namespace wf = nvcre::workflow;
+namespace k8s = nvcre::k8s;
 
 api::DependencySpec dep(const char* json_text) { return {json::parse(json_text).as_object(), {}}; }
 
@@ -99,8 +101,8 @@ TEST(WorkflowDependencyPlan, OwnershipChecks) {
   EXPECT_TRUE(wf::owned_for_cleanup(labelled, "u1", "demo"));
   EXPECT_FALSE(wf::owned_by_workflow(json::parse(R"({"metadata":{}})"), ""))
       << "an empty UID proves nothing";
-  EXPECT_TRUE(wf::controlled_by(owned, "u1"));
-  EXPECT_FALSE(wf::controlled_by(annotated, "u1"));
+  EXPECT_TRUE(k8s::is_controlled_by(owned, "u1"));
+  EXPECT_FALSE(k8s::is_controlled_by(annotated, "u1"));
 }
 
 TEST(WorkflowNodeResults, GzipRoundTripsAndBase64IsStandard) {
