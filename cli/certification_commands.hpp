@@ -1,6 +1,8 @@
 #pragma once
 // `nvcrectl certification render` and `list-categories`: offline, from the compiled-in catalog,
 // through the same build path and transforms as the controller.
+#include "api/certification.hpp"
+
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -24,5 +26,12 @@ void list_categories(const std::string& output, std::ostream& out);
 // "unknown threshold key(s) [...]; valid keys: [...]" for keys outside the registry; "" when all
 // keys are known.
 std::string unknown_threshold_keys_message(const std::map<std::string, std::string>& thresholds);
+
+// The Certification in a YAML file; throws std::runtime_error "read certification: ..." /
+// "parse certification: ...".
+api::Certification read_certification(const std::string& path);
+
+// Throws std::runtime_error "certification <n>: [category d/v: ]unknown threshold key(s) ...".
+void check_threshold_keys(const api::Certification& certification);
 
 }  // namespace nvcre::cli

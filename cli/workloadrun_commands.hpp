@@ -1,6 +1,8 @@
 #pragma once
 // `nvcrectl workloadrun render`: offline, through the same build path as the WorkloadRun
 // controller (workloadrun/build.hpp), resolved against one synthetic node.
+#include "api/workloadrun.hpp"
+
 #include <iosfwd>
 #include <string>
 
@@ -16,5 +18,9 @@ struct WorkloadRunRenderOptions {
 // Writes the rendered Workflow to `out`; throws std::runtime_error / std::invalid_argument with
 // the reference CLI's messages (main prints "Error: <message>" and exits 1).
 void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& out);
+
+// The WorkloadRun in a YAML or JSON file; throws std::runtime_error "reading <f>: ...",
+// "parsing WorkloadRun: ..." or `expected kind WorkloadRun, got "<k>"`.
+api::WorkloadRun read_workloadrun(const std::string& path);
 
 }  // namespace nvcre::cli
