@@ -73,10 +73,10 @@ void fill_namespace_objects(k8s::RestClient& client, const std::string& ns,
   }
 }
 
-
 }  // namespace
 
-void write_report_file(const std::string& path, const std::string& content, const std::string& what) {
+void write_report_file(const std::string& path, const std::string& content,
+                       const std::string& what) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << content;
   file.close();
@@ -112,8 +112,8 @@ report::ReportObjects fetch_report_objects(k8s::RestClient& client, const std::s
 }
 
 std::pair<json::value, report::ReportObjects> fetch_workloadrun_objects(k8s::RestClient& client,
-                                                                       const std::string& ns,
-                                                                       const std::string& name) {
+                                                                        const std::string& ns,
+                                                                        const std::string& name) {
   const k8s::ResourceRef workloadruns{"nvcre.nvidia.com", "v1alpha1", "workloadruns", true};
   json::value run;
   try {

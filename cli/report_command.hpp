@@ -43,7 +43,8 @@ std::pair<boost::json::value, report::ReportObjects> fetch_workloadrun_objects(
 std::string report_verdict(const std::vector<report::CertificationReport>& reports);
 
 // Writes a report file; throws std::runtime_error "write <what>: <path>: ..." when it cannot.
-void write_report_file(const std::string& path, const std::string& content, const std::string& what);
+void write_report_file(const std::string& path, const std::string& content,
+                       const std::string& what);
 
 // The entries of a failed-nodes ConfigMap (binaryData "failed-nodes.json.gz": gzip of a JSON
 // array of {name, reason, message}). Throws std::runtime_error when it cannot be decoded.

@@ -45,8 +45,7 @@ std::vector<json::value> gpu_nodes(k8s::RestClient& client) {
   return std::vector<json::value>(items.begin(), items.end());
 }
 
-Plan plan_run(const CertificationRunOptions& options, k8s::RestClient& client,
-              std::ostream& err) {
+Plan plan_run(const CertificationRunOptions& options, k8s::RestClient& client, std::ostream& err) {
   Plan plan;
   const std::string flag_ns = options.connection.overrides.ns;
   const std::string generated = generated_run_name(std::chrono::system_clock::now());
@@ -59,10 +58,9 @@ Plan plan_run(const CertificationRunOptions& options, k8s::RestClient& client,
     auto categories = parse_categories(options.categories);
     const std::string product = uniform_gpu_product(gpu_nodes(client));
     err << "Discovered GPU nodes with product: " << product << "\n";
-    plan.certification =
-        certification_from_flags(options.name.empty() ? generated : options.name,
-                                 flag_ns.empty() ? generated : flag_ns, product,
-                                 std::move(categories), options.category);
+    plan.certification = certification_from_flags(options.name.empty() ? generated : options.name,
+                                                  flag_ns.empty() ? generated : flag_ns, product,
+                                                  std::move(categories), options.category);
   }
   if (!options.timeout.empty()) {
     plan.timeout = *k8s::parse_go_duration(options.timeout);
@@ -222,8 +220,7 @@ int run_certification_run(const CertificationRunOptions& options, std::ostream& 
   else if (wait.outcome == RunOutcome::Failed)
     error = "certification failed";
   bool files_ok = true;
-  if (!wait.interrupted)
-    files_ok = report_after_wait(options, *client, ns, name, wait, out, err);
+  if (!wait.interrupted) files_ok = report_after_wait(options, *client, ns, name, wait, out, err);
   cleanup.run();
   if (!error.empty()) {
     err << "Error: " << error << "\n";

@@ -111,6 +111,10 @@ void add_workloadrun_live_commands(CLI::App& workloadrun_cmd, RunCommands& comma
   run->add_option("--node-list", run_options.node_list,
                   "Comma list of node names (target.nodeNames; numNodes is clamped to it)");
   run->add_option("--test-scale", run_options.test_scale, "intra-node, intra-rack or full-scale");
+  run->add_option("--topology-domain", run_options.topology_domain,
+                  "Run on every node of this topology domain (numNodes becomes their count)");
+  run->add_option("--topology-key", run_options.topology_key,
+                  "The node label whose value names the domain (e.g. nvidia.com/gpu.clique)");
   add_connection_flags(*run, run_options.connection,
                        "Namespace (default: the file's namespace, else \"default\")");
   run->footer(
@@ -122,8 +126,9 @@ void add_workloadrun_live_commands(CLI::App& workloadrun_cmd, RunCommands& comma
   auto* status = workloadrun_cmd.add_subcommand(
       "status", "Print a WorkloadRun's phase: Pending, InProgress, Succeeded or Failed");
   status->add_option("name", commands.workloadrun_status.name, "WorkloadRun name")->required();
-  status->add_option("-o,--output", commands.workloadrun_status.output,
-                     "json: {name, namespace, status, failedNodes}")
+  status
+      ->add_option("-o,--output", commands.workloadrun_status.output,
+                   "json: {name, namespace, status, failedNodes}")
       ->check(CLI::IsMember({"", "text", "json"}));
   add_connection_flags(*status, commands.workloadrun_status.connection, namespace_help);
   status->footer("Exit status: 0 whatever the phase; 1 when the WorkloadRun cannot be read.");

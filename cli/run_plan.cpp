@@ -96,9 +96,9 @@ std::vector<api::CertificateCategory> parse_categories(const std::vector<std::st
 }
 
 api::Certification certification_from_flags(const std::string& name, const std::string& ns,
-                                             const std::string& product,
-                                             std::vector<api::CertificateCategory> categories,
-                                             const CategoryFlags& flags) {
+                                            const std::string& product,
+                                            std::vector<api::CertificateCategory> categories,
+                                            const CategoryFlags& flags) {
   api::Certification certification;
   certification.apiVersion = std::string(api::kApiVersion);
   certification.kind = "Certification";
@@ -145,8 +145,9 @@ json::value pull_secret(const std::string& name, const std::string& ns,
       {"metadata",
        {{"name", name},
         {"namespace", ns},
-        {"labels", {{std::string(api::kManagedByLabel), "nvcre"},
-                    {"app.kubernetes.io/created-by", "nvcrectl"}}}}},
+        {"labels",
+         {{std::string(api::kManagedByLabel), "nvcre"},
+          {"app.kubernetes.io/created-by", "nvcrectl"}}}}},
       {"type", "kubernetes.io/dockerconfigjson"},
       {"data", {{".dockerconfigjson", workflow::base64_encode(json::serialize(config))}}}};
 }
@@ -172,13 +173,11 @@ std::string uniform_gpu_product(const std::vector<json::value>& nodes) {
   if (nodes.empty()) throw std::runtime_error("no GPU nodes match target");
   std::map<std::string, int> products;
   for (const auto& node : nodes) {
-    const json::value* product =
-        jsonkit::value_at(node, {"metadata", "labels", kGpuProductLabel});
+    const json::value* product = jsonkit::value_at(node, {"metadata", "labels", kGpuProductLabel});
     if (product != nullptr && product->is_string() && !product->as_string().empty())
       ++products[std::string(product->as_string())];
   }
-  if (products.empty())
-    throw std::runtime_error("no nodes have nvidia.com/gpu.product label");
+  if (products.empty()) throw std::runtime_error("no nodes have nvidia.com/gpu.product label");
   if (products.size() > 1) {
     std::string message = "heterogeneous GPUs: ";
     bool first = true;

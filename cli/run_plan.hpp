@@ -51,9 +51,9 @@ std::vector<api::CertificateCategory> parse_categories(const std::vector<std::st
 // The Certification category mode creates: every GPU node of `product`, labelled as made by
 // nvcrectl, with the options the user set.
 api::Certification certification_from_flags(const std::string& name, const std::string& ns,
-                                             const std::string& product,
-                                             std::vector<api::CertificateCategory> categories,
-                                             const CategoryFlags& flags);
+                                            const std::string& product,
+                                            std::vector<api::CertificateCategory> categories,
+                                            const CategoryFlags& flags);
 
 // "nvcrectl-<YYYYMMDD-HHMMSS>" in UTC: the default Certification name and namespace.
 std::string generated_run_name(std::chrono::system_clock::time_point now);

@@ -98,7 +98,8 @@ std::vector<std::string> WatchProgress::observe(const json::value& certification
 }
 
 std::vector<std::string> WatchProgress::heartbeat(std::chrono::seconds elapsed) const {
-  if (categories_.empty()) return {"[watch] Waiting for status... (" + format_elapsed(elapsed) + ")"};
+  if (categories_.empty())
+    return {"[watch] Waiting for status... (" + format_elapsed(elapsed) + ")"};
   std::vector<std::string> lines;
   for (const auto& category : categories_)
     if (category.status == "InProgress")
@@ -125,7 +126,8 @@ bool WatchProgress::has_workflows() const {
 
 std::vector<std::string> WatchProgress::live_lines(
     const std::map<std::string, json::value>& workflows, std::chrono::seconds elapsed) const {
-  if (categories_.empty()) return {"[watch] Waiting for status... (" + format_elapsed(elapsed) + ")"};
+  if (categories_.empty())
+    return {"[watch] Waiting for status... (" + format_elapsed(elapsed) + ")"};
   std::size_t width = 0;
   for (const auto& category : categories_) width = std::max(width, category.label.size());
   std::vector<std::string> lines;
@@ -151,7 +153,8 @@ std::string workflow_progress(const json::value& workflow) {
   std::string text;
   const json::value* diagnose = jsonkit::value_at(*orchestration, {"diagnose"});
   const json::value* round = diagnose ? jsonkit::value_at(*diagnose, {"round"}) : nullptr;
-  const json::value* iterations = jsonkit::value_at(workflow, {"spec", "orchestration", "iterations"});
+  const json::value* iterations =
+      jsonkit::value_at(workflow, {"spec", "orchestration", "iterations"});
   const json::value* current = jsonkit::value_at(*orchestration, {"currentIteration"});
   if (round != nullptr && round->is_int64()) {
     text = "diagnose round " + std::to_string(round->as_int64());

@@ -22,8 +22,7 @@ bool ensure_namespace(k8s::RestClient& client, const std::string& ns, std::ostre
   const json::value object = json::object{
       {"apiVersion", "v1"},
       {"kind", "Namespace"},
-      {"metadata",
-       {{"name", ns}, {"labels", {{"app.kubernetes.io/created-by", "nvcrectl"}}}}}};
+      {"metadata", {{"name", ns}, {"labels", {{"app.kubernetes.io/created-by", "nvcrectl"}}}}}};
   try {
     client.create(kNamespaces, "", object);
   } catch (const k8s::ApiError& error) {
@@ -69,11 +68,11 @@ void own_pull_secret(k8s::RestClient& client, const std::string& ns, const std::
   }
   auto& metadata = object.as_object()["metadata"].as_object();
   if (!metadata.contains("ownerReferences")) metadata["ownerReferences"] = json::array();
-  metadata["ownerReferences"].as_array().push_back(json::object{
-      {"apiVersion", jsonkit::string_at(owner, {"apiVersion"})},
-      {"kind", jsonkit::string_at(owner, {"kind"})},
-      {"name", jsonkit::string_at(owner, {"metadata", "name"})},
-      {"uid", jsonkit::string_at(owner, {"metadata", "uid"})}});
+  metadata["ownerReferences"].as_array().push_back(
+      json::object{{"apiVersion", jsonkit::string_at(owner, {"apiVersion"})},
+                   {"kind", jsonkit::string_at(owner, {"kind"})},
+                   {"name", jsonkit::string_at(owner, {"metadata", "name"})},
+                   {"uid", jsonkit::string_at(owner, {"metadata", "uid"})}});
   try {
     client.update(kSecrets, ns, object);
   } catch (const std::exception& error) {

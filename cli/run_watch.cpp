@@ -146,9 +146,8 @@ WaitResult wait_for_certification(k8s::RestClient& client, const WaitRequest& re
     }
     const auto now = Clock::now();
     if (request.live && (now >= next_redraw || result.outcome != RunOutcome::Running)) {
-      const auto workflows = progress.has_workflows()
-                                 ? workflows_by_name(client, request.ns)
-                                 : std::map<std::string, json::value>{};
+      const auto workflows = progress.has_workflows() ? workflows_by_name(client, request.ns)
+                                                      : std::map<std::string, json::value>{};
       view.draw(progress.live_lines(workflows, result.elapsed));
       next_redraw = now + std::chrono::seconds(1);
     }

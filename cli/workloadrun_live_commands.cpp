@@ -9,6 +9,7 @@
 #include "jsonkit/paths.hpp"
 #include "jsonkit/yaml.hpp"
 #include "k8s/duration.hpp"
+#include "platform/detect.hpp"
 #include "report/text.hpp"
 
 #include <boost/json.hpp>
@@ -54,9 +55,13 @@ bool condition_true(const json::value& run, std::string_view type) {
                      });
 }
 
-// The GPU nodes the run targets agree on one product (checked before anything is created).
-void check_target_nodes(k8s::RestClient& client, const json::value& run, std::ostream& err) {
+// The GPU nodes the run targets agree on one product (checked before anything is created). With
+// --topology-domain the run takes every node of that domain.
+void check_target_nodes(k8s::RestClient& client, json::value& run,
+                        const WorkloadRunRunOptions& options, std::ostream& err) {
   std::string selector = "nvidia.com/gpu.present=true";
+  if (!options.topology_domain.empty() && !options.topology_key.empty())
+    selector += "," + options.topology_key + "=" + options.topology_domain;
   if (const auto* labels = jsonkit::object_at(run, {"spec", "target", "nodeSelector"}))
     for (const auto& [key, value] : *labels)
       if (value.is_string() && key != "nvidia.com/gpu.present")
@@ -70,8 +75,17 @@ void check_target_nodes(k8s::RestClient& client, const json::value& run, std::os
     throw std::runtime_error(std::string("node discovery: ") + error.what());
   }
   const auto& items = nodes.at("items").as_array();
-  const std::string product = uniform_gpu_product(std::vector<json::value>(items.begin(), items.end()));
+  const std::vector<json::value> found(items.begin(), items.end());
+  if (!options.topology_domain.empty() && options.topology_key.empty()) {
+    // Which label names a topology domain depends on the platform; say which one was found.
+    const std::string platform = platform::detect_platform(found);
+    throw std::invalid_argument("--topology-domain requires --topology-key on platform \"" +
+                                platform + "\"");
+  }
+  const std::string product = uniform_gpu_product(found);
   err << "Discovered " << items.size() << " nodes: " << product << "\n";
+  if (!options.topology_domain.empty())
+    run.as_object()["spec"].as_object()["numNodes"] = static_cast<std::int64_t>(items.size());
 }
 
 struct PollResult {
@@ -80,9 +94,9 @@ struct PollResult {
   bool interrupted = false;
 };
 
-PollResult poll_workloadrun(k8s::RestClient& client, const std::string& ns,
-                            const std::string& name, std::chrono::nanoseconds timeout,
-                            std::stop_token interrupt, std::ostream& err) {
+PollResult poll_workloadrun(k8s::RestClient& client, const std::string& ns, const std::string& name,
+                            std::chrono::nanoseconds timeout, std::stop_token interrupt,
+                            std::ostream& err) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const auto elapsed = [&] {
@@ -173,14 +187,16 @@ void apply_workloadrun_flags(json::value& run, const WorkloadRunRunOptions& opti
     json::array names;
     std::size_t start = 0;
     while (start <= options.node_list.size()) {
-      const std::size_t comma = std::min(options.node_list.find(',', start), options.node_list.size());
+      const std::size_t comma =
+          std::min(options.node_list.find(',', start), options.node_list.size());
       if (comma > start) names.emplace_back(options.node_list.substr(start, comma - start));
       start = comma + 1;
     }
     if (!spec["target"].is_object()) spec["target"] = json::object();
     const auto count = static_cast<std::int64_t>(names.size());
     spec["target"].as_object()["nodeNames"] = std::move(names);
-    if (const auto* num = spec.if_contains("numNodes"); num && num->is_int64() && num->as_int64() > count)
+    if (const auto* num = spec.if_contains("numNodes");
+        num && num->is_int64() && num->as_int64() > count)
       spec["numNodes"] = count;
   }
   if (!options.test_scale.empty()) {
@@ -190,6 +206,15 @@ void apply_workloadrun_flags(json::value& run, const WorkloadRunRunOptions& opti
                                   "\": must be intra-node, intra-rack or full-scale");
     if (!spec["orchestration"].is_object()) spec["orchestration"] = json::object();
     spec["orchestration"].as_object()["testScale"] = options.test_scale;
+  }
+  if (!options.topology_domain.empty() && !options.topology_key.empty()) {
+    if (!spec["target"].is_object()) spec["target"] = json::object();
+    auto& target = spec["target"].as_object();
+    if (!target["matchExpressions"].is_array()) target["matchExpressions"] = json::array();
+    target["matchExpressions"].as_array().push_back(
+        json::object{{"key", options.topology_key},
+                     {"operator", "In"},
+                     {"values", json::array{json::value(options.topology_domain)}}});
   }
 }
 
@@ -212,7 +237,7 @@ int run_workloadrun_run(const WorkloadRunRunOptions& options, std::ostream& out,
   std::optional<Interrupts> interrupts;
   if (options.cleanup) interrupts.emplace();
   auto client = connect(options.connection);
-  check_target_nodes(*client, run, err);
+  check_target_nodes(*client, run, options, err);
 
   Cleanup cleanup(*client, err, options.cleanup);
   if (ensure_namespace(*client, ns, err)) cleanup.created_namespace(ns);

@@ -29,7 +29,9 @@ struct WorkloadRunRunOptions {
   std::string name;       // overrides metadata.name
   std::string node_list;  // comma list -> target.nodeNames (numNodes clamped down to it)
   std::string test_scale;
-  ConnectionFlags connection;  // -n, else the file's namespace, else "default"
+  std::string topology_domain;  // one topology domain: an In match expression, numNodes = its size
+  std::string topology_key;     // the label naming the domain (required with --topology-domain)
+  ConnectionFlags connection;   // -n, else the file's namespace, else "default"
 };
 
 struct WorkloadRunLookupOptions {
@@ -44,8 +46,7 @@ struct WorkloadRunCancelOptions {
   ConnectionFlags connection;
 };
 
-int run_workloadrun_run(const WorkloadRunRunOptions& options, std::ostream& out,
-                        std::ostream& err);
+int run_workloadrun_run(const WorkloadRunRunOptions& options, std::ostream& out, std::ostream& err);
 int run_workloadrun_status(const WorkloadRunLookupOptions& options, std::ostream& out,
                            std::ostream& err);
 int run_workloadrun_report(const WorkloadRunLookupOptions& options, std::ostream& out,
@@ -60,8 +61,8 @@ std::string workloadrun_phase(const boost::json::value& run);
 // `[watch] <name>: <Phase> (<elapsed>) — <condition message>`, or the waiting line.
 std::string workloadrun_watch_line(const boost::json::value& run, const std::string& name,
                                    std::chrono::seconds elapsed);
-// --name, --node-list and --test-scale applied to the WorkloadRun object. Throws
-// std::invalid_argument for an unknown --test-scale.
+// --name, --node-list, --test-scale and --topology-domain/--topology-key applied to the WorkloadRun
+// object. Throws std::invalid_argument for an unknown --test-scale.
 void apply_workloadrun_flags(boost::json::value& run, const WorkloadRunRunOptions& options);
 
 }  // namespace nvcre::cli

@@ -57,8 +57,7 @@ struct Objects {
 
 Objects decode_all(const ReportObjects& in) {
   Objects out;
-  if (!in.certification.is_null())
-    out.certification = decode<api::Certification>(in.certification);
+  if (!in.certification.is_null()) out.certification = decode<api::Certification>(in.certification);
   for (const auto& object : in.workflows) {
     auto workflow = decode<api::Workflow>(object);
     out.workflows.emplace(workflow.metadata.name, std::move(workflow));
@@ -321,8 +320,7 @@ CertificationReport build_certification_report(const ReportObjects& in,
 }
 
 CertificationReport build_workloadrun_report(const boost::json::value& workloadrun,
-                                             const ReportObjects& in,
-                                             k8s::Clock::time_point now) {
+                                             const ReportObjects& in, k8s::Clock::time_point now) {
   const api::WorkloadRun run = decode<api::WorkloadRun>(workloadrun);
   const Objects objects = decode_all(in);
   const std::int64_t now_seconds =
@@ -371,9 +369,9 @@ CertificationReport build_workloadrun_report(const boost::json::value& workloadr
           const bool failed =
               group.phase == api::group_phase::kFailed || failed_names.count(node) > 0;
           if (failed) failed_names.insert(node);
-          report.node_results.push_back(
-              {node, group.name, group.domains.empty() ? "" : group.domains.front(),
-               failed ? "Failed" : "Passed"});
+          report.node_results.push_back({node, group.name,
+                                         group.domains.empty() ? "" : group.domains.front(),
+                                         failed ? "Failed" : "Passed"});
         }
     }
   }

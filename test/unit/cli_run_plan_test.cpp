@@ -36,7 +36,9 @@ TEST(CliRunInputs, LiteralMessagesForBadInputModes) {
       "all be set together and non-empty";
   EXPECT_EQ(error_of([] { check_run_inputs("c.yaml", {}, {"nvcr.io", "me", ""}); }), partial);
   EXPECT_EQ(error_of([] { check_run_inputs("c.yaml", {}, {"", "", "secret"}); }), partial);
-  EXPECT_EQ(error_of([] { check_run_inputs("c.yaml", {}, {"nvcr.io", "me", "secret"}); }),
+  EXPECT_EQ(error_of([] {
+              check_run_inputs("c.yaml", {}, {"nvcr.io", "me", "secret"});
+            }),
             "(no error)");
 }
 
@@ -45,16 +47,17 @@ TEST(CliRunInputs, CategoriesAreCheckedAgainstTheCatalog) {
     EXPECT_EQ(error_of([&] { parse_categories({bad}); }),
               std::string("invalid category format \"") + bad + "\": expected domain/variant");
   const std::string unknown = error_of([] { parse_categories({"communication/nccl-nope"}); });
-  EXPECT_TRUE(unknown.starts_with("unknown category \"communication/nccl-nope\"\n\n"
-                                  "Available categories:\n  "))
+  EXPECT_TRUE(
+      unknown.starts_with("unknown category \"communication/nccl-nope\"\n\n"
+                          "Available categories:\n  "))
       << unknown;
   EXPECT_NE(unknown.find("\n  communication/nccl-all-reduce"), std::string::npos) << unknown;
   // a/b/c splits at the first slash: an unknown category, not a format error.
-  EXPECT_TRUE(error_of([] { parse_categories({"communication/nccl-all-reduce/x"}); })
-                  .starts_with("unknown category"));
-  const auto parsed =
-      parse_categories({"communication/nccl-all-reduce,communication/nccl-all-gather",
-                        "diagnostics/dcgm-level4"});
+  EXPECT_TRUE(error_of([] {
+                parse_categories({"communication/nccl-all-reduce/x"});
+              }).starts_with("unknown category"));
+  const auto parsed = parse_categories(
+      {"communication/nccl-all-reduce,communication/nccl-all-gather", "diagnostics/dcgm-level4"});
   ASSERT_EQ(parsed.size(), 3u);
   EXPECT_EQ(parsed[1].variant, "nccl-all-gather");
   EXPECT_EQ(parsed[2].domain, "diagnostics");
@@ -65,9 +68,9 @@ TEST(CliRunPlan, CategoryModeCopiesOnlyTheFlagsTheUserSet) {
   flags.nodes_per_job = 4;
   flags.enable_mnnvl = false;
   flags.storage_class = "fast";
-  const auto certification = certification_from_flags(
-      "nvcrectl-x", "ns-x", "NVIDIA-H100-80GB-HBM3",
-      parse_categories({"communication/nccl-all-reduce"}), flags);
+  const auto certification =
+      certification_from_flags("nvcrectl-x", "ns-x", "NVIDIA-H100-80GB-HBM3",
+                               parse_categories({"communication/nccl-all-reduce"}), flags);
   const json::value object = api::encode_object(certification);
   const json::value expected = json::parse(R"({
     "apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "Certification",
@@ -116,7 +119,8 @@ TEST(CliRunPlan, GpuNodesMustAgreeOnOneProduct) {
   EXPECT_EQ(error_of([] { uniform_gpu_product({node("a", "")}); }),
             "no nodes have nvidia.com/gpu.product label");
   const std::string mixed = error_of([] {
-    uniform_gpu_product({node("a", "NVIDIA-H100"), node("b", "NVIDIA-GB200"), node("c", "NVIDIA-H100")});
+    uniform_gpu_product(
+        {node("a", "NVIDIA-H100"), node("b", "NVIDIA-GB200"), node("c", "NVIDIA-H100")});
   });
   EXPECT_TRUE(mixed.starts_with("heterogeneous GPUs: NVIDIA-GB200 (1), NVIDIA-H100 (2)")) << mixed;
   EXPECT_EQ(uniform_gpu_product({node("a", "NVIDIA-H100"), node("b", "NVIDIA-H100")}),
@@ -149,8 +153,8 @@ TEST(CliWatchProgress, PrintsChangesHeartbeatsAndTheVerdict) {
             (std::vector<std::string>{"[watch] communication/nccl-all-reduce: InProgress (3s)",
                                       "[watch] diagnostics/dcgm-level4: Pending (3s)"}));
   EXPECT_TRUE(progress.observe(first, 4s).empty());  // nothing changed
-  EXPECT_EQ(progress.heartbeat(75s), std::vector<std::string>{
-                                         "[watch] communication/nccl-all-reduce: InProgress (1m15s)"});
+  EXPECT_EQ(progress.heartbeat(75s),
+            std::vector<std::string>{"[watch] communication/nccl-all-reduce: InProgress (1m15s)"});
   const auto done = certification(
       R"([{"domain": "communication", "variant": "nccl-all-reduce", "status": "Failed"},
           {"domain": "diagnostics", "variant": "dcgm-level4", "status": "Pending"}])",
@@ -221,9 +225,13 @@ TEST(CliWorkloadRun, FlagsRewriteTheObject) {
   options.name = "b";
   options.node_list = "n1,n2";
   options.test_scale = "intra-node";
+  options.topology_domain = "clique-1";
+  options.topology_key = "nvidia.com/gpu.clique";
   apply_workloadrun_flags(run, options);
   EXPECT_EQ(run, json::parse(R"({"metadata": {"name": "b"}, "spec": {"numNodes": 2,
-      "target": {"nodeNames": ["n1", "n2"]}, "orchestration": {"testScale": "intra-node"}}})"));
+      "target": {"nodeNames": ["n1", "n2"], "matchExpressions": [
+        {"key": "nvidia.com/gpu.clique", "operator": "In", "values": ["clique-1"]}]},
+      "orchestration": {"testScale": "intra-node"}}})"));
   options.test_scale = "diagnose";
   EXPECT_EQ(error_of([&] { apply_workloadrun_flags(run, options); }),
             "invalid --test-scale \"diagnose\": must be intra-node, intra-rack or full-scale");
