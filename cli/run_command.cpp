@@ -45,15 +45,23 @@ std::vector<json::value> gpu_nodes(k8s::RestClient& client) {
   return std::vector<json::value>(items.begin(), items.end());
 }
 
-Plan plan_run(const CertificationRunOptions& options, k8s::RestClient& client, std::ostream& err) {
+// The file's Certification, read and checked before anything talks to the cluster.
+api::Certification certification_from_file(const CertificationRunOptions& options,
+                                           const std::string& generated) {
+  api::Certification certification = read_certification(options.cert_file);
+  check_threshold_keys(certification);
+  auto& ns = certification.metadata.namespace_;
+  const std::string& flag_ns = options.connection.overrides.ns;
+  if (ns.empty()) ns = flag_ns.empty() ? generated : flag_ns;
+  return certification;
+}
+
+Plan plan_run(const CertificationRunOptions& options, std::optional<api::Certification> from_file,
+              const std::string& generated, k8s::RestClient& client, std::ostream& err) {
   Plan plan;
-  const std::string flag_ns = options.connection.overrides.ns;
-  const std::string generated = generated_run_name(std::chrono::system_clock::now());
-  if (!options.cert_file.empty()) {
-    plan.certification = read_certification(options.cert_file);
-    check_threshold_keys(plan.certification);
-    auto& ns = plan.certification.metadata.namespace_;
-    if (ns.empty()) ns = flag_ns.empty() ? generated : flag_ns;
+  const std::string& flag_ns = options.connection.overrides.ns;
+  if (from_file) {
+    plan.certification = std::move(*from_file);
   } else {
     auto categories = parse_categories(options.categories);
     const std::string product = uniform_gpu_product(gpu_nodes(client));
@@ -184,12 +192,18 @@ int run_certification_run(const CertificationRunOptions& options, std::ostream& 
                           std::ostream& err) {
   check_run_inputs(options.cert_file, options.categories, options.registry);
   parse_timeout_flag(options.timeout);
-  if (options.cert_file.empty()) parse_categories(options.categories);  // before connecting
+  // Bad input is reported before anything talks to the cluster.
+  const std::string generated = generated_run_name(std::chrono::system_clock::now());
+  std::optional<api::Certification> from_file;
+  if (options.cert_file.empty())
+    parse_categories(options.categories);
+  else
+    from_file = certification_from_file(options, generated);
   // Before any thread exists, so every thread inherits the blocked signals.
   std::optional<Interrupts> interrupts;
   if (options.cleanup) interrupts.emplace();
   auto client = connect(options.connection);
-  Plan plan = plan_run(options, *client, err);
+  Plan plan = plan_run(options, std::move(from_file), generated, *client, err);
   const std::string ns = plan.certification.metadata.namespace_;
   const std::string name = plan.certification.metadata.name;
 

@@ -21,14 +21,6 @@ const json::array* array_at(const json::value& root, std::initializer_list<std::
   return value != nullptr && value->is_array() ? &value->as_array() : nullptr;
 }
 
-bool condition_true(const json::value& object, std::string_view type) {
-  const json::array* conditions = array_at(object, {"status", "conditions"});
-  if (conditions == nullptr) return false;
-  return std::any_of(conditions->begin(), conditions->end(), [&](const json::value& c) {
-    return jsonkit::string_at(c, {"type"}) == type && jsonkit::string_at(c, {"status"}) == "True";
-  });
-}
-
 // "domain/variant", with the MNNVL setting when the pair occurs more than once.
 std::vector<std::string> category_labels(const json::value& certification,
                                          const json::array& statuses) {
@@ -67,6 +59,14 @@ std::string padded(std::string text, std::size_t width) {
 }
 
 }  // namespace
+
+bool condition_true(const json::value& object, std::string_view type) {
+  const json::array* conditions = array_at(object, {"status", "conditions"});
+  if (conditions == nullptr) return false;
+  return std::any_of(conditions->begin(), conditions->end(), [&](const json::value& c) {
+    return jsonkit::string_at(c, {"type"}) == type && jsonkit::string_at(c, {"status"}) == "True";
+  });
+}
 
 std::string format_elapsed(std::chrono::seconds elapsed) {
   return k8s::format_go_duration(elapsed);

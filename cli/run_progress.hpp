@@ -14,11 +14,15 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nvcre::cli {
 
 enum class RunOutcome { Running, Succeeded, Failed };
+
+// Whether `object` (a Certification or WorkloadRun as JSON) has condition `type` with status True.
+bool condition_true(const boost::json::value& object, std::string_view type);
 
 // Go's Duration.String() of whole seconds: "0s", "45s", "1m5s", "2h0m3s".
 std::string format_elapsed(std::chrono::seconds elapsed);

@@ -45,16 +45,6 @@ std::string condition_message(const json::value& run, std::string_view type) {
   return {};
 }
 
-bool condition_true(const json::value& run, std::string_view type) {
-  const json::value* conditions = jsonkit::value_at(run, {"status", "conditions"});
-  if (conditions == nullptr || !conditions->is_array()) return false;
-  return std::any_of(conditions->as_array().begin(), conditions->as_array().end(),
-                     [&](const json::value& c) {
-                       return jsonkit::string_at(c, {"type"}) == type &&
-                              jsonkit::string_at(c, {"status"}) == "True";
-                     });
-}
-
 // The GPU nodes the run targets agree on one product (checked before anything is created). With
 // --topology-domain the run takes every node of that domain.
 void check_target_nodes(k8s::RestClient& client, json::value& run,

@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -292,6 +293,25 @@ TEST(CliRunInput, LiteralMessagesBeforeAnythingIsCreated) {
   EXPECT_TRUE(error("--cert-file /nonexistent/c.yaml").starts_with("Error: read certification: "));
   EXPECT_TRUE(error("--category communication/nccl-all-reduce --timeout soon")
                   .starts_with("Error: invalid --timeout \"soon\""));
+
+  std::random_device random;
+  const fs::path dir = fs::temp_directory_path() / ("nvcre-cli-input-" + std::to_string(random()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "bad.yaml") << "kind: Certification\nspec: [unclosed\n";
+  EXPECT_TRUE(error("--cert-file " + (dir / "bad.yaml").string())
+                  .starts_with("Error: parse certification: "));
+  std::ofstream(dir / "keys.yaml")
+      << "apiVersion: nvcre.nvidia.com/v1alpha1\nkind: Certification\nmetadata: {name: k}\n"
+         "spec:\n  target: {nodeSelector: {nvidia.com/gpu.present: \"true\"}}\n"
+         "  thresholds: {speed: \"value > 1\"}\n"
+         "  categories: [{domain: communication, variant: nccl-all-reduce}]\n";
+  EXPECT_TRUE(error("--cert-file " + (dir / "keys.yaml").string())
+                  .starts_with("Error: certification k: unknown threshold key(s) [speed]; valid "
+                               "keys: ["));
+  const CliRun wrong_kind = nvcrectl_offline("workloadrun run " + (dir / "keys.yaml").string());
+  EXPECT_EQ(wrong_kind.exit_code, 1);
+  EXPECT_EQ(wrong_kind.err, "Error: expected kind WorkloadRun, got \"Certification\"\n");
+  fs::remove_all(dir);
 }
 
 json::value workloadrun(const std::string& name) {
@@ -341,6 +361,25 @@ TEST_F(CliRunTest, WorkloadRunRunStatusReportAndCancel) {
   EXPECT_FALSE(contains(nvcrectl("workloadrun status smoke -n it").out, "Succeeded"));
 }
 
+TEST_F(CliRunTest, WorkloadRunTimeoutLeavesItRunning) {
+  manager::EmbeddedClusterOptions options;
+  options.trainer_run = std::chrono::seconds(60);
+  start_cluster(options);
+  const fs::path file = dir_ / "run.json";
+  std::ofstream(file) << json::serialize(workloadrun("slow"));
+  const CliRun run = nvcrectl("workloadrun run " + file.string() + " --wait --timeout 2s");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_TRUE(run.err.ends_with("Error: timeout waiting for WorkloadRun slow\n")) << run.err;
+  EXPECT_TRUE(contains(run.err, "│  Result:       RUNNING")) << run.err;
+  const CliRun report = nvcrectl("workloadrun report slow -n it -o json");
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_EQ(report.err, "Error: workloadrun \"slow\" is still running\n");
+  EXPECT_EQ(json::parse(report.out).at("result"), "RUNNING");
+  const CliRun status = nvcrectl("workloadrun status slow -n it");
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_EQ(status.out, "InProgress\n");
+}
+
 TEST_F(CliRunTest, FailedWorkloadRunReportExitsOne) {
   manager::EmbeddedClusterOptions options;
   options.faulty_nodes = {"gpu-node-02=XID 79: GPU has fallen off the bus"};
@@ -353,6 +392,19 @@ TEST_F(CliRunTest, FailedWorkloadRunReportExitsOne) {
   EXPECT_TRUE(contains(run.err, "│  Result:       FAILED")) << run.err;
   EXPECT_TRUE(contains(run.err, "[cleanup] Done.\nError: WorkloadRun failed: ")) << run.err;
   EXPECT_FALSE(exists(kWorkloadRuns, "it", "broken"));
+
+  const CliRun kept = nvcrectl("workloadrun run " + file.string() + " --name kept --wait");
+  EXPECT_EQ(kept.exit_code, 1) << kept.err;
+  const CliRun report = nvcrectl("workloadrun report kept -n it");
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_EQ(report.err, "Error: workloadrun \"kept\" failed\n");
+  EXPECT_TRUE(contains(report.out, "│  Status:    Failed")) << report.out;
+  const CliRun status = nvcrectl("workloadrun status kept -n it -o json");
+  const json::value object = json::parse(status.out);
+  EXPECT_EQ(object.at("status"), "Failed");
+  const auto& failed = object.at("failedNodes").as_array();
+  EXPECT_NE(std::find(failed.begin(), failed.end(), json::value("gpu-node-02")), failed.end())
+      << status.out;
 }
 
 }  // namespace
