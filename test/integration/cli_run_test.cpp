@@ -4,6 +4,8 @@
 // JUnit files (python3's XML parser), and what is left in the cluster after --cleanup and SIGINT.
 #include "test/support/child_process.hpp"
 #include "test/support/embedded_manager.hpp"
+#include "sim/fault_plan.hpp"
+#include "sim/kube_sim.hpp"
 
 #include <gtest/gtest.h>
 
@@ -185,6 +187,42 @@ TEST_F(CliRunTest, CategoryModeDiscoversTheProductAndDerivesTheWait) {
   for (const auto& ns : namespaces.at("items").as_array())
     EXPECT_FALSE(ns.at_pointer("/metadata/name").as_string().starts_with("nvcrectl-"))
         << json::serialize(ns);
+}
+
+TEST_F(CliRunTest, OnATerminalEachCategoryIsOneLiveLine) {
+  start_cluster({});
+  // script(1) gives nvcrectl a pseudo-terminal, as a user's shell would.
+  const fs::path out = dir_ / "typescript";
+  const std::string command = "script -qec '" + std::string(NVCRECTL_BINARY) +
+                              " certification run --category communication/nccl-all-reduce "
+                              "--nodes-per-job 4 --name live -n it --wait --kubeconfig " +
+                              kubeconfig() + "' /dev/null >" + out.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string text = read_text(out);
+  ASSERT_TRUE(WIFEXITED(status)) << text;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << text;
+  // Redrawn in place (erase line, cursor up), not a scroll of status lines.
+  EXPECT_TRUE(contains(text, "\x1b[2K[watch] communication/nccl-all-reduce  Succeeded")) << text;
+  EXPECT_TRUE(contains(text, "groups 2/2 done")) << text;
+  EXPECT_FALSE(contains(text, "[watch] communication/nccl-all-reduce: ")) << text;
+  EXPECT_TRUE(contains(text, "[watch] Certification succeeded. (")) << text;
+}
+
+TEST_F(CliRunTest, TheWaitSurvivesDroppedAndExpiredWatches) {
+  manager::EmbeddedClusterOptions options;
+  options.trainer_run = std::chrono::seconds(4);
+  start_cluster(options);
+  // Every watch (the CLI's and the manager's) is cut after a second, some start with 410 Gone.
+  cluster_->sim().api().faults().set_plan(
+      sim::parse_fault_plan("seed: 7\nverbs:\n  watch:\n    dropEverySeconds: 1\n"
+                            "    forceGoneRate: 0.3\n"));
+  const CliRun run = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --nodes-per-job 4 "
+      "--name dropped -n it --wait");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.err, "[watch] Certification succeeded. (")) << run.err;
+  EXPECT_TRUE(contains(run.out, "│  Result:       PASSED")) << run.out;
+  EXPECT_GT(cluster_->sim().api().faults().counter("WatchDrop", sim::Verb::Watch), 0u);
 }
 
 TEST_F(CliRunTest, TimeoutPrintsThePartialReportAndExitsOne) {
