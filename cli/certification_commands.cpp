@@ -30,6 +30,8 @@ std::string bracketed(const std::vector<std::string>& items) {
   return text + "]";
 }
 
+}  // namespace
+
 api::Certification read_certification(const std::string& path) {
   std::string text;
   try {
@@ -59,6 +61,8 @@ void check_threshold_keys(const api::Certification& certification) {
     }
   }
 }
+
+namespace {
 
 std::string offline_architecture(const api::Certification& certification, const std::string& flag) {
   const std::string from_flag = platform::parse_gpu_arch_flag(flag);

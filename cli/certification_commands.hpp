@@ -43,4 +43,11 @@ void list_categories(const std::string& output, std::ostream& out);
 // keys are known.
 std::string unknown_threshold_keys_message(const std::map<std::string, std::string>& thresholds);
 
+// The Certification in a YAML file; throws std::runtime_error "read certification: ..." /
+// "parse certification: ...".
+api::Certification read_certification(const std::string& path);
+
+// Throws std::runtime_error "certification <n>: [category d/v: ]unknown threshold key(s) ...".
+void check_threshold_keys(const api::Certification& certification);
+
 }  // namespace nvcre::cli

@@ -36,6 +36,7 @@ std::vector<json::value> list_gpu_nodes(k8s::RestClient& client) {
 }
 
 std::string uniform_gpu_product(const std::vector<json::value>& nodes) {
+  if (nodes.empty()) throw std::runtime_error("no GPU nodes match target");
   std::map<std::string, int> products;
   for (const auto& node : nodes)
     if (auto label = platform::NodeView(node).label(platform::kGpuProductLabel);

@@ -15,6 +15,7 @@
 #include "cli/render_dry_run.hpp"
 #include "cli/report_command.hpp"
 #include "cli/terminal.hpp"
+#include "cli/run_commands.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
@@ -31,6 +32,7 @@ struct Commands {
   nvcre::cli::LogProfileTestOptions logprofile_test;
   nvcre::cli::ReportOptions report;
   nvcre::cli::ClusterInfoOptions cluster_info;
+  nvcre::cli::RunCommands run;
   CLI::App* validate_cmd = nullptr;
   CLI::App* render_cmd = nullptr;
   CLI::App* list_cmd = nullptr;
@@ -130,6 +132,7 @@ void add_certification_commands(CLI::App& app, Commands& commands) {
   commands.render_cmd = render_cmd;
   commands.list_cmd = list_cmd;
   add_report_command(*certification_cmd, commands);
+  nvcre::cli::add_certification_run_command(*certification_cmd, commands.run);
 }
 
 void add_workloadrun_commands(CLI::App& app, Commands& commands) {
@@ -158,6 +161,7 @@ void add_workloadrun_commands(CLI::App& app, Commands& commands) {
       "h100\n"
       "  nvcrectl workloadrun render run.yaml --platform aws --gpu-arch gb300 --output json");
   commands.workloadrun_render_cmd = workloadrun_render_cmd;
+  nvcre::cli::add_workloadrun_live_commands(*workloadrun_cmd, commands.run);
 }
 
 void add_workflow_commands(CLI::App& app, Commands& commands) {
@@ -222,7 +226,9 @@ void print_crds(std::ostream& out) {
 }
 
 // Runs the parsed command; returns the exit code.
-int run_command(const Commands& commands) {
+int run_command(Commands& commands) {
+  if (auto code = nvcre::cli::dispatch_run_commands(commands.run, std::cout, std::cerr))
+    return *code;
   if (*commands.validate_cmd)
     return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
   if (*commands.render_cmd) {

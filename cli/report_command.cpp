@@ -53,7 +53,38 @@ std::set<std::string> node_result_refs(const report::ReportObjects& objects, con
   return names;
 }
 
-void write_file(const std::string& path, const std::string& content, const std::string& what) {
+// The namespace's Workflows, Jobs and measurements, and the failed-nodes ConfigMaps they (and
+// `extra_refs`) name.
+void fill_namespace_objects(k8s::RestClient& client, const std::string& ns,
+                            report::ReportObjects& objects, std::set<std::string> extra_refs) {
+  objects.workflows = items_of(client, kWorkflows, ns);
+  objects.jobs = items_of(client, kJobs, ns);
+  objects.bandwidth_measurements = items_of(client, kBandwidthMeasurements, ns);
+  objects.goodput_measurements = items_of(client, kGoodputMeasurements, ns);
+  extra_refs.merge(node_result_refs(objects, "failedNodesRef"));
+  for (const auto& configmap : extra_refs) {
+    // A ConfigMap that is gone or unreadable leaves its nodes unknown; it does not stop the report.
+    try {
+      objects.failed_nodes[configmap] =
+          failed_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
+    } catch (const k8s::ApiError&) {
+    } catch (const std::runtime_error&) {
+    }
+  }
+  for (const auto& configmap : node_result_refs(objects, "succeededNodesRef")) {
+    try {
+      objects.succeeded_nodes[configmap] =
+          succeeded_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
+    } catch (const k8s::ApiError&) {
+    } catch (const std::runtime_error&) {
+    }
+  }
+}
+
+}  // namespace
+
+void write_report_file(const std::string& path, const std::string& content,
+                       const std::string& what) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << content;
   file.close();
@@ -62,11 +93,9 @@ void write_file(const std::string& path, const std::string& content, const std::
                              ": cannot write the file (does its directory exist?)");
 }
 
-}  // namespace
-
 void write_html_report(const std::vector<report::CertificationReport>& reports,
                        const std::string& path, std::ostream& err) {
-  write_file(path, report::render_html(reports), "HTML report");
+  write_report_file(path, report::render_html(reports), "HTML report");
   err << "HTML report written to " << path << "\n";
 }
 
@@ -110,28 +139,29 @@ report::ReportObjects fetch_report_objects(k8s::RestClient& client, const std::s
                                "\"");
     throw std::runtime_error("get certification \"" + name + "\": " + error.what());
   }
-  objects.workflows = items_of(client, kWorkflows, ns);
-  objects.jobs = items_of(client, kJobs, ns);
-  objects.bandwidth_measurements = items_of(client, kBandwidthMeasurements, ns);
-  objects.goodput_measurements = items_of(client, kGoodputMeasurements, ns);
-  for (const auto& configmap : node_result_refs(objects, "failedNodesRef")) {
-    // A ConfigMap that is gone or unreadable leaves its nodes unknown; it does not stop the report.
-    try {
-      objects.failed_nodes[configmap] =
-          failed_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
-    } catch (const k8s::ApiError&) {
-    } catch (const std::runtime_error&) {
-    }
-  }
-  for (const auto& configmap : node_result_refs(objects, "succeededNodesRef")) {
-    try {
-      objects.succeeded_nodes[configmap] =
-          succeeded_nodes_of_configmap(client.get(kConfigMaps, ns, configmap));
-    } catch (const k8s::ApiError&) {
-    } catch (const std::runtime_error&) {
-    }
-  }
+  fill_namespace_objects(client, ns, objects, {});
   return objects;
+}
+
+std::pair<json::value, report::ReportObjects> fetch_workloadrun_objects(k8s::RestClient& client,
+                                                                        const std::string& ns,
+                                                                        const std::string& name) {
+  const k8s::ResourceRef workloadruns{"nvcre.nvidia.com", "v1alpha1", "workloadruns", true};
+  json::value run;
+  try {
+    run = client.get(workloadruns, ns, name);
+  } catch (const k8s::ApiError& error) {
+    if (error.code == 404)
+      throw std::runtime_error("workloadrun \"" + name + "\" not found in namespace \"" + ns +
+                               "\"");
+    throw std::runtime_error("get workloadrun \"" + name + "\": " + error.what());
+  }
+  report::ReportObjects objects;
+  std::set<std::string> refs;
+  if (const auto ref = jsonkit::string_at(run, {"status", "failedNodesRef", "name"}); !ref.empty())
+    refs.insert(ref);
+  fill_namespace_objects(client, ns, objects, refs);
+  return {std::move(run), std::move(objects)};
 }
 
 std::string report_verdict(const std::vector<report::CertificationReport>& reports) {
@@ -165,11 +195,11 @@ int run_certification_report(const ReportOptions& options, std::ostream& out, st
   else
     out << report::render_text(reports);
   if (!options.results_file.empty()) {
-    write_file(options.results_file, report::results_json(reports), "results file");
+    write_report_file(options.results_file, report::results_json(reports), "results file");
     err << "Results written to " << options.results_file << "\n";
   }
   if (!options.junit_file.empty()) {
-    write_file(options.junit_file, report::render_junit(reports), "JUnit report");
+    write_report_file(options.junit_file, report::render_junit(reports), "JUnit report");
     err << "JUnit report written to " << options.junit_file << "\n";
   }
   if (!options.html_file.empty()) write_html_report(reports, options.html_file, err);

@@ -11,6 +11,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nvcre::cli {
@@ -39,9 +40,18 @@ void write_html_report(const std::vector<report::CertificationReport>& reports,
 report::ReportObjects fetch_report_objects(k8s::RestClient& client, const std::string& ns,
                                            const std::string& name);
 
+// The WorkloadRun `name` and the objects of its namespace its report needs. Throws
+// std::runtime_error `workloadrun "<n>" not found in namespace "<ns>"` for a missing one.
+std::pair<boost::json::value, report::ReportObjects> fetch_workloadrun_objects(
+    k8s::RestClient& client, const std::string& ns, const std::string& name);
+
 // The command's error for these reports: `certification "<n>" is still running` /
 // `certification "<n>" failed`, joined with "; "; "" when every one passed (INCOMPLETE included).
 std::string report_verdict(const std::vector<report::CertificationReport>& reports);
+
+// Writes a report file; throws std::runtime_error "write <what>: <path>: ..." when it cannot.
+void write_report_file(const std::string& path, const std::string& content,
+                       const std::string& what);
 
 // The entries of a failed-nodes ConfigMap (binaryData "failed-nodes.json.gz": gzip of a JSON
 // array of {name, reason, message}). Throws std::runtime_error when it cannot be decoded.

@@ -16,8 +16,6 @@
 namespace nvcre::cli {
 namespace json = boost::json;
 
-namespace {
-
 api::WorkloadRun read_workloadrun(const std::string& path) {
   std::string text;
   try {
@@ -45,6 +43,8 @@ api::WorkloadRun read_workloadrun(const std::string& path) {
     throw std::runtime_error(std::string("parsing WorkloadRun: ") + error.what());
   }
 }
+
+namespace {
 
 std::string offline_architecture(const api::WorkloadRun& run, const std::string& flag) {
   const std::string from_flag = platform::parse_gpu_arch_flag(flag);

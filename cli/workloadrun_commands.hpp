@@ -26,4 +26,8 @@ api::WorkloadRun load_workloadrun_for_render(const WorkloadRunRenderOptions& opt
 // the reference CLI's messages (main prints "Error: <message>" and exits 1).
 void render_workloadrun(const WorkloadRunRenderOptions& options, std::ostream& out);
 
+// The WorkloadRun in a YAML or JSON file; throws std::runtime_error "reading <f>: ...",
+// "parsing WorkloadRun: ..." or `expected kind WorkloadRun, got "<k>"`.
+api::WorkloadRun read_workloadrun(const std::string& path);
+
 }  // namespace nvcre::cli

@@ -5,6 +5,7 @@
 #include "api/certification.hpp"
 #include "api/conditions.hpp"
 #include "api/objects.hpp"
+#include "api/workloadrun.hpp"
 #include "report/build_parts.hpp"
 
 #include <algorithm>
@@ -63,7 +64,7 @@ struct Objects {
 
 Objects decode_all(const ReportObjects& in) {
   Objects out;
-  out.certification = decode<api::Certification>(in.certification);
+  if (!in.certification.is_null()) out.certification = decode<api::Certification>(in.certification);
   for (const auto& object : in.workflows) {
     auto workflow = decode<api::Workflow>(object);
     out.workflows.emplace(workflow.metadata.name, std::move(workflow));
@@ -260,16 +261,6 @@ void fill_from_workflow(CategoryReport& category, const Objects& objects,
   }
 }
 
-std::string mnnvl_of(const api::Certification& certification, std::size_t index) {
-  const auto& categories = certification.spec.categories;
-  if (index >= categories.size()) return {};
-  std::optional<bool> enabled = certification.spec.options.enableMNNVL;
-  if (const auto& options = categories[index].options; options && options->enableMNNVL)
-    enabled = options->enableMNNVL;
-  if (!enabled) return {};
-  return *enabled ? "Enabled" : "Disabled";
-}
-
 const api::Workflow* workflow_of(const Objects& objects,
                                  const api::CertificationCategoryStatus& category) {
   if (!category.workflowRef) return nullptr;
@@ -337,7 +328,7 @@ CertificationReport build_certification_report(const ReportObjects& in,
     category.status = category_status.status == api::category_phase::kInProgress
                           ? "Running"
                           : category_status.status;
-    category.mnnvl = mnnvl_of(certification, i);
+    category.mnnvl = category_mnnvl(certification, i);
     if (const api::Workflow* workflow = workflow_of(objects, category_status)) {
       fill_from_workflow(category, objects, *workflow, now_seconds);
       if (category.status == api::category_phase::kFailed && workflow->status)
@@ -359,6 +350,79 @@ CertificationReport build_certification_report(const ReportObjects& in,
   if (report.result == kResultPassed && !report.excluded_nodes.empty())
     report.result = std::string(kResultIncomplete);
   return report;
+}
+
+CertificationReport build_workloadrun_report(const boost::json::value& workloadrun,
+                                             const ReportObjects& in, k8s::Clock::time_point now) {
+  const api::WorkloadRun run = decode<api::WorkloadRun>(workloadrun);
+  const Objects objects = decode_all(in);
+  const std::int64_t now_seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+  static const api::WorkloadRunStatus no_status;
+  const auto& status = run.status ? *run.status : no_status;
+
+  CertificationReport report;
+  report.title = "WorkloadRun Report";
+  report.name = run.metadata.name;
+  CategoryReport category;
+  category.domain = "workloadrun";
+  category.variant = run.metadata.name;
+  report.result = std::string(kResultRunning);
+  category.status = "Running";
+  if (const auto* failed = api::find_condition(status.conditions, api::kConditionFailed);
+      failed != nullptr && failed->status == "True") {
+    report.result = std::string(kResultFailed);
+    category.status = "Failed";
+    category.failure_reason = failed->message;
+  } else if (api::condition_is_true(status.conditions, api::kConditionSucceeded)) {
+    report.result = std::string(kResultPassed);
+    category.status = "Succeeded";
+  } else if (!api::condition_is_true(status.conditions, api::kConditionInProgress)) {
+    category.status = "Pending";
+  }
+  const auto failed_nodes = objects.failed_nodes_of(status.failedNodesRef);
+  std::set<std::string> failed_names;
+  for (const auto& node : failed_nodes)
+    if (!node.name.empty()) failed_names.insert(node.name);
+  const std::string workflow_name =
+      status.workflowRef ? status.workflowRef->name : run.metadata.name;
+  if (auto it = objects.workflows.find(workflow_name); it != objects.workflows.end()) {
+    const api::Workflow& workflow = it->second;
+    fill_from_workflow(category, objects, workflow, now_seconds);
+    if (workflow.status && workflow.status->orchestration) {
+      const auto& orchestration = *workflow.status->orchestration;
+      report.platform = orchestration.detectedPlatform;
+      report.gpu = orchestration.detectedGPUArchitecture;
+      report.total_nodes = orchestration.totalNodes;
+      report.excluded_nodes = orchestration.excludedNodes;
+      report.exclusion_reason = orchestration.exclusionReason;
+      // A failed group fails all its nodes; a node named failed fails on its own too.
+      for (const auto& group : orchestration.groups)
+        for (const auto& node : group.nodes) {
+          const bool failed =
+              group.phase == api::group_phase::kFailed || failed_names.count(node) > 0;
+          if (failed) failed_names.insert(node);
+          report.node_results.push_back({node, group.name,
+                                         group.domains.empty() ? "" : group.domains.front(),
+                                         failed ? "Failed" : "Passed"});
+        }
+    }
+  }
+  if (report.platform.empty()) report.platform = status.detectedPlatform;
+  if (report.gpu.empty()) report.gpu = status.detectedGPUArchitecture;
+  report.categories.push_back(std::move(category));
+  report.failed_nodes.assign(failed_names.begin(), failed_names.end());
+  return report;
+}
+
+std::string category_mnnvl(const api::Certification& certification, std::size_t index) {
+  const auto& categories = certification.spec.categories;
+  if (index >= categories.size()) return {};
+  std::optional<bool> enabled = certification.spec.options.enableMNNVL;
+  if (const auto& options = categories[index].options; options && options->enableMNNVL)
+    enabled = options->enableMNNVL;
+  if (!enabled) return {};
+  return *enabled ? "Enabled" : "Disabled";
 }
 
 std::string human_size(std::int64_t bytes) {

@@ -2,6 +2,7 @@
 // Builds a CertificationReport from the objects a Certification left in its namespace. Pure: the
 // caller fetches the objects (nvcrectl over the REST client, tests from recorded files) and
 // passes the time, used only for the runtime of groups still running.
+#include "api/certification.hpp"
 #include "api/common_types.hpp"
 #include "api/job.hpp"
 #include "k8s/rfc3339.hpp"
@@ -42,6 +43,17 @@ CertificationReport build_certification_report(const ReportObjects& objects,
 // Workflows' Jobs: only this one's are read.
 std::vector<DiagnoseRound> diagnose_rounds(const std::string& workflow,
                                            const std::vector<const api::Job*>& jobs);
+// A WorkloadRun's report: one category workloadrun/<name>, titled "WorkloadRun Report", with per
+// node results flattened from its Workflow's groups (a failed group fails all its nodes). `objects`
+// are the namespace's objects; its `certification` is not read.
+CertificationReport build_workloadrun_report(const boost::json::value& workloadrun,
+                                             const ReportObjects& objects,
+                                             k8s::Clock::time_point now);
+
+// "Enabled" / "Disabled" when the category (or the spec, for every category) sets enableMNNVL;
+// "" when the architecture decides. Shared with the CLI's watch lines, which name duplicated
+// categories by it.
+std::string category_mnnvl(const api::Certification& certification, std::size_t index);
 
 // Exposed for tests and the renderers.
 std::string human_size(std::int64_t bytes);        // 1024-based: "512 B", "4 KB", "1 MB", "16 GB"
