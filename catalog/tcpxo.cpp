@@ -7,11 +7,13 @@
 namespace nvcre::catalog {
 namespace {
 
-constexpr std::string_view kDaemonRepo = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev";
+constexpr std::string_view kDaemonRepo =
+    "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev";
 // Daemon v1.0.21 and later retire --num_nics/--uid/--alsologtostderr and reject
 // --enforce_kernel_ipv6_support, so the paired daemons all take this one flag.
 constexpr std::string_view kDaemonArgs = "--num_hops=2";
-constexpr std::string_view kCuda12Image = "nvcr.io/nvidia/pytorch:25.06-py3";  // last CUDA 12 NGC PyTorch
+constexpr std::string_view kCuda12Image =
+    "nvcr.io/nvidia/pytorch:25.06-py3";  // last CUDA 12 NGC PyTorch
 constexpr std::string_view kNcclCuda13Image = "nvcr.io/nvidia/pytorch:26.01-py3";
 constexpr std::string_view kTrainingCuda13Image = "nvcr.io/nvidia/pytorch:25.08-py3";
 
@@ -47,10 +49,10 @@ std::optional<Version> parse(std::string_view tag) {
 }
 
 TcpxoProfile profile_of(const Mapped& mapped, bool exact) {
-  return TcpxoProfile{std::string(mapped.release), std::string(mapped.nccl),
-                      std::string(mapped.training),
-                      std::string(kDaemonRepo) + ":" + std::string(mapped.daemon_tag),
-                      std::string(kDaemonArgs), exact};
+  return TcpxoProfile{
+      std::string(mapped.release),  std::string(mapped.nccl),
+      std::string(mapped.training), std::string(kDaemonRepo) + ":" + std::string(mapped.daemon_tag),
+      std::string(kDaemonArgs),     exact};
 }
 
 }  // namespace
@@ -74,8 +76,8 @@ std::vector<std::string> default_gke_tcpxo_networks() {
 std::string gke_tcpxo_interfaces(const std::vector<std::string>& networks) {
   std::string out = R"([{"interfaceName":"eth0","network":"default"})";
   for (std::size_t i = 0; i < networks.size(); ++i) {
-    out += R"(,{"interfaceName":"eth)" + std::to_string(i + 1) + R"(","network":")" +
-           networks[i] + R"("})";
+    out += R"(,{"interfaceName":"eth)" + std::to_string(i + 1) + R"(","network":")" + networks[i] +
+           R"("})";
   }
   return out + "]";
 }

@@ -14,12 +14,12 @@
 namespace nvcre::catalog {
 
 struct TcpxoProfile {
-  std::string release;         // the mapped plugin release the images belong to ("v1.0.15")
-  std::string ncclImage;       // NCCL test entries' workload image
-  std::string trainingImage;   // training entries' workload image
-  std::string daemonImage;     // tcpxo-daemon init (sidecar) container image
-  std::string daemonArgs;      // flags for the daemon's entrypoint script
-  bool exact = false;          // true when `version` is itself a mapped release
+  std::string release;        // the mapped plugin release the images belong to ("v1.0.15")
+  std::string ncclImage;      // NCCL test entries' workload image
+  std::string trainingImage;  // training entries' workload image
+  std::string daemonImage;    // tcpxo-daemon init (sidecar) container image
+  std::string daemonArgs;     // flags for the daemon's entrypoint script
+  bool exact = false;         // true when `version` is itself a mapped release
 };
 
 // The oldest mapped release; rendered when no version is known (offline render).

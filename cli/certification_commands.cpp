@@ -69,8 +69,8 @@ void check_options(const api::Certification& certification) {
     for (const auto& message : {unknown_threshold_keys_message(category.options->thresholds),
                                 rdma_device_access_message(category.options->rdmaDeviceAccess)}) {
       if (!message.empty()) {
-        throw std::runtime_error("certification " + name + ": category " + category.domain +
-                                 "/" + category.variant + ": " + message);
+        throw std::runtime_error("certification " + name + ": category " + category.domain + "/" +
+                                 category.variant + ": " + message);
       }
     }
   }

@@ -43,8 +43,8 @@ json::array resources(const json::value& container) {
     const json::value* map = find(container, {"resources", side});
     if (map == nullptr || !map->is_object()) continue;
     for (const auto& [name, value] : map->get_object())
-      out.push_back(json::string(std::string(side) + "/" + std::string(name) + "=" +
-                                 json::serialize(value)));
+      out.push_back(
+          json::string(std::string(side) + "/" + std::string(name) + "=" + json::serialize(value)));
   }
   return out;
 }
@@ -87,18 +87,17 @@ json::object job_view(const std::string& dependency, const json::value& job,
   for (const auto& container : list_at(pod, {"spec", "containers"}))
     containers.push_back(container_view(container));
   for (const auto& init : list_at(pod, {"spec", "initContainers"})) {
-    init_containers.push_back(json::string(scalar(find(init, {"name"})) + "=" +
-                                           scalar(find(init, {"image"}))));
+    init_containers.push_back(
+        json::string(scalar(find(init, {"name"})) + "=" + scalar(find(init, {"image"}))));
   }
   for (const auto& claim : list_at(pod, {"spec", "resourceClaims"})) {
     claims.push_back(json::string(scalar(find(claim, {"name"})) + "=" +
                                   scalar(find(claim, {"resourceClaimTemplateName"}))));
   }
   for (const auto& t : list_at(pod, {"spec", "tolerations"})) {
-    tolerations.push_back(json::string(scalar(find(t, {"key"})) + " " +
-                                       scalar(find(t, {"operator"})) + " " +
-                                       scalar(find(t, {"value"})) + ":" +
-                                       scalar(find(t, {"effect"}))));
+    tolerations.push_back(
+        json::string(scalar(find(t, {"key"})) + " " + scalar(find(t, {"operator"})) + " " +
+                     scalar(find(t, {"value"})) + ":" + scalar(find(t, {"effect"}))));
   }
   json::array policies;
   if (ml_policy && ml_policy->is_object()) {
@@ -111,23 +110,24 @@ json::object job_view(const std::string& dependency, const json::value& job,
     source.erase("name");
     volumes.push_back(json::string(scalar(find(volume, {"name"})) + "=" + json::serialize(source)));
   }
-  return json::object{{"dependency", dependency},
-                      {"replicatedJob", or_null(find(job, {"name"}))},
-                      {"mlPolicy", std::move(policies)},
-                      {"podAnnotations", or_null(pod ? find(*pod, {"metadata", "annotations"})
-                                                     : nullptr)},
-                      {"tolerations", std::move(tolerations)},
-                      {"resourceClaims", std::move(claims)},
-                      {"initContainers", std::move(init_containers)},
-                      {"containers", std::move(containers)},
-                      {"volumes", std::move(volumes)}};
+  return json::object{
+      {"dependency", dependency},
+      {"replicatedJob", or_null(find(job, {"name"}))},
+      {"mlPolicy", std::move(policies)},
+      {"podAnnotations", or_null(pod ? find(*pod, {"metadata", "annotations"}) : nullptr)},
+      {"tolerations", std::move(tolerations)},
+      {"resourceClaims", std::move(claims)},
+      {"initContainers", std::move(init_containers)},
+      {"containers", std::move(containers)},
+      {"volumes", std::move(volumes)}};
 }
 
 json::value project(const json::value& workflows) {
   json::array out;
   for (const auto& workflow : workflows.as_array()) {
     const json::value& spec = workflow.at("spec");
-    const json::value* trainer = find(spec, {"jobTemplate", "spec", "workload", "trainJob", "trainer"});
+    const json::value* trainer =
+        find(spec, {"jobTemplate", "spec", "workload", "trainJob", "trainer"});
     json::array kinds, jobs;
     for (const auto& dependency : list_at(&spec, {"dependencies"})) {
       const std::string name = scalar(find(dependency, {"metadata", "name"}));
@@ -136,17 +136,17 @@ json::value project(const json::value& workflows) {
       for (const auto& job : list_at(&dependency, {"spec", "template", "spec", "replicatedJobs"}))
         jobs.push_back(job_view(name, job, find(dependency, {"spec", "mlPolicy"})));
     }
-    out.push_back(json::object{
-        {"workflow", or_null(find(workflow, {"metadata", "name"}))},
-        {"targetNodeSelector", or_null(find(spec, {"target", "nodeSelector"}))},
-        {"dependencies", std::move(kinds)},
-        {"trainerImage", or_null(trainer ? find(*trainer, {"image"}) : nullptr)},
-        {"trainerCommand", or_null(trainer ? find(*trainer, {"command"}) : nullptr)},
-        {"trainerArgs", or_null(trainer ? find(*trainer, {"args"}) : nullptr)},
-        {"trainerEnv", env(trainer)},
-        {"topology", or_null(find(spec, {"orchestration", "topology"}))},
-        {"diagnose", or_null(find(spec, {"orchestration", "diagnose"}))},
-        {"replicatedJobs", std::move(jobs)}});
+    out.push_back(
+        json::object{{"workflow", or_null(find(workflow, {"metadata", "name"}))},
+                     {"targetNodeSelector", or_null(find(spec, {"target", "nodeSelector"}))},
+                     {"dependencies", std::move(kinds)},
+                     {"trainerImage", or_null(trainer ? find(*trainer, {"image"}) : nullptr)},
+                     {"trainerCommand", or_null(trainer ? find(*trainer, {"command"}) : nullptr)},
+                     {"trainerArgs", or_null(trainer ? find(*trainer, {"args"}) : nullptr)},
+                     {"trainerEnv", env(trainer)},
+                     {"topology", or_null(find(spec, {"orchestration", "topology"}))},
+                     {"diagnose", or_null(find(spec, {"orchestration", "diagnose"}))},
+                     {"replicatedJobs", std::move(jobs)}});
   }
   return out;
 }

@@ -132,8 +132,9 @@ std::string facts_of(const json::value& workflow) {
   // The test's own arguments: after the binary in an mpirun line, all of them when the command
   // is the binary itself (the per-node entries).
   std::vector<std::string> test_args;
-  bool after_binary = !list_at(trainer, {"command"}).empty() &&
-                      text(&list_at(trainer, {"command"}).back()).find("_perf") != std::string::npos;
+  bool after_binary =
+      !list_at(trainer, {"command"}).empty() &&
+      text(&list_at(trainer, {"command"}).back()).find("_perf") != std::string::npos;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string arg = text(&args[i]);
     const std::string next = i + 1 < args.size() ? text(&args[i + 1]) : "";
@@ -146,7 +147,8 @@ std::string facts_of(const json::value& workflow) {
         mnnvl.push_back("mpirun:" + next.substr(next.find('=') + 1));
     }
     if (arg == "--mca" && !next.empty()) mca.push_back(next);
-    if (binary == "-" && arg.starts_with("/")) binary = arg;
+    const bool option_value = i > 0 && text(&args[i - 1]).starts_with("-");  // --prefix /opt/...
+    if (binary == "-" && arg.starts_with("/") && !option_value) binary = arg;
   }
   for (const auto& var : list_at(trainer, {"env"})) {
     const std::string name = text(find(var, {"name"}));
@@ -187,7 +189,8 @@ std::string facts_of(const json::value& workflow) {
     }
     volumes.push_back(text(find(volume, {"name"})) + "=" + source);
   }
-  std::vector<std::string> policies = keys_of(runtime ? find(*runtime, {"spec", "mlPolicy"}) : nullptr);
+  std::vector<std::string> policies =
+      keys_of(runtime ? find(*runtime, {"spec", "mlPolicy"}) : nullptr);
   std::erase(policies, "numNodes");
   const std::string image = text(trainer ? find(*trainer, {"image"}) : nullptr);
   const std::string worker_image = text(worker ? find(*worker, {"image"}) : nullptr);

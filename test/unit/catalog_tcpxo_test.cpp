@@ -9,7 +9,8 @@ namespace {
 using nvcre::catalog::gke_tcpxo_interfaces;
 using nvcre::catalog::tcpxo_profile_for;
 
-constexpr const char* kDaemonRepo = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev";
+constexpr const char* kDaemonRepo =
+    "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev";
 
 TEST(CatalogTcpxo, MappedReleasesAreExact) {
   const auto v15 = tcpxo_profile_for("v1.0.15");
@@ -45,15 +46,17 @@ TEST(CatalogTcpxo, UnknownOlderOrUnparseableUsesTheMinimum) {
 }
 
 TEST(CatalogTcpxo, InterfacesFollowTheNetworkOrder) {
-  EXPECT_EQ(gke_tcpxo_interfaces({"vpc1", "vpc2"}),
-            R"([{"interfaceName":"eth0","network":"default"},)"
-            R"({"interfaceName":"eth1","network":"vpc1"},{"interfaceName":"eth2","network":"vpc2"}])");
-  EXPECT_EQ(gke_tcpxo_interfaces(nvcre::catalog::default_gke_tcpxo_networks()),
-            R"([{"interfaceName":"eth0","network":"default"},)"
-            R"({"interfaceName":"eth1","network":"gpu-nic0"},{"interfaceName":"eth2","network":"gpu-nic1"},)"
-            R"({"interfaceName":"eth3","network":"gpu-nic2"},{"interfaceName":"eth4","network":"gpu-nic3"},)"
-            R"({"interfaceName":"eth5","network":"gpu-nic4"},{"interfaceName":"eth6","network":"gpu-nic5"},)"
-            R"({"interfaceName":"eth7","network":"gpu-nic6"},{"interfaceName":"eth8","network":"gpu-nic7"}])");
+  EXPECT_EQ(
+      gke_tcpxo_interfaces({"vpc1", "vpc2"}),
+      R"([{"interfaceName":"eth0","network":"default"},)"
+      R"({"interfaceName":"eth1","network":"vpc1"},{"interfaceName":"eth2","network":"vpc2"}])");
+  EXPECT_EQ(
+      gke_tcpxo_interfaces(nvcre::catalog::default_gke_tcpxo_networks()),
+      R"([{"interfaceName":"eth0","network":"default"},)"
+      R"({"interfaceName":"eth1","network":"gpu-nic0"},{"interfaceName":"eth2","network":"gpu-nic1"},)"
+      R"({"interfaceName":"eth3","network":"gpu-nic2"},{"interfaceName":"eth4","network":"gpu-nic3"},)"
+      R"({"interfaceName":"eth5","network":"gpu-nic4"},{"interfaceName":"eth6","network":"gpu-nic5"},)"
+      R"({"interfaceName":"eth7","network":"gpu-nic6"},{"interfaceName":"eth8","network":"gpu-nic7"}])");
 }
 
 }  // namespace
