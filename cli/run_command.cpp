@@ -55,7 +55,7 @@ std::string cluster_gpu_product(k8s::RestClient& client) {
 api::Certification certification_from_file(const CertificationRunOptions& options,
                                            const std::string& generated) {
   api::Certification certification = read_certification(options.cert_file);
-  check_threshold_keys(certification);
+  check_options(certification);
   auto& ns = certification.metadata.namespace_;
   const std::string& flag_ns = options.connection.overrides.ns;
   if (ns.empty()) ns = flag_ns.empty() ? generated : flag_ns;
