@@ -15,7 +15,7 @@ void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
                      "Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, "
                      "then the in-cluster service account)");
   command.add_option("--context", o.context, "The kubeconfig context to use");
-  command.add_option("-n,--namespace", o.ns, namespace_help);
+  if (!namespace_help.empty()) command.add_option("-n,--namespace", o.ns, namespace_help);
   command.add_option("-s,--server", o.server, "The address of the Kubernetes API server");
   command.add_option("--token", o.token, "Bearer token for authentication to the API server");
   command.add_option("--certificate-authority", o.certificate_authority,

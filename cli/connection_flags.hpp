@@ -19,7 +19,8 @@ struct ConnectionFlags {
   std::string request_timeout = "0";  // Go duration; "0": the client's default (30s)
 };
 
-// Registers the flags on `command`. `namespace_help` says what -n defaults to for this command.
+// Registers the flags on `command`. `namespace_help` says what -n defaults to for this command;
+// "" leaves -n out (commands without a namespace, such as setup).
 void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
                           const std::string& namespace_help);
 

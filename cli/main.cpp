@@ -10,6 +10,7 @@
 #include "cli/certification_commands.hpp"
 #include "cli/logprofile_command.hpp"
 #include "cli/report_command.hpp"
+#include "cli/setup_command.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
@@ -25,6 +26,7 @@ struct Commands {
   nvcre::cli::WorkflowRenderOptions workflow_render;
   nvcre::cli::LogProfileTestOptions logprofile_test;
   nvcre::cli::ReportOptions report;
+  nvcre::cli::SetupCommands setup;
   CLI::App* validate_cmd = nullptr;
   CLI::App* render_cmd = nullptr;
   CLI::App* list_cmd = nullptr;
@@ -196,6 +198,9 @@ void print_crds(std::ostream& out) {
 
 // Runs the parsed command; returns the exit code.
 int run_command(const Commands& commands) {
+  if (int code = nvcre::cli::run_setup_command(commands.setup, std::cin, std::cout, std::cerr);
+      code >= 0)
+    return code;
   if (*commands.validate_cmd)
     return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
   if (*commands.render_cmd) {
@@ -245,7 +250,8 @@ int main(int argc, char** argv) {
       "  nvcrectl validate certification.yaml\n"
       "  nvcrectl validate --old before.yaml after.yaml\n"
       "  nvcrectl logprofile test nccl-bandwidth --log launcher.log\n"
-      "  nvcrectl crds | kubectl apply -f -");
+      "  nvcrectl crds | kubectl apply -f -\n"
+      "  nvcrectl setup init");
 
   Commands commands;
   add_validate_command(app, commands);
@@ -253,6 +259,7 @@ int main(int argc, char** argv) {
   add_workloadrun_commands(app, commands);
   add_workflow_commands(app, commands);
   add_logprofile_commands(app, commands);
+  nvcre::cli::add_setup_commands(app, commands.setup);
   commands.crds_cmd =
       app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
