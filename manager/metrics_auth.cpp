@@ -80,7 +80,8 @@ ScrapeVerdict authorize_scrape(const ScrapeRequest& request, const ReviewSender&
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   bool allowed = false;
   try {
-    allowed = access_allowed(send(Review::Access, subject_access_review(*user, verb, request.path)));
+    allowed =
+        access_allowed(send(Review::Access, subject_access_review(*user, verb, request.path)));
   } catch (const std::exception& error) {
     return {500, "Authorization for user " + user->username + " failed",
             std::string("SubjectAccessReview failed: ") + error.what()};

@@ -69,9 +69,8 @@ struct MetricsServer::Impl {
       return response;
     }
     if (options.secure) {
-      const ScrapeVerdict verdict =
-          authorize({std::string(request.method_string()), path,
-                     std::string(request[http::field::authorization])});
+      const ScrapeVerdict verdict = authorize({std::string(request.method_string()), path,
+                                               std::string(request[http::field::authorization])});
       if (verdict.status != 200) {
         spdlog::debug("{}", verdict.log);
         response.result(static_cast<http::status>(verdict.status));
@@ -105,7 +104,9 @@ struct MetricsServer::Impl {
       return;
     }
     // A peer that never finishes the handshake must not hold the only thread forever.
-    struct timeval timeout{10, 0};
+    struct timeval timeout {
+      10, 0
+    };
     setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     beast::ssl_stream<tcp::socket> stream(std::move(socket), *tls);
     stream.handshake(ssl::stream_base::server, ec);

@@ -47,7 +47,8 @@ PemKeyPair make_self_signed(const std::string& common_name,
   unsigned char serial[16];
   check(RAND_bytes(serial, sizeof serial) == 1, "no randomness for the serial");
   serial[0] &= 0x7f;  // a positive serial number
-  std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> number(BN_bin2bn(serial, sizeof serial, nullptr));
+  std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> number(
+      BN_bin2bn(serial, sizeof serial, nullptr));
   check(number && BN_to_ASN1_INTEGER(number.get(), X509_get_serialNumber(cert.get())) != nullptr,
         "serial number");
   X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600);
@@ -65,7 +66,8 @@ PemKeyPair make_self_signed(const std::string& common_name,
   X509V3_set_ctx_nodb(&context);
   X509V3_set_ctx(&context, cert.get(), cert.get(), nullptr, nullptr, 0);
   for (const auto& [nid, value] :
-       {std::pair{NID_subject_alt_name, alt_names}, std::pair{NID_key_usage, std::string("critical,digitalSignature")},
+       {std::pair{NID_subject_alt_name, alt_names},
+        std::pair{NID_key_usage, std::string("critical,digitalSignature")},
         std::pair{NID_ext_key_usage, std::string("serverAuth")}}) {
     if (value.empty()) continue;
     Extension extension(X509V3_EXT_conf_nid(nullptr, &context, nid, value.c_str()));
