@@ -20,7 +20,7 @@ struct ConnectionFlags {
 };
 
 // Registers the flags on `command`. `namespace_help` says what -n defaults to for this command;
-// "" registers no -n/--namespace (cluster-scoped commands).
+// "" registers no -n/--namespace (cluster-scoped commands such as cluster info and setup).
 void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
                           const std::string& namespace_help);
 

@@ -16,6 +16,7 @@
 #include "cli/report_command.hpp"
 #include "cli/terminal.hpp"
 #include "cli/run_commands.hpp"
+#include "cli/setup_command.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/workflow_commands.hpp"
 #include "cli/workloadrun_commands.hpp"
@@ -33,6 +34,7 @@ struct Commands {
   nvcre::cli::ReportOptions report;
   nvcre::cli::ClusterInfoOptions cluster_info;
   nvcre::cli::RunCommands run;
+  nvcre::cli::SetupCommands setup;
   CLI::App* validate_cmd = nullptr;
   CLI::App* render_cmd = nullptr;
   CLI::App* list_cmd = nullptr;
@@ -229,6 +231,9 @@ void print_crds(std::ostream& out) {
 int run_command(Commands& commands) {
   if (auto code = nvcre::cli::dispatch_run_commands(commands.run, std::cout, std::cerr))
     return *code;
+  if (int code = nvcre::cli::run_setup_command(commands.setup, std::cin, std::cout, std::cerr);
+      code >= 0)
+    return code;
   if (*commands.validate_cmd)
     return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
   if (*commands.render_cmd) {
@@ -292,7 +297,8 @@ int main(int argc, char** argv) {
       "  nvcrectl validate certification.yaml\n"
       "  nvcrectl validate --old before.yaml after.yaml\n"
       "  nvcrectl logprofile test nccl-bandwidth --log launcher.log\n"
-      "  nvcrectl crds | kubectl apply -f -");
+      "  nvcrectl crds | kubectl apply -f -\n"
+      "  nvcrectl setup init");
 
   Commands commands;
   add_validate_command(app, commands);
@@ -305,6 +311,7 @@ int main(int argc, char** argv) {
   commands.mcp_serve_cmd = nvcre::cli::add_mcp_commands(app, commands.mcp_serve);
   commands.root = &app;
   app.set_version_flag("--version", nvcre::cli::version_line());
+  nvcre::cli::add_setup_commands(app, commands.setup);
   commands.crds_cmd =
       app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
   commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");

@@ -37,8 +37,24 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
   app.add_option("--leader-election-id", flags.leader_election_id, "Name of the Lease")
       ->capture_default_str();
   app.add_option("--metrics-bind-address", flags.metrics_bind_address,
-                 "Address of the Prometheus /metrics listener, e.g. :8080 (\"0\" disables it)")
+                 "Address of the /metrics listener: :8443 for HTTPS, :8080 for HTTP with "
+                 "--metrics-secure=false (\"0\" disables it)")
       ->capture_default_str();
+  app.add_flag("--metrics-secure", flags.metrics_secure,
+               "Serve /metrics over HTTPS and let a scrape through only when its bearer token "
+               "passes a TokenReview and a SubjectAccessReview for get /metrics (default true; "
+               "--metrics-secure=false serves plain HTTP to anyone)");
+  app.add_option("--metrics-cert-path", flags.metrics_cert_path,
+                 "Directory holding the metrics server's certificate and key (default: a "
+                 "self-signed certificate made at start)");
+  app.add_option("--metrics-cert-name", flags.metrics_cert_name,
+                 "Certificate file in --metrics-cert-path")
+      ->capture_default_str();
+  app.add_option("--metrics-cert-key", flags.metrics_cert_key, "Key file in --metrics-cert-path")
+      ->capture_default_str();
+  app.add_flag("--enable-http2", flags.enable_http2,
+               "Accepted for compatibility; the metrics and probe servers speak HTTP/1.1 only "
+               "(HTTP/2 stays off, as the rapid-reset attacks advise)");
   app.add_option("--health-probe-bind-address", flags.health_probe_bind_address,
                  "Address of /healthz and /readyz")
       ->capture_default_str();
@@ -71,7 +87,8 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
   app.footer(
       "Examples:\n"
       "  nvcre-manager --kubeconfig ~/.kube/config\n"
-      "  nvcre-manager --leader-elect --metrics-bind-address :8080 --max-concurrent-reconciles 20");
+      "  nvcre-manager --leader-elect --metrics-bind-address :8443 --max-concurrent-reconciles 20\n"
+      "  nvcre-manager --metrics-bind-address 127.0.0.1:8080 --metrics-secure=false");
   return parse_command_line(app, argc, argv);
 }
 

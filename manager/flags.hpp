@@ -18,6 +18,11 @@ struct ManagerFlags {
   std::string leader_election_namespace;  // "" -> the client's namespace
   std::string leader_election_id = "240fe9c6.nvidia.com";
   std::string metrics_bind_address = "0";  // "0" disables the metrics listener
+  bool metrics_secure = true;     // HTTPS, each scrape authenticated and authorized (metrics_auth)
+  std::string metrics_cert_path;  // "" -> a self-signed certificate made at start
+  std::string metrics_cert_name = "tls.crt";
+  std::string metrics_cert_key = "tls.key";
+  bool enable_http2 = false;  // accepted; HTTP/2 is never served
   std::string health_probe_bind_address = ":8081";
   int max_concurrent_reconciles = 10;
   int measurement_max_concurrent_reconciles = 5;

@@ -16,6 +16,7 @@ packages=(
   universal-ctags                              # scripts/check-sizes.sh measures functions with it
   clang-format                                 # scripts/check-format.sh (Debian bookworm: version 14)
   chromium                                     # headless browser: the HTML report's integration test
+  skopeo                                       # scripts/build-image.sh: the image test inspects it
 )
 
 missing=()

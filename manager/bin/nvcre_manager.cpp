@@ -9,10 +9,10 @@
 #include "k8s/connection.hpp"
 #include "manager/flags.hpp"
 #include "k8s/metrics.hpp"
+#include "k8s/rest_client.hpp"
+#include "manager/metrics_server.hpp"
 #include "manager/probe_server.hpp"
 
-#include <prometheus/exposer.h>
-#include <prometheus/registry.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -75,6 +75,44 @@ std::string fault_target_problem(const nvcre::actors::Manager& manager, const st
   return "--fault-kill-actor: no top-level actor named \"" + name + "\" (known: " + known + ")";
 }
 
+// The metrics endpoint --metrics-bind-address asks for (nullptr for "0"). Secure, each scrape's
+// TokenReview and SubjectAccessReview go to the API server with the manager's own credentials
+// (its ServiceAccount holds nvcre-metrics-auth-role for this).
+std::unique_ptr<nvcre::manager::MetricsServer> metrics_server(
+    const nvcre::manager::ManagerFlags& flags, const nvcre::k8s::ClientConfig& client,
+    std::shared_ptr<nvcre::k8s::Metrics> metrics) {
+  if (flags.metrics_bind_address == "0") return nullptr;
+  nvcre::manager::MetricsServerOptions options{flags.metrics_bind_address, flags.metrics_secure,
+                                               flags.metrics_cert_path, flags.metrics_cert_name,
+                                               flags.metrics_cert_key};
+  std::function<nvcre::manager::ScrapeVerdict(const nvcre::manager::ScrapeRequest&)> authorize;
+  if (flags.metrics_secure) {
+    nvcre::k8s::RestClientOptions rest;
+    rest.user_agent = "nvcre-manager/metrics-auth";
+    rest.timeout = std::chrono::seconds(10);
+    rest.max_retries = 1;
+    auto reviews = std::make_shared<nvcre::k8s::RestClient>(client, rest);
+    authorize = [reviews](const nvcre::manager::ScrapeRequest& request) {
+      return nvcre::manager::authorize_scrape(
+          request, [&](nvcre::manager::Review review, const boost::json::value& body) {
+            static const nvcre::k8s::ResourceRef kTokenReviews{"authentication.k8s.io", "v1",
+                                                               "tokenreviews", false};
+            static const nvcre::k8s::ResourceRef kAccessReviews{"authorization.k8s.io", "v1",
+                                                                "subjectaccessreviews", false};
+            return reviews->create(
+                review == nvcre::manager::Review::Token ? kTokenReviews : kAccessReviews, "", body);
+          });
+    };
+  }
+  if (flags.enable_http2) spdlog::info("--enable-http2: the metrics server speaks HTTP/1.1 only");
+  auto server = std::make_unique<nvcre::manager::MetricsServer>(options, std::move(metrics),
+                                                                std::move(authorize));
+  server->start();
+  spdlog::info("metrics on port {} ({})", server->port(),
+               flags.metrics_secure ? "HTTPS, TokenReview + SubjectAccessReview" : "plain HTTP");
+  return server;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,13 +151,7 @@ int main(int argc, char** argv) {
       g_actor_down = true;
     };
 
-    std::unique_ptr<prometheus::Exposer> exposer;
-    if (flags.metrics_bind_address != "0") {
-      auto [host, port] = nvcre::manager::parse_bind_address(flags.metrics_bind_address);
-      exposer = std::make_unique<prometheus::Exposer>(host + ":" + std::to_string(port));
-      std::weak_ptr<prometheus::Collectable> registry = metrics->registry();
-      exposer->RegisterCollectable(registry);
-    }
+    auto metrics_endpoint = metrics_server(flags, client, metrics);
     nvcre::actors::Manager manager(options);
     nvcre::manager::ProbeServer probes(flags.health_probe_bind_address,
                                        [&manager] { return manager.ready(); });
