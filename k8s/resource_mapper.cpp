@@ -72,4 +72,9 @@ ResourceRef ResourceMapper::resource_for(std::string_view api_version, std::stri
   return it->second;
 }
 
+void ResourceMapper::invalidate(std::string_view api_version) {
+  std::lock_guard lock(mutex_);
+  by_group_version_.erase(std::string(api_version));
+}
+
 }  // namespace nvcre::k8s

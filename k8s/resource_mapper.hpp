@@ -27,6 +27,8 @@ class ResourceMapper {
   // Throws ApiError/TransportError when discovery fails, and std::invalid_argument naming the
   // apiVersion and kind when the server does not serve that kind (e.g. a CRD not installed).
   ResourceRef resource_for(std::string_view api_version, std::string_view kind);
+  // Forget a group/version (after a CRD is installed, or on a "no matches for kind" miss).
+  void invalidate(std::string_view api_version);
 
  private:
   RestClient& client_;
