@@ -82,7 +82,9 @@ users: [{name: u, user: {}}]
 KC
 chmod 644 "$root/tmp/kubeconfig"
 probe_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-run_image /nvcre-manager --kubeconfig /tmp/kubeconfig \
+# chroot itself in the background (not through run_image): $! is then the manager's own PID, which
+# chroot execs into, so the cleanup stops the manager and not only a subshell around it.
+chroot --userspec=65532:65532 "$root" /nvcre-manager --kubeconfig /tmp/kubeconfig \
   --health-probe-bind-address "127.0.0.1:$probe_port" > "$work/manager.log" 2>&1 &
 manager_pid=$!
 ready=""

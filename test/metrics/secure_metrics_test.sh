@@ -21,14 +21,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 admin=admin-$RANDOM$RANDOM
+# kube-sim over HTTPS with a throwaway certificate: kubectl sends bearer tokens over https only.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=kube-sim \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$work/sim.key" -out "$work/sim.crt" 2>/dev/null
 "$kube_sim" --port 0 --crds "$src/deploy/crds" --authorization rbac --admin-token "$admin" \
-  > "$work/sim.log" 2>&1 &
+  --tls-cert-file "$work/sim.crt" --tls-private-key-file "$work/sim.key" > "$work/sim.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do grep -q 'listening on' "$work/sim.log" && break; sleep 0.1; done
-url=$(sed -nE 's/.*listening on (http[^ ]*).*/\1/p' "$work/sim.log")
+url=$(sed -nE 's/.*listening on (https?:[^ ]*).*/\1/p' "$work/sim.log")
 [ -n "$url" ] || fail "kube-sim did not start: $(cat "$work/sim.log")"
 kubeconfig() {  # kubeconfig <file> <token>
-  printf 'apiVersion: v1\nkind: Config\nclusters: [{name: sim, cluster: {server: "%s"}}]\n' "$url" > "$1"
+  printf 'apiVersion: v1\nkind: Config\nclusters: [{name: sim, cluster: {server: "%s", certificate-authority: "%s"}}]\n' \
+    "$url" "$work/sim.crt" > "$1"
   printf 'contexts: [{name: sim, context: {cluster: sim, user: u}}]\ncurrent-context: sim\n' >> "$1"
   printf 'users: [{name: u, user: {token: "%s"}}]\n' "$2" >> "$1"
 }
@@ -41,8 +45,13 @@ k create namespace monitoring > /dev/null
 k apply -f "$src/deploy/manager/metrics_roles.yaml" > /dev/null
 k create serviceaccount prometheus -n monitoring > /dev/null
 k create serviceaccount stranger -n monitoring > /dev/null
-k create clusterrolebinding prometheus-metrics --clusterrole=nvcre-metrics-reader \
-  --serviceaccount=monitoring:prometheus > /dev/null
+k apply -f - > /dev/null <<'YAML'
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: prometheus-metrics}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: nvcre-metrics-reader}
+subjects: [{kind: ServiceAccount, name: prometheus, namespace: monitoring}]
+YAML
 reader=$(k create token prometheus -n monitoring)
 stranger=$(k create token stranger -n monitoring)
 
