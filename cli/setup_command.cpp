@@ -14,7 +14,6 @@
 #include <ostream>
 #include <stdexcept>
 
-
 namespace nvcre::cli {
 namespace json = boost::json;
 namespace {
