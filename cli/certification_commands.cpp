@@ -46,7 +46,7 @@ api::Certification read_certification(const std::string& path) {
   }
 }
 
-void check_threshold_keys(const api::Certification& certification) {
+void check_options(const api::Certification& certification) {
   const std::string& name = certification.metadata.name;
   if (auto message = unknown_threshold_keys_message(certification.spec.options.thresholds);
       !message.empty()) {
@@ -99,7 +99,7 @@ api::Certification load_certification_for_render(const RenderOptions& options) {
       options.platform);  // before the file is read, as the reference does
   check_render_output(options.output);
   api::Certification certification = read_certification(options.file);
-  check_threshold_keys(certification);
+  check_options(certification);
   if (certification.spec.categories.empty())
     throw std::runtime_error("certification has no categories");
   if (certification.metadata.namespace_.empty()) certification.metadata.namespace_ = "default";
