@@ -135,8 +135,8 @@ void Manager::start() {
   client_options.user_agent = o.user_agent;
   // A refused request is otherwise only a retried error: name the permission that is missing.
   client_options.on_refused = [](const std::string& method, const std::string& path,
-                                 const k8s::ApiError& error) {
-    spdlog::warn("{}", k8s::describe_refusal(method, path, error));
+                                 const k8s::ApiError& error, std::string_view request_body) {
+    spdlog::warn("{}", k8s::describe_refusal(method, path, error, request_body));
   };
   auto api_client = std::make_shared<k8s::RestClient>(o.client, client_options);
   k8s::RestClientOptions watch_client_options = client_options;

@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include <cctype>
+
 namespace nvcre::k8s {
 namespace json = boost::json;
 namespace {
@@ -18,6 +20,32 @@ std::string what_of(int code, const std::string& reason, const std::string& mess
   return out;
 }
 
+// What setting the request's blockOwnerDeletion references needs, in an API server's words. The
+// plural is the lower-case kind + "s": true of every kind nvcre sets as an owner.
+std::string blocking_owners_needs(std::string_view body) {
+  boost::system::error_code ec;
+  const json::value object = json::parse(body, ec);
+  if (ec || !object.is_object()) return {};
+  const json::object* meta =
+      object.as_object().if_contains("metadata") ? object.at("metadata").if_object() : nullptr;
+  const json::value* refs = meta ? meta->if_contains("ownerReferences") : nullptr;
+  if (refs == nullptr || !refs->is_array()) return {};
+  std::string out;
+  for (const auto& ref : refs->as_array()) {
+    if (!ref.is_object()) continue;
+    const json::value* block = ref.as_object().if_contains("blockOwnerDeletion");
+    if (block == nullptr || !block->is_bool() || !block->as_bool()) continue;
+    const std::string api_version = str(ref.as_object(), "apiVersion");
+    const auto slash = api_version.find('/');
+    std::string plural = str(ref.as_object(), "kind");
+    for (auto& c : plural) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += std::string(out.empty() ? " (needs: " : "; ") + "cannot update resource \"" + plural +
+           "s/finalizers\" in API group \"" +
+           (slash == std::string::npos ? "" : api_version.substr(0, slash)) + "\"";
+  }
+  return out.empty() ? out : out + ")";
+}
+
 }  // namespace
 
 ApiError::ApiError(int code_, std::string reason_, std::string message_,
@@ -30,8 +58,10 @@ ApiError::ApiError(int code_, std::string reason_, std::string message_,
       status(std::move(status_)) {}
 
 std::string describe_refusal(const std::string& method, const std::string& path,
-                             const ApiError& error) {
-  const std::string what = error.message.empty() ? error.reason : error.message;
+                             const ApiError& error, std::string_view request_body) {
+  std::string what = error.message.empty() ? error.reason : error.message;
+  if (what.find("cannot set blockOwnerDeletion") != std::string::npos)
+    what += blocking_owners_needs(request_body);
   if (error.code == 401)
     return "API request refused (401 Unauthorized): " + method + " " + path + ": " + what +
            ": the server did not accept the client's credentials (check the kubeconfig's token "

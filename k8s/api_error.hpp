@@ -39,9 +39,11 @@ ApiError api_error_from_status(int http_code, const boost::json::value& status);
 
 // One line for a request the server refused with 401 or 403: the method and path, the server's
 // message (an API server's 403 names the user, verb, resource, API group and namespace) and what to
-// change. Carries no credentials: the request's headers are not part of it.
+// change. Carries no credentials: the request's headers are not part of it. A refusal to set
+// blockOwnerDeletion (the OwnerReferencesPermissionEnforcement plugin, whose message names no
+// permission) is completed from the request's body: the owners' finalizers it needs.
 std::string describe_refusal(const std::string& method, const std::string& path,
-                             const ApiError& error);
+                             const ApiError& error, std::string_view request_body = {});
 
 // The StatusReason a bare HTTP code implies (client-go's reasonForError table).
 std::string reason_for_code(int http_code);

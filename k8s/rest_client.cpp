@@ -128,7 +128,7 @@ struct RestClient::Impl {
   // The error, reported to on_refused first when it is a 401 or 403.
   ApiError refused_or_not(const RestRequest& r, ApiError error) const {
     if ((error.code == 401 || error.code == 403) && options.on_refused)
-      options.on_refused(r.method, r.path, error);
+      options.on_refused(r.method, r.path, error, r.body);
     return error;
   }
 

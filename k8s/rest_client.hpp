@@ -87,7 +87,8 @@ struct RestClientOptions {
   // Called with every request the server refuses with 401 or 403, before the ApiError is thrown:
   // a caller that cannot act without the permission should say which one it lacks
   // (describe_refusal). Called on the requesting thread; may be empty.
-  std::function<void(const std::string& method, const std::string& path, const ApiError& error)>
+  std::function<void(const std::string& method, const std::string& path, const ApiError& error,
+                     std::string_view request_body)>
       on_refused{};
 };
 

@@ -177,8 +177,8 @@ HttpResponse ApiServer::dispatch(const HttpRequest& request, const rbac::UserInf
   }
   if (sub == "token") return token_request(request, *info, ns, name);
   response = info->type.group == "events.k8s.io" && info->type.resource == "events"
-                 ? events_v1_request(request, ns, name, sub, watch)
-                 : resource_request(request, *info, ns, name, sub, watch);
+                 ? events_v1_request(request, ns, name, sub, user, watch)
+                 : resource_request(request, *info, ns, name, sub, user, watch);
   if (request.method == "GET" && sub.empty() && accepts_table(request.accept))
     return as_table(request, *info, std::move(response), watch);
   return response;
@@ -244,7 +244,7 @@ void ApiServer::ensure_namespace(const ResourceInfo& info, const std::string& ns
 
 HttpResponse ApiServer::resource_request(const HttpRequest& request, const ResourceInfo& info,
                                          const std::string& ns, const std::string& name,
-                                         const std::string& sub,
+                                         const std::string& sub, const rbac::UserInfo& user,
                                          std::shared_ptr<WatchStream>& watch) {
   const bool dry_run = query(request, "dryRun") == "All";
   const std::string& method = request.method;
@@ -264,6 +264,7 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
             "the namespace of the provided object does not match the namespace sent on the "
             "request");
       ensure_namespace(info, ns);
+      check_owner_references(user, info, ns, nullptr, body);
       json::value created =
           store_.create(info.type, ns, std::move(body),
                         admission(info, false, query(request, "fieldValidation")), dry_run);
@@ -307,6 +308,10 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
   if (method == "GET") return json_response(store_.get(info.type, ns, name));
   if (method == "PUT") {
     json::value body = parse_body(request);
+    if (!status) {
+      const auto old = store_.find(info.type, ns, name);
+      check_owner_references(user, info, ns, old ? &*old : nullptr, body);
+    }
     json::value updated =
         store_.update(info.type, ns, name, std::move(body),
                       status ? Store::UpdateKind::Status : Store::UpdateKind::Main,
@@ -314,7 +319,8 @@ HttpResponse ApiServer::resource_request(const HttpRequest& request, const Resou
     if (!dry_run && info.type.resource == "customresourcedefinitions") after_crd_write(updated);
     return json_response(updated);
   }
-  if (method == "PATCH") return json_response(patch(request, info, ns, name, status, dry_run));
+  if (method == "PATCH")
+    return json_response(patch(request, info, ns, name, status, dry_run, user));
   if (method == "DELETE" && !status) return remove(request, info, ns, name, dry_run);
   throw method_not_allowed("the server does not allow this method on the requested resource");
 }

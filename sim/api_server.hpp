@@ -139,12 +139,12 @@ class ApiServer {
   HttpResponse discovery(const HttpRequest& request, bool& handled);
   HttpResponse resource_request(const HttpRequest& request, const ResourceInfo& info,
                                 const std::string& ns, const std::string& name,
-                                const std::string& subresource,
+                                const std::string& subresource, const rbac::UserInfo& user,
                                 std::shared_ptr<WatchStream>& watch);
   // events.k8s.io/v1 Events: served from the core v1 Event store (sim/event_versions.hpp).
   HttpResponse events_v1_request(const HttpRequest& request, const std::string& ns,
                                  const std::string& name, const std::string& subresource,
-                                 std::shared_ptr<WatchStream>& watch);
+                                 const rbac::UserInfo& user, std::shared_ptr<WatchStream>& watch);
   // A GET answer (or watch) as a meta.k8s.io Table, for clients that ask for one (sim/table.hpp).
   HttpResponse as_table(const HttpRequest& request, const ResourceInfo& info, HttpResponse response,
                         const std::shared_ptr<WatchStream>& watch);
@@ -153,12 +153,18 @@ class ApiServer {
                                           const std::string& ns);
   boost::json::value patch(const HttpRequest& request, const ResourceInfo& info,
                            const std::string& ns, const std::string& name, bool status,
-                           bool dry_run);
+                           bool dry_run, const rbac::UserInfo& user);
   HttpResponse remove(const HttpRequest& request, const ResourceInfo& info, const std::string& ns,
                       const std::string& name, bool dry_run);
 
   // Admission: CRD schema defaults + validation for custom resources, registration checks for CRDs.
   Admit admission(const ResourceInfo& info, bool status, const std::string& field_validation);
+  // With access control on: OwnerReferencesPermissionEnforcement for a main-resource write of
+  // `object` over `old` (null for a create); throws the 403 and counts it as a denial
+  // (api_server_access.cpp). Runs before the store's write: the store's admission holds its lock.
+  void check_owner_references(const rbac::UserInfo& user, const ResourceInfo& info,
+                              const std::string& ns, const boost::json::value* old,
+                              const boost::json::value& object);
   void after_crd_write(const boost::json::value& crd);
   void after_crd_delete(const boost::json::value& crd);
   void ensure_namespace(const ResourceInfo& info, const std::string& ns) const;

@@ -5,6 +5,7 @@
 // answer as the open server behaves: every access allowed.
 #include "sim/access.hpp"
 #include "sim/api_server.hpp"
+#include "sim/owner_reference_admission.hpp"
 #include "sim/protobuf_body.hpp"
 
 #include <boost/json.hpp>
@@ -48,6 +49,50 @@ std::variant<rbac::UserInfo, HttpResponse> ApiServer::admit_request(const HttpRe
   if (decision.allowed) return *user;
   log_.record_denied(user->name);
   return json_response(access::forbidden_status(*user, attributes, decision.reason), 403);
+}
+
+void ApiServer::check_owner_references(const rbac::UserInfo& user, const ResourceInfo& info,
+                                       const std::string& ns, const json::value* old,
+                                       const json::value& object) {
+  if (!options_.access.rbac || !owner_references::changed(old, object)) return;
+  const std::string name = meta_string(object, "name");
+  auto refuse = [&](const std::string& why) {
+    log_.record_denied(user.name);
+    const std::string qualified =
+        info.type.group.empty() ? info.type.resource : info.type.resource + "." + info.type.group;
+    ApiError error(403, "Forbidden",
+                   qualified + (name.empty() ? "" : " \"" + name + "\"") + " is forbidden: " + why);
+    error.name = name;
+    error.group = info.type.group;
+    error.kind = info.type.resource;
+    throw error;
+  };
+  const rbac::RbacObjects policy = rbac_objects();
+  // Creating a thing implies the power not to create it: only a change to an existing object's
+  // references needs delete on that object.
+  if (old != nullptr &&
+      !rbac::authorize(policy, user,
+                       {"delete", true, info.type.group, info.type.resource, "", ns, name, ""})
+           .allowed)
+    refuse(owner_references::cannot_delete_message());
+  const auto blocking = owner_references::newly_blocking(old, object);
+  if (blocking.empty()) return;
+  // One check first, as the plugin makes it: may the writer finalize anything at all?
+  if (rbac::authorize(policy, user, {"update", true, "*", "*", "finalizers", "", "", ""}).allowed)
+    return;
+  for (const auto& ref : blocking) {
+    const auto slash = ref.api_version.find('/');
+    const std::string group = slash == std::string::npos ? "" : ref.api_version.substr(0, slash);
+    const std::string version =
+        slash == std::string::npos ? ref.api_version : ref.api_version.substr(slash + 1);
+    const ResourceInfo* owner = registry_.find_kind(group, version, ref.kind);
+    if (owner == nullptr) refuse(owner_references::unmapped_owner_message(ref));
+    const rbac::RequestAttributes finalize{
+        "update", true, group, owner->type.resource, "finalizers", owner->type.namespaced ? ns : "",
+        ref.name, ""};
+    if (!rbac::authorize(policy, user, finalize).allowed)
+      refuse(owner_references::cannot_set_finalizers_message());
+  }
 }
 
 HttpResponse ApiServer::review(const HttpRequest& request, const ResourceInfo& info,

@@ -52,6 +52,7 @@ json::value events_v1_answer(const json::value& body) {
 
 HttpResponse ApiServer::events_v1_request(const HttpRequest& request, const std::string& ns,
                                           const std::string& name, const std::string& subresource,
+                                          const rbac::UserInfo& user,
                                           std::shared_ptr<WatchStream>& watch) {
   const ResourceInfo& core = *registry_.find("", "v1", "events");
   HttpRequest inner = request;
@@ -62,7 +63,7 @@ HttpResponse ApiServer::events_v1_request(const HttpRequest& request, const std:
   if (writes_object && !request.body.empty()) inner.body = core_body(request);
   HttpResponse response;
   try {
-    response = resource_request(inner, core, ns, name, subresource, watch);
+    response = resource_request(inner, core, ns, name, subresource, user, watch);
   } catch (const ApiError& error) {  // name the resource as the client addressed it
     if (error.reason == "NotFound" && !name.empty())
       throw not_found("events.k8s.io", "events", name);

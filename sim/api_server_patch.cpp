@@ -45,7 +45,7 @@ std::string now_string(const Store& store) { return store.now_rfc3339(); }
 
 json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& info,
                              const std::string& ns, const std::string& name, bool status,
-                             bool dry_run) {
+                             bool dry_run, const rbac::UserInfo& user) {
   const std::string type = media_type(request.content_type);
   json::value body;
   try {
@@ -65,6 +65,7 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
     if (!current) {
       if (type == "application/apply-patch+yaml" && !status) {
         ensure_namespace(info, ns);
+        check_owner_references(user, info, ns, nullptr, body);
         auto created =
             store_.create(info.type, ns, body, admission(info, false, field_validation), dry_run);
         if (!dry_run && info.type.resource == "customresourcedefinitions") after_crd_write(created);
@@ -104,6 +105,7 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
       meta.as_object()["resourceVersion"] = current_rv;
     }
     const bool explicit_rv = meta_string(patched, "resourceVersion") != current_rv;
+    if (!status) check_owner_references(user, info, ns, &*current, patched);
     try {
       auto updated = store_.update(info.type, ns, name, std::move(patched), kind,
                                    admission(info, status, field_validation), dry_run);

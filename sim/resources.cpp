@@ -190,6 +190,15 @@ const ResourceInfo* ResourceRegistry::find(const std::string& group, const std::
   return nullptr;
 }
 
+const ResourceInfo* ResourceRegistry::find_kind(const std::string& group,
+                                                const std::string& version,
+                                                const std::string& kind) const {
+  for (const auto& r : resources_)
+    if (r.type.group == group && r.type.version == version && r.type.kind == kind && !r.review)
+      return &r;
+  return nullptr;
+}
+
 std::vector<std::string> ResourceRegistry::versions_of(const std::string& group) const {
   std::vector<std::string> versions;
   for (const auto& r : resources_)

@@ -39,6 +39,10 @@ class ResourceRegistry {
 
   const ResourceInfo* find(const std::string& group, const std::string& version,
                            const std::string& resource) const;
+  // The main resource (not a subresource) serving `kind` at group/version, as a REST mapper finds
+  // it; nullptr when none does.
+  const ResourceInfo* find_kind(const std::string& group, const std::string& version,
+                                const std::string& kind) const;
   const std::vector<ResourceInfo>& all() const { return resources_; }
 
   boost::json::value core_versions() const;                                 // /api  (APIVersions)

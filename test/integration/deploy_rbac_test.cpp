@@ -207,40 +207,60 @@ TEST_F(DeployRbac, CanIAsTheServiceAccountRefusesWhatTheManagerMustNeverDo) {
   EXPECT_EQ(answer_of(kubectl("auth can-i get secrets -n nvcre")), "yes");
 }
 
+// A run that needs a rule: the demo (NCCL on the AWS H100 pool), a checkpointed training run
+// (its PersistentVolumeClaim) or NCCL on GB200 (its ComputeDomain).
+enum class Scenario { Demo, CheckpointedTraining, Gb200 };
+
 // One rule of the manager's ClusterRole, named by its resources as deploy/manager/manager_role.yaml
-// lists them, and whether the demo's run needs it. A rule it does not need (kinds this path never
-// touches: training checkpoints, MNNVL, DRA) is checked the other way: without it the run still
-// reaches its verdict with nothing denied, so the day the manager starts using it this table says
-// so.
+// lists them, and a run that cannot go on without it.
 struct RuleCase {
   const char* resources;
-  bool used_by_demo;
+  Scenario scenario;
 };
 
 void PrintTo(const RuleCase& rule, std::ostream* out) { *out << rule.resources; }
 
 const RuleCase kRules[] = {
-    {"configmaps", true},
-    {"nodes,pods", true},
-    {"persistentvolumeclaims", false},
-    {"persistentvolumes", false},
-    {"pods/log", true},
-    {"events", true},
-    {"bandwidthmeasurements,certifications,goodputmeasurements,jobs,workflows,workloadruns", true},
+    {"configmaps", Scenario::Demo},
+    {"nodes,pods", Scenario::Demo},
+    {"persistentvolumeclaims", Scenario::CheckpointedTraining},
+    {"pods/log", Scenario::Demo},
+    {"events", Scenario::Demo},
+    {"bandwidthmeasurements,certifications,goodputmeasurements,jobs,workflows,workloadruns",
+     Scenario::Demo},
     {"bandwidthmeasurements/finalizers,certifications/finalizers,goodputmeasurements/finalizers,"
      "jobs/finalizers,workflows/finalizers,workloadruns/finalizers",
-     false},
+     Scenario::Demo},
     {"bandwidthmeasurements/status,certifications/status,goodputmeasurements/status,jobs/status,"
      "workflows/status,workloadruns/status",
-     true},
-    {"logprofiles", true},
-    {"resourceclaimtemplates", false},
-    {"resourceslices", false},
-    {"computedomains", false},
-    {"trainingruntimes", true},
-    {"trainjobs", true},
-    {"trainjobs/status", false},
+     Scenario::Demo},
+    {"logprofiles", Scenario::Demo},
+    {"computedomains", Scenario::Gb200},
+    {"trainingruntimes", Scenario::Demo},
+    {"trainjobs", Scenario::Demo},
 };
+
+// The scenarios' Certifications besides the demo, in the demo's namespace.
+const char* const kCheckpointedTraining = R"(apiVersion: nvcre.nvidia.com/v1alpha1
+kind: Certification
+metadata: {name: rbac-checkpoint, namespace: gpu-validation}
+spec:
+  target: {nodeSelector: {nvidia.com/gpu.present: "true"}}
+  categories:
+  - domain: training
+    variant: nemotron5-8b
+    options: {nodesPerJob: 4, maxSteps: 50, enableCheckpoint: true}
+)";
+const char* const kGb200Nccl = R"(apiVersion: nvcre.nvidia.com/v1alpha1
+kind: Certification
+metadata: {name: rbac-gb200, namespace: gpu-validation}
+spec:
+  target: {nodeSelector: {nvidia.com/gpu.present: "true"}}
+  categories:
+  - domain: communication
+    variant: nccl-all-reduce
+    options: {nodesPerJob: 4}
+)";
 
 std::string joined(const json::value& rule, std::string_view field) {
   std::string out;
@@ -272,6 +292,29 @@ TEST_F(DeployRbac, TheRuleTableListsEveryRuleOfTheManagersClusterRole) {
 
 class DeployRbacRule : public DeployRbac, public ::testing::WithParamInterface<RuleCase> {
  protected:
+  void configure(KubeSimOptions& options) override {
+    DeployRbac::configure(options);
+    if (GetParam().scenario == Scenario::Gb200)
+      options.api.cluster = parse_cluster_profile("aws:gb200:4");
+  }
+
+  void create_scenario() {
+    switch (GetParam().scenario) {
+      case Scenario::Demo:
+        create_demo_certification();
+        return;
+      case Scenario::CheckpointedTraining:
+      case Scenario::Gb200: {
+        create_namespace(kDemoNamespace);
+        const CommandResult created = kubectl_stdin(
+            "create -f -",
+            GetParam().scenario == Scenario::Gb200 ? kGb200Nccl : kCheckpointedTraining);
+        ASSERT_EQ(created.exit_code, 0) << created.output;
+        return;
+      }
+    }
+  }
+
   std::size_t index() const {
     for (std::size_t i = 0; i < std::size(kRules); ++i)
       if (std::string_view(kRules[i].resources) == GetParam().resources) return i;
@@ -283,21 +326,13 @@ TEST_P(DeployRbacRule, WithoutItTheManagerIsDeniedAndSaysWhichPermissionItLacks)
   install();
   const json::value removed = remove_rule(index());
   ASSERT_EQ(joined(removed, "resources"), GetParam().resources);
-  create_demo_certification();
+  create_scenario();
   const std::string token = manager_token();
   auto manager = start_manager(token, "rbac-rule");
-  if (!GetParam().used_by_demo) {
-    ASSERT_TRUE(nvcre::test::eventually([&] { return !demo_verdict().type.empty(); }, seconds(180),
-                                        std::chrono::milliseconds(200)))
-        << manager->log();
-    EXPECT_EQ(demo_verdict().type, "Succeeded") << demo_verdict().message;
-    EXPECT_EQ(denied_to_manager(), 0u) << "the demo uses this rule now:\n" << manager->log();
-    return;
-  }
   // The first denial is the answer: what follows it (retries, a stalled run) adds nothing.
   ASSERT_TRUE(nvcre::test::eventually([&] { return denied_to_manager() > 0; }, seconds(180),
                                       std::chrono::milliseconds(100)))
-      << "never denied; verdict " << demo_verdict().type << "; log:\n"
+      << "never denied; log:\n"
       << manager->log();
   std::string log;
   const auto refusals = refusals_of(removed);

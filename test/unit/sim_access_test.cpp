@@ -155,6 +155,87 @@ TEST_F(SimAccessServer, AServiceAccountGetsWhatItsBindingsGrantAndA403NamingTheR
   EXPECT_EQ(api_.request_log().denied(user), 4u);
 }
 
+// OwnerReferencesPermissionEnforcement: a reference that blocks its owner's deletion needs update
+// on the owner's finalizers; changing an existing object's references needs delete on it.
+TEST_F(SimAccessServer, BlockingAnOwnersDeletionNeedsUpdateOnItsFinalizers) {
+  const std::string token = service_account_token("team", "bot");
+  const std::string user = "system:serviceaccount:team:bot";
+  const std::string configmaps = "/api/v1/namespaces/team/configmaps";
+  const HttpResponse owner =
+      call("POST", configmaps, "admin-secret",
+           R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"owner"}})");
+  ASSERT_EQ(owner.status, 201);
+  const std::string uid(parse(owner).at_pointer("/metadata/uid").as_string());
+  auto child = [&](const std::string& name, const std::string& api_version, const std::string& kind,
+                   bool block) {
+    return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name +
+           R"(","ownerReferences":[{"apiVersion":")" + api_version + R"(","kind":")" + kind +
+           R"(","name":"owner","uid":")" + uid + R"(","blockOwnerDeletion":)" +
+           (block ? "true" : "false") + "}]}}";
+  };
+  auto grant = [&](const std::string& name, const std::string& rules) {
+    EXPECT_EQ(
+        call("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles", "admin-secret",
+             R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":
+                       {"name":")" +
+                 name + R"("},"rules":)" + rules + "}")
+            .status,
+        201);
+    EXPECT_EQ(call("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings",
+                   "admin-secret",
+                   R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding",
+                       "metadata":{"name":")" +
+                       name + R"("},"roleRef":{"apiGroup":
+                       "rbac.authorization.k8s.io","kind":"Role","name":")" +
+                       name + R"("},
+                       "subjects":[{"kind":"ServiceAccount","name":"bot","namespace":"team"}]})")
+                  .status,
+              201);
+  };
+  grant("write", R"([{"apiGroups":[""],"resources":["configmaps"],
+                      "verbs":["create","get","update"]}])");
+
+  HttpResponse answer = call("POST", configmaps, token, child("blocking", "v1", "ConfigMap", true));
+  EXPECT_EQ(answer.status, 403);
+  EXPECT_EQ(parse(answer), json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},
+      "status":"Failure","message":"configmaps \"blocking\" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: , <nil>",
+      "reason":"Forbidden","details":{"name":"blocking","kind":"configmaps"},"code":403})"));
+  EXPECT_EQ(api_.request_log().denied(user), 1u);
+  // A reference that does not block needs nothing more than the create.
+  answer = call("POST", configmaps, token, child("plain", "v1", "ConfigMap", false));
+  EXPECT_EQ(answer.status, 201) << answer.body;
+  // Changing the references of an existing object needs delete on it.
+  json::value plain = parse(answer);
+  plain.at_pointer("/metadata/ownerReferences").as_array().clear();
+  answer = call("PUT", configmaps + "/plain", token, json::serialize(plain));
+  EXPECT_EQ(answer.status, 403);
+  EXPECT_EQ(parse(answer).at("message"),
+            "configmaps \"plain\" is forbidden: cannot set an ownerRef on a resource you can't "
+            "delete: , <nil>");
+  // An update that leaves the references alone needs no more than the update.
+  plain = parse(call("GET", configmaps + "/plain", token));
+  plain.as_object()["data"] = json::object{{"k", "v"}};
+  EXPECT_EQ(call("PUT", configmaps + "/plain", token, json::serialize(plain)).status, 200);
+
+  grant("finalize", R"([{"apiGroups":[""],"resources":["configmaps/finalizers"],
+                         "verbs":["update"]}])");
+  answer = call("POST", configmaps, token, child("blocking", "v1", "ConfigMap", true));
+  EXPECT_EQ(answer.status, 201) << answer.body;
+  // An owner kind no API serves cannot be checked, so it is refused.
+  answer = call("POST", configmaps, token, child("unmapped", "example.com/v1", "Widget", true));
+  EXPECT_EQ(answer.status, 403);
+  EXPECT_EQ(parse(answer).at("message"),
+            "configmaps \"unmapped\" is forbidden: cannot set blockOwnerDeletion in this case "
+            "because cannot find RESTMapping for APIVersion example.com/v1 Kind Widget: no matches "
+            "for kind \"Widget\" in version \"example.com/v1\"");
+  // The cluster admin may finalize anything.
+  EXPECT_EQ(
+      call("POST", configmaps, "admin-secret", child("unmapped", "example.com/v1", "Widget", true))
+          .status,
+      201);
+  EXPECT_EQ(api_.request_log().denied(user), 3u);
+}
+
 TEST_F(SimAccessServer, TheReviewEndpointsAnswerWithoutStoringAnything) {
   const std::string token = service_account_token("team", "bot");
   HttpResponse review = call("POST", "/apis/authentication.k8s.io/v1/tokenreviews", "admin-secret",
