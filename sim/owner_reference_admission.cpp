@@ -51,8 +51,8 @@ std::vector<BlockingReference> newly_blocking(const json::value* old_object,
           return old.is_object() && blocks(old) && string_field(old, "uid") == uid;
         });
     if (!blocked_before)
-      out.push_back({string_field(ref, "apiVersion"), string_field(ref, "kind"),
-                     string_field(ref, "name")});
+      out.push_back(
+          {string_field(ref, "apiVersion"), string_field(ref, "kind"), string_field(ref, "name")});
   }
   return out;
 }

@@ -240,27 +240,20 @@ const RuleCase kRules[] = {
     {"trainjobs", Scenario::Demo},
 };
 
-// The scenarios' Certifications besides the demo, in the demo's namespace.
-const char* const kCheckpointedTraining = R"(apiVersion: nvcre.nvidia.com/v1alpha1
-kind: Certification
-metadata: {name: rbac-checkpoint, namespace: gpu-validation}
-spec:
-  target: {nodeSelector: {nvidia.com/gpu.present: "true"}}
-  categories:
-  - domain: training
-    variant: nemotron5-8b
-    options: {nodesPerJob: 4, maxSteps: 50, enableCheckpoint: true}
-)";
-const char* const kGb200Nccl = R"(apiVersion: nvcre.nvidia.com/v1alpha1
-kind: Certification
-metadata: {name: rbac-gb200, namespace: gpu-validation}
-spec:
-  target: {nodeSelector: {nvidia.com/gpu.present: "true"}}
-  categories:
-  - domain: communication
-    variant: nccl-all-reduce
-    options: {nodesPerJob: 4}
-)";
+// A scenario's Certification besides the demo: one category over every GPU node, in the demo's
+// namespace.
+std::string scenario_certification(const std::string& name, const std::string& category,
+                                   const std::string& options) {
+  const auto slash = category.find('/');
+  return "apiVersion: nvcre.nvidia.com/v1alpha1\nkind: Certification\n"
+         "metadata: {name: " +
+         name + ", namespace: " + kDemoNamespace +
+         "}\n"
+         "spec:\n  target: {nodeSelector: {nvidia.com/gpu.present: \"true\"}}\n"
+         "  categories:\n  - domain: " +
+         category.substr(0, slash) + "\n    variant: " + category.substr(slash + 1) +
+         "\n    options: " + options + "\n";
+}
 
 std::string joined(const json::value& rule, std::string_view field) {
   std::string out;
@@ -308,7 +301,11 @@ class DeployRbacRule : public DeployRbac, public ::testing::WithParamInterface<R
         create_namespace(kDemoNamespace);
         const CommandResult created = kubectl_stdin(
             "create -f -",
-            GetParam().scenario == Scenario::Gb200 ? kGb200Nccl : kCheckpointedTraining);
+            GetParam().scenario == Scenario::Gb200
+                ? scenario_certification("rbac-gb200", "communication/nccl-all-reduce",
+                                         "{nodesPerJob: 4}")
+                : scenario_certification("rbac-checkpoint", "training/nemotron5-8b",
+                                         "{nodesPerJob: 4, maxSteps: 50, enableCheckpoint: true}"));
         ASSERT_EQ(created.exit_code, 0) << created.output;
         return;
       }

@@ -6,6 +6,7 @@
 #include "sim/access.hpp"
 #include "sim/api_server.hpp"
 #include "sim/protobuf_body.hpp"
+#include "test/support/protobuf_wire.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -291,35 +292,9 @@ TEST_F(SimAccessServer, DiscoveryListsTheReviewKindsAndTheTokenSubresource) {
   }
 }
 
-// A protobuf field: length-delimited, or a varint when `varint` is set.
-std::string field(unsigned number, const std::string& payload) {
-  std::string out;
-  auto varint = [&out](std::size_t value) {
-    while (value >= 0x80) {
-      out += static_cast<char>((value & 0x7f) | 0x80);
-      value >>= 7;
-    }
-    out += static_cast<char>(value);
-  };
-  varint(number << 3 | 2);
-  varint(payload.size());
-  return out + payload;
-}
-
-std::string varint_field(unsigned number, std::size_t value) {
-  std::string out(1, static_cast<char>(number << 3));
-  while (value >= 0x80) {
-    out += static_cast<char>((value & 0x7f) | 0x80);
-    value >>= 7;
-  }
-  return out + static_cast<char>(value);
-}
-
-std::string envelope(const std::string& api_version, const std::string& kind,
-                     const std::string& object) {
-  return std::string("k8s\0", 4) + field(1, field(1, api_version) + field(2, kind)) +
-         field(2, object);
-}
+using nvcre::testing::protobuf::envelope;
+using nvcre::testing::protobuf::field;
+using nvcre::testing::protobuf::varint_field;
 
 TEST(SimAccessProtobuf, TheBodiesOfCreateTokenAndCanIDecode) {
   // kubectl create token nvcre-manager --duration=10m --audience=api

@@ -4,6 +4,7 @@
 #include "sim/protobuf_body.hpp"
 #include "sim/query_params.hpp"
 #include "sim/table.hpp"
+#include "test/support/protobuf_wire.hpp"
 
 #include "k8s/rfc3339.hpp"
 
@@ -25,24 +26,11 @@ TEST(SimQueryFlag, FalseOnlyWhenAbsentZeroOrFalse) {
   EXPECT_FALSE(query_flag({{"other", "true"}}, "watch"));
 }
 
-// A length-delimited protobuf field.
-std::string field(unsigned number, const std::string& payload) {
-  std::string out;
-  auto varint = [&out](std::size_t value) {
-    while (value >= 0x80) {
-      out += static_cast<char>((value & 0x7f) | 0x80);
-      value >>= 7;
-    }
-    out += static_cast<char>(value);
-  };
-  varint(number << 3 | 2);
-  varint(payload.size());
-  return out + payload;
-}
+using nvcre::testing::protobuf::field;
 
 std::string envelope(const std::string& kind, const std::string& object) {
-  return std::string("k8s\0", 4) + field(1, field(1, "v1") + field(2, kind)) + field(2, object) +
-         field(4, "application/vnd.kubernetes.protobuf");
+  return nvcre::testing::protobuf::envelope("v1", kind, object,
+                                            "application/vnd.kubernetes.protobuf");
 }
 
 TEST(SimProtobufBody, DecodesAConfigMapAsKubectlSendsIt) {
