@@ -1,7 +1,7 @@
-// Render matrix (issue 3): every catalog entry on every (platform, GPU architecture) pair, rendered
+// Render matrix: every catalog entry on every (platform, GPU architecture) pair, rendered
 // offline exactly as `nvcrectl certification render --platform P --gpu-arch A` renders it, one fact
-// line per render. The lines are what a reviewer checks against reference/catalog_platform.md
-// (summary in catalog/entries/README.md): images, GPU/NIC resources, ComputeDomain + DRA claims,
+// line per render. The lines are what a reviewer checks against the catalog's sources
+// (catalog/entries/README.md): images, GPU/NIC resources, ComputeDomain + DRA claims,
 // GKE networks, tolerations, NCCL/EFA env names, MNNVL, node/GPU counts, scheduler, topology key.
 // Suite render-matrix: one case per entry (<domain>-<variant>/input.yaml, a Certification with that
 // single category), expected.txt = one line per (platform, architecture).

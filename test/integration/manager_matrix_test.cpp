@@ -1,5 +1,5 @@
-// Issue 5's platform x GPU matrix against the real manager (the reference's integration cases
-// `certification-<platform>-<gpu>-<category>`, cli_tests_adrs.md §2.6 "reconcile/"): per case, a
+// The platform x GPU matrix against the real manager (cases named
+// `certification-<platform>-<gpu>-<category>`): per case, a
 // simulated cluster of one platform's GPU nodes (kube-sim, sim/cluster_profile.hpp), the real
 // manager, and one Certification with one category created through the API. The golden
 // (test/testdata/manager-matrix/<case>/expected.json) is what the controllers create for it: the

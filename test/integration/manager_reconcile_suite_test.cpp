@@ -1,4 +1,4 @@
-// The reconcile golden suite (reference cli_tests_adrs.md §2.4, cases after §2.6) against the real
+// The reconcile golden suite against the real
 // manager: every case folder of test/testdata/manager-reconcile/ starts kube-sim with a simulated
 // GPU cluster and Trainer (actors/embedded), starts every nvcre controller on it, creates the
 // case's objects through the API, drives it, and compares a sanitised snapshot with expected.json

@@ -28,8 +28,8 @@ inline std::string varint_field(unsigned number, std::size_t value) {
 // the client names it.
 inline std::string envelope(const std::string& api_version, const std::string& kind,
                             const std::string& object, const std::string& content_type = "") {
-  std::string out = std::string("k8s\0", 4) +
-                    field(1, field(1, api_version) + field(2, kind)) + field(2, object);
+  std::string out =
+      std::string("k8s\0", 4) + field(1, field(1, api_version) + field(2, kind)) + field(2, object);
   return content_type.empty() ? out : out + field(4, content_type);
 }
 

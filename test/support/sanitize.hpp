@@ -1,7 +1,6 @@
 #pragma once
 // Removes what changes from run to run in an object read back from the API server, so the
-// manager-driven golden suites compare behaviour, not clocks or server bookkeeping
-// (reference cli_tests_adrs.md §2.4 step 10):
+// manager-driven golden suites compare behaviour, not clocks or server bookkeeping:
 //   - metadata: resourceVersion, uid, generation, creationTimestamp, managedFields, selfLink,
 //     deletionTimestamp, deletionGracePeriodSeconds; ownerReferences[].uid; the
 //     nvcre.nvidia.com/workflow-uid annotation becomes "<uid>";

@@ -1,4 +1,4 @@
-// workflow/partition.hpp: the grouping rules of controllers.md §5.6 and the coverage guarantee.
+// workflow/partition.hpp: how nodes are grouped into Jobs, and that every node is covered.
 #include "workflow/partition.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-"""Schema building blocks for the nvcre CRDs (written for nvcre from /work/shared/reference/api.md)."""
+"""Schema building blocks for the nvcre CRDs: the field shapes every kind's schema is built from."""
 
 ORDER = ["description", "type", "format", "enum", "default", "nullable",
          "minimum", "maximum", "minLength", "maxLength", "pattern",
