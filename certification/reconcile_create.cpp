@@ -73,8 +73,17 @@ CategoryCreate decide_failed_create(const Pass& pass, CategoryCreate out,
                        quoted(meta.name) + "; refusing to adopt it",
                    false);
   }
-  // Rejected: one Warning per failed attempt, the specific WorkflowFailed verdict, and the error.
   const std::string text = reconcile::outcome_text(outcome);
+  // A fault a retry can cure is no verdict: say so and try again after the error's backoff.
+  if (reconcile::is_transient(outcome)) {
+    out.result = Result::Retry;
+    out.message = "Failed to create Workflow " + out.workflow_name + ": " + text + "; retrying";
+    out.events.push_back(
+        pass.event("Warning", api::certification_event::kWorkflowCreationError, out.message));
+    out.error = "failed to create Workflow " + out.workflow_name + ": " + text;
+    return out;
+  }
+  // Rejected: one Warning per failed attempt, the specific WorkflowFailed verdict, and the error.
   const std::string message = "Failed to create Workflow " + out.workflow_name + ": " + text;
   out.events.push_back(
       pass.event("Warning", api::certification_event::kWorkflowCreationError, message));
@@ -161,9 +170,18 @@ void apply_create_failure(Pass& pass, const CategoryCreate& create) {
       pass.plan.requeue_after = k8s::kDefaultRequeue;
       return;
     }
-    case Result::Retry:
-      pass.plan.requeue_after = k8s::kDefaultRequeue;
+    case Result::Retry: {
+      if (create.message.empty()) {  // the name's holder is going or unreadable: look again later
+        pass.plan.requeue_after = k8s::kDefaultRequeue;
+        return;
+      }
+      pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());
+      StatusUpdate update(pass);
+      update.in_progress(api::certification_event::kWorkflowCreationError, create.message);
+      update.commit(pass, false);  // the Warning above says it
+      pass.plan.error = create.error;
       return;
+    }
     case Result::NeedsBuild:  // the caller records where the pass asked (WantedBuild)
       return;
     case Result::Failed: {

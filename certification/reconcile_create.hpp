@@ -15,8 +15,9 @@ struct CategoryCreate {
     Created,  // `create` is this pass's Create; `events` are the build's notices
     Adopted,  // the name is held by our own Workflow (a create that raced a crash or the cache)
     WaitingForNodes,  // no node matches yet, within the discovery window; `message` says so
-    Retry,            // requeue: the holder is terminating or could not be read
-    Failed,      // terminal for the Certification: `reason`, `message`, optional `error`, `events`
+    Retry,   // requeue: the holder is terminating or could not be read (`message` empty), or the
+             // Create met a fault a retry can cure (`message`, `events`, `error` say which)
+    Failed,  // terminal for the Certification: `reason`, `message`, optional `error`, `events`
     NeedsBuild,  // the build services have not answered `build_request` yet: ask, then re-plan
   };
   Result result = Result::Failed;

@@ -28,10 +28,10 @@ void StatusUpdate::set_independent_condition(std::string_view type, std::string_
                      now_);
 }
 
-void StatusUpdate::commit(Pass& pass) {
+void StatusUpdate::commit(Pass& pass, bool transition_event) {
   if (status_ == observed_) return;
   reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions,
-                                  status_.conditions);
+                                  status_.conditions, transition_event);
 }
 
 }  // namespace nvcre::certification::detail

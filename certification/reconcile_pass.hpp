@@ -54,7 +54,8 @@ class StatusUpdate {
   // An independent condition (ValidationFailed), beside the exclusive triple.
   void set_independent_condition(std::string_view type, std::string_view status,
                                  std::string_view reason, std::string_view message);
-  void commit(Pass& pass);
+  // `transition_event` false when the caller records its own event for the change.
+  void commit(Pass& pass, bool transition_event = true);
 
  private:
   api::CertificationStatus observed_;

@@ -107,6 +107,12 @@ bool is_already_exists(const k8s::ActionOutcome& outcome) {
   return outcome.action.verb == k8s::ActionVerb::Create && outcome.reason == "AlreadyExists";
 }
 
+bool is_transient(const k8s::ActionOutcome& outcome) {
+  const int code = outcome.code;
+  return code == 0 || code == 408 || code == 429 || code >= 500 ||
+         (code == 409 && outcome.reason != "AlreadyExists");
+}
+
 bool is_stale_write(const k8s::ActionOutcome& outcome) {
   using k8s::ActionVerb;
   const auto verb = outcome.action.verb;

@@ -48,6 +48,10 @@ std::string outcome_text(const k8s::ActionOutcome& outcome);
 // decision, the fresh object does.
 bool is_stale_write(const k8s::ActionOutcome& outcome);
 bool is_already_exists(const k8s::ActionOutcome& outcome);
+// An error a retry can cure: no answer at all (a dropped connection, a timeout), 408, 429, any 5xx,
+// or a 409 that is not AlreadyExists. Such an error never decides a verdict; only the others
+// (400, 403, 404, 422, ...) can.
+bool is_transient(const k8s::ActionOutcome& outcome);
 
 // Go's Duration.Round(time.Second).String() of a non-negative duration ("4m30s", "0s").
 std::string format_whole_seconds(std::chrono::nanoseconds duration);

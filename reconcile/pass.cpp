@@ -19,8 +19,9 @@ const k8s::ActionOutcome* PassBase::outcome_for(k8s::ActionVerb verb,
 
 void commit_status_change(PassBase& pass, boost::json::value new_status,
                           const std::vector<api::Condition>& observed,
-                          const std::vector<api::Condition>& current) {
+                          const std::vector<api::Condition>& current, bool transition_event) {
   pass.plan.actions.push_back(status_patch(pass.self, pass.object, std::move(new_status)));
+  if (!transition_event) return;
   const auto before = api::true_execution_type(observed);
   const auto after = api::true_execution_type(current);
   if (after && before != after) {

@@ -26,8 +26,9 @@ struct PassBase {
 // The status write of a pass whose status changed, the way Go's mutate-then-write callback is:
 // the conditional MergePatchStatus of `new_status`, followed by the transition event when the
 // True condition of the execution triple changed from `observed` to `current`.
+// `transition_event` false: the caller records its own (Warning) event for this change.
 void commit_status_change(PassBase& pass, boost::json::value new_status,
                           const std::vector<api::Condition>& observed,
-                          const std::vector<api::Condition>& current);
+                          const std::vector<api::Condition>& current, bool transition_event = true);
 
 }  // namespace nvcre::reconcile

@@ -4,6 +4,7 @@
 #include "k8s/meta.hpp"
 
 #include "jsonkit/paths.hpp"
+#include "reconcile/kit.hpp"
 #include "workflow/group_launch.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
@@ -38,7 +39,7 @@ CreateOutcome create_dependency(Pass& pass, const json::object& object,
   const std::string location = ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
   if (const k8s::ActionOutcome* outcome = pass.outcome_for(k8s::ActionVerb::Create, target)) {
     if (outcome->reason != "AlreadyExists") {
-      return {CreateResult::Retry,
+      return {reconcile::is_transient(*outcome) ? CreateResult::Retry : CreateResult::Rejected,
               "failed to create dependency " + ref.apiVersion + "/" + ref.kind + " " + ref.name +
                   ": " + (outcome->message.empty() ? outcome->reason : outcome->message)};
     }
@@ -96,7 +97,12 @@ bool ensure_workflow_dependencies(Pass& pass) {
         pass.fail(api::workflow_reason::kDependencyNameCollision, created.message);
         return false;
       case CreateResult::Retry:
-        // Upstream fails the Workflow on any dependency error and also returns it (backoff).
+        // No verdict from a fault a retry cures: say so, and retry after the error's backoff.
+        pass.event("Warning", api::workflow_reason::kDependencyCreationError,
+                   "Failed to create dependency: " + created.message + "; retrying");
+        pass.set_error(created.message);
+        return false;
+      case CreateResult::Rejected:
         pass.fail(api::workflow_reason::kDependencyCreationError,
                   "Failed to create dependency: " + created.message);
         pass.set_error(created.message);

@@ -111,10 +111,12 @@ void discover_and_partition(Pass& pass);
 bool ensure_workflow_dependencies(Pass& pass);
 
 // How a Create of a dependency or Job ended, from the outcome of the previous plan.
-enum class CreateResult { Planned, Adopted, Collision, Retry, NoBudget };
+// Retry: a fault a retry can cure, or a name held by an object on its way out; Rejected: the
+// server refused the object itself (400, 403, 422, ...), which no retry cures.
+enum class CreateResult { Planned, Adopted, Collision, Retry, Rejected, NoBudget };
 struct CreateOutcome {
   CreateResult result = CreateResult::Planned;
-  std::string message;  // Collision / Retry
+  std::string message;  // Collision / Retry / Rejected
 };
 // The ref (apiVersion, kind, name, namespace) of a dependency object about to be created.
 api::DependencyResourceRef dependency_ref_of(const boost::json::object& object);
