@@ -51,6 +51,10 @@ struct BuildConfig {
   std::int32_t nodes_per_job = 0, gpus_per_node = 0, mlnx_per_node = 0;
   bool enable_mnnvl = false;
   std::string nic_resource_name;
+  // GCP H100: the TCPXO plugin release found on the nodes ("" = unknown: the minimum release's
+  // images) and the GKE networks of the TCPXO NICs in interface order (empty = gpu-nic0..7).
+  std::string tcpxo_plugin_version;
+  std::vector<std::string> gke_tcpxo_networks;
   api::CategoryOptions options;  // merged global + per-category options
 };
 

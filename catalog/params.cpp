@@ -3,6 +3,7 @@
 #include "catalog/params.hpp"
 
 #include "api/common_types.hpp"
+#include "catalog/tcpxo.hpp"
 
 #include <boost/json.hpp>
 
@@ -14,7 +15,7 @@ namespace {
 namespace json = boost::json;
 
 // Parameters build_params sets, plus room for an entry's `$defaults`.
-constexpr std::size_t kParamCount = 48;
+constexpr std::size_t kParamCount = 56;
 
 template <class T>
 T value_or(const std::optional<T>& value, T fallback) {
@@ -94,6 +95,7 @@ boost::json::object build_params(const CategoryKey& key, const EntryMeta& meta,
   p["tp"] = par.tp;
   p["pp"] = par.pp;
   p["ep"] = par.ep;
+  add_tcpxo_params(p, config.tcpxo_plugin_version, config.gke_tcpxo_networks);
   assert(p.size() <= kParamCount);
   return p;
 }

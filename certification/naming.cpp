@@ -19,6 +19,13 @@ std::string option_suffix(const api::CertificateCategory& category) {
   if (options.maxSteps) add("s" + std::to_string(*options.maxSteps));
   if (options.exitDurationMins) add("e" + std::to_string(*options.exitDurationMins));
   if (options.gpusPerNode) add("g" + std::to_string(*options.gpusPerNode));
+  // Two categories that differ only in how the pods reach the NICs run different pods.
+  if (options.rdmaDeviceAccess == api::rdma_device_access::kHostPath) add("hostrdma");
+  if (options.rdmaDeviceAccess == api::rdma_device_access::kDevicePlugin) add("dprdma");
+  // A resource name holds '/' and '.', which a Workflow name cannot: its hash stands in.
+  if (options.nicResourceName && !options.nicResourceName->empty())
+    add("nic" + k8s::name_hash(*options.nicResourceName));
+  if (options.mlnxPerNode) add("m" + std::to_string(*options.mlnxPerNode));
   return suffix;
 }
 

@@ -19,7 +19,8 @@ inline constexpr std::string_view kRequestedTestScaleAnnotation =
 
 // "-"-joined tokens for the per-category options that change what runs, in NVCRE's order:
 // n<nodesPerJob>, mnnvl|nomnnvl, <testScale>, ckpt, s<maxSteps>, e<exitDurationMins>,
-// g<gpusPerNode>. Empty when the category has no such option.
+// g<gpusPerNode>, hostrdma|dprdma (rdmaDeviceAccess), then ours: nic<hash of nicResourceName>,
+// m<mlnxPerNode>. Empty when the category has no such option.
 std::string option_suffix(const api::CertificateCategory& category);
 
 // Truncate("<cert>-<domain>-<variant>[-<suffix>]", 31) with the FNV hash tail when too long.

@@ -9,6 +9,7 @@
 #include "api/objects.hpp"
 #include "jsonkit/yaml.hpp"
 #include "catalog/catalog.hpp"
+#include "cel/go_format.hpp"
 #include "certification/build.hpp"
 #include "cli/read_file.hpp"
 #include "platform/detect.hpp"
@@ -26,7 +27,7 @@ constexpr std::string_view kThresholdKeys[] = {"busBandwidthGBps", "algBandwidth
 
 std::string bracketed(const std::vector<std::string>& items) {
   std::string text = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? " " : "") + items[i];
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
   return text + "]";
 }
 
@@ -46,18 +47,33 @@ api::Certification read_certification(const std::string& path) {
   }
 }
 
+// "" for unset or a known access model; else the message naming the value and the valid ones.
+std::string rdma_device_access_message(const std::string& value) {
+  if (value.empty() || value == api::rdma_device_access::kHostPath ||
+      value == api::rdma_device_access::kDevicePlugin)
+    return {};
+  return "invalid rdmaDeviceAccess " + cel::quote_go_string(value) + "; valid values: " +
+         bracketed({std::string(api::rdma_device_access::kHostPath),
+                    std::string(api::rdma_device_access::kDevicePlugin)});
+}
+
+// Options nothing later would catch before rendering: unknown threshold keys (never measured)
+// and an unknown rdmaDeviceAccess (silently rendered as device-plugin access otherwise).
 void check_options(const api::Certification& certification) {
   const std::string& name = certification.metadata.name;
-  if (auto message = unknown_threshold_keys_message(certification.spec.options.thresholds);
-      !message.empty()) {
-    throw std::runtime_error("certification " + name + ": " + message);
+  for (const auto& message :
+       {unknown_threshold_keys_message(certification.spec.options.thresholds),
+        rdma_device_access_message(certification.spec.options.rdmaDeviceAccess)}) {
+    if (!message.empty()) throw std::runtime_error("certification " + name + ": " + message);
   }
   for (const auto& category : certification.spec.categories) {
     if (!category.options) continue;
-    if (auto message = unknown_threshold_keys_message(category.options->thresholds);
-        !message.empty()) {
-      throw std::runtime_error("certification " + name + ": category " + category.domain + "/" +
-                               category.variant + ": " + message);
+    for (const auto& message : {unknown_threshold_keys_message(category.options->thresholds),
+                                rdma_device_access_message(category.options->rdmaDeviceAccess)}) {
+      if (!message.empty()) {
+        throw std::runtime_error("certification " + name + ": category " + category.domain + "/" +
+                                 category.variant + ": " + message);
+      }
     }
   }
 }
@@ -98,6 +114,8 @@ api::Certification load_certification_for_render(const RenderOptions& options) {
   platform::validate_platform_flag(
       options.platform);  // before the file is read, as the reference does
   check_render_output(options.output);
+  // Every flag is checked before the file is read, so a bad flag is reported even without a file.
+  platform::parse_gpu_arch_flag(options.gpu_arch);
   api::Certification certification = read_certification(options.file);
   check_options(certification);
   if (certification.spec.categories.empty())

@@ -47,8 +47,8 @@ std::string unknown_threshold_keys_message(const std::map<std::string, std::stri
 // "parse certification: ...".
 api::Certification read_certification(const std::string& path);
 
-// Throws std::runtime_error "certification <n>: [category d/v: ]unknown threshold key(s) ...": the
-// options nothing later would catch before rendering.
+// Throws std::runtime_error "certification <n>: [category d/v: ]unknown threshold key(s) ..." or
+// "... invalid rdmaDeviceAccess ...": the options nothing later would catch before rendering.
 void check_options(const api::Certification& certification);
 
 }  // namespace nvcre::cli

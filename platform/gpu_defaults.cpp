@@ -43,12 +43,14 @@ struct PlatformOverrideRow {
   std::optional<std::int32_t> mlnxPerNode;
 };
 
-constexpr std::array<PlatformOverrideRow, 3> kPlatformOverrideRows{{
+constexpr std::array<PlatformOverrideRow, 4> kPlatformOverrideRows{{
     {"oci", "l40s", 4, 2},
     // Stock OCI GB200 shapes do not advertise nvidia.com/mlnxnics; requesting it leaves pods
     // Pending, so the default is no NIC request (sites with SR-IOV opt in via mlnxPerNode).
     {"oci", "gb200", 4, 0},
     {"oci", "gb300", 4, 4},
+    // Nscale NKS GB300 ResourceSlices advertise four rdma.nscale.com devices per node.
+    {"nscale", "gb300", std::nullopt, 4},
 }};
 
 const ArchitectureRow* find_row(std::string_view architecture) {

@@ -138,6 +138,13 @@ json::object node_labels(const ClusterProfile& profile, const SimGpuModel& model
   }
   if (profile.platform == "gcp")
     labels["cloud.google.com/gce-topology-block"] = "block-" + two_digits(domain);
+  if (profile.platform == "nscale") {
+    // NKS names each node's NVLink (accelerator) domain: the NVL72 rack on Grace systems, the node
+    // itself on HGX ones. Its renders group GB200/GB300 jobs by it (there is no GFD clique label
+    // on NKS); the value's spelling is ours, one value per domain is what matters.
+    labels["topology.nks.nscale.com/accelerator-domain"] =
+        model.grace ? "nvl72-" + two_digits(domain) : "node-" + two_digits(index);
+  }
   return labels;
 }
 

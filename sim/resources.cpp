@@ -78,6 +78,11 @@ ResourceRegistry::ResourceRegistry() {
       builtin("rbac.authorization.k8s.io", "v1", "roles", "Role", true),
       builtin("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true),
       builtin("batch", "v1", "jobs", "Job", true, {}, true),
+      // Dynamic Resource Allocation, GA in resource.k8s.io/v1 since Kubernetes 1.34: what the
+      // renders' claim templates (nscale GPUs/NICs, GB300 RoCE) and their pods' claims need.
+      builtin("resource.k8s.io", "v1", "deviceclasses", "DeviceClass", false),
+      builtin("resource.k8s.io", "v1", "resourceclaims", "ResourceClaim", true, {}, true),
+      builtin("resource.k8s.io", "v1", "resourceclaimtemplates", "ResourceClaimTemplate", true),
       builtin("resource.k8s.io", "v1", "resourceslices", "ResourceSlice", false),
       builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
               false, {"crd", "crds"}, true),

@@ -199,7 +199,8 @@ bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors
 
 bool check_placement(Pass& pass, Discovery& discovery) {
   const bool unpinned = is_unpinned(pass.extras.placement);
-  pass.extras.status_placement = std::string(unpinned ? kPlacementUnpinned : kPlacementPinned);
+  // As upstream: only the non-default mode is recorded; Pinned Workflows carry no status field.
+  pass.extras.status_placement = unpinned ? std::string(kPlacementUnpinned) : std::string();
   if (auto problem = placement_problem(pass.spec.orchestration, pass.extras.placement);
       !problem.empty()) {
     return discovery.fail(reason::kPartitionError, problem, true);

@@ -458,7 +458,9 @@ api::WorkflowSpec build_workflow_spec(const std::string& name, const api::Worklo
                                  settled.mnnvl,
                                  std::string(framework_name(settled.framework)),
                                  settled.test_scale,
-                                 spec.env};
+                                 spec.env,
+                                 {},
+                                 {}};
   const auto platform_overrides = build_platform_overrides(override_config);
   const overrides::MatchContext platform_context{
       result.platform, result.gpu_architecture, {}, {}, {}};

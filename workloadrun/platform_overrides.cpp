@@ -6,6 +6,7 @@
 
 #include "api/codec.hpp"
 #include "catalog/fragments.hpp"
+#include "catalog/tcpxo.hpp"
 
 namespace nvcre::workloadrun {
 namespace json = boost::json;
@@ -86,7 +87,7 @@ std::vector<std::string> string_list(const json::value& value, std::string_view 
 }
 
 json::object params_of(const OverrideConfig& config) {
-  return json::object{{"entryName", config.entryName},
+  json::object params{{"entryName", config.entryName},
                       {"nodesPerJob", config.nodesPerJob},
                       {"gpusPerNode", config.gpusPerNode},
                       {"mlnxPerNode", config.mlnxPerNode},
@@ -95,6 +96,8 @@ json::object params_of(const OverrideConfig& config) {
                       {"mnnvl", config.enableMNNVL ? "1" : "0"},
                       {"frameworkType", config.frameworkType},
                       {"testScale", config.testScale}};
+  catalog::add_tcpxo_params(params, config.tcpxoPluginVersion, config.gkeTcpxoNetworks);
+  return params;
 }
 
 }  // namespace

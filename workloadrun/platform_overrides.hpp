@@ -23,6 +23,8 @@ struct OverrideConfig {
   std::string frameworkType;         // torch | mpi | exec
   std::string testScale;             // intra-node | intra-rack | full-scale (keeps strictDomain)
   std::vector<api::EnvVar> userEnv;  // only for the user-env precedence pass; never rendered
+  std::string tcpxoPluginVersion;    // GCP H100: "" = the minimum release's images
+  std::vector<std::string> gkeTcpxoNetworks;  // GCP H100: empty = gpu-nic0..7
 };
 
 // An OverrideSpec plus the two build-time-only parts, never stored in the API.

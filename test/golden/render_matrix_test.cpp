@@ -129,16 +129,26 @@ std::string facts_of(const json::value& workflow) {
   std::vector<std::string> mpi_env, mca, trainer_env, worker_env, mnnvl;
   const json::array& args = list_at(trainer, {"args"});
   std::string binary = "-";
+  // The test's own arguments: after the binary in an mpirun line, all of them when the command
+  // is the binary itself (the per-node entries).
+  std::vector<std::string> test_args;
+  bool after_binary =
+      !list_at(trainer, {"command"}).empty() &&
+      text(&list_at(trainer, {"command"}).back()).find("_perf") != std::string::npos;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string arg = text(&args[i]);
     const std::string next = i + 1 < args.size() ? text(&args[i + 1]) : "";
+    if (after_binary) test_args.push_back(arg);
+    if (!after_binary && arg.starts_with("/") && arg.find("_perf") != std::string::npos)
+      after_binary = true;
     if (arg == "-x" && !next.empty()) {
       mpi_env.push_back(next.substr(0, next.find('=')));
       if (next.starts_with("NCCL_MNNVL_ENABLE="))
         mnnvl.push_back("mpirun:" + next.substr(next.find('=') + 1));
     }
     if (arg == "--mca" && !next.empty()) mca.push_back(next);
-    if (binary == "-" && arg.starts_with("/")) binary = arg;
+    const bool option_value = i > 0 && text(&args[i - 1]).starts_with("-");  // --prefix /opt/...
+    if (binary == "-" && arg.starts_with("/") && !option_value) binary = arg;
   }
   for (const auto& var : list_at(trainer, {"env"})) {
     const std::string name = text(find(var, {"name"}));
@@ -165,6 +175,23 @@ std::string facts_of(const json::value& workflow) {
                                       : nullptr)) {
     annotations.push_back("pod:" + key);
   }
+  std::vector<std::string> init_containers, volumes;
+  for (const auto& init : list_at(worker_pod, {"initContainers"}))
+    init_containers.push_back(text(find(init, {"name"})) + ":" + text(find(init, {"image"})));
+  for (const auto& volume : list_at(worker_pod, {"volumes"})) {
+    std::string source = "-";
+    for (const char* kind : {"hostPath", "configMap", "emptyDir", "persistentVolumeClaim"}) {
+      if (const json::value* found = find(volume, {kind})) {
+        const json::value* detail = find(*found, {"path"});
+        if (detail == nullptr) detail = find(*found, {"name"});
+        source = std::string(kind) + (detail ? ":" + text(detail) : "");
+      }
+    }
+    volumes.push_back(text(find(volume, {"name"})) + "=" + source);
+  }
+  std::vector<std::string> policies =
+      keys_of(runtime ? find(*runtime, {"spec", "mlPolicy"}) : nullptr);
+  std::erase(policies, "numNodes");
   const std::string image = text(trainer ? find(*trainer, {"image"}) : nullptr);
   const std::string worker_image = text(worker ? find(*worker, {"image"}) : nullptr);
   const json::value* limits = worker ? find(*worker, {"resources", "limits"}) : nullptr;
@@ -177,6 +204,10 @@ std::string facts_of(const json::value& workflow) {
   line.add("workerImage", worker_image == image ? "same" : worker_image);
   line.add("command", joined(command, " "));
   line.add_if("binary", binary);
+  line.add_if("testArgs", joined(test_args, " "));
+  line.add_if("mlPolicy", joined(policies));
+  line.add_if("init", joined(init_containers));
+  line.add_if("volumes", joined(volumes));
   line.add("limits", resource_map(limits));
   if (resource_map(requests) != resource_map(limits)) line.add("requests", resource_map(requests));
   line.add("deps", joined(dependencies));

@@ -5,7 +5,7 @@
 // (test/testdata/manager-matrix/<case>/expected.json) is what the controllers create for it: the
 // Workflow (catalog templating, platform detection from the nodes' provider IDs and labels,
 // override resolution) and everything created under it (the group's Job, the TrainingRuntime,
-// ComputeDomain and ConfigMap copies, the TrainJob).
+// ComputeDomain, ResourceClaimTemplate and ConfigMap copies, the TrainJob).
 //
 // Every case also checks that the manager and the CLI agree: the created Workflow's spec must equal
 // the offline render of the same Certification for the same platform and GPU architecture (the
@@ -63,6 +63,7 @@ const std::vector<ChildKind>& child_kinds() {
       {"Job", {"nvcre.nvidia.com", "v1alpha1", "jobs", true}},
       {"TrainingRuntime", {"trainer.kubeflow.org", "v1alpha1", "trainingruntimes", true}},
       {"ComputeDomain", {"resource.nvidia.com", "v1beta1", "computedomains", true}},
+      {"ResourceClaimTemplate", {"resource.k8s.io", "v1", "resourceclaimtemplates", true}},
       {"ConfigMap", {"", "v1", "configmaps", true}},
       {"PersistentVolumeClaim", {"", "v1", "persistentvolumeclaims", true}},
       {"TrainJob", {"trainer.kubeflow.org", "v1alpha1", "trainjobs", true}},

@@ -88,6 +88,7 @@ std::string default_api_version(const std::string& kind) {
       {"TrainJob", "trainer.kubeflow.org/v1alpha1"},
       {"TrainingRuntime", "trainer.kubeflow.org/v1alpha1"},
       {"ComputeDomain", "resource.nvidia.com/v1beta1"},
+      {"ResourceClaimTemplate", "resource.k8s.io/v1"},
       {"Pod", "v1"},
       {"ConfigMap", "v1"},
       {"PersistentVolumeClaim", "v1"},

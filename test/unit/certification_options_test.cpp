@@ -80,6 +80,24 @@ maxBytes: 8G
   EXPECT_EQ(
       certification::workflow_name("c", category),
       k8s::truncate_name("c-training-nemotron5-8b-n2-nomnnvl-intra-rack-ckpt-s100-e10-g4", 31));
+  api::CertificateCategory nic{"communication", "nccl-all-reduce", options_from_yaml(R"(
+rdmaDeviceAccess: hostPath
+nicResourceName: rdma/ib
+mlnxPerNode: 0
+)")};
+  EXPECT_EQ(certification::option_suffix(nic), "hostrdma-nic" + k8s::name_hash("rdma/ib") + "-m0");
+  api::CertificateCategory device_plugin{"communication", "nccl-all-reduce",
+                                         options_from_yaml("rdmaDeviceAccess: devicePlugin")};
+  EXPECT_EQ(certification::option_suffix(device_plugin), "dprdma");
+  // The upstream names of the two access models, for one certification listing both.
+  EXPECT_EQ(certification::workflow_name("oci-gb200-compare-cert", nic).substr(0, 26),
+            "oci-gb200-compare-cert-co-");
+  EXPECT_EQ(certification::workflow_name("oci-gb200-compare-cert", device_plugin),
+            "oci-gb200-compare-cert-co-16c56");
+  api::CertificateCategory host_path{"communication", "nccl-all-reduce",
+                                     options_from_yaml("rdmaDeviceAccess: hostPath")};
+  EXPECT_EQ(certification::workflow_name("oci-gb200-compare-cert", host_path),
+            "oci-gb200-compare-cert-co-c1406");
   api::CertificateCategory checkpoint_off{"training", "x",
                                           options_from_yaml("enableCheckpoint: false")};
   EXPECT_EQ(certification::option_suffix(checkpoint_off), "");

@@ -123,6 +123,20 @@ TEST(SimClusterProfile, GraceBlackwellNodesHaveCliquesOfEighteenAndArm64) {
   EXPECT_EQ(nic.resourceName, "rdma/ib") << nic.message;
 }
 
+TEST(SimClusterProfile, NscaleNodesNameTheirAcceleratorDomain) {
+  // NKS has no GFD clique label; renders group GB200/GB300 jobs by this one (a rack per NVL72).
+  constexpr const char* kDomain = "topology.nks.nscale.com/accelerator-domain";
+  const auto racks = build_cluster_nodes({"nscale", "gb300", 20, {}, {}, {}});
+  EXPECT_EQ(label(racks[0], kDomain), label(racks[17], kDomain));
+  EXPECT_NE(label(racks[17], kDomain), label(racks[18], kDomain));
+  EXPECT_EQ(platform::count_topology_domains(kDomain, racks), 2);
+  // On HGX systems the NVLink domain is the node.
+  EXPECT_EQ(platform::count_topology_domains(
+                kDomain, build_cluster_nodes({"nscale", "b200", 3, {}, {}, {}})),
+            3);
+  EXPECT_EQ(label(build_cluster_nodes({"oci", "gb300", 1, {}, {}, {}})[0], kDomain), "<absent>");
+}
+
 TEST(SimClusterProfile, PlatformNicResources) {
   EXPECT_EQ(
       allocatable(build_cluster_nodes({"azure", "h100", 1, {}, {}, {}})[0], "nvidia.com/mlnxnics"),
@@ -205,6 +219,39 @@ TEST(SimClusterProfile, ApiServerServesTheProfileNodesWithStatus) {
   EXPECT_EQ(node.at("metadata").at("name"), "gpu-node-02");
   EXPECT_EQ(node.at("status").at("allocatable").at("nvidia.com/gpu"), "8");
   EXPECT_EQ(platform::detect_node_platform(node), "gcp");
+}
+
+TEST(SimClusterProfile, ApiServerServesDynamicResourceAllocationKinds) {
+  // The renders' DRA claim templates (nscale GPUs and NICs, GB300 RoCE) and their pods' claims.
+  ApiServerOptions options;
+  options.cluster = parse_cluster_profile("nscale:b200:1");
+  ApiServer api(options);
+  auto get = [&](const std::string& path) {
+    return std::get<HttpResponse>(
+        api.handle(HttpRequest{"GET", path, {}, "", "application/json", ""}));
+  };
+  const auto discovery = get("/apis/resource.k8s.io/v1");
+  ASSERT_EQ(discovery.status, 200) << discovery.body;
+  std::set<std::string> served;
+  const json::value group = json::parse(discovery.body);
+  for (const auto& resource : group.at("resources").as_array())
+    served.emplace(resource.at("name").as_string());
+  for (const char* name : {"deviceclasses", "resourceclaims", "resourceclaims/status",
+                           "resourceclaimtemplates", "resourceslices"})
+    EXPECT_TRUE(served.contains(name)) << name << " in " << discovery.body;
+  const std::string body = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
+    "metadata":{"name":"gpu"},"spec":{"spec":{"devices":{"requests":[{"name":"gpu",
+    "exactly":{"deviceClassName":"gpu.nvidia.com","count":8}}]}}}})";
+  auto created = std::get<HttpResponse>(
+      api.handle(HttpRequest{"POST",
+                             "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates",
+                             {},
+                             "application/json",
+                             "application/json",
+                             body}));
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(get("/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates/gpu").status,
+            200);
 }
 
 }  // namespace
