@@ -94,16 +94,20 @@ TEST(InstallBundle, PullSecretIsNamedInTheManagerPodOnlyWhenGiven) {
     return boost::json::value();
   };
   const auto objects = install_objects({"", "manager-pull"});
-  for (const auto& object : objects)
-    if (jsonkit::string_at(object, {"kind"}) == "Deployment")
+  for (const auto& object : objects) {
+    if (jsonkit::string_at(object, {"kind"}) == "Deployment") {
       EXPECT_EQ(object.at_pointer("/spec/template/spec/imagePullSecrets"),
                 boost::json::parse(R"([{"name":"manager-pull"}])"));
+    }
+  }
   // The image stays deploy/'s when only the secret is given.
   EXPECT_EQ(image_of(objects), image_of(install_objects()));
-  for (const auto& object : install_objects())
-    if (jsonkit::string_at(object, {"kind"}) == "Deployment")
+  for (const auto& object : install_objects()) {
+    if (jsonkit::string_at(object, {"kind"}) == "Deployment") {
       EXPECT_EQ(jsonkit::value_at(object, {"spec", "template", "spec", "imagePullSecrets"}),
                 nullptr);
+    }
+  }
 }
 
 const EmbeddedFile kOverlay[] = {
