@@ -355,6 +355,17 @@ TEST_F(CliRunTest, ApiErrorsSayWhichStepFailed) {
   EXPECT_TRUE(contains(creating.err, "Error: create certification: ")) << creating.err;
   faults.set_plan(sim::parse_fault_plan("seed: 3\n"));
   EXPECT_FALSE(exists(kCertifications, "it", "never"));
+  // A cleanup that cannot delete says so and ends "with warnings"; the run itself succeeded.
+  faults.set_plan(
+      sim::parse_fault_plan("seed: 3\nverbs:\n  delete:\n    errors:\n"
+                            "    - {code: 500, rate: 1.0}\n"));
+  const CliRun kept = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --name kept -n it --cleanup");
+  faults.set_plan(sim::parse_fault_plan("seed: 3\n"));
+  EXPECT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_TRUE(contains(kept.err, "[cleanup] Warning: failed to delete certification: "))
+      << kept.err;
+  EXPECT_TRUE(contains(kept.err, "[cleanup] Done (with warnings).\n")) << kept.err;
 }
 
 TEST(CliRunInput, RenderWithoutAFileSaysWhatItNeeds) {
@@ -370,6 +381,19 @@ TEST(CliRunInput, RenderWithoutAFileSaysWhatItNeeds) {
   EXPECT_EQ(workflow.err,
             "Error: requires a workflow YAML file as argument\n\n"
             "Usage: nvcrectl workflow render [flags] <workflow.yaml>\n");
+}
+
+TEST(CliRunInput, MissingFilesAreNamedWithTheStepThatReadThem) {
+  const CliRun workloadrun = nvcrectl_offline("workloadrun render /no/such-run.yaml");
+  EXPECT_EQ(workloadrun.exit_code, 1);
+  EXPECT_TRUE(workloadrun.err.starts_with("Error: reading /no/such-run.yaml: ")) << workloadrun.err;
+  const CliRun run = nvcrectl_offline("workloadrun run /no/such-run.yaml");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(run.err.starts_with("Error: reading /no/such-run.yaml: ")) << run.err;
+  const CliRun certification = nvcrectl_offline("certification run --cert-file /no/such.yaml");
+  EXPECT_EQ(certification.exit_code, 1);
+  EXPECT_TRUE(certification.err.starts_with("Error: read certification: open /no/such.yaml: "))
+      << certification.err;
 }
 
 TEST(CliRunInput, LiteralMessagesBeforeAnythingIsCreated) {
