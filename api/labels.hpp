@@ -16,6 +16,11 @@ inline constexpr std::string_view kGroupLabel = "nvcre.nvidia.com/group";
 // The nodes of a group, comma-separated, on the Job.
 inline constexpr std::string_view kGroupNodesAnnotation = "nvcre.nvidia.com/group-nodes";
 
+// On a Certification: the name of a results-archive destination the controller is configured with,
+// where the run's record should be written (set by `nvcrectl certification run --archive-to`).
+inline constexpr std::string_view kArchiveDestinationAnnotation =
+    "nvcre.nvidia.com/archive-destination";
+
 // GPU Feature Discovery's marker of a GPU node.
 inline constexpr std::string_view kGpuPresentLabel = "nvidia.com/gpu.present";
 

@@ -8,24 +8,30 @@
 
 namespace nvcre::cli {
 
+void add_string_options(CLI::App& command, std::initializer_list<StringOption> options) {
+  for (const auto& option : options) command.add_option(option.names, *option.value, option.help);
+}
+
 void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
                           const std::string& namespace_help) {
   auto& o = flags.overrides;
-  command.add_option("--kubeconfig", o.kubeconfig,
-                     "Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, "
-                     "then the in-cluster service account)");
-  command.add_option("--context", o.context, "The kubeconfig context to use");
+  add_string_options(command,
+                     {{"--kubeconfig", &o.kubeconfig,
+                       "Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, "
+                       "then the in-cluster service account)"},
+                      {"--context", &o.context, "The kubeconfig context to use"}});
   // Commands without a namespace concept offer no -n: a silently ignored flag is worse than none.
   if (!namespace_help.empty()) command.add_option("-n,--namespace", o.ns, namespace_help);
-  command.add_option("-s,--server", o.server, "The address of the Kubernetes API server");
-  command.add_option("--token", o.token, "Bearer token for authentication to the API server");
-  command.add_option("--certificate-authority", o.certificate_authority,
-                     "Path to a CA certificate file for the API server");
-  command.add_option("--client-certificate", o.client_certificate,
-                     "Path to a client certificate file for TLS");
-  command.add_option("--client-key", o.client_key, "Path to a client key file for TLS");
-  command.add_option("--tls-server-name", o.tls_server_name,
-                     "Server name for certificate validation (default: the server's host)");
+  add_string_options(
+      command,
+      {{"-s,--server", &o.server, "The address of the Kubernetes API server"},
+       {"--token", &o.token, "Bearer token for authentication to the API server"},
+       {"--certificate-authority", &o.certificate_authority,
+        "Path to a CA certificate file for the API server"},
+       {"--client-certificate", &o.client_certificate, "Path to a client certificate file for TLS"},
+       {"--client-key", &o.client_key, "Path to a client key file for TLS"},
+       {"--tls-server-name", &o.tls_server_name,
+        "Server name for certificate validation (default: the server's host)"}});
   command.add_flag("--insecure-skip-tls-verify", o.insecure_skip_tls_verify,
                    "Do not verify the server's certificate (insecure)");
   command.add_option("--request-timeout", flags.request_timeout,

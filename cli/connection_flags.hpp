@@ -5,6 +5,7 @@
 #include "k8s/connection.hpp"
 #include "k8s/rest_client.hpp"
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -13,6 +14,15 @@ class App;
 }
 
 namespace nvcre::cli {
+
+// One string option of a table registered in order: its names ("-s,--server"), where the value
+// goes, and the help line.
+struct StringOption {
+  std::string names;
+  std::string* value;
+  std::string help;
+};
+void add_string_options(CLI::App& command, std::initializer_list<StringOption> options);
 
 struct ConnectionFlags {
   k8s::ConnectionOverrides overrides;

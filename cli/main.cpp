@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/validation.hpp"
 #include "platform/platform_names.hpp"
@@ -23,36 +24,28 @@
 
 namespace {
 
-// Every command's options, filled in by the parser, and the subcommands that select them.
+using nvcre::cli::Command;
+
+// Every command's options, filled in by the parser, with the subcommands that select them.
 struct Commands {
-  nvcre::cli::ValidateOptions validate;
-  nvcre::cli::RenderOptions render;
-  std::string categories_output = "table";
-  nvcre::cli::WorkloadRunRenderOptions workloadrun_render;
-  nvcre::cli::WorkflowRenderOptions workflow_render;
-  nvcre::cli::LogProfileTestOptions logprofile_test;
-  nvcre::cli::ReportOptions report;
-  nvcre::cli::ClusterInfoOptions cluster_info;
+  Command<nvcre::cli::ValidateOptions> validate;
+  Command<nvcre::cli::RenderOptions> render;
+  Command<std::string> list_categories;  // the --output format
+  Command<nvcre::cli::WorkloadRunRenderOptions> workloadrun_render;
+  Command<nvcre::cli::WorkflowRenderOptions> workflow_render;
+  Command<nvcre::cli::LogProfileTestOptions> logprofile_test;
+  Command<nvcre::cli::ReportOptions> report;
+  Command<nvcre::cli::ClusterInfoOptions> cluster_info;
+  Command<std::string> completion;  // the shell
+  Command<nvcre::cli::McpServeOptions> mcp_serve;
+  Command<bool> crds;
   nvcre::cli::RunCommands run;
   nvcre::cli::SetupCommands setup;
-  CLI::App* validate_cmd = nullptr;
-  CLI::App* render_cmd = nullptr;
-  CLI::App* list_cmd = nullptr;
-  CLI::App* workloadrun_render_cmd = nullptr;
-  CLI::App* workflow_render_cmd = nullptr;
-  CLI::App* crds_cmd = nullptr;
-  CLI::App* logprofile_test_cmd = nullptr;
-  CLI::App* report_cmd = nullptr;
-  CLI::App* cluster_info_cmd = nullptr;
-  std::string completion_shell;
-  CLI::App* completion_cmd = nullptr;
   const CLI::App* root = nullptr;
-  nvcre::cli::McpServeOptions mcp_serve;
-  CLI::App* mcp_serve_cmd = nullptr;
 };
 
 void add_validate_command(CLI::App& app, Commands& commands) {
-  auto& validate = commands.validate;
+  auto& validate = commands.validate.options;
   auto* validate_cmd = app.add_subcommand(
       "validate", "Check manifests against the CRD schemas and rules, as the API server would");
   validate_cmd->add_option("files", validate.files, "YAML or JSON files (several documents each)")
@@ -67,11 +60,11 @@ void add_validate_command(CLI::App& app, Commands& commands) {
       "  nvcrectl validate examples/certification.yaml\n"
       "  nvcrectl validate -o json examples/*.yaml\n"
       "  nvcrectl validate --old job-v1.yaml job-v2.yaml");
-  commands.validate_cmd = validate_cmd;
+  commands.validate.app = validate_cmd;
 }
 
 void add_report_command(CLI::App& certification_cmd, Commands& commands) {
-  auto& report = commands.report;
+  auto& report = commands.report.options;
   auto* report_cmd = certification_cmd.add_subcommand(
       "report", "Print the pass/fail report of one or more Certifications from the cluster");
   report_cmd->add_option("names", report.names, "Certification names")->required();
@@ -99,13 +92,13 @@ void add_report_command(CLI::App& certification_cmd, Commands& commands) {
       "  nvcrectl certification report cert-a cert-b --results-file r.json --junit-file r.xml\n"
       "  nvcrectl certification report my-cert -o json --kubeconfig ~/.kube/lab\n"
       "  nvcrectl certification report my-cert --html report.html");
-  commands.report_cmd = report_cmd;
+  commands.report.app = report_cmd;
 }
 
 void add_certification_commands(CLI::App& app, Commands& commands) {
   auto* certification_cmd = app.add_subcommand("certification", "Work with Certifications");
   certification_cmd->require_subcommand(1);
-  auto& render = commands.render;
+  auto& render = commands.render.options;
   auto* render_cmd = certification_cmd->add_subcommand(
       "render", "Render the Workflows a Certification would produce, offline");
   render_cmd->add_option("file", render.file, "Certification YAML file");
@@ -129,10 +122,10 @@ void add_certification_commands(CLI::App& app, Commands& commands) {
       "  nvcrectl certification render cert.yaml --platform gcp --gpu-arch gb200");
   auto* list_cmd =
       certification_cmd->add_subcommand("list-categories", "List the catalog's categories");
-  list_cmd->add_option("--output", commands.categories_output, "table, yaml or json");
+  list_cmd->add_option("--output", commands.list_categories.options, "table, yaml or json");
   list_cmd->footer("Example:\n  nvcrectl certification list-categories --output json");
-  commands.render_cmd = render_cmd;
-  commands.list_cmd = list_cmd;
+  commands.render.app = render_cmd;
+  commands.list_categories.app = list_cmd;
   add_report_command(*certification_cmd, commands);
   nvcre::cli::add_certification_run_command(*certification_cmd, commands.run);
 }
@@ -140,7 +133,7 @@ void add_certification_commands(CLI::App& app, Commands& commands) {
 void add_workloadrun_commands(CLI::App& app, Commands& commands) {
   auto* workloadrun_cmd = app.add_subcommand("workloadrun", "Work with WorkloadRuns");
   workloadrun_cmd->require_subcommand(1);
-  auto& workloadrun_render = commands.workloadrun_render;
+  auto& workloadrun_render = commands.workloadrun_render.options;
   auto* workloadrun_render_cmd = workloadrun_cmd->add_subcommand(
       "render", "Render the Workflow a WorkloadRun would produce, offline");
   workloadrun_render_cmd->add_option("file", workloadrun_render.file,
@@ -162,14 +155,14 @@ void add_workloadrun_commands(CLI::App& app, Commands& commands) {
       "  nvcrectl workloadrun render examples/workloadrun-torch.yaml --platform aws --gpu-arch "
       "h100\n"
       "  nvcrectl workloadrun render run.yaml --platform aws --gpu-arch gb300 --output json");
-  commands.workloadrun_render_cmd = workloadrun_render_cmd;
+  commands.workloadrun_render.app = workloadrun_render_cmd;
   nvcre::cli::add_workloadrun_live_commands(*workloadrun_cmd, commands.run);
 }
 
 void add_workflow_commands(CLI::App& app, Commands& commands) {
   auto* workflow_cmd = app.add_subcommand("workflow", "Work with Workflows");
   workflow_cmd->require_subcommand(1);
-  auto& workflow_render = commands.workflow_render;
+  auto& workflow_render = commands.workflow_render.options;
   auto* workflow_render_cmd = workflow_cmd->add_subcommand(
       "render", "Resolve a Workflow's overrides against mock nodes or nodes from a file, offline");
   workflow_render_cmd->add_option("file", workflow_render.file, "Workflow YAML file");
@@ -184,13 +177,13 @@ void add_workflow_commands(CLI::App& app, Commands& commands) {
       "Examples:\n"
       "  nvcrectl workflow render examples/workflow.yaml --platform aws --gpu-arch gb200\n"
       "  nvcrectl workflow render my-workflow.yaml --nodes-file nodes.yaml --output json");
-  commands.workflow_render_cmd = workflow_render_cmd;
+  commands.workflow_render.app = workflow_render_cmd;
 }
 
 void add_logprofile_commands(CLI::App& app, Commands& commands) {
   auto* logprofile_cmd = app.add_subcommand("logprofile", "Work with LogProfiles");
   logprofile_cmd->require_subcommand(1);
-  auto& test = commands.logprofile_test;
+  auto& test = commands.logprofile_test.options;
   auto* test_cmd = logprofile_cmd->add_subcommand(
       "test", "Show what a LogProfile reads from a log: bandwidth rows or training events");
   test_cmd
@@ -206,7 +199,7 @@ void add_logprofile_commands(CLI::App& app, Commands& commands) {
       "  kubectl logs --timestamps my-job-launcher-0-0 > launcher.log\n"
       "  nvcrectl logprofile test nccl-bandwidth --log launcher.log\n"
       "  nvcrectl logprofile test my-profile.yaml --log train.log -o json");
-  commands.logprofile_test_cmd = test_cmd;
+  commands.logprofile_test.app = test_cmd;
 }
 
 // A render command given no file: its usage on stderr, and the exit code.
@@ -234,50 +227,49 @@ int run_command(Commands& commands) {
   if (int code = nvcre::cli::run_setup_command(commands.setup, std::cin, std::cout, std::cerr);
       code >= 0)
     return code;
-  if (*commands.validate_cmd)
-    return nvcre::cli::run_validate(commands.validate, std::cout, std::cerr);
-  if (*commands.render_cmd) {
-    if (commands.render.file.empty()) {
+  if (commands.validate.selected())
+    return nvcre::cli::run_validate(commands.validate.options, std::cout, std::cerr);
+  if (commands.render.selected()) {
+    const auto& render = commands.render.options;
+    if (render.file.empty())
       return missing_file("certification", "certification render", "certification.yaml");
-    }
-    if (commands.render.dry_run)
-      return nvcre::cli::render_certification_dry_run(commands.render, std::cout, std::cerr);
-    nvcre::cli::render_certification(commands.render, std::cout);
+    if (render.dry_run)
+      return nvcre::cli::render_certification_dry_run(render, std::cout, std::cerr);
+    nvcre::cli::render_certification(render, std::cout);
     return 0;
   }
-  if (*commands.workloadrun_render_cmd) {
-    if (commands.workloadrun_render.file.empty()) {
+  if (commands.workloadrun_render.selected()) {
+    const auto& render = commands.workloadrun_render.options;
+    if (render.file.empty())
       return missing_file("WorkloadRun", "workloadrun render", "workloadrun.yaml");
-    }
-    if (commands.workloadrun_render.dry_run)
-      return nvcre::cli::render_workloadrun_dry_run(commands.workloadrun_render, std::cout,
-                                                    std::cerr);
-    nvcre::cli::render_workloadrun(commands.workloadrun_render, std::cout);
+    if (render.dry_run) return nvcre::cli::render_workloadrun_dry_run(render, std::cout, std::cerr);
+    nvcre::cli::render_workloadrun(render, std::cout);
     return 0;
   }
-  if (*commands.workflow_render_cmd) {
-    if (commands.workflow_render.file.empty())
+  if (commands.workflow_render.selected()) {
+    if (commands.workflow_render.options.file.empty())
       return missing_file("workflow", "workflow render", "workflow.yaml");
-    nvcre::cli::render_workflow(commands.workflow_render, std::cout);
+    nvcre::cli::render_workflow(commands.workflow_render.options, std::cout);
     return 0;
   }
-  if (*commands.report_cmd)
-    return nvcre::cli::run_certification_report(commands.report, std::cout, std::cerr);
-  if (*commands.cluster_info_cmd)
-    return nvcre::cli::run_cluster_info(commands.cluster_info, std::cout,
+  if (commands.report.selected())
+    return nvcre::cli::run_certification_report(commands.report.options, std::cout, std::cerr);
+  if (commands.cluster_info.selected())
+    return nvcre::cli::run_cluster_info(commands.cluster_info.options, std::cout,
                                         nvcre::cli::color_enabled_for(stdout));
-  if (*commands.completion_cmd) {
-    std::cout << nvcre::cli::completion_script(*commands.root, commands.completion_shell);
+  if (commands.completion.selected()) {
+    std::cout << nvcre::cli::completion_script(*commands.root, commands.completion.options);
     return 0;
   }
-  if (*commands.mcp_serve_cmd)
-    return nvcre::cli::run_mcp_serve(commands.mcp_serve, std::cin, std::cout, std::cerr);
-  if (*commands.logprofile_test_cmd) {
-    nvcre::cli::run_logprofile_test(commands.logprofile_test, std::cout);
+  if (commands.mcp_serve.selected())
+    return nvcre::cli::run_mcp_serve(commands.mcp_serve.options, std::cin, std::cout, std::cerr);
+  if (commands.logprofile_test.selected()) {
+    nvcre::cli::run_logprofile_test(commands.logprofile_test.options, std::cout);
     return 0;
   }
-  if (*commands.list_cmd) nvcre::cli::list_categories(commands.categories_output, std::cout);
-  if (*commands.crds_cmd) print_crds(std::cout);
+  if (commands.list_categories.selected())
+    nvcre::cli::list_categories(commands.list_categories.options, std::cout);
+  if (commands.crds.selected()) print_crds(std::cout);
   return 0;
 }
 
@@ -301,21 +293,28 @@ int main(int argc, char** argv) {
       "  nvcrectl setup init");
 
   Commands commands;
+  commands.list_categories.options = "table";
   add_validate_command(app, commands);
   add_certification_commands(app, commands);
   add_workloadrun_commands(app, commands);
   add_workflow_commands(app, commands);
   add_logprofile_commands(app, commands);
-  commands.cluster_info_cmd = nvcre::cli::add_cluster_commands(app, commands.cluster_info);
-  commands.completion_cmd = nvcre::cli::add_completion_command(app, commands.completion_shell);
-  commands.mcp_serve_cmd = nvcre::cli::add_mcp_commands(app, commands.mcp_serve);
+  commands.cluster_info.app = nvcre::cli::add_cluster_commands(app, commands.cluster_info.options);
+  commands.completion.app = nvcre::cli::add_completion_command(app, commands.completion.options);
+  commands.mcp_serve.app = nvcre::cli::add_mcp_commands(app, commands.mcp_serve.options);
   commands.root = &app;
   app.set_version_flag("--version", nvcre::cli::version_line());
   nvcre::cli::add_setup_commands(app, commands.setup);
-  commands.crds_cmd =
+  commands.crds.app =
       app.add_subcommand("crds", "Print the CustomResourceDefinitions nvcre serves");
-  commands.crds_cmd->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
+  commands.crds.app->footer("Example:\n  nvcrectl crds | kubectl apply -f -");
 
+  // kubectl's plugin completion hook (kubectl_complete-nvcre) asks here: not a command users type.
+  if (argc >= 2 && std::string_view(argv[1]) == "__complete") {
+    const std::vector<std::string> words(argv + 2, argv + argc);
+    std::cout << nvcre::cli::complete_words(app, words);
+    return 0;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -7,12 +7,14 @@
 #include "cli/report_command.hpp"
 #include "cli/run_support.hpp"
 #include "cli/run_watch.hpp"
+#include "cli/setup_command.hpp"
 #include "k8s/duration.hpp"
 #include "report/junit.hpp"
 #include "report/text.hpp"
 
 #include <boost/json.hpp>
 
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -76,6 +78,7 @@ Plan plan_run(const CertificationRunOptions& options, std::optional<api::Certifi
                                                   flag_ns.empty() ? generated : flag_ns, product,
                                                   std::move(categories), options.category);
   }
+  if (!options.archive_to.empty()) set_archive_destination(plan.certification, options.archive_to);
   if (!options.timeout.empty()) {
     plan.timeout = *k8s::parse_go_duration(options.timeout);
   } else if (auto derived = derived_wait_timeout(plan.certification.spec)) {
@@ -192,11 +195,45 @@ json::value create_everything(const CertificationRunOptions& options, k8s::RestC
   return created;
 }
 
+// `setup init` / `setup reset` as --setup runs them: auto-approved, on the run's cluster.
+SetupOptions setup_options(const CertificationRunOptions& options) {
+  SetupOptions setup;
+  setup.connection = options.connection;
+  setup.connection.overrides.ns.clear();  // setup installs into its own namespace
+  setup.image = options.image;
+  setup.image_pull_secret = options.controller_pull_secret;
+  setup.auto_approve = true;
+  return setup;
+}
+
+// --setup: installs nvcre before anything is created; with --cleanup, registers the reset that runs
+// after the Certification and namespace are gone.
+void run_setup(const CertificationRunOptions& options, Cleanup& cleanup, std::ostream& err) {
+  if (!options.setup) return;
+  if (options.cleanup)
+    cleanup.finally([options, &err] {
+      try {
+        return run_setup_reset(setup_options(options), std::cin, err) == 0;
+      } catch (const std::exception& error) {
+        err << "[cleanup] Warning: reset failed: " << error.what() << "\n";
+        return false;
+      }
+    });
+  err << "[setup] Installing dependencies...\n";
+  try {
+    run_setup_init(setup_options(options), std::cin, err);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string("[setup] ") + error.what());
+  }
+}
+
 }  // namespace
 
 int run_certification_run(const CertificationRunOptions& options, std::ostream& out,
                           std::ostream& err) {
   check_run_inputs(options.cert_file, options.categories, options.registry);
+  if (!options.setup && (!options.image.empty() || !options.controller_pull_secret.empty()))
+    err << "Warning: --image and --controller-pull-secret are used only with --setup; ignored.\n";
   parse_timeout_flag(options.timeout);
   // Bad input is reported before anything talks to the cluster.
   const std::string generated = generated_run_name(std::chrono::system_clock::now());
@@ -207,13 +244,14 @@ int run_certification_run(const CertificationRunOptions& options, std::ostream& 
     from_file = certification_from_file(options, generated);
   // Before any thread exists, so every thread inherits the blocked signals.
   std::optional<Interrupts> interrupts;
-  if (options.cleanup) interrupts.emplace();
+  if (options.cleanup || options.setup) interrupts.emplace();
   auto client = connect(options.connection);
   Plan plan = plan_run(options, std::move(from_file), generated, *client, err);
   const std::string ns = plan.certification.metadata.namespace_;
   const std::string name = plan.certification.metadata.name;
 
   Cleanup cleanup(*client, err, options.cleanup);
+  run_setup(options, cleanup, err);
   create_everything(options, *client, plan.certification, cleanup, err);
   if (!options.wait) {
     err << "\nTo check status:\n  kubectl get certification " << name << " -n " << ns << "\n";

@@ -19,7 +19,11 @@ struct CertificationRunOptions {
   std::string name;  // category mode; "" = nvcrectl-<timestamp>
   bool wait = false;
   bool cleanup = false;
-  std::string timeout;  // Go duration; "" = derived from the categories
+  bool setup = false;                  // `setup init --auto-approve` first; reset by --cleanup
+  std::string image;                   // --setup: the manager image
+  std::string controller_pull_secret;  // --setup: registry token for the manager image
+  std::string archive_to;              // archive-destination annotation
+  std::string timeout;                 // Go duration; "" = derived from the categories
   CategoryFlags category;
   RegistryFlags registry;
   std::string results_file;

@@ -115,10 +115,23 @@ api::Certification certification_from_flags(const std::string& name, const std::
   options.enableCheckpoint = flags.enable_checkpoint;
   options.enableMNNVL = flags.enable_mnnvl;
   if (flags.max_steps > 0) options.maxSteps = flags.max_steps;
+  if (flags.exit_duration_mins > 0) options.exitDurationMins = flags.exit_duration_mins;
   if (flags.repeat_count > 0) options.repeatCount = flags.repeat_count;
   if (flags.max_restarts > 0) options.maxRestarts = flags.max_restarts;
   if (!flags.storage_class.empty()) options.storageClassName = flags.storage_class;
   return certification;
+}
+
+void set_archive_destination(api::Certification& certification, const std::string& destination) {
+  certification.metadata.annotations[std::string(api::kArchiveDestinationAnnotation)] = destination;
+}
+
+std::string image_registry(const std::string& image) {
+  const std::size_t slash = image.find('/');
+  if (slash == std::string::npos) return "docker.io";
+  const std::string first = image.substr(0, slash);
+  if (first.find_first_of(".:") != std::string::npos || first == "localhost") return first;
+  return "docker.io";
 }
 
 std::string generated_run_name(std::chrono::system_clock::time_point now) {

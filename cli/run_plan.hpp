@@ -29,6 +29,7 @@ struct CategoryFlags {
   std::optional<bool> enable_checkpoint;  // only when the flag was given
   std::optional<bool> enable_mnnvl;       // only when the flag was given
   std::int32_t max_steps = 0;
+  std::int32_t exit_duration_mins = 0;
   std::int32_t repeat_count = 0;
   std::int32_t max_restarts = 0;
   std::string storage_class;
@@ -54,6 +55,14 @@ api::Certification certification_from_flags(const std::string& name, const std::
                                             const std::string& product,
                                             std::vector<api::CertificateCategory> categories,
                                             const CategoryFlags& flags);
+
+// Stamps the archive-destination annotation naming `destination` (--archive-to). Nothing else:
+// the controller owns the list of destinations and their credentials.
+void set_archive_destination(api::Certification& certification, const std::string& destination);
+
+// The registry host an image reference pulls from, by the container runtimes' rule: the first
+// path component when it has a '.' or ':' or is "localhost", else Docker Hub ("docker.io").
+std::string image_registry(const std::string& image);
 
 // "nvcrectl-<YYYYMMDD-HHMMSS>" in UTC: the default Certification name and namespace.
 std::string generated_run_name(std::chrono::system_clock::time_point now);

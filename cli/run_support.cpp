@@ -142,6 +142,7 @@ void Cleanup::run() noexcept {
         }
       }
     }
+    if (finally_) warnings = !finally_() || warnings;
     err_ << (warnings ? "[cleanup] Done (with warnings).\n" : "[cleanup] Done.\n") << std::flush;
   } catch (const std::exception& error) {
     err_ << "[cleanup] Warning: " << error.what() << "\n[cleanup] Done (with warnings).\n";

@@ -8,6 +8,7 @@
 #include <boost/json/value.hpp>
 
 #include <chrono>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ class Cleanup {
                const std::string& kind);
   void wait_also(const k8s::ResourceRef& resource, const std::string& ns, const std::string& name);
   void created_namespace(const std::string& ns) { namespace_ = ns; }
+  // A last step once everything above is gone (the `setup reset` of --setup: the controller must
+  // outlive the finalizers it runs); it returns false when it only partly worked.
+  void finally(std::function<bool()> step) { finally_ = std::move(step); }
   void run() noexcept;
 
   std::chrono::milliseconds poll{1000};
@@ -68,6 +72,7 @@ class Cleanup {
   bool done_ = false;
   std::vector<Object> objects_;
   std::string namespace_;
+  std::function<bool()> finally_;
 };
 
 }  // namespace nvcre::cli

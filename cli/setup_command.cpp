@@ -1,5 +1,6 @@
 #include "cli/setup_command.hpp"
 
+#include "cli/run_plan.hpp"
 #include "cli/setup_cluster.hpp"
 #include "cli/version.hpp"
 #include "install/bundle.hpp"
@@ -71,6 +72,32 @@ void apply_install(k8s::RestClient& client, const std::vector<json::value>& obje
   }
 }
 
+// The manager container's image among the objects init applies.
+std::string manager_image(const std::vector<json::value>& objects) {
+  for (const auto& object : objects) {
+    if (jsonkit::string_at(object, {"kind"}) != "Deployment") continue;
+    const auto* containers = jsonkit::value_at(object, {"spec", "template", "spec", "containers"});
+    if (containers == nullptr || !containers->is_array()) continue;
+    for (const auto& container : containers->as_array())
+      if (jsonkit::string_at(container, {"name"}) == install::kManagerContainer)
+        return jsonkit::string_at(container, {"image"});
+  }
+  return {};
+}
+
+// What init applies: deploy/'s objects, and with --image-pull-secret a docker-registry Secret for
+// the manager image's registry, which the manager's pod spec names.
+std::vector<json::value> init_objects(const SetupOptions& options) {
+  if (options.image_pull_secret.empty()) return install::install_objects({options.image, ""});
+  const std::string secret(kManagerPullSecret);
+  auto objects = install::install_objects({options.image, secret});
+  // The token is the password; registries that take a token accept any user name.
+  objects.push_back(
+      pull_secret(secret, std::string(install::kNamespace),
+                  {image_registry(manager_image(objects)), "token", options.image_pull_secret}));
+  return install::apply_order(std::move(objects));
+}
+
 }  // namespace
 
 void add_setup_commands(CLI::App& app, SetupCommands& commands) {
@@ -83,6 +110,12 @@ void add_setup_commands(CLI::App& app, SetupCommands& commands) {
   add_phase_flags(*init, commands.init, "deps, install");
   init->add_option("--image", commands.init.image,
                    "Manager image (default: the one deploy/manager/deployment.yaml names)");
+  init->add_option("--image-pull-secret", commands.init.image_pull_secret,
+                   "Registry token for a private manager image: creates the docker-registry "
+                   "Secret " +
+                       std::string(kManagerPullSecret) +
+                       " (namespace nvcre, for the image's registry) and names it in the "
+                       "manager's pod spec; reset keeps it with the namespace (never printed)");
   add_common(*init, commands.init);
   init->footer(
       "Phases:\n"
@@ -142,7 +175,7 @@ int run_setup_command(const SetupCommands& commands, std::istream& in, std::ostr
 int run_setup_init(const SetupOptions& options, std::istream& in, std::ostream& err) {
   err << "[preflight] Checking prerequisites...\n";
   const auto skip = install::parse_skip_phases(options.skip_phases, install::SetupCommand::Init);
-  const auto objects = install::install_objects({options.image});
+  const auto objects = init_objects(options);
   auto client = connect(options.connection);
   if (!options.auto_approve) {
     const std::vector<install::PhaseInfo> phases = {

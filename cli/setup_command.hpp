@@ -20,6 +20,7 @@ struct SetupOptions {
   ConnectionFlags connection;
   std::string skip_phases;                     // comma list (install::parse_skip_phases)
   std::string image;                           // init: the manager image ("" keeps deploy/'s)
+  std::string image_pull_secret;               // init: registry token for the manager image
   bool auto_approve = false;                   // no prompt
   std::string output = "table";                // status: table | json
   std::chrono::seconds cr_timeout{600};        // reset: graceful deletion of custom resources
@@ -39,6 +40,10 @@ void add_setup_commands(CLI::App& app, SetupCommands& commands);
 // The selected setup command's exit code, or -1 when none of them was selected.
 int run_setup_command(const SetupCommands& commands, std::istream& in, std::ostream& out,
                       std::ostream& err);
+
+// The docker-registry Secret `setup init --image-pull-secret` creates in the nvcre namespace and
+// names in the manager's pod spec.
+inline constexpr std::string_view kManagerPullSecret = "nvcre-manager-pull";
 
 int run_setup_init(const SetupOptions& options, std::istream& in, std::ostream& err);
 int run_setup_status(const SetupOptions& options, std::ostream& out);

@@ -11,6 +11,7 @@
 #include "jsonkit/yaml.hpp"
 #include "k8s/duration.hpp"
 #include "platform/detect.hpp"
+#include "platform/topology_keys.hpp"
 #include "report/text.hpp"
 
 #include <boost/json.hpp>
@@ -46,37 +47,55 @@ std::string condition_message(const json::value& run, std::string_view type) {
   return {};
 }
 
+// target.matchExpressions += {key In [domain]}: the run takes the domain's nodes.
+void add_topology_expression(json::value& run, const std::string& key, const std::string& domain) {
+  auto& spec = run.as_object()["spec"].as_object();
+  if (!spec["target"].is_object()) spec["target"] = json::object();
+  auto& target = spec["target"].as_object();
+  if (!target["matchExpressions"].is_array()) target["matchExpressions"] = json::array();
+  target["matchExpressions"].as_array().push_back(
+      json::object{{"key", key}, {"operator", "In"}, {"values", json::array{json::value(domain)}}});
+}
+
+std::vector<json::value> list_nodes(k8s::RestClient& client, const std::string& selector) {
+  k8s::ListOptions list;
+  list.label_selector = selector;
+  try {
+    const json::value nodes = client.list(kNodes, "", list);
+    const auto& items = nodes.at("items").as_array();
+    return {items.begin(), items.end()};
+  } catch (const k8s::ApiError& error) {
+    throw std::runtime_error(std::string("node discovery: ") + error.what());
+  }
+}
+
 // The GPU nodes the run targets agree on one product (checked before anything is created). With
-// --topology-domain the run takes every node of that domain.
+// --topology-domain the run takes every node of that domain; without --topology-key the domain's
+// label is the platform's own (detected from the targeted nodes).
 void check_target_nodes(k8s::RestClient& client, json::value& run,
                         const WorkloadRunRunOptions& options, std::ostream& err) {
   std::string selector = "nvidia.com/gpu.present=true";
-  if (!options.topology_domain.empty() && !options.topology_key.empty())
-    selector += "," + options.topology_key + "=" + options.topology_domain;
   if (const auto* labels = jsonkit::object_at(run, {"spec", "target", "nodeSelector"}))
     for (const auto& [key, value] : *labels)
       if (value.is_string() && key != "nvidia.com/gpu.present")
         selector += "," + std::string(key) + "=" + std::string(value.as_string());
-  k8s::ListOptions list;
-  list.label_selector = selector;
-  json::value nodes;
-  try {
-    nodes = client.list(kNodes, "", list);
-  } catch (const k8s::ApiError& error) {
-    throw std::runtime_error(std::string("node discovery: ") + error.what());
+  std::string topology_key = options.topology_key;
+  if (!options.topology_domain.empty() && topology_key.empty()) {
+    const std::string platform = platform::detect_platform(list_nodes(client, selector));
+    topology_key = std::string(platform::default_topology_key(platform));
+    if (topology_key.empty())
+      throw std::invalid_argument("--topology-domain requires --topology-key on platform \"" +
+                                  platform + "\"");
+    err << "Topology key (platform " << platform << "): " << topology_key << "\n";
+    add_topology_expression(run, topology_key, options.topology_domain);
   }
-  const auto& items = nodes.at("items").as_array();
-  const std::vector<json::value> found(items.begin(), items.end());
-  if (!options.topology_domain.empty() && options.topology_key.empty()) {
-    // Which label names a topology domain depends on the platform; say which one was found.
-    const std::string platform = platform::detect_platform(found);
-    throw std::invalid_argument("--topology-domain requires --topology-key on platform \"" +
-                                platform + "\"");
-  }
-  const std::string product = uniform_gpu_product(found);
-  err << "Discovered " << items.size() << " nodes: " << product << "\n";
   if (!options.topology_domain.empty())
-    run.as_object()["spec"].as_object()["numNodes"] = static_cast<std::int64_t>(items.size());
+    selector += "," + topology_key + "=" + options.topology_domain;
+  const std::vector<json::value> found = list_nodes(client, selector);
+  const std::string product = uniform_gpu_product(found);
+  err << "Discovered " << found.size() << " nodes: " << product << "\n";
+  if (!options.topology_domain.empty())
+    run.as_object()["spec"].as_object()["numNodes"] = static_cast<std::int64_t>(found.size());
 }
 
 struct PollResult {
@@ -198,15 +217,8 @@ void apply_workloadrun_flags(json::value& run, const WorkloadRunRunOptions& opti
     if (!spec["orchestration"].is_object()) spec["orchestration"] = json::object();
     spec["orchestration"].as_object()["testScale"] = options.test_scale;
   }
-  if (!options.topology_domain.empty() && !options.topology_key.empty()) {
-    if (!spec["target"].is_object()) spec["target"] = json::object();
-    auto& target = spec["target"].as_object();
-    if (!target["matchExpressions"].is_array()) target["matchExpressions"] = json::array();
-    target["matchExpressions"].as_array().push_back(
-        json::object{{"key", options.topology_key},
-                     {"operator", "In"},
-                     {"values", json::array{json::value(options.topology_domain)}}});
-  }
+  if (!options.topology_domain.empty() && !options.topology_key.empty())
+    add_topology_expression(run, options.topology_key, options.topology_domain);
 }
 
 int run_workloadrun_run(const WorkloadRunRunOptions& options, std::ostream& out,

@@ -34,16 +34,13 @@ std::pair<std::string, std::string_view> kustomization_of(const BundleSources& s
                               "/kustomization.yaml or Kustomization; rebuild after adding it)");
 }
 
-constexpr std::array<std::string_view, 10> kApplyOrder = {"Namespace",
-                                                          "CustomResourceDefinition",
-                                                          "ServiceAccount",
-                                                          "ClusterRole",
-                                                          "ClusterRoleBinding",
-                                                          "Role",
-                                                          "RoleBinding",
-                                                          "ConfigMap",
-                                                          "Service",
-                                                          "Deployment"};
+constexpr std::array<std::string_view, 11> kApplyOrder = {
+    "Namespace",      "CustomResourceDefinition",
+    "ServiceAccount", "Secret",
+    "ClusterRole",    "ClusterRoleBinding",
+    "Role",           "RoleBinding",
+    "ConfigMap",      "Service",
+    "Deployment"};
 
 std::size_t apply_rank(const json::value& object) {
   const std::string kind = jsonkit::string_at(object, {"kind"});
@@ -102,7 +99,7 @@ std::vector<json::value> apply_order(std::vector<json::value> objects) {
 
 std::vector<json::value> install_objects(const BundleOptions& options) {
   auto objects = resolve_kustomization(embedded_sources(), "deploy");
-  if (!options.image.empty()) {
+  if (!options.image.empty() || !options.pull_secret.empty()) {
     bool replaced = false;
     for (auto& object : objects) {
       if (jsonkit::string_at(object, {"kind"}) != "Deployment" ||
@@ -111,9 +108,11 @@ std::vector<json::value> install_objects(const BundleOptions& options) {
       auto& pod = object.at_pointer("/spec/template/spec").as_object();
       for (auto& container : pod.at("containers").as_array())
         if (jsonkit::string_at(container, {"name"}) == kManagerContainer) {
-          container.as_object()["image"] = options.image;
+          if (!options.image.empty()) container.as_object()["image"] = options.image;
           replaced = true;
         }
+      if (!options.pull_secret.empty())
+        pod["imagePullSecrets"] = json::array{json::object{{"name", options.pull_secret}}};
     }
     if (!replaced)
       throw std::logic_error("deploy/ has no Deployment " + std::string(kManagerDeployment) +

@@ -42,7 +42,8 @@ std::vector<boost::json::value> resolve_kustomization(const BundleSources& sourc
                                                       const std::string& dir);
 
 struct BundleOptions {
-  std::string image;  // "" keeps deploy/'s image; else the manager container's image
+  std::string image;        // "" keeps deploy/'s image; else the manager container's image
+  std::string pull_secret;  // "" none; else a Secret the manager's pod pulls its image with
 };
 
 // Every object to install, in apply order (apply_order below).

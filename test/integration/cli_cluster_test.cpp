@@ -7,7 +7,7 @@
 //     INVALID rows when the namespace does not exist, still exit 0.
 #include "jsonkit/yaml.hpp"
 #include "manager/embedded/embedded_cluster.hpp"
-#include "test/support/child_process.hpp"
+#include "test/support/cli_workspace.hpp"
 #include "test/support/resources.hpp"
 
 #include <gtest/gtest.h>
@@ -27,18 +27,7 @@ namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using nvcre::testing::CliRun;
 
 class CliCluster : public ::testing::Test {
  protected:
@@ -49,33 +38,21 @@ class CliCluster : public ::testing::Test {
     options.namespaces = {"it"};
     cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
     cluster_->start();
-    std::random_device random;
-    dir_ = fs::temp_directory_path() / ("nvcre-cli-cluster-" + std::to_string(random()));
-    fs::create_directories(dir_);
-    nvcre::testing::write_sim_kubeconfig((dir_ / "kubeconfig").string(), cluster_->sim().url());
+    cli_.open("nvcre-cli-cluster", cluster_->sim().url());
   }
   void TearDown() override {
     cluster_.reset();
-    if (!dir_.empty()) fs::remove_all(dir_);
+    cli_.close();
   }
 
-  CliRun nvcrectl(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = std::string(NVCRECTL_BINARY) + " " + args + " --kubeconfig " +
-                                (dir_ / "kubeconfig").string() + " >" + out.string() + " 2>" +
-                                err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
-  }
+  CliRun nvcrectl(const std::string& args) { return cli_.nvcrectl(args); }
 
   void patch_node(const std::string& name, const std::string& patch) {
     cluster_->client().merge_patch(nvcre::testing::kNodes, "", name, json::parse(patch));
   }
 
   std::string write_file(const std::string& name, const std::string& content) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << content;
-    return path.string();
+    return cli_.write_file(name, content);
   }
 
   std::size_t stored(const k8s::ResourceRef& resource) {
@@ -83,7 +60,7 @@ class CliCluster : public ::testing::Test {
   }
 
   std::unique_ptr<manager::EmbeddedCluster> cluster_;
-  fs::path dir_;
+  nvcre::testing::CliWorkspace cli_;
 };
 
 TEST_F(CliCluster, InfoShowsPlatformPoolsCordonedNodeAndRacks) {
@@ -256,6 +233,44 @@ spec:
   EXPECT_EQ(run.err.find("INVALID"), std::string::npos) << run.err;
   EXPECT_EQ(stored(nvcre::testing::kWorkflows), 0u);
   EXPECT_EQ(stored(nvcre::testing::kTrainJobs), 0u);
+}
+
+// `workloadrun run --topology-domain` without --topology-key: the key is the platform's own
+// (GCP's topology block here), the run takes every node of the domain; a platform without one
+// asks for --topology-key. No manager: the WorkloadRun is only created.
+const std::string kTopologyRun =
+    R"({"apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "WorkloadRun",
+        "metadata": {"name": "rack", "namespace": "it"},
+        "spec": {"target": {"nodeSelector": {"nvidia.com/gpu.present": "true"}},
+                 "image": "nvcr.io/nvidia/pytorch:26.01-py3", "numNodes": 1,
+                 "framework": {"torch": {"module": "train"}}}})";
+
+TEST_F(CliCluster, TopologyDomainUsesThePlatformsTopologyKey) {
+  start("gcp:h100:8");
+  const CliRun run = nvcrectl("workloadrun run " + write_file("run.json", kTopologyRun) +
+                              " --topology-domain "
+                              "block-00");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("Topology key (platform gcp): cloud.google.com/gce-topology-block\n"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("Discovered 8 nodes: NVIDIA-H100-80GB-HBM3\n"), std::string::npos)
+      << run.err;
+  const json::value created = cluster_->client().get(nvcre::testing::kWorkloadRuns, "it", "rack");
+  EXPECT_EQ(created.at_pointer("/spec/numNodes"), 8);
+  EXPECT_EQ(created.at_pointer("/spec/target/matchExpressions"),
+            json::parse(R"([{"key": "cloud.google.com/gce-topology-block", "operator": "In",
+                             "values": ["block-00"]}])"));
+}
+
+TEST_F(CliCluster, TopologyDomainWithoutAPlatformKeyAsksForOne) {
+  start("oci:h100:4");
+  const CliRun run = nvcrectl("workloadrun run " + write_file("run.json", kTopologyRun) +
+                              " --topology-domain "
+                              "rack-1");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "Error: --topology-domain requires --topology-key on platform \"oci\"\n");
+  EXPECT_EQ(stored(nvcre::testing::kWorkloadRuns), 0u);
 }
 
 }  // namespace

@@ -56,6 +56,26 @@ TEST(CliConventions, KubectlRunsTheNvcrePlugin) {
   EXPECT_EQ(error.out.rfind("Error: read certification: ", 0), 0u) << error.out;
 }
 
+// kubectl (1.26+) completes `kubectl nvcre <TAB>` by running kubectl_complete-nvcre from PATH;
+// the build puts it next to nvcrectl. `kubectl __complete` is what the shell scripts call.
+TEST(CliConventions, KubectlCompletesThePluginsCommandsAndFlags) {
+  ASSERT_TRUE(fs::exists(kBinaryDir / "kubectl_complete-nvcre")) << "the build writes it";
+  const std::string env = "env HOME=" + fs::temp_directory_path().string() +
+                          " PATH=" + kBinaryDir.string() + ":/usr/bin:/bin ";
+  const Shell top = run(env + "kubectl __complete nvcre '' 2>/dev/null");
+  EXPECT_EQ(top.exit_code, 0);
+  for (const char* word : {"\ncertification\n", "\nworkloadrun\n", "\ncluster\n", "\n:4\n"})
+    EXPECT_NE(("\n" + top.out).find(word), std::string::npos) << word << " in " << top.out;
+  const Shell run_flags =
+      run(env + "kubectl __complete nvcre certification run --clean 2>/dev/null");
+  EXPECT_EQ(run_flags.out, "--cleanup\n:4\n");
+  const Shell sub = run(env + "kubectl __complete nvcre certification re 2>/dev/null");
+  EXPECT_EQ(sub.out, "render\nreport\n:4\n");
+  // A file argument: kubectl lets the shell complete file names.
+  const Shell file = run(env + "kubectl __complete nvcre validate ex 2>/dev/null");
+  EXPECT_EQ(file.out, ":0\n");
+}
+
 TEST(CliConventions, VersionNamesTheVersionAndACommitOfThisTree) {
   const Shell version = run(std::string(NVCRECTL_BINARY) + " --version");
   EXPECT_EQ(version.exit_code, 0);

@@ -3,6 +3,7 @@
 // faulty node. Every request gets one reply line, in order, on stdout; the tools agree with
 // `nvcrectl certification report -o json`.
 #include "test/support/child_process.hpp"
+#include "test/support/cli_workspace.hpp"
 #include "test/support/embedded_manager.hpp"
 
 #include <gtest/gtest.h>
@@ -23,12 +24,7 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 using nvcre::testing::kCertifications;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using nvcre::testing::read_text;
 
 json::value call(int id, const std::string& tool, json::object arguments) {
   return json::object{{"jsonrpc", "2.0"},

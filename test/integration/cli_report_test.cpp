@@ -2,7 +2,7 @@
 // kube-sim with the real manager on it, and a passed, a failed, a running and a missing
 // Certification. Checks the text on stdout, the JSON (stdout and --results-file), the JUnit
 // (parsed by python3's XML parser), the messages on stderr and the exit status.
-#include "test/support/child_process.hpp"
+#include "test/support/cli_workspace.hpp"
 #include "test/support/embedded_manager.hpp"
 
 #include <gtest/gtest.h>
@@ -36,63 +36,24 @@ json::value certification(const std::string& name, json::object options = {{"nod
                                                 {"options", std::move(options)}}}}}}};
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using nvcre::testing::CliRun;
+using nvcre::testing::read_text;
 
 class CliReport : public nvcre::testing::EmbeddedManagerTest {
  protected:
   void start_cluster(manager::EmbeddedClusterOptions options) {
     start(std::move(options));
-    std::random_device random;
-    dir_ = fs::temp_directory_path() / ("nvcre-cli-report-" + std::to_string(random()));
-    fs::create_directories(dir_);
-    nvcre::testing::write_sim_kubeconfig((dir_ / "kubeconfig").string(), cluster_->sim().url());
+    cli_.open("nvcre-cli-report", cluster_->sim().url());
+    dir_ = cli_.dir();
   }
   void TearDown() override {
     EmbeddedManagerTest::TearDown();
-    if (!dir_.empty()) fs::remove_all(dir_);
+    cli_.close();
   }
 
   // nvcrectl certification report <args> --kubeconfig <sim>, stdout and stderr captured.
-  CliRun report(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = std::string(NVCRECTL_BINARY) + " certification report " + args +
-                                " --kubeconfig " + (dir_ / "kubeconfig").string() + " >" +
-                                out.string() + " 2>" + err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
-  }
-
-  // python3's XML parser over a JUnit file: "<suites> <cases> <failures> <errors>" and each
-  // testcase name, or the parser's complaint.
-  std::string parse_junit(const fs::path& file) {
-    const fs::path script = dir_ / "junit.py";
-    std::ofstream(script)
-        << "import sys, xml.etree.ElementTree as ET\n"
-           "root = ET.parse(sys.argv[1]).getroot()\n"
-           "assert root.tag == 'testsuites', root.tag\n"
-           "suites = root.findall('testsuite')\n"
-           "cases = root.findall('testsuite/testcase')\n"
-           "print(len(suites), len(cases), len(root.findall('testsuite/testcase/failure')),\n"
-           "      len(root.findall('testsuite/testcase/error')), end='')\n"
-           "for case in cases: print(' ' + case.get('name'), end='')\n";
-    const fs::path out = dir_ / "junit.out";
-    const std::string command =
-        "python3 " + script.string() + " " + file.string() + " >" + out.string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    const std::string text = read_text(out);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? text : "python3 failed: " + text;
-  }
+  CliRun report(const std::string& args) { return cli_.nvcrectl("certification report " + args); }
+  std::string parse_junit(const fs::path& file) { return cli_.parse_junit(file); }
 
   void wait_for_category_status(const std::string& name, const std::string& status) {
     for (int i = 0; i < 900; ++i) {
@@ -109,6 +70,7 @@ class CliReport : public nvcre::testing::EmbeddedManagerTest {
     FAIL() << name << " never reached category status " << status;
   }
 
+  nvcre::testing::CliWorkspace cli_;
   fs::path dir_;
 };
 

@@ -2,7 +2,7 @@
 // them: the real binary, a kubeconfig for an embedded kube-sim with the real manager on it.
 // Checks exit status, stdout / stderr (progress, literal messages, the report), the results and
 // JUnit files (python3's XML parser), and what is left in the cluster after --cleanup and SIGINT.
-#include "test/support/child_process.hpp"
+#include "test/support/cli_workspace.hpp"
 #include "test/support/embedded_manager.hpp"
 #include "sim/fault_plan.hpp"
 #include "sim/kube_sim.hpp"
@@ -33,79 +33,33 @@ const k8s::ResourceRef kNamespaces{"", "v1", "namespaces", false};
 const k8s::ResourceRef kSecrets{"", "v1", "secrets", true};
 const std::string kDemo = std::string(NVCRE_SOURCE_DIR) + "/examples/demo-certification.yaml";
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using nvcre::testing::CliRun;
+using nvcre::testing::contains;
+using nvcre::testing::read_text;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-// nvcrectl <args> with no cluster at all: for errors found before connecting.
+// nvcrectl <args> with no cluster at all: for errors found before connecting (the kubeconfig the
+// workspace names is never written).
 CliRun nvcrectl_offline(const std::string& args) {
-  std::random_device random;
-  const fs::path dir = fs::temp_directory_path() / ("nvcre-cli-run-" + std::to_string(random()));
-  fs::create_directories(dir);
-  const std::string command = std::string(NVCRECTL_BINARY) + " " + args + " --kubeconfig " +
-                              (dir / "missing").string() + " >" + (dir / "out").string() + " 2>" +
-                              (dir / "err").string();
-  const int status = std::system(command.c_str());
-  CliRun run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(dir / "out"),
-             read_text(dir / "err")};
-  fs::remove_all(dir);
-  return run;
+  nvcre::testing::CliWorkspace cli;
+  cli.open("nvcre-cli-run", "http://127.0.0.1:1");
+  std::filesystem::remove(cli.kubeconfig());
+  return cli.nvcrectl(args);
 }
 
 class CliRunTest : public nvcre::testing::EmbeddedManagerTest {
  protected:
   void start_cluster(manager::EmbeddedClusterOptions options) {
     start(std::move(options));
-    std::random_device random;
-    dir_ = fs::temp_directory_path() / ("nvcre-cli-run-" + std::to_string(random()));
-    fs::create_directories(dir_);
-    nvcre::testing::write_sim_kubeconfig(kubeconfig(), cluster_->sim().url());
+    cli_.open("nvcre-cli-run", cluster_->sim().url());
+    dir_ = cli_.dir();
   }
   void TearDown() override {
     EmbeddedManagerTest::TearDown();
-    if (!dir_.empty()) fs::remove_all(dir_);
+    cli_.close();
   }
-  std::string kubeconfig() const { return (dir_ / "kubeconfig").string(); }
-
-  CliRun nvcrectl(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = std::string(NVCRECTL_BINARY) + " " + args + " --kubeconfig " +
-                                kubeconfig() + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
-  }
-
-  // python3's XML parser over a JUnit file: "<suites> <cases> <failures> <errors>" and each
-  // testcase name, or the parser's complaint.
-  std::string parse_junit(const fs::path& file) {
-    const fs::path script = dir_ / "junit.py";
-    std::ofstream(script) << "import sys, xml.etree.ElementTree as ET\n"
-                             "root = ET.parse(sys.argv[1]).getroot()\n"
-                             "cases = root.findall('testsuite/testcase')\n"
-                             "print(len(root.findall('testsuite')), len(cases),\n"
-                             "      len(root.findall('testsuite/testcase/failure')),\n"
-                             "      len(root.findall('testsuite/testcase/error')), end='')\n"
-                             "for case in cases: print(' ' + case.get('name'), end='')\n";
-    const fs::path out = dir_ / "junit.out";
-    const int status = std::system(
-        ("python3 " + script.string() + " " + file.string() + " >" + out.string() + " 2>&1")
-            .c_str());
-    const std::string text = read_text(out);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? text : "python3 failed: " + text;
-  }
+  std::string kubeconfig() const { return cli_.kubeconfig(); }
+  CliRun nvcrectl(const std::string& args) { return cli_.nvcrectl(args); }
+  std::string parse_junit(const fs::path& file) { return cli_.parse_junit(file); }
 
   bool exists(const k8s::ResourceRef& resource, const std::string& ns, const std::string& name) {
     try {
@@ -117,6 +71,7 @@ class CliRunTest : public nvcre::testing::EmbeddedManagerTest {
     }
   }
 
+  nvcre::testing::CliWorkspace cli_;
   fs::path dir_;
 };
 
@@ -170,9 +125,14 @@ TEST_F(CliRunTest, CategoryModeDiscoversTheProductAndDerivesTheWait) {
   start_cluster({});
   const CliRun run = nvcrectl(
       "certification run --category communication/nccl-all-reduce --nodes-per-job 4 "
-      "--wait --cleanup");
+      "--wait --cleanup --results-file " +
+      (dir_ / "no-such-dir" / "r.json").string());
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(contains(run.err, "Discovered GPU nodes with product: NVIDIA-H100-80GB-HBM3\n"))
+      << run.err;
+  // A results file that cannot be written only warns here (report's is fatal).
+  EXPECT_TRUE(contains(run.err, "Warning: failed to write results file " +
+                                    (dir_ / "no-such-dir" / "r.json").string() + ": "))
       << run.err;
   // One category: 1h per job, one iteration, x 1.5.
   EXPECT_TRUE(contains(run.err,
@@ -306,6 +266,134 @@ TEST_F(CliRunTest, RegistryFlagsCreateAPullSecretOwnedByTheCertification) {
   EXPECT_EQ(secret.at("type"), "kubernetes.io/dockerconfigjson");
   EXPECT_EQ(secret.at_pointer("/metadata/ownerReferences/0/kind"), "Certification");
   EXPECT_EQ(secret.at_pointer("/metadata/ownerReferences/0/uid"), cert.at_pointer("/metadata/uid"));
+}
+
+TEST_F(CliRunTest, ArchiveToAndExitDurationReachTheCertification) {
+  start_cluster({});
+  const CliRun run = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --name archived -n it "
+      "--archive-to lab-archive --exit-duration-mins 45");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const json::value cert = client_->get(kCertifications, "it", "archived");
+  EXPECT_EQ(cert.at_pointer("/metadata/annotations/nvcre.nvidia.com~1archive-destination"),
+            "lab-archive");
+  EXPECT_EQ(cert.at_pointer("/spec/exitDurationMins"), 45);
+  // Zero means "the catalog's default": nothing is written.
+  const CliRun plain =
+      nvcrectl("certification run --category communication/nccl-all-reduce --name plain -n it");
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  const json::value plain_cert = client_->get(kCertifications, "it", "plain");
+  EXPECT_FALSE(plain_cert.at("spec").as_object().contains("exitDurationMins"));
+  EXPECT_EQ(plain_cert.at("metadata").as_object().if_contains("annotations"), nullptr);
+}
+
+// --setup installs nvcre first (setup init, auto-approved) with the manager image and its pull
+// secret, --cleanup removes the run's objects and then resets the install. The in-process manager
+// runs the Certification (the installed Deployment has no kubelet to start it on kube-sim).
+TEST_F(CliRunTest, SetupInstallsFirstAndCleanupResetsAfterwards) {
+  start_cluster({});
+  const std::string token = "ghp_s3cretvalue";
+  const CliRun run = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --name set-up -n setup-run "
+      "--setup --image registry.example.com/team/nvcre-manager:1.2 --controller-pull-secret " +
+      token + " --wait --cleanup --timeout 2m");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.err, "[setup] Installing dependencies...\n[preflight]")) << run.err;
+  EXPECT_TRUE(contains(run.err, "initialized successfully.\n")) << run.err;
+  EXPECT_LT(run.err.find("initialized successfully."), run.err.find("Certification set-up created"))
+      << run.err;
+  EXPECT_TRUE(contains(run.out, "│  Result:       PASSED")) << run.out;
+  // Reset runs after the Certification and the namespace are gone, inside the cleanup.
+  const auto deleted_ns = run.err.find("[cleanup] Deleting namespace setup-run...");
+  const auto reset = run.err.find("[cr]");
+  EXPECT_NE(deleted_ns, std::string::npos) << run.err;
+  EXPECT_NE(reset, std::string::npos) << run.err;
+  EXPECT_LT(deleted_ns, reset) << run.err;
+  EXPECT_TRUE(contains(run.err, "[cleanup] Done.\n")) << run.err;
+  EXPECT_FALSE(contains(run.err + run.out, token));
+  EXPECT_FALSE(exists(kCertifications, "setup-run", "set-up"));
+  EXPECT_FALSE(exists(kNamespaces, "", "setup-run"));
+  const k8s::ResourceRef deployments{"apps", "v1", "deployments", true};
+  EXPECT_FALSE(exists(deployments, "nvcre", "nvcre-manager"));
+  // The pull secret stays with the nvcre namespace (reset keeps both), for the image's registry.
+  const json::value secret = client_->get(kSecrets, "nvcre", "nvcre-manager-pull");
+  EXPECT_EQ(secret.at("type"), "kubernetes.io/dockerconfigjson");
+}
+
+TEST_F(CliRunTest, SetupFailureStillCleansUpAndSaysWhichPhase) {
+  start_cluster({});
+  // Kubeflow Trainer missing: the [deps] phase stops setup before anything is created.
+  client_->remove({"apiextensions.k8s.io", "v1", "customresourcedefinitions", false}, "",
+                  "trainjobs.trainer.kubeflow.org");
+  const CliRun run = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --name never -n never-ns "
+      "--setup --cleanup");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(contains(run.err, "Error: [setup] [deps] Kubeflow Trainer is not installed"))
+      << run.err;
+  EXPECT_TRUE(contains(run.err, "[cleanup] Cleaning up...\n")) << run.err;
+  EXPECT_FALSE(exists(kNamespaces, "", "never-ns"));
+  EXPECT_FALSE(exists(kCertifications, "never-ns", "never"));
+}
+
+TEST_F(CliRunTest, ApiErrorsSayWhichStepFailed) {
+  start_cluster({});
+  auto& faults = cluster_->sim().api().faults();
+  faults.set_plan(
+      sim::parse_fault_plan("seed: 3\nverbs:\n  list:\n    errors:\n"
+                            "    - {code: 500, rate: 1.0}\n"));
+  const CliRun listing =
+      nvcrectl("certification run --category communication/nccl-all-reduce --name never -n it");
+  EXPECT_EQ(listing.exit_code, 1);
+  EXPECT_TRUE(contains(listing.err, "Error: node discovery: ")) << listing.err;
+  faults.set_plan(
+      sim::parse_fault_plan("seed: 3\nverbs:\n  create:\n    errors:\n"
+                            "    - {code: 500, rate: 1.0}\n"));
+  const CliRun creating =
+      nvcrectl("certification run --category communication/nccl-all-reduce --name never -n it");
+  EXPECT_EQ(creating.exit_code, 1);
+  EXPECT_TRUE(contains(creating.err, "Error: create certification: ")) << creating.err;
+  faults.set_plan(sim::parse_fault_plan("seed: 3\n"));
+  EXPECT_FALSE(exists(kCertifications, "it", "never"));
+  // A cleanup that cannot delete says so and ends "with warnings"; the run itself succeeded.
+  faults.set_plan(
+      sim::parse_fault_plan("seed: 3\nverbs:\n  delete:\n    errors:\n"
+                            "    - {code: 500, rate: 1.0}\n"));
+  const CliRun kept = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --name kept -n it --cleanup");
+  faults.set_plan(sim::parse_fault_plan("seed: 3\n"));
+  EXPECT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_TRUE(contains(kept.err, "[cleanup] Warning: failed to delete certification: "))
+      << kept.err;
+  EXPECT_TRUE(contains(kept.err, "[cleanup] Done (with warnings).\n")) << kept.err;
+}
+
+TEST(CliRunInput, RenderWithoutAFileSaysWhatItNeeds) {
+  const CliRun certification = nvcrectl_offline("certification render");
+  EXPECT_EQ(certification.exit_code, 1);
+  EXPECT_EQ(certification.err,
+            "Error: requires a certification YAML file as argument\n\n"
+            "Usage: nvcrectl certification render [flags] <certification.yaml>\n");
+  nvcre::testing::CliWorkspace cli;
+  cli.open("nvcre-cli-run", "http://127.0.0.1:1");
+  const CliRun workflow = cli.nvcrectl_alone("workflow render");
+  EXPECT_EQ(workflow.exit_code, 1);
+  EXPECT_EQ(workflow.err,
+            "Error: requires a workflow YAML file as argument\n\n"
+            "Usage: nvcrectl workflow render [flags] <workflow.yaml>\n");
+}
+
+TEST(CliRunInput, MissingFilesAreNamedWithTheStepThatReadThem) {
+  const CliRun workloadrun = nvcrectl_offline("workloadrun render /no/such-run.yaml");
+  EXPECT_EQ(workloadrun.exit_code, 1);
+  EXPECT_TRUE(workloadrun.err.starts_with("Error: reading /no/such-run.yaml: ")) << workloadrun.err;
+  const CliRun run = nvcrectl_offline("workloadrun run /no/such-run.yaml");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(run.err.starts_with("Error: reading /no/such-run.yaml: ")) << run.err;
+  const CliRun certification = nvcrectl_offline("certification run --cert-file /no/such.yaml");
+  EXPECT_EQ(certification.exit_code, 1);
+  EXPECT_TRUE(certification.err.starts_with("Error: read certification: open /no/such.yaml: "))
+      << certification.err;
 }
 
 TEST(CliRunInput, LiteralMessagesBeforeAnythingIsCreated) {

@@ -6,6 +6,7 @@
 #include "jsonkit/paths.hpp"
 #include "jsonkit/yaml.hpp"
 #include "kubectl_support.hpp"
+#include "test/support/cli_workspace.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -19,18 +20,8 @@ namespace {
 
 namespace json = boost::json;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using nvcre::testing::CliRun;
+using nvcre::testing::read_text;
 
 class CliSetup : public KubectlTest {
  protected:

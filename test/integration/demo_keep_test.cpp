@@ -1,8 +1,10 @@
 // `nvcre-demo --keep` as the README tells a user to follow it: the demo runs its Certification
 // (one faulty node), keeps kube-sim and the manager up and prints the nvcrectl command that reads
-// the report; that command, run exactly as printed, prints the failed report and exits 1; Ctrl-C
+// the report; that command, run exactly as printed, prints the failed report and exits 1; the
+// README's `certification run` against the same cluster, then the report typed for it; Ctrl-C
 // (SIGINT) then stops the demo cleanly (exit 0, its kubeconfig directory removed).
 #include "test/support/child_process.hpp"
+#include "test/support/cli_workspace.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,12 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using nvcre::testing::read_text;
 
 // The first line of `text` holding `marker`, without its leading blanks ("" when none).
 std::string line_with(const std::string& text, const std::string& marker) {
@@ -96,6 +93,28 @@ TEST_F(DemoKeep, PrintedReportCommandWorksAndCtrlCStopsTheDemo) {
   EXPECT_NE(report.find("│    - gpu-node-05"), std::string::npos) << report;
   EXPECT_NE(report.find("│  Result:       FAILED"), std::string::npos) << report;
   EXPECT_EQ(read_text(dir_ / "report.err"), "Error: certification \"demo-burnin\" failed\n");
+
+  // The README's run command against the kept cluster, then the report the user types for it.
+  const std::string nvcrectl = std::string(NVCRECTL_BINARY) + " certification ";
+  const std::string typed = " -n typed --kubeconfig " + kubeconfig + " >" +
+                            (dir_ / "typed.out").string() + " 2>" + (dir_ / "typed.err").string();
+  const int run_status = std::system((nvcrectl +
+                                      "run --category communication/nccl-all-reduce "
+                                      "--nodes-per-job 4 --name typed-run --wait --timeout 2m" +
+                                      typed)
+                                         .c_str());
+  EXPECT_TRUE(WIFEXITED(run_status) && WEXITSTATUS(run_status) == 1)
+      << run_status << "\n"
+      << read_text(dir_ / "typed.err");
+  EXPECT_NE(
+      read_text(dir_ / "typed.err").find("Certification typed-run created in namespace typed."),
+      std::string::npos)
+      << read_text(dir_ / "typed.err");
+  const int report_status = std::system((nvcrectl + "report typed-run" + typed).c_str());
+  const std::string typed_report = read_text(dir_ / "typed.out");
+  EXPECT_TRUE(WIFEXITED(report_status) && WEXITSTATUS(report_status) == 1) << report_status;
+  EXPECT_NE(typed_report.find("  Name:      typed-run\n"), std::string::npos) << typed_report;
+  EXPECT_NE(typed_report.find("│  Result:       FAILED"), std::string::npos) << typed_report;
 
   ASSERT_EQ(kill(pid_, SIGINT), 0);
   for (int i = 0; i < 600 && !exited(); ++i)

@@ -85,6 +85,28 @@ TEST(CliRunPlan, CategoryModeCopiesOnlyTheFlagsTheUserSet) {
   EXPECT_EQ(object, expected) << json::serialize(object);
 }
 
+TEST(CliRunPlan, ExitDurationAndArchiveDestination) {
+  CategoryFlags flags;
+  flags.exit_duration_mins = 45;
+  auto certification =
+      certification_from_flags("c", "ns", "NVIDIA-H100-80GB-HBM3",
+                               parse_categories({"communication/nccl-all-reduce"}), flags);
+  EXPECT_EQ(certification.spec.options.exitDurationMins, 45);
+  EXPECT_TRUE(certification.metadata.annotations.empty());
+  set_archive_destination(certification, "lab-s3");
+  EXPECT_EQ(api::encode_object(certification)
+                .at_pointer("/metadata/annotations/nvcre.nvidia.com~1archive-destination"),
+            "lab-s3");
+}
+
+TEST(CliRunPlan, ImageRegistryFollowsTheContainerRuntimesRule) {
+  EXPECT_EQ(image_registry("ghcr.io/nvidia/cluster-readiness-engine/manager:0.4.0"), "ghcr.io");
+  EXPECT_EQ(image_registry("registry.example.com:5000/nvcre/manager"), "registry.example.com:5000");
+  EXPECT_EQ(image_registry("localhost/manager:dev"), "localhost");
+  EXPECT_EQ(image_registry("nvcre/manager:latest"), "docker.io");
+  EXPECT_EQ(image_registry("manager"), "docker.io");
+}
+
 TEST(CliRunPlan, GeneratedNamesAreUtcTimestamps) {
   const auto at = std::chrono::system_clock::from_time_t(1780000000);  // 2026-05-28 20:26:40 UTC
   EXPECT_EQ(generated_run_name(at), "nvcrectl-20260528-202640");

@@ -69,7 +69,7 @@ TEST(InstallBundle, HoldsNvcresCrdsAndShippedLogProfilesAndNoTestFixtures) {
 }
 
 TEST(InstallBundle, ImageOverrideReplacesTheManagerImage) {
-  const auto objects = install_objects({"registry.example.com/nvcre-manager:9.9.9"});
+  const auto objects = install_objects({"registry.example.com/nvcre-manager:9.9.9", ""});
   int deployments = 0;
   for (const auto& object : objects) {
     if (jsonkit::string_at(object, {"kind"}) != "Deployment") continue;
@@ -82,6 +82,30 @@ TEST(InstallBundle, ImageOverrideReplacesTheManagerImage) {
     if (jsonkit::string_at(object, {"kind"}) == "Deployment") {
       EXPECT_NE(object.at_pointer("/spec/template/spec/containers/0/image"),
                 "registry.example.com/nvcre-manager:9.9.9");
+    }
+  }
+}
+
+TEST(InstallBundle, PullSecretIsNamedInTheManagerPodOnlyWhenGiven) {
+  const auto image_of = [](const std::vector<boost::json::value>& objects) {
+    for (const auto& object : objects)
+      if (jsonkit::string_at(object, {"kind"}) == "Deployment")
+        return object.at_pointer("/spec/template/spec/containers/0/image");
+    return boost::json::value();
+  };
+  const auto objects = install_objects({"", "manager-pull"});
+  for (const auto& object : objects) {
+    if (jsonkit::string_at(object, {"kind"}) == "Deployment") {
+      EXPECT_EQ(object.at_pointer("/spec/template/spec/imagePullSecrets"),
+                boost::json::parse(R"([{"name":"manager-pull"}])"));
+    }
+  }
+  // The image stays deploy/'s when only the secret is given.
+  EXPECT_EQ(image_of(objects), image_of(install_objects()));
+  for (const auto& object : install_objects()) {
+    if (jsonkit::string_at(object, {"kind"}) == "Deployment") {
+      EXPECT_EQ(jsonkit::value_at(object, {"spec", "template", "spec", "imagePullSecrets"}),
+                nullptr);
     }
   }
 }
