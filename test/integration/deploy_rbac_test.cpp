@@ -208,8 +208,9 @@ TEST_F(DeployRbac, CanIAsTheServiceAccountRefusesWhatTheManagerMustNeverDo) {
 }
 
 // A run that needs a rule: the demo (NCCL on the AWS H100 pool), a checkpointed training run
-// (its PersistentVolumeClaim) or NCCL on GB200 (its ComputeDomain).
-enum class Scenario { Demo, CheckpointedTraining, Gb200 };
+// (its PersistentVolumeClaim), NCCL on GB200 (its ComputeDomain) or NCCL on AWS GB300 (its RoCE
+// ResourceClaimTemplate).
+enum class Scenario { Demo, CheckpointedTraining, Gb200, AwsGb300 };
 
 // One rule of the manager's ClusterRole, named by its resources as deploy/manager/manager_role.yaml
 // lists them, and a run that cannot go on without it.
@@ -235,6 +236,7 @@ const RuleCase kRules[] = {
      "workflows/status,workloadruns/status",
      Scenario::Demo},
     {"logprofiles", Scenario::Demo},
+    {"resourceclaimtemplates", Scenario::AwsGb300},
     {"computedomains", Scenario::Gb200},
     {"trainingruntimes", Scenario::Demo},
     {"trainjobs", Scenario::Demo},
@@ -289,6 +291,8 @@ class DeployRbacRule : public DeployRbac, public ::testing::WithParamInterface<R
     DeployRbac::configure(options);
     if (GetParam().scenario == Scenario::Gb200)
       options.api.cluster = parse_cluster_profile("aws:gb200:4");
+    if (GetParam().scenario == Scenario::AwsGb300)
+      options.api.cluster = parse_cluster_profile("aws:gb300:4");
   }
 
   void create_scenario() {
@@ -297,15 +301,16 @@ class DeployRbacRule : public DeployRbac, public ::testing::WithParamInterface<R
         create_demo_certification();
         return;
       case Scenario::CheckpointedTraining:
-      case Scenario::Gb200: {
+      case Scenario::Gb200:
+      case Scenario::AwsGb300: {
         create_namespace(kDemoNamespace);
         const CommandResult created = kubectl_stdin(
             "create -f -",
-            GetParam().scenario == Scenario::Gb200
-                ? scenario_certification("rbac-gb200", "communication/nccl-all-reduce",
-                                         "{nodesPerJob: 4}")
-                : scenario_certification("rbac-checkpoint", "training/nemotron5-8b",
-                                         "{nodesPerJob: 4, maxSteps: 50, enableCheckpoint: true}"));
+            GetParam().scenario == Scenario::CheckpointedTraining
+                ? scenario_certification("rbac-checkpoint", "training/nemotron5-8b",
+                                         "{nodesPerJob: 4, maxSteps: 50, enableCheckpoint: true}")
+                : scenario_certification("rbac-nccl", "communication/nccl-all-reduce",
+                                         "{nodesPerJob: 4}"));
         ASSERT_EQ(created.exit_code, 0) << created.output;
         return;
       }
