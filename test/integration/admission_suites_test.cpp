@@ -39,8 +39,8 @@ json::value accepted() { return json::object{{"accepted", true}, {"causes", json
 json::value rejected(const k8s::ApiError& error) {
   json::array causes;
   for (const auto& cause : error.causes)
-    causes.push_back(json::object{
-        {"type", cause.reason}, {"field", cause.field}, {"message", cause.message}});
+    causes.push_back(
+        json::object{{"type", cause.reason}, {"field", cause.field}, {"message", cause.message}});
   return json::object{{"accepted", false}, {"causes", std::move(causes)}};
 }
 
@@ -190,7 +190,8 @@ TEST_P(KubeSimValidation, CreateAnswersTheGolden) {
   }
   const auto answer = create(*ref, object);
   const auto wanted = server_answer(object, expected);
-  EXPECT_EQ(answer, wanted) << "kube-sim answered:\n" << pretty(answer) << "\nexpected:\n"
+  EXPECT_EQ(answer, wanted) << "kube-sim answered:\n"
+                            << pretty(answer) << "\nexpected:\n"
                             << pretty(wanted);
 }
 
@@ -212,14 +213,15 @@ TEST_P(KubeSimImmutability, CreateThenUpdateAnswerTheGolden) {
   answer["update"] = update(*ref, created, updated);
   json::object wanted = expected.as_object();
   wanted["update"] = server_answer(updated, expected.at("update"));
-  EXPECT_EQ(json::value(answer), json::value(wanted))
-      << "kube-sim answered:\n" << pretty(answer) << "\nexpected:\n" << pretty(wanted);
+  EXPECT_EQ(json::value(answer), json::value(wanted)) << "kube-sim answered:\n"
+                                                      << pretty(answer) << "\nexpected:\n"
+                                                      << pretty(wanted);
 }
 
 // `nvcrectl validate -o json FILES` as a user runs it: the result of the file's one document.
 json::value nvcrectl_validate(const std::string& args) {
-  const auto run = run_shell(std::string(NVCRECTL_BINARY) + " validate -o json " + args +
-                             " 2>/dev/null");
+  const auto run =
+      run_shell(std::string(NVCRECTL_BINARY) + " validate -o json " + args + " 2>/dev/null");
   boost::system::error_code ec;
   auto parsed = json::parse(run.output, ec);
   if (ec || !parsed.is_array() || parsed.as_array().size() != 1)
@@ -235,15 +237,17 @@ TEST_P(NvcrectlValidation, ValidateAnswersTheGolden) {
   const auto& golden_case = GetParam();
   const auto expected = expected_of(golden_case);
   const auto answer = nvcrectl_validate((golden_case.dir / "input.yaml").string());
-  EXPECT_EQ(answer, expected) << "nvcrectl validate answered:\n" << pretty(answer)
-                              << "\nexpected:\n" << pretty(expected);
+  EXPECT_EQ(answer, expected) << "nvcrectl validate answered:\n"
+                              << pretty(answer) << "\nexpected:\n"
+                              << pretty(expected);
 }
 
 TEST_P(NvcrectlImmutability, ValidateOldAnswersTheGoldenUpdate) {
   const auto& golden_case = GetParam();
   const auto expected = expected_of(golden_case);
-  const auto answer = nvcrectl_validate("--old " + (golden_case.dir / "input_create.yaml").string() +
-                                        " " + (golden_case.dir / "input_update.yaml").string());
+  const auto answer =
+      nvcrectl_validate("--old " + (golden_case.dir / "input_create.yaml").string() + " " +
+                        (golden_case.dir / "input_update.yaml").string());
   EXPECT_EQ(answer, expected.at("update")) << "nvcrectl validate --old answered:\n"
                                            << pretty(answer) << "\nexpected:\n"
                                            << pretty(expected.at("update"));
