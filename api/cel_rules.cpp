@@ -261,6 +261,27 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
+// The fields of `has(self.A) == has(oldSelf.A) && has(self.B) == has(oldSelf.B) ...`, or nullopt
+// when `text` is not of that shape. Throws when a term compares two different fields.
+std::optional<std::vector<std::string>> presence_fields(std::string_view text) {
+  static const re2::RE2 presence(
+      R"(^has\(self\.([A-Za-z_][A-Za-z0-9_]*)\)\s*==\s*has\(oldSelf\.([A-Za-z_][A-Za-z0-9_]*)\)$)");
+  std::vector<std::string> fields;
+  std::string_view rest = text;
+  while (true) {
+    const auto split = rest.find("&&");
+    const std::string term = trim(rest.substr(0, split));
+    std::string field, old_field;
+    if (!re2::RE2::FullMatch(term, presence, &field, &old_field)) return std::nullopt;
+    if (field != old_field) {
+      reject("has(self." + field + ") is compared with a different field of oldSelf");
+    }
+    fields.push_back(std::move(field));
+    if (split == std::string_view::npos) return fields;
+    rest = rest.substr(split + 2);
+  }
+}
+
 }  // namespace
 
 bool cel_equal(const json::value& a, const json::value& b) {
@@ -307,19 +328,17 @@ std::shared_ptr<const CelProgram> compile_cel_rule(std::string_view rule, const 
     return program;
   }
 
-  // has(self.X) == has(oldSelf.X): pins the presence of an optional field across updates.
-  static const re2::RE2 presence(
-      R"(^has\(self\.([A-Za-z_][A-Za-z0-9_]*)\)\s*==\s*has\(oldSelf\.([A-Za-z_][A-Za-z0-9_]*)\)$)");
-  std::string field, old_field;
-  if (re2::RE2::FullMatch(text, presence, &field, &old_field)) {
-    if (field != old_field) {
-      reject("has(self." + field + ") is compared with a different field of oldSelf");
-    }
-    expect_property(node, field);
+  // has(self.X) == has(oldSelf.X), alone or as a conjunction over several fields: pins the
+  // presence of optional fields across updates (one message for a group of fields).
+  if (auto fields = presence_fields(text)) {
+    for (const auto& field : *fields) expect_property(node, field);
     program->uses_old_self = true;
-    program->evaluate = [field](const json::value& self, const json::value* old_self) {
-      return CelEvaluation::of(old_self != nullptr &&
-                               has_field(self, field) == has_field(*old_self, field));
+    program->evaluate = [fields = *fields](const json::value& self, const json::value* old_self) {
+      if (old_self == nullptr) return CelEvaluation::of(false);
+      for (const auto& field : fields) {
+        if (has_field(self, field) != has_field(*old_self, field)) return CelEvaluation::of(false);
+      }
+      return CelEvaluation::of(true);
     };
     return program;
   }

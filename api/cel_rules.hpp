@@ -3,7 +3,7 @@
 // We do not embed a CEL interpreter: the rule set is small and fixed, and a rule we do not know
 // must fail the CRD load (kube-sim reports it as "a CRD rule we cannot evaluate") rather than be
 // silently skipped. Two shapes are recognised generically: `self == oldSelf` (deep equality) and
-// `has(self.X) == has(oldSelf.X)` (presence pinning).
+// `has(self.X) == has(oldSelf.X)` (presence pinning, alone or and-ed over several fields).
 #include <boost/json/value.hpp>
 
 #include <functional>

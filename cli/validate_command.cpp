@@ -9,6 +9,7 @@
 #include "api/objects.hpp"
 #include "jsonkit/yaml.hpp"
 #include "cli/read_file.hpp"
+#include "workflow/workflow_document.hpp"
 
 namespace nvcre::cli {
 namespace json = boost::json;
@@ -37,7 +38,14 @@ std::optional<std::string> typed_decode_problem(const json::value& object) {
   api::apply_defaults(stored);
   if (auto* fields = stored.if_object()) fields->erase("status");
   try {
-    (void)api::decode_any_object(stored);
+    // A Workflow is read as the controller reads it: with the fields carried beside the typed
+    // model (orchestration placement), which the CRD admits.
+    if (jsonkit::string_at(stored, {"kind"}) == "Workflow" &&
+        jsonkit::string_at(stored, {"apiVersion"}) == "nvcre.nvidia.com/v1alpha1") {
+      (void)workflow::read_workflow(stored);
+    } else {
+      (void)api::decode_any_object(stored);
+    }
     return std::nullopt;
   } catch (const std::exception& error) {
     return std::string(error.what());

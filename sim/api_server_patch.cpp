@@ -186,15 +186,16 @@ Admit ApiServer::admission(const ResourceInfo& info, bool status,
         causes.push_back({cause.type, cause.message, cause.field});
       }
     }
+    // Strict: kube-apiserver meets unknown fields while decoding, before any validation, so they
+    // are a 400 of their own whatever else is wrong with the object.
     const bool strict = field_validation != "Ignore" && field_validation != "Warn";
-    if (!unknown.empty() && strict && causes.empty()) {
+    if (!unknown.empty() && strict) {
       std::string message = type.kind + " in version \"" + type.version +
                             "\" cannot be handled as a " + type.kind + ": strict decoding error: ";
       for (std::size_t i = 0; i < unknown.size(); ++i)
         message += (i ? ", " : "") + unknown[i].message;
       throw bad_request(message);
     }
-    if (strict) causes.insert(causes.end(), unknown.begin(), unknown.end());
     if (!causes.empty())
       throw invalid(type.group, type.kind, meta_string(object, "name"), std::move(causes));
   };

@@ -156,10 +156,14 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
     std::string name = meta_string(object, "name");
     if (name.empty()) {
       std::string generate = meta_string(object, "generateName");
-      if (generate.empty())
+      if (generate.empty()) {
+        // A custom resource answers with its validator's causes: kube-apiserver reports the
+        // missing name next to the rules it could therefore not check.
+        if (admit) admit(nullptr, object);
         throw invalid(type.group, type.kind, "",
                       {{"FieldValueRequired", "Required value: name or generateName is required",
                         "metadata.name"}});
+      }
       static const char* alphabet = "bcdfghjklmnpqrstvwxz2456789";
       name = generate;
       for (int i = 0; i < 5; ++i) name += alphabet[rng_() % 27];

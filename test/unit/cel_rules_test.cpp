@@ -118,6 +118,25 @@ TEST(CelRules, PresencePinning) {
                std::invalid_argument);
 }
 
+// One rule (and one message) pins several fields: any of them added or removed fails it.
+TEST(CelRules, PresencePinningOfSeveralFields) {
+  auto node = object_with({{"a", node_of("object")}, {"b", node_of("object")}});
+  const std::string rule = "has(self.a) == has(oldSelf.a) && has(self.b) == has(oldSelf.b)";
+  EXPECT_TRUE(compile_cel_rule(rule, *node)->uses_old_self);
+  EXPECT_EQ(eval(rule, *node, "{a: {}, b: {}}", "{a: {x: 1}, b: {}}"), "true");
+  EXPECT_EQ(eval(rule, *node, "{}", "{}"), "true");
+  EXPECT_EQ(eval(rule, *node, "{a: {}}", "{a: {}, b: {}}"), "false");
+  EXPECT_EQ(eval(rule, *node, "{a: {}, b: {}}", "{b: {}}"), "false");
+  EXPECT_THROW(compile_cel_rule(rule + " && has(self.c) == has(oldSelf.c)", *node),
+               std::invalid_argument);
+  EXPECT_THROW(
+      compile_cel_rule("has(self.a) == has(oldSelf.a) && has(self.b) == has(oldSelf.a)", *node),
+      std::invalid_argument);
+  // A conjunction with anything else is not this shape (and not a rule we implement).
+  EXPECT_THROW(compile_cel_rule("has(self.a) == has(oldSelf.a) && self.b == oldSelf.b", *node),
+               std::invalid_argument);
+}
+
 TEST(CelRules, QueueLabelKeyPrefixLength) {
   auto node = node_of("string");
   EXPECT_EQ(eval(kR2, *node, "runai/queue"), "true");

@@ -44,15 +44,22 @@ def immutable(field):
     return rule("self == oldSelf", f"{field} is immutable")
 
 
-def presence_pinned(field):
-    return rule(f"has(self.{field}) == has(oldSelf.{field})", f"{field} cannot be added or removed after creation")
+def presence_pinned(*fields):
+    """One rule pinning the presence of every field, with one message naming them all (NVCRE's
+    JobSpec pins its three measurement fields together)."""
+    names = fields[0] if len(fields) == 1 else ", ".join(fields[:-1]) + ", and " + fields[-1]
+    return rule(" && ".join(f"has(self.{f}) == has(oldSelf.{f})" for f in fields),
+                f"{names} cannot be added or removed after creation")
+
+
+JOB_SPEC_PRESENCE = [presence_pinned("workloadMetadata"),
+                     presence_pinned("nodeHealthMonitor", "goodputMeasurement", "bandwidthMeasurement")]
 
 
 ALL_RULES = [R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R8_MEMORY] + \
     [immutable(f) for f in ("workload", "workloadMetadata", "nodeHealthMonitor", "goodputMeasurement",
                             "bandwidthMeasurement")] + \
-    [presence_pinned(f) for f in ("workloadMetadata", "nodeHealthMonitor", "goodputMeasurement",
-                                  "bandwidthMeasurement")]
+    JOB_SPEC_PRESENCE
 
 # ---------------------------------------------------------------- patterns
 LABEL_VALUE_PATTERN = r"^$|^[a-zA-Z0-9]([-a-zA-Z0-9_.]{0,61}[a-zA-Z0-9])?$"
@@ -406,8 +413,7 @@ def job_spec(d):
         "bandwidthMeasurement": bandwidth_measurement_config(immutable("bandwidthMeasurement")),
         "thresholds": string_map("Metric name to CEL expression over value; evaluated after success."),
         "measurementTimeout": duration("Wait for measurement data after success (default 5m)."),
-    }, d, required=["workload"]), *[presence_pinned(f) for f in ("workloadMetadata", "nodeHealthMonitor",
-                                                                 "goodputMeasurement", "bandwidthMeasurement")])
+    }, d, required=["workload"]), *JOB_SPEC_PRESENCE)
 
 # ---------------------------------------------------------------- Workflow building blocks
 
