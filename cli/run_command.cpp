@@ -108,59 +108,6 @@ void print_still_running(const std::string& name, const std::string& ns, std::os
       << "Stop it:\n  kubectl delete certification " << name << " -n " << ns << "\n";
 }
 
-// The report after the wait: printed, written to the files; returns false when the JUnit file
-// could not be written (that fails the command; a results file that cannot be written only warns,
-// as NVCRE's run does).
-bool report_after_wait(const CertificationRunOptions& options, k8s::RestClient& client,
-                       const std::string& ns, const std::string& name, const WaitResult& wait,
-                       std::ostream& out, std::ostream& err) {
-  report::CertificationReport built;
-  try {
-    built = report::build_certification_report(fetch_report_objects(client, ns, name),
-                                               k8s::Clock::now());
-  } catch (const std::exception& error) {
-    if (wait.timed_out && std::string(error.what()).find("not found") != std::string::npos)
-      err << "Certification \"" << name
-          << "\" no longer exists after timeout; partial report unavailable.\n";
-    else
-      err << "Warning: could not build the report of certification \"" << name
-          << "\": " << error.what() << "\n";
-    return true;
-  }
-  if (wait.outcome == RunOutcome::Failed && !built.failed_nodes.empty()) {
-    std::string nodes;
-    for (const auto& node : built.failed_nodes) nodes += (nodes.empty() ? "" : ", ") + node;
-    err << "Failed nodes: " << nodes << "\n";
-  }
-  const bool ok = wait.outcome == RunOutcome::Succeeded && !wait.timed_out;
-  (ok ? out : err) << report::render_text({built}) << std::flush;
-  if (!options.results_file.empty()) {
-    try {
-      write_report_file(options.results_file, report::results_json({built}), "results file");
-      err << "Results written to " << options.results_file << "\n";
-    } catch (const std::exception& error) {
-      err << "Warning: failed to write results file " << options.results_file << ": "
-          << error.what() << "\n";
-    }
-  }
-  if (!options.junit_file.empty()) {
-    try {
-      write_report_file(options.junit_file, report::render_junit({built}), "JUnit report");
-      err << "JUnit report written to " << options.junit_file << "\n";
-    } catch (const std::exception& error) {
-      err << "Error: " << error.what() << "\n";
-      return false;
-    }
-  }
-  if (wait.timed_out && !options.cleanup) {
-    if (built.result == report::kResultRunning)
-      print_still_running(name, ns, err);
-    else
-      err << "The certification completed while the timeout was being handled.\n";
-  }
-  return true;
-}
-
 // Creates the namespace, pull secret and Certification; returns the created object.
 json::value create_everything(const CertificationRunOptions& options, k8s::RestClient& client,
                               api::Certification& certification, Cleanup& cleanup,
@@ -228,6 +175,56 @@ void run_setup(const CertificationRunOptions& options, Cleanup& cleanup, std::os
 }
 
 }  // namespace
+
+bool report_after_wait(const CertificationRunOptions& options, k8s::RestClient& client,
+                       const std::string& ns, const std::string& name, const WaitResult& wait,
+                       std::ostream& out, std::ostream& err) {
+  report::CertificationReport built;
+  try {
+    built = report::build_certification_report(fetch_report_objects(client, ns, name),
+                                               k8s::Clock::now());
+  } catch (const std::exception& error) {
+    if (wait.timed_out && std::string(error.what()).find("not found") != std::string::npos)
+      err << "Certification \"" << name
+          << "\" no longer exists after timeout; partial report unavailable.\n";
+    else
+      err << "Warning: could not build the report of certification \"" << name
+          << "\": " << error.what() << "\n";
+    return true;
+  }
+  if (wait.outcome == RunOutcome::Failed && !built.failed_nodes.empty()) {
+    std::string nodes;
+    for (const auto& node : built.failed_nodes) nodes += (nodes.empty() ? "" : ", ") + node;
+    err << "Failed nodes: " << nodes << "\n";
+  }
+  const bool ok = wait.outcome == RunOutcome::Succeeded && !wait.timed_out;
+  (ok ? out : err) << report::render_text({built}) << std::flush;
+  if (!options.results_file.empty()) {
+    try {
+      write_report_file(options.results_file, report::results_json({built}), "results file");
+      err << "Results written to " << options.results_file << "\n";
+    } catch (const std::exception& error) {
+      err << "Warning: failed to write results file " << options.results_file << ": "
+          << error.what() << "\n";
+    }
+  }
+  if (!options.junit_file.empty()) {
+    try {
+      write_report_file(options.junit_file, report::render_junit({built}), "JUnit report");
+      err << "JUnit report written to " << options.junit_file << "\n";
+    } catch (const std::exception& error) {
+      err << "Error: " << error.what() << "\n";
+      return false;
+    }
+  }
+  if (wait.timed_out && !options.cleanup) {
+    if (built.result == report::kResultRunning)
+      print_still_running(name, ns, err);
+    else
+      err << "The certification completed while the timeout was being handled.\n";
+  }
+  return true;
+}
 
 int run_certification_run(const CertificationRunOptions& options, std::ostream& out,
                           std::ostream& err) {

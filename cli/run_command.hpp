@@ -32,6 +32,16 @@ struct CertificationRunOptions {
   bool live = false;           // stderr is a terminal: the live progress view
 };
 
+struct WaitResult;
+
+// The report after the wait: printed (stdout after a success, else stderr), written to the
+// --results-file / --junit-file, and after a timeout what became of the Certification. Returns
+// false when the JUnit file could not be written (that fails the command; a results file that
+// cannot be written only warns, as NVCRE's run does).
+bool report_after_wait(const CertificationRunOptions& options, k8s::RestClient& client,
+                       const std::string& ns, const std::string& name, const WaitResult& wait,
+                       std::ostream& out, std::ostream& err);
+
 // Runs the command; returns the exit code. Throws std::invalid_argument / std::runtime_error for
 // errors found before anything was created (main prints "Error: <message>").
 int run_certification_run(const CertificationRunOptions& options, std::ostream& out,

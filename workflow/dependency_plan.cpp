@@ -275,6 +275,12 @@ api::JobSpec rename_job_spec(const api::JobSpec& spec,
       });
   api::JobSpec out = api::decode<api::JobSpec>(renamed, "spec");
   out.workloadMetadata = spec.workloadMetadata;
+  // LogProfiles are cluster-scoped objects of their own, never job-scoped copies: a profile name
+  // that happens to equal a string the copies share (an `app` label, say) must not be renamed.
+  if (out.goodputMeasurement && spec.goodputMeasurement)
+    out.goodputMeasurement->logProfileRef = spec.goodputMeasurement->logProfileRef;
+  if (out.bandwidthMeasurement && spec.bandwidthMeasurement)
+    out.bandwidthMeasurement->logProfileRef = spec.bandwidthMeasurement->logProfileRef;
   return out;
 }
 

@@ -60,8 +60,9 @@ std::map<std::string, std::string> job_dependency_replacements(
 boost::json::value rename_strings(const boost::json::value& value,
                                   const std::map<std::string, std::string>& replacements);
 
-// The Job spec with dependency references renamed; workloadMetadata and the label / annotation maps
-// of runtime patches are metadata, never references, and are kept as they were.
+// The Job spec with dependency references renamed; workloadMetadata, the label / annotation maps
+// of runtime patches and the measurements' LogProfile names are never references to copies, and are
+// kept as they were.
 api::JobSpec rename_job_spec(const api::JobSpec& spec,
                              const std::map<std::string, std::string>& replacements);
 

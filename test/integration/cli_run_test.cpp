@@ -2,6 +2,9 @@
 // them: the real binary, a kubeconfig for an embedded kube-sim with the real manager on it.
 // Checks exit status, stdout / stderr (progress, literal messages, the report), the results and
 // JUnit files (python3's XML parser), and what is left in the cluster after --cleanup and SIGINT.
+#include "cli/run_command.hpp"
+#include "cli/run_support.hpp"
+#include "cli/run_watch.hpp"
 #include "test/support/cli_workspace.hpp"
 #include "test/support/embedded_manager.hpp"
 #include "sim/fault_plan.hpp"
@@ -366,6 +369,49 @@ TEST_F(CliRunTest, ApiErrorsSayWhichStepFailed) {
   EXPECT_TRUE(contains(kept.err, "[cleanup] Warning: failed to delete certification: "))
       << kept.err;
   EXPECT_TRUE(contains(kept.err, "[cleanup] Done (with warnings).\n")) << kept.err;
+}
+
+// The messages of races a run cannot be made to hit on cue, from the steps that print them: the
+// Certification deleted while the timeout was handled, or decided meanwhile; the pull secret gone
+// or not writable when its owner reference is set.
+TEST_F(CliRunTest, RacesAfterATimeoutAndAroundThePullSecretAreNamed) {
+  start_cluster({});
+  cli::CertificationRunOptions options;
+  cli::WaitResult timed_out;
+  timed_out.timed_out = true;
+  std::ostringstream out, err;
+  EXPECT_TRUE(cli::report_after_wait(options, *client_, "it", "gone", timed_out, out, err));
+  EXPECT_EQ(err.str(),
+            "Certification \"gone\" no longer exists after timeout; partial report unavailable.\n");
+  const CliRun done = nvcrectl(
+      "certification run --category communication/nccl-all-reduce --name done -n it --wait");
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  err.str("");
+  EXPECT_TRUE(cli::report_after_wait(options, *client_, "it", "done", timed_out, out, err));
+  EXPECT_TRUE(contains(err.str(),
+                       "The certification completed while the timeout was being "
+                       "handled.\n"))
+      << err.str();
+
+  const json::value owner = client_->get(kCertifications, "it", "done");
+  err.str("");
+  cli::own_pull_secret(*client_, "it", "nosuch", owner, err);
+  EXPECT_TRUE(contains(err.str(),
+                       "Warning: could not retrieve pull secret \"nosuch\" to set "
+                       "OwnerReference: "))
+      << err.str();
+  client_->create({"", "v1", "secrets", true}, "it",
+                  json::parse(R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"pull"}})"));
+  cluster_->sim().api().faults().set_plan(
+      sim::parse_fault_plan("seed: 3\nverbs:\n  update:\n    errors:\n"
+                            "    - {code: 500, rate: 1.0}\n"));
+  err.str("");
+  cli::own_pull_secret(*client_, "it", "pull", owner, err);
+  cluster_->sim().api().faults().set_plan(sim::parse_fault_plan("seed: 3\n"));
+  EXPECT_TRUE(contains(err.str(),
+                       "Warning: could not set OwnerReference on pull secret \"pull\"; "
+                       "it will not be deleted with its owner: "))
+      << err.str();
 }
 
 TEST(CliRunInput, RenderWithoutAFileSaysWhatItNeeds) {

@@ -88,6 +88,18 @@ TEST(WorkflowDependencyPlan, RenamesReferencesButNotMetadata) {
   EXPECT_EQ(out.at("workloadMetadata").at("labels").at("kueue.x-k8s.io/queue-name"), "rt");
 }
 
+TEST(WorkflowDependencyPlan, LogProfileNamesAreNeverRenamed) {
+  // "nccl-loopback" is both the copies' shared app label and the LogProfile's name.
+  const auto spec = job_spec(R"({"workload":{"trainJob":{"runtimeRef":{"name":"nccl-loopback"}}},
+      "bandwidthMeasurement":{"logProfileRef":"nccl-loopback"},
+      "goodputMeasurement":{"logProfileRef":"nccl-loopback"}})");
+  const json::value out =
+      api::encode(wf::rename_job_spec(spec, {{"nccl-loopback", "nccl-loopback-x"}}));
+  EXPECT_EQ(out.at("workload").at("trainJob").at("runtimeRef").at("name"), "nccl-loopback-x");
+  EXPECT_EQ(out.at("bandwidthMeasurement").at("logProfileRef"), "nccl-loopback");
+  EXPECT_EQ(out.at("goodputMeasurement").at("logProfileRef"), "nccl-loopback");
+}
+
 TEST(WorkflowDependencyPlan, OwnershipChecks) {
   const auto annotated =
       json::parse(R"({"metadata":{"annotations":{"nvcre.nvidia.com/workflow-uid":"u1"}}})");
