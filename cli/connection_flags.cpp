@@ -15,11 +15,13 @@ void add_string_options(CLI::App& command, std::initializer_list<StringOption> o
 void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
                           const std::string& namespace_help) {
   auto& o = flags.overrides;
-  add_string_options(command,
-                     {{"--kubeconfig", &o.kubeconfig,
-                       "Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, "
-                       "then the in-cluster service account)"},
-                      {"--context", &o.context, "The kubeconfig context to use"}});
+  add_string_options(
+      command, {{"--kubeconfig", &o.kubeconfig,
+                 "Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, "
+                 "then the in-cluster service account)"},
+                {"--context", &o.context, "The kubeconfig context to use"},
+                {"--cluster", &o.cluster, "The kubeconfig cluster to use instead of the context's"},
+                {"--user", &o.user, "The kubeconfig user to use instead of the context's"}});
   // Commands without a namespace concept offer no -n: a silently ignored flag is worse than none.
   if (!namespace_help.empty()) command.add_option("-n,--namespace", o.ns, namespace_help);
   add_string_options(
@@ -34,6 +36,17 @@ void add_connection_flags(CLI::App& command, ConnectionFlags& flags,
         "Server name for certificate validation (default: the server's host)"}});
   command.add_flag("--insecure-skip-tls-verify", o.insecure_skip_tls_verify,
                    "Do not verify the server's certificate (insecure)");
+  add_string_options(
+      command, {{"--as", &o.as, "Username to impersonate for the operation"},
+                {"--as-uid", &o.as_uid, "UID to impersonate for the operation (needs --as)"}});
+  command.add_option("--as-group", o.as_groups,
+                     "Group to impersonate for the operation; repeat for several (needs --as)");
+  // Accepted so kubectl-style invocations work unchanged; nvcrectl keeps no discovery cache on
+  // disk and never asks the server for compressed responses.
+  command.add_option("--cache-dir", flags.cache_dir,
+                     "Accepted for kubectl compatibility; nvcrectl keeps no discovery cache");
+  command.add_flag("--disable-compression", flags.disable_compression,
+                   "Accepted for kubectl compatibility; responses are never compressed");
   command.add_option("--request-timeout", flags.request_timeout,
                      "How long to wait for one API request (Go duration, e.g. 10s; 0: 30s)");
 }

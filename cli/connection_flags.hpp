@@ -1,6 +1,8 @@
 #pragma once
-// kubectl's connection flags for nvcrectl's cluster commands (--kubeconfig, --context,
-// -n/--namespace, -s/--server, --token, TLS files, --request-timeout) and the client they select.
+// kubectl's connection flags for nvcrectl's cluster commands (--kubeconfig, --context, --cluster,
+// --user, -n/--namespace, -s/--server, --token, TLS files, --as/--as-group/--as-uid,
+// --request-timeout; --cache-dir and --disable-compression are accepted) and the client they
+// select.
 // The resolution itself is k8s::resolve_connection, shared with nvcre-manager.
 #include "k8s/connection.hpp"
 #include "k8s/rest_client.hpp"
@@ -27,6 +29,8 @@ void add_string_options(CLI::App& command, std::initializer_list<StringOption> o
 struct ConnectionFlags {
   k8s::ConnectionOverrides overrides;
   std::string request_timeout = "0";  // Go duration; "0": the client's default (30s)
+  std::string cache_dir;              // accepted, unused (kubectl compatibility)
+  bool disable_compression = false;   // accepted, unused (kubectl compatibility)
 };
 
 // Registers the flags on `command`. `namespace_help` says what -n defaults to for this command;

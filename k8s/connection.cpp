@@ -60,12 +60,15 @@ ClientConfig base_config(const ConnectionOverrides& overrides, ConfigSearch sear
     if (!is_file(overrides.kubeconfig))
       throw ConfigError("--kubeconfig " + overrides.kubeconfig +
                         ": the file does not exist; pass the path of a kubeconfig file");
-    return load_kubeconfig(overrides.kubeconfig, overrides.context);
+    return load_kubeconfig(overrides.kubeconfig, overrides.context, overrides.cluster,
+                           overrides.user);
   }
-  if (auto path = kubeconfig_from_env(getenv)) return load_kubeconfig(*path, overrides.context);
+  if (auto path = kubeconfig_from_env(getenv))
+    return load_kubeconfig(*path, overrides.context, overrides.cluster, overrides.user);
   if (search == ConfigSearch::Controller && in_cluster_available(getenv))
     return load_in_cluster(in_cluster);
-  if (auto path = kubeconfig_in_home(getenv)) return load_kubeconfig(*path, overrides.context);
+  if (auto path = kubeconfig_in_home(getenv))
+    return load_kubeconfig(*path, overrides.context, overrides.cluster, overrides.user);
   if (in_cluster_available(getenv)) return load_in_cluster(in_cluster);
   if (!overrides.context.empty())
     throw ConfigError("--context " + overrides.context +
@@ -134,6 +137,11 @@ ClientConfig resolve_connection(const ConnectionOverrides& overrides, ConfigSear
     config.ca_file.clear();
   }
   if (!overrides.ns.empty()) config.ns = overrides.ns;
+  if (overrides.as.empty() && (!overrides.as_groups.empty() || !overrides.as_uid.empty()))
+    throw ConfigError("--as-group and --as-uid need --as: impersonation names a user first");
+  config.impersonate_user = overrides.as;
+  config.impersonate_groups = overrides.as_groups;
+  config.impersonate_uid = overrides.as_uid;
   return config;
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nvcre::k8s {
 
@@ -22,6 +23,11 @@ struct ConnectionOverrides {
   std::string client_key;             // --client-key (file)
   std::string tls_server_name;        // --tls-server-name
   bool insecure_skip_tls_verify = false;
+  std::string cluster;                 // --cluster: the kubeconfig cluster instead of the context's
+  std::string user;                    // --user: the kubeconfig user instead of the context's
+  std::string as;                      // --as: impersonate this user
+  std::vector<std::string> as_groups;  // --as-group (repeatable)
+  std::string as_uid;                  // --as-uid
 };
 
 // Where to look when --kubeconfig is not given. Both start with $KUBECONFIG (its first existing

@@ -139,7 +139,11 @@ TransportError cancelled(const std::string& what) {
 }  // namespace
 
 struct HttpTransport::Impl {
-  Impl(const ClientConfig& config, TransportOptions o) : options(std::move(o)) {
+  Impl(const ClientConfig& config, TransportOptions o)
+      : options(std::move(o)),
+        impersonate_user(config.impersonate_user),
+        impersonate_groups(config.impersonate_groups),
+        impersonate_uid(config.impersonate_uid) {
     try {
       url = parse_server_url(config.server);
     } catch (const std::invalid_argument& e) {
@@ -214,6 +218,11 @@ struct HttpTransport::Impl {
     req.set(http::field::accept,
             watch ? "application/json;stream=watch, application/json" : "application/json");
     if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+    if (!impersonate_user.empty()) {
+      req.set("Impersonate-User", impersonate_user);
+      for (const auto& group : impersonate_groups) req.insert("Impersonate-Group", group);
+      if (!impersonate_uid.empty()) req.set("Impersonate-Uid", impersonate_uid);
+    }
     if (!r.content_type.empty()) req.set(http::field::content_type, r.content_type);
     req.keep_alive(true);
     req.body() = r.body;
@@ -353,6 +362,9 @@ struct HttpTransport::Impl {
   }
 
   TransportOptions options;
+  std::string impersonate_user;
+  std::vector<std::string> impersonate_groups;
+  std::string impersonate_uid;
   ServerUrl url;
   std::optional<TlsClient> tls;
   std::mutex mutex;

@@ -176,7 +176,9 @@ std::string ClientConfig::describe() const {
 }
 
 ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin,
-                              const std::string& context, const fs::path& base_dir) {
+                              const std::string& context, const fs::path& base_dir,
+                              const std::string& cluster_override,
+                              const std::string& user_override) {
   Reader r{origin, base_dir};
   json::value doc;
   try {
@@ -195,15 +197,18 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
   }
   const auto& ctx = r.named(root, "contexts", "context", context_name, "");
   const std::string ctx_where = "context \"" + context_name + "\"";
-  std::string cluster_name = r.string_at(ctx, "cluster", ctx_where);
+  std::string cluster_name =
+      cluster_override.empty() ? r.string_at(ctx, "cluster", ctx_where) : cluster_override;
   if (cluster_name.empty()) r.fail(ctx_where + " names no cluster");
-  std::string user_name = r.string_at(ctx, "user", ctx_where);
+  std::string user_name =
+      user_override.empty() ? r.string_at(ctx, "user", ctx_where) : user_override;
 
   ClientConfig config;
   config.source = "kubeconfig " + origin + " (context " + context_name + ")";
   if (auto ns = r.string_at(ctx, "namespace", ctx_where); !ns.empty()) config.ns = ns;
 
-  const auto& cluster = r.named(root, "clusters", "cluster", cluster_name, ctx_where + ": ");
+  const auto& cluster = r.named(root, "clusters", "cluster", cluster_name,
+                                cluster_override.empty() ? ctx_where + ": " : "--cluster: ");
   const std::string cl_where = "cluster \"" + cluster_name + "\"";
   config.server = r.string_at(cluster, "server", cl_where);
   if (config.server.empty()) r.fail(cl_where + " has no server");
@@ -218,7 +223,8 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
            ": certificate-authority and insecure-skip-tls-verify are mutually exclusive");
 
   if (!user_name.empty()) {
-    const auto& user = r.named(root, "users", "user", user_name, ctx_where + ": ");
+    const auto& user = r.named(root, "users", "user", user_name,
+                               user_override.empty() ? ctx_where + ": " : "--user: ");
     const std::string u_where = "user \"" + user_name + "\"";
     config.bearer_token = r.string_at(user, "token", u_where);
     config.token_file = r.path_at(user, "tokenFile", u_where);
@@ -246,12 +252,13 @@ ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin
   return config;
 }
 
-ClientConfig load_kubeconfig(const fs::path& path, const std::string& context) {
+ClientConfig load_kubeconfig(const fs::path& path, const std::string& context,
+                             const std::string& cluster, const std::string& user) {
   auto text = read_file(path);
   std::error_code ec;
   if (!text || fs::is_directory(path, ec))
     throw ConfigError("kubeconfig " + path.string() + ": cannot read the file");
-  return parse_kubeconfig(*text, path.string(), context, path.parent_path());
+  return parse_kubeconfig(*text, path.string(), context, path.parent_path(), cluster, user);
 }
 
 std::optional<fs::path> default_kubeconfig_path(

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nvcre::k8s {
 
@@ -36,6 +37,12 @@ struct ClientConfig {
   std::string bearer_token;  // secret
   std::string token_file;
 
+  // Impersonation (kubectl's --as, --as-group, --as-uid): sent as Impersonate-* headers; the
+  // server acts as this user if the authenticated one may impersonate it.
+  std::string impersonate_user;
+  std::vector<std::string> impersonate_groups;
+  std::string impersonate_uid;
+
   std::string ns = "default";         // the context's namespace
   RequestRateLimitConfig rate_limit;  // qps/burst, rest.Config semantics
 
@@ -45,14 +52,17 @@ struct ClientConfig {
   std::string describe() const;
 };
 
-// Loads `path`. `context` empty: the file's current-context. Throws ConfigError.
-ClientConfig load_kubeconfig(const std::filesystem::path& path, const std::string& context = {});
+// Loads `path`. `context` empty: the file's current-context; `cluster` / `user` (kubectl's
+// --cluster / --user) replace the context's choice of that entry. Throws ConfigError.
+ClientConfig load_kubeconfig(const std::filesystem::path& path, const std::string& context = {},
+                             const std::string& cluster = {}, const std::string& user = {});
 
 // The same from text already read; `origin` names the file in messages, relative paths resolve
 // against `base_dir`.
 ClientConfig parse_kubeconfig(const std::string& text, const std::string& origin,
                               const std::string& context = {},
-                              const std::filesystem::path& base_dir = {});
+                              const std::filesystem::path& base_dir = {},
+                              const std::string& cluster = {}, const std::string& user = {});
 
 // A kubeconfig of one context "sim" for `server_url`: what the demo hands its user and the tests
 // hand nvcrectl, kubectl and the manager. No credentials unless `token` is given (an open kube-sim

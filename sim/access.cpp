@@ -163,6 +163,40 @@ json::value unauthorized_status() {
   return ApiError(401, "Unauthorized", "Unauthorized").to_status();
 }
 
+std::vector<rbac::RequestAttributes> impersonation_checks(const std::string& user,
+                                                          const std::vector<std::string>& groups,
+                                                          const std::string& uid) {
+  std::vector<rbac::RequestAttributes> checks;
+  const std::string prefix = "system:serviceaccount:";
+  if (user.starts_with(prefix) && user.find(':', prefix.size()) != std::string::npos) {
+    const auto colon = user.find(':', prefix.size());
+    checks.push_back({"impersonate", true, "", "serviceaccounts", "",
+                      user.substr(prefix.size(), colon - prefix.size()), user.substr(colon + 1),
+                      ""});
+  } else {
+    checks.push_back({"impersonate", true, "", "users", "", "", user, ""});
+  }
+  for (const auto& group : groups)
+    checks.push_back({"impersonate", true, "", "groups", "", "", group, ""});
+  if (!uid.empty())
+    checks.push_back({"impersonate", true, "authentication.k8s.io", "uids", "", "", uid, ""});
+  return checks;
+}
+
+rbac::UserInfo impersonated_user(const std::string& user, const std::vector<std::string>& groups) {
+  rbac::UserInfo out{user, groups};
+  const std::string prefix = "system:serviceaccount:";
+  if (groups.empty() && user.starts_with(prefix)) {
+    const auto colon = user.find(':', prefix.size());
+    out.groups = {"system:serviceaccounts",
+                  "system:serviceaccounts:" + user.substr(prefix.size(), colon - prefix.size())};
+  }
+  if (user != "system:anonymous" &&
+      std::find(out.groups.begin(), out.groups.end(), "system:authenticated") == out.groups.end())
+    out.groups.push_back("system:authenticated");
+  return out;
+}
+
 json::value forbidden_status(const rbac::UserInfo& user, const rbac::RequestAttributes& request,
                              const std::string& reason) {
   ApiError error(403, "Forbidden", rbac::forbidden_message(user, request, reason));

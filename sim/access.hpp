@@ -32,6 +32,16 @@ rbac::UserInfo anonymous_user();
 std::vector<boost::json::value> bootstrap_cluster_roles();
 std::vector<boost::json::value> bootstrap_cluster_role_bindings();
 
+// Impersonation (Impersonate-User / -Group / -Uid): the checks the authenticated user must pass,
+// as kube-apiserver's impersonation filter makes them (`impersonate` on users, or on the
+// ServiceAccount for a system:serviceaccount:<ns>:<name> user, on groups and on uids), and the
+// user the request then runs as: the named groups, or a ServiceAccount's own, and
+// system:authenticated.
+std::vector<rbac::RequestAttributes> impersonation_checks(const std::string& user,
+                                                          const std::vector<std::string>& groups,
+                                                          const std::string& uid);
+rbac::UserInfo impersonated_user(const std::string& user, const std::vector<std::string>& groups);
+
 // The API server's answers: 401 for a missing or unknown token, 403 naming what was refused.
 boost::json::value unauthorized_status();
 boost::json::value forbidden_status(const rbac::UserInfo& user,

@@ -38,6 +38,10 @@ struct HttpRequest {
   std::string user_agent{};  // counted per verb in the request log: which client wrote what
   // From "Authorization: Bearer <token>" ("" when absent). A secret: never logged or echoed.
   std::string bearer_token{};
+  // Impersonate-User / Impersonate-Group (repeated) / Impersonate-Uid (kubectl --as ...).
+  std::string impersonate_user{};
+  std::vector<std::string> impersonate_groups{};
+  std::string impersonate_uid{};
 };
 
 struct HttpResponse {

@@ -43,6 +43,24 @@ std::variant<rbac::UserInfo, HttpResponse> ApiServer::admit_request(const HttpRe
     log_.record_unauthenticated();
     return json_response(access::unauthorized_status(), 401);
   }
+  if (!request.impersonate_user.empty() || !request.impersonate_groups.empty() ||
+      !request.impersonate_uid.empty()) {
+    if (request.impersonate_user.empty())
+      return json_response(
+          ApiError(400, "BadRequest",
+                   "requested uid or group impersonation without impersonating a user")
+              .to_status(),
+          400);
+    for (const auto& check : access::impersonation_checks(
+             request.impersonate_user, request.impersonate_groups, request.impersonate_uid)) {
+      const rbac::Decision allowed = rbac::authorize(rbac_objects(), *user, check);
+      if (!allowed.allowed) {
+        log_.record_denied(user->name);
+        return json_response(access::forbidden_status(*user, check, allowed.reason), 403);
+      }
+    }
+    user = access::impersonated_user(request.impersonate_user, request.impersonate_groups);
+  }
   const rbac::RequestAttributes attributes =
       access::request_attributes(request.method, request.path, request.query);
   const rbac::Decision decision = rbac::authorize(rbac_objects(), *user, attributes);

@@ -150,6 +150,10 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     if (const std::string credentials(request[http::field::authorization]);
         credentials.starts_with("Bearer "))
       req.bearer_token = credentials.substr(7);
+    req.impersonate_user = std::string(request["Impersonate-User"]);
+    for (auto [it, end] = request.equal_range("Impersonate-Group"); it != end; ++it)
+      req.impersonate_groups.emplace_back(it->value());
+    req.impersonate_uid = std::string(request["Impersonate-Uid"]);
     req.body = std::move(request.body());
     auto parsed = boost::urls::parse_origin_form(request.target());
     if (!parsed) {

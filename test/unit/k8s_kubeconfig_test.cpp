@@ -159,6 +159,22 @@ TEST_F(KubeconfigFull, InsecureClusterWithoutUser) {
   EXPECT_TRUE(c.client_cert_data.empty());
 }
 
+// kubectl's --cluster / --user: the named entry replaces the context's choice, the rest of the
+// context (its namespace) stays.
+TEST_F(KubeconfigFull, ClusterAndUserReplaceTheContextsChoice) {
+  auto c = load_kubeconfig(path_, "prod", "lab", "dev-user");
+  EXPECT_EQ(c.server, "http://127.0.0.1:8080");
+  EXPECT_TRUE(c.insecure_skip_tls_verify);
+  EXPECT_EQ(c.bearer_token, kToken);
+  EXPECT_TRUE(c.client_key_data.empty());
+  EXPECT_EQ(c.ns, "gpu-validation");
+  expect_error(
+      [&] { load_kubeconfig(path_, "", "nosuch"); },
+      "--cluster: cluster \"nosuch\" not found; available: dev-cluster, prod-cluster, lab");
+  expect_error([&] { load_kubeconfig(path_, "", "", "nobody"); },
+               "--user: user \"nobody\" not found");
+}
+
 TEST_F(KubeconfigFull, UnknownContextListsAvailable) {
   auto what = expect_error([&] { load_kubeconfig(path_, "foo"); },
                            "kubeconfig " + path_.string() +

@@ -237,6 +237,56 @@ TEST_F(SimAccessServer, BlockingAnOwnersDeletionNeedsUpdateOnItsFinalizers) {
   EXPECT_EQ(api_.request_log().denied(user), 3u);
 }
 
+// Impersonate-* headers: checked as `impersonate` on users (or the ServiceAccount), groups and
+// uids; the request then runs as the impersonated user.
+TEST_F(SimAccessServer, ImpersonationNeedsImpersonateAndThenActsAsTheNamedUser) {
+  const std::string token = service_account_token("team", "bot");
+  auto as = [&](const std::string& caller, const std::string& user,
+                std::vector<std::string> groups = {}, const std::string& uid = "") {
+    HttpRequest request{
+        "GET", "/api/v1/namespaces/team/pods", {}, "application/json", "application/json", ""};
+    request.bearer_token = caller;
+    request.impersonate_user = user;
+    request.impersonate_groups = std::move(groups);
+    request.impersonate_uid = uid;
+    return std::get<HttpResponse>(api_.handle(request));
+  };
+  HttpResponse answer = as("admin-secret", "jane", {"qa"}, "1234");
+  EXPECT_EQ(answer.status, 403);
+  EXPECT_EQ(parse(answer).at("message"),
+            "pods is forbidden: User \"jane\" cannot list resource \"pods\" in API group \"\" in "
+            "the namespace \"team\"");
+  answer = as(token, "jane");
+  EXPECT_EQ(answer.status, 403);
+  EXPECT_EQ(parse(answer).at("message"),
+            "users \"jane\" is forbidden: User \"system:serviceaccount:team:bot\" cannot "
+            "impersonate resource \"users\" in API group \"\" at the cluster scope");
+  answer = as(token, "system:serviceaccount:team:builder");
+  EXPECT_EQ(parse(answer).at("message"),
+            "serviceaccounts \"builder\" is forbidden: User \"system:serviceaccount:team:bot\" "
+            "cannot impersonate resource \"serviceaccounts\" in API group \"\" in the namespace "
+            "\"team\"");
+  // Allowed to impersonate users but not groups: the group is what is refused.
+  call("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", "admin-secret",
+       R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole",
+           "metadata":{"name":"impersonate-users"},"rules":[{"apiGroups":[""],
+           "resources":["users"],"verbs":["impersonate"]}]})");
+  call("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", "admin-secret",
+       R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding",
+           "metadata":{"name":"bot-impersonates"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io",
+           "kind":"ClusterRole","name":"impersonate-users"},
+           "subjects":[{"kind":"ServiceAccount","name":"bot","namespace":"team"}]})");
+  EXPECT_EQ(parse(as(token, "jane")).at("message"),
+            "pods is forbidden: User \"jane\" cannot list resource \"pods\" in API group \"\" in "
+            "the namespace \"team\"");
+  EXPECT_EQ(parse(as(token, "jane", {"system:masters"})).at("message"),
+            "groups \"system:masters\" is forbidden: User \"system:serviceaccount:team:bot\" "
+            "cannot impersonate resource \"groups\" in API group \"\" at the cluster scope");
+  // Groups without a user are a malformed request.
+  answer = as("admin-secret", "", {"qa"});
+  EXPECT_EQ(answer.status, 400);
+}
+
 TEST_F(SimAccessServer, TheReviewEndpointsAnswerWithoutStoringAnything) {
   const std::string token = service_account_token("team", "bot");
   HttpResponse review = call("POST", "/apis/authentication.k8s.io/v1/tokenreviews", "admin-secret",
