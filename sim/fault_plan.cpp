@@ -136,15 +136,21 @@ VerbFaults parse_verb_faults(const json::value& value, const std::string& field,
             rule.rate = rate(e, fi + ".rate");
           } else if (k == "retryAfterSeconds") {
             rule.retry_after_seconds = non_negative_int(e, fi + ".retryAfterSeconds");
+          } else if (k == "resource" || k == "namespace" || k == "name") {
+            if (!e.is_string() || e.as_string().empty())
+              bad(fi + "." + std::string(k), "must be a non-empty string");
+            (k == "resource"    ? rule.resource
+             : k == "namespace" ? rule.ns
+                                : rule.name) = std::string(e.as_string());
           } else {
             bad(fi + "." + std::string(k), "unknown field");
           }
         }
         if (!has_code) bad(fi + ".code", "required");
-        if (rule.code != 500 && rule.code != 503 && rule.code != 409 && rule.code != 429)
-          bad(fi + ".code", "must be one of 500, 503, 409, 429");
+        if (rule.code < 400 || rule.code > 599) bad(fi + ".code", "must be a 4xx or 5xx code");
         if (rule.code == 429 && rule.retry_after_seconds == 0) rule.retry_after_seconds = 1;
-        total += rule.rate;
+        // Rules for different objects may each be certain; rules for every request share one draw.
+        if (rule.resource.empty() && rule.ns.empty() && rule.name.empty()) total += rule.rate;
         faults.errors.push_back(rule);
       }
       if (total > 1 + 1e-9) bad(f, "rates add up to more than 1");
@@ -214,6 +220,9 @@ json::value to_json(const FaultPlan& plan) {
     for (const auto& rule : faults.errors) {
       json::object e{{"code", rule.code}, {"rate", rule.rate}};
       if (rule.retry_after_seconds > 0) e["retryAfterSeconds"] = rule.retry_after_seconds;
+      if (!rule.resource.empty()) e["resource"] = rule.resource;
+      if (!rule.ns.empty()) e["namespace"] = rule.ns;
+      if (!rule.name.empty()) e["name"] = rule.name;
       errors.push_back(std::move(e));
     }
     if (!errors.empty()) v["errors"] = std::move(errors);
@@ -255,10 +264,33 @@ ApiError injected_error(const ErrorRule& rule, const RequestTarget& target) {
           429, "TooManyRequests",
           "Too many requests, please try again later. (kube-sim fault injection: " + what + ")");
       break;
-    default:
+    case 500:
       error = ApiError(500, "InternalError",
                        "Internal error occurred: kube-sim fault injection: " + what);
       break;
+    default: {
+      // Any other code, with the Status reason an API server gives it.
+      static const std::map<int, std::string> reasons{{400, "BadRequest"},
+                                                      {401, "Unauthorized"},
+                                                      {403, "Forbidden"},
+                                                      {404, "NotFound"},
+                                                      {405, "MethodNotAllowed"},
+                                                      {408, "Timeout"},
+                                                      {410, "Expired"},
+                                                      {413, "RequestEntityTooLarge"},
+                                                      {415, "UnsupportedMediaType"},
+                                                      {422, "Invalid"},
+                                                      {504, "Timeout"}};
+      const auto known = reasons.find(rule.code);
+      error = ApiError(rule.code, known == reasons.end() ? "Unknown" : known->second,
+                       qualified_resource(target.resource, target.group) +
+                           (target.name.empty() ? std::string() : " \"" + target.name + "\"") +
+                           " refused (kube-sim fault injection: " + what + ")");
+      error.name = target.name;
+      error.group = target.group;
+      error.kind = target.resource;
+      break;
+    }
   }
   error.retry_after_seconds = rule.retry_after_seconds;
   return error;
@@ -291,6 +323,7 @@ FaultDecision FaultInjector::decide(const RequestTarget& target) {
     const double draw = unit(rng_);
     double cumulative = 0;
     for (const auto& rule : faults->errors) {
+      if (!rule.applies_to(target)) continue;
       cumulative += rule.rate;
       if (rule.rate > 0 && draw < cumulative) {
         decision.error = injected_error(rule, target);

@@ -11,6 +11,8 @@
 //       errors:                   # tried in order against one uniform draw per request
 //       - {code: 503, rate: 0.25}
 //       - {code: 429, rate: 0.10, retryAfterSeconds: 2}
+//       - {code: 403, rate: 1.0, resource: workflows}  # only requests that match resource,
+//                                                      # namespace and name (each optional)
 //       latency: {fixedMs: 20, jitterMs: 30}   # delay = fixed + uniform[0, jitter]
 //     watch:
 //       forceGoneRate: 0.5        # share of watch starts answered with an ERROR 410 Expired event
@@ -55,10 +57,19 @@ std::optional<RequestTarget> classify_request(const std::string& method, const s
                                               const std::map<std::string, std::string>& query);
 
 struct ErrorRule {
-  int code = 503;   // 500, 503, 409 or 429
+  int code = 503;   // any 4xx or 5xx
   double rate = 0;  // probability in [0, 1]
   int retry_after_seconds =
       0;  // 429 (default 1) and optionally 503: details.retryAfterSeconds + Retry-After
+  // Which requests the rule applies to ("" = any): the plural resource, namespace and name.
+  std::string resource{};
+  std::string ns{};
+  std::string name{};
+
+  bool applies_to(const RequestTarget& target) const {
+    return (resource.empty() || resource == target.resource) && (ns.empty() || ns == target.ns) &&
+           (name.empty() || name == target.name);
+  }
 };
 
 struct VerbFaults {

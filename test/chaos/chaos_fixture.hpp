@@ -225,10 +225,12 @@ inline std::string describe(const ChildCreates& creates) {
 
 // After a run of `certifications` Certifications of one single-node Job per node on `nodes` nodes:
 // every child was created exactly once (one Workflow per Certification, one Job and one TrainJob
-// per Certification and node), and every extra create request was a handled 409 AlreadyExists.
+// per Certification and node), and every extra create request was a handled 409 AlreadyExists or
+// the retry of one of the `injected_refusals` creates kube-sim's fault plan refused.
 inline void expect_every_child_created_once(nvcre::manager::EmbeddedCluster& cluster,
                                             const std::string& label, std::size_t certifications,
-                                            std::size_t nodes) {
+                                            std::size_t nodes,
+                                            std::uint64_t injected_refusals = 0) {
   const ChildCreates creates = child_creates(cluster);
   std::cout << "[chaos] " << label << ": " << describe(creates);
   EXPECT_EQ(creates.created("workflows.nvcre.nvidia.com"), certifications);
@@ -240,7 +242,8 @@ inline void expect_every_child_created_once(nvcre::manager::EmbeddedCluster& clu
   // whose answer the old one never read); the controller then reads the holder and adopts it
   // only if it is its own. That is a handled retry, not a duplicate: every extra create request
   // must have been exactly such a 409 (no create failed in any other way).
-  EXPECT_EQ(cluster.sim().api().request_log().requests("create", 409), creates.extra_attempts())
+  EXPECT_EQ(cluster.sim().api().request_log().requests("create", 409) + injected_refusals,
+            creates.extra_attempts())
       << describe(creates.attempted_twice);
 }
 

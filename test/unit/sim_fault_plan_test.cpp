@@ -42,7 +42,10 @@ TEST(SimFaultPlan, RejectsBadPlans) {
     }
     return std::string();
   };
-  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 404, rate: 1}]}}").find("must be one of"),
+  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 302, rate: 1}]}}").find("4xx or 5xx"),
+            std::string::npos);
+  EXPECT_NE(error_of("verbs: {create: {errors: [{code: 403, rate: 1, resource: 7}]}}")
+                .find("verbs.create.errors[0].resource: must be a non-empty string"),
             std::string::npos);
   EXPECT_NE(error_of("verbs: {create: {errors: [{code: 503, rate: 0.7}, {code: 500, rate: 0.7}]}}")
                 .find("more than 1"),
@@ -53,6 +56,37 @@ TEST(SimFaultPlan, RejectsBadPlans) {
   EXPECT_NE(error_of("verbs: {get: {errors: [{code: 500, rate: 2}]}}").find("between 0 and 1"),
             std::string::npos);
   EXPECT_NE(error_of("seed: -1").find("seed"), std::string::npos);
+}
+
+// Rules by resource, namespace and name, with any 4xx / 5xx: only matching requests draw on them.
+TEST(SimFaultPlan, RulesForOneResourceOrObjectLeaveTheOthersAlone) {
+  FaultInjector injector;
+  injector.set_plan(parse_fault_plan(R"(seed: 7
+verbs:
+  create:
+    errors:
+    - {code: 403, rate: 1, resource: workflows}
+    - {code: 422, rate: 1, resource: configmaps, namespace: team, name: settings}
+)"));
+  RequestTarget workflow{Verb::Create, "nvcre.nvidia.com", "workflows", "team", "w", ""};
+  auto refused = injector.decide(workflow);
+  ASSERT_TRUE(refused.error);
+  EXPECT_EQ(refused.error->code, 403);
+  EXPECT_EQ(refused.error->reason, "Forbidden");
+  EXPECT_EQ(refused.error->name, "w");
+  RequestTarget settings{Verb::Create, "", "configmaps", "team", "settings", ""};
+  EXPECT_EQ(injector.decide(settings).error->reason, "Invalid");
+  for (RequestTarget other :
+       {RequestTarget{Verb::Create, "", "configmaps", "team", "other", ""},
+        RequestTarget{Verb::Create, "", "configmaps", "prod", "settings", ""},
+        RequestTarget{Verb::Create, "batch", "jobs", "team", "w", ""},
+        RequestTarget{Verb::Get, "nvcre.nvidia.com", "workflows", "team", "w", ""}})
+    EXPECT_FALSE(injector.decide(other).error) << other.resource << "/" << other.name;
+  EXPECT_EQ(injector.counter("Forbidden", Verb::Create), 1u);
+  EXPECT_EQ(injector.counter("Invalid", Verb::Create), 1u);
+  // The filters survive the JSON round trip that GET / PUT /sim/faults use.
+  EXPECT_EQ(to_json(parse_fault_plan(json::serialize(to_json(injector.plan())))),
+            to_json(injector.plan()));
 }
 
 TEST(SimFaultPlan, ClassifiesRequests) {
