@@ -1,5 +1,8 @@
 #include "k8s/api_error.hpp"
 
+#include "jsonkit/paths.hpp"
+#include "k8s/resource_mapper.hpp"
+
 #include <boost/json.hpp>
 
 #include <cctype>
@@ -7,11 +10,6 @@
 namespace nvcre::k8s {
 namespace json = boost::json;
 namespace {
-
-std::string str(const json::object& o, std::string_view key) {
-  if (const auto* v = o.if_contains(key); v && v->is_string()) return std::string(v->as_string());
-  return {};
-}
 
 std::string what_of(int code, const std::string& reason, const std::string& message) {
   std::string out =
@@ -26,22 +24,19 @@ std::string blocking_owners_needs(std::string_view body) {
   boost::system::error_code ec;
   const json::value object = json::parse(body, ec);
   if (ec || !object.is_object()) return {};
-  const json::object* meta =
-      object.as_object().if_contains("metadata") ? object.at("metadata").if_object() : nullptr;
-  const json::value* refs = meta ? meta->if_contains("ownerReferences") : nullptr;
-  if (refs == nullptr || !refs->is_array()) return {};
+  const json::array* refs =
+      jsonkit::find_array(object.as_object(), {"metadata", "ownerReferences"});
+  if (refs == nullptr) return {};
   std::string out;
-  for (const auto& ref : refs->as_array()) {
-    if (!ref.is_object()) continue;
-    const json::value* block = ref.as_object().if_contains("blockOwnerDeletion");
+  for (const auto& ref : *refs) {
+    const json::object* fields = ref.if_object();
+    const json::value* block = fields ? fields->if_contains("blockOwnerDeletion") : nullptr;
     if (block == nullptr || !block->is_bool() || !block->as_bool()) continue;
-    const std::string api_version = str(ref.as_object(), "apiVersion");
-    const auto slash = api_version.find('/');
-    std::string plural = str(ref.as_object(), "kind");
+    std::string plural = jsonkit::string_of(fields, "kind");
     for (auto& c : plural) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     out += std::string(out.empty() ? " (needs: " : "; ") + "cannot update resource \"" + plural +
            "s/finalizers\" in API group \"" +
-           (slash == std::string::npos ? "" : api_version.substr(0, slash)) + "\"";
+           split_api_version(jsonkit::string_of(fields, "apiVersion")).first + "\"";
   }
   return out.empty() ? out : out + ")";
 }
@@ -110,14 +105,14 @@ std::string reason_for_code(int code) {
 
 ApiError api_error_from_status(int http_code, const json::value& status) {
   const auto* o = status.if_object();
-  if (!o || str(*o, "kind") != "Status") {
+  if (!o || jsonkit::string_of(&*o, "kind") != "Status") {
     return ApiError(http_code, reason_for_code(http_code),
                     "unexpected error object from the server", {}, status);
   }
   int code = http_code;
   if (const auto* c = o->if_contains("code"); c && c->is_int64() && c->as_int64() > 0)
     code = static_cast<int>(c->as_int64());
-  std::string reason = str(*o, "reason");
+  std::string reason = jsonkit::string_of(&*o, "reason");
   if (reason.empty()) reason = reason_for_code(code);
   std::vector<StatusCause> causes;
   int retry_after = 0;
@@ -125,14 +120,16 @@ ApiError api_error_from_status(int http_code, const json::value& status) {
     if (const auto* cs = d->as_object().if_contains("causes"); cs && cs->is_array()) {
       for (const auto& c : cs->as_array()) {
         if (!c.is_object()) continue;
-        causes.push_back({str(c.as_object(), "reason"), str(c.as_object(), "message"),
-                          str(c.as_object(), "field")});
+        causes.push_back({jsonkit::string_of(&c.as_object(), "reason"),
+                          jsonkit::string_of(&c.as_object(), "message"),
+                          jsonkit::string_of(&c.as_object(), "field")});
       }
     }
     if (const auto* r = d->as_object().if_contains("retryAfterSeconds"); r && r->is_int64())
       retry_after = static_cast<int>(r->as_int64());
   }
-  ApiError e(code, std::move(reason), str(*o, "message"), std::move(causes), status);
+  ApiError e(code, std::move(reason), jsonkit::string_of(&*o, "message"), std::move(causes),
+             status);
   e.retry_after_seconds = retry_after;
   return e;
 }
@@ -140,7 +137,7 @@ ApiError api_error_from_status(int http_code, const json::value& status) {
 ApiError decode_api_error(int http_code, std::string_view body) {
   boost::system::error_code ec;
   json::value v = json::parse(body, ec);
-  if (!ec && v.is_object() && str(v.as_object(), "kind") == "Status")
+  if (!ec && v.is_object() && jsonkit::string_of(&v.as_object(), "kind") == "Status")
     return api_error_from_status(http_code, v);
   std::string excerpt(body.substr(0, 256));
   for (char& ch : excerpt)

@@ -138,7 +138,9 @@ ClientConfig resolve_connection(const ConnectionOverrides& overrides, ConfigSear
   }
   if (!overrides.ns.empty()) config.ns = overrides.ns;
   if (overrides.as.empty() && (!overrides.as_groups.empty() || !overrides.as_uid.empty()))
-    throw ConfigError("--as-group and --as-uid need --as: impersonation names a user first");
+    throw ConfigError(
+        "--as-group and --as-uid impersonate only together with --as USER: add --as with the "
+        "user to act as, or drop them");
   config.impersonate_user = overrides.as;
   config.impersonate_groups = overrides.as_groups;
   config.impersonate_uid = overrides.as_uid;

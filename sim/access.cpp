@@ -167,12 +167,9 @@ std::vector<rbac::RequestAttributes> impersonation_checks(const std::string& use
                                                           const std::vector<std::string>& groups,
                                                           const std::string& uid) {
   std::vector<rbac::RequestAttributes> checks;
-  const std::string prefix = "system:serviceaccount:";
-  if (user.starts_with(prefix) && user.find(':', prefix.size()) != std::string::npos) {
-    const auto colon = user.find(':', prefix.size());
-    checks.push_back({"impersonate", true, "", "serviceaccounts", "",
-                      user.substr(prefix.size(), colon - prefix.size()), user.substr(colon + 1),
-                      ""});
+  if (const auto account = rbac::service_account_of(user)) {
+    checks.push_back(
+        {"impersonate", true, "", "serviceaccounts", "", account->first, account->second, ""});
   } else {
     checks.push_back({"impersonate", true, "", "users", "", "", user, ""});
   }
@@ -184,13 +181,9 @@ std::vector<rbac::RequestAttributes> impersonation_checks(const std::string& use
 }
 
 rbac::UserInfo impersonated_user(const std::string& user, const std::vector<std::string>& groups) {
+  const auto account = rbac::service_account_of(user);
+  if (account && groups.empty()) return rbac::service_account_user(account->first, account->second);
   rbac::UserInfo out{user, groups};
-  const std::string prefix = "system:serviceaccount:";
-  if (groups.empty() && user.starts_with(prefix)) {
-    const auto colon = user.find(':', prefix.size());
-    out.groups = {"system:serviceaccounts",
-                  "system:serviceaccounts:" + user.substr(prefix.size(), colon - prefix.size())};
-  }
   if (user != "system:anonymous" &&
       std::find(out.groups.begin(), out.groups.end(), "system:authenticated") == out.groups.end())
     out.groups.push_back("system:authenticated");

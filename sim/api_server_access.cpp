@@ -3,6 +3,7 @@
 // (POST serviceaccounts/<name>/token), TokenReview, SubjectAccessReview and
 // SelfSubjectAccessReview. With access control off every request is served and the reviews
 // answer as the open server behaves: every access allowed.
+#include "k8s/resource_mapper.hpp"
 #include "sim/access.hpp"
 #include "sim/api_server.hpp"
 #include "sim/owner_reference_admission.hpp"
@@ -99,10 +100,7 @@ void ApiServer::check_owner_references(const rbac::UserInfo& user, const Resourc
   if (rbac::authorize(policy, user, {"update", true, "*", "*", "finalizers", "", "", ""}).allowed)
     return;
   for (const auto& ref : blocking) {
-    const auto slash = ref.api_version.find('/');
-    const std::string group = slash == std::string::npos ? "" : ref.api_version.substr(0, slash);
-    const std::string version =
-        slash == std::string::npos ? ref.api_version : ref.api_version.substr(slash + 1);
+    const auto [group, version] = k8s::split_api_version(ref.api_version);
     const ResourceInfo* owner = registry_.find_kind(group, version, ref.kind);
     if (owner == nullptr) refuse(owner_references::unmapped_owner_message(ref));
     const rbac::RequestAttributes finalize{

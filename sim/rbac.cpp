@@ -174,6 +174,14 @@ UserInfo service_account_user(const std::string& ns, const std::string& name) {
           {"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"}};
 }
 
+std::optional<std::pair<std::string, std::string>> service_account_of(const std::string& user) {
+  const std::string prefix = "system:serviceaccount:";
+  if (!user.starts_with(prefix)) return std::nullopt;
+  const auto colon = user.find(':', prefix.size());
+  if (colon == std::string::npos) return std::nullopt;
+  return std::pair{user.substr(prefix.size(), colon - prefix.size()), user.substr(colon + 1)};
+}
+
 Decision authorize(const RbacObjects& objects, const UserInfo& user,
                    const RequestAttributes& request) {
   if (std::find(user.groups.begin(), user.groups.end(), "system:masters") != user.groups.end())

@@ -7,7 +7,9 @@
 // inputs, nothing is cached.
 #include <boost/json/value.hpp>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nvcre::sim::rbac {
@@ -46,6 +48,8 @@ struct Decision {
 
 // The user's groups a ServiceAccount token implies, and its user name.
 UserInfo service_account_user(const std::string& ns, const std::string& name);
+// (namespace, name) of a "system:serviceaccount:<ns>:<name>" user; nullopt for any other user.
+std::optional<std::pair<std::string, std::string>> service_account_of(const std::string& user);
 
 Decision authorize(const RbacObjects& objects, const UserInfo& user,
                    const RequestAttributes& request);
