@@ -1,7 +1,8 @@
 #pragma once
-// ReportExportPolicy (nvcre.nvidia.com/v1alpha1, namespaced, no status): an administrator's standing
-// subscription that sends the final report of every Certification it selects to one webhook. nvcre
-// admits, validates and serves it as NVCRE's API server does; no controller delivers reports yet.
+// ReportExportPolicy (nvcre.nvidia.com/v1alpha1, namespaced, no status): an administrator's
+// standing subscription that sends the final report of every Certification it selects to one
+// webhook. nvcre admits, validates and serves it as NVCRE's API server does; no controller delivers
+// reports yet.
 #include "api/codec.hpp"
 #include "api/common_types.hpp"
 #include "api/meta.hpp"
@@ -24,7 +25,7 @@ struct LabelSelector {
 BOOST_DESCRIBE_STRUCT(LabelSelector, (), (matchLabels, matchExpressions))
 
 struct ReportExportSourceSelector {
-  std::string kind{};                   // only Certification (the CRD default)
+  std::string kind{};                     // only Certification (the CRD default)
   std::vector<std::string> namespaces{};  // 1..64, a set
   std::optional<LabelSelector> selector{};
 
@@ -56,10 +57,10 @@ BOOST_DESCRIBE_STRUCT(ReportWebhook, (), (url, bearerTokenSecretRef, timeout))
 
 // Go durations, each bounded by a CRD rule; maxBackoff never below initialBackoff.
 struct ReportExportRetry {
-  std::string initialBackoff{};  // default 10s
-  std::string maxBackoff{};      // default 15m
+  std::string initialBackoff{};               // default 10s
+  std::string maxBackoff{};                   // default 15m
   std::optional<std::int32_t> maxAttempts{};  // default 100, the first attempt included
-  std::string maxElapsedTime{};  // default 24h
+  std::string maxElapsedTime{};               // default 24h
   bool operator==(const ReportExportRetry&) const = default;
 };
 BOOST_DESCRIBE_STRUCT(ReportExportRetry, (),

@@ -44,7 +44,8 @@ bool is_unpinned(std::string_view placement);
 
 // Why `orchestration` (after overrides) contradicts `placement`, or "" when it does not: Unpinned
 // runs exactly one job, so diagnose and topology.strictDomain are refused; a topologyKey (which
-// platform overrides add) is not. The controller, `workflow render` and `workloadrun render` share it.
+// platform overrides add) is not. The controller, `workflow render` and `workloadrun render` share
+// it.
 std::string placement_problem(const api::OrchestrationSpec& orchestration,
                               std::string_view placement);
 

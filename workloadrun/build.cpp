@@ -188,9 +188,10 @@ void check_required_fields(const std::string& name, const api::WorkloadRunSpec& 
 // domain. Checked on the testScale as written, before intra-rack is lowered to strictDomain.
 void check_placement_and_scale(const std::string& placement, const std::string& test_scale) {
   if (!workflow::is_unpinned(placement)) return;
-  const std::string prefix = "orchestration.placement: Unpinned is incompatible with "
-                             "orchestration.testScale \"" +
-                             test_scale + "\": ";
+  const std::string prefix =
+      "orchestration.placement: Unpinned is incompatible with "
+      "orchestration.testScale \"" +
+      test_scale + "\": ";
   if (test_scale == api::test_scale::kIntraNode) {
     throw BuildFailure(prefix +
                        "intra-node runs one job per target node, Unpinned runs exactly one job; "
@@ -453,8 +454,8 @@ void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workf
   workflow_spec = std::move(resolved.spec);
   workflow_spec.overrides.clear();
   // What the Workflow controller would refuse after these overrides, refused here too.
-  if (auto problem =
-          workflow::placement_problem(workflow_spec.orchestration, workflow_spec.orchestration.placement);
+  if (auto problem = workflow::placement_problem(workflow_spec.orchestration,
+                                                 workflow_spec.orchestration.placement);
       !problem.empty()) {
     throw BuildFailure(problem);
   }

@@ -326,18 +326,18 @@ TEST(CelRules, DurationRangeIsInclusiveAndReadsGoDurations) {
   EXPECT_EQ(eval(kTimeoutRange, *node, "ten seconds"),
             "error: type conversion error from 'string' to 'google.protobuf.Duration'");
   // The bounds are read from the rule, not fixed.
-  EXPECT_EQ(eval("duration(self) >= duration('1h') && duration(self) <= duration('8760h')", *node,
-                 "30m"),
-            "false");
+  EXPECT_EQ(
+      eval("duration(self) >= duration('1h') && duration(self) <= duration('8760h')", *node, "30m"),
+      "false");
   EXPECT_THROW(compile_cel_rule(kTimeoutRange, *node_of("integer")), std::invalid_argument);
-  EXPECT_THROW(
-      compile_cel_rule("duration(self) >= duration('x') && duration(self) <= duration('5m')", *node),
-      std::invalid_argument);
+  EXPECT_THROW(compile_cel_rule(
+                   "duration(self) >= duration('x') && duration(self) <= duration('5m')", *node),
+               std::invalid_argument);
 }
 
 TEST(CelRules, BackoffMayNotShrink) {
-  const auto node = object_with({{"initialBackoff", node_of("string")},
-                                 {"maxBackoff", node_of("string")}});
+  const auto node =
+      object_with({{"initialBackoff", node_of("string")}, {"maxBackoff", node_of("string")}});
   EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 10s, maxBackoff: 15m}"), "true");
   EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 1m, maxBackoff: 60s}"), "true");
   EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 2m, maxBackoff: 30s}"), "false");
