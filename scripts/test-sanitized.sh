@@ -25,7 +25,7 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target nvcre_unit_tests nvcre_golden_t
   nvcre_integration_tests nvcrectl kube-sim nvcre-manager nvcre-demo
 
 suppressions=$PWD/scripts/sanitize
-reports=$PWD/$BUILD_DIR/sanitizer-reports
+reports=$(cd "$BUILD_DIR" && pwd)/sanitizer-reports  # BUILD_DIR may be relative or absolute
 rm -rf "$reports" && mkdir -p "$reports"
 # exitcode 86: a sanitized nvcrectl must not pass a test that expects its own exit code 1.
 common="exitcode=86:print_stacktrace=1:log_path=$reports/report:log_exe_name=1"
