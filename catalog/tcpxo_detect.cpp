@@ -73,8 +73,8 @@ std::optional<std::vector<std::string>> host_nic_order(const json::value& node,
 std::string node_list_suffix(const std::vector<std::string>& names) {
   if (names.empty()) return {};
   const std::vector<std::string> shown(
-      names.begin(), names.begin() + static_cast<std::ptrdiff_t>(
-                                         std::min(names.size(), kMessageMaxNodes)));
+      names.begin(),
+      names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kMessageMaxNodes)));
   std::string out = ": " + joined(shown);
   if (names.size() > shown.size())
     out += " and " + std::to_string(names.size() - shown.size()) + " more";
@@ -224,8 +224,8 @@ std::string tcpxo_plugin_detection_message(const TcpxoPluginDetection& detection
              "categories.";
     }
     return "TCPXO plugin version detection found plugin " + found +
-           ", older than the minimum supported release " + release + "; rendering the " +
-           release + " images (" + images +
+           ", older than the minimum supported release " + release + "; rendering the " + release +
+           " images (" + images +
            "). Upgrade the nccl-tcpxo-installer, or set categories[].options.image on the GCP "
            "H100 NCCL and training categories.";
   }

@@ -21,11 +21,11 @@ std::string reclaim_policy_for(const json::value& claim,
   const std::string wanted = jsonkit::string_at(claim, {"spec", "storageClassName"});
   for (const auto& storage_class : storage_classes) {
     const bool chosen =
-        wanted.empty() ? jsonkit::string_at(storage_class,
-                                            {"metadata", "annotations",
-                                             "storageclass.kubernetes.io/is-default-class"}) ==
-                             "true"
-                       : meta(storage_class, "name") == wanted;
+        wanted.empty()
+            ? jsonkit::string_at(storage_class, {"metadata", "annotations",
+                                                 "storageclass.kubernetes.io/is-default-class"}) ==
+                  "true"
+            : meta(storage_class, "name") == wanted;
     if (!chosen) continue;
     const std::string policy = jsonkit::string_at(storage_class, {"reclaimPolicy"});
     return policy.empty() ? "Delete" : policy;
@@ -55,8 +55,7 @@ json::value provisioned_volume(const json::value& claim, const std::string& name
       {"apiVersion", "v1"},
       {"kind", "PersistentVolume"},
       {"metadata",
-       {{"name", name},
-        {"annotations", {{"pv.kubernetes.io/provisioned-by", kSimProvisioner}}}}},
+       {{"name", name}, {"annotations", {{"pv.kubernetes.io/provisioned-by", kSimProvisioner}}}}},
       {"spec", std::move(spec)},
       {"status", {{"phase", "Bound"}}}};
 }
@@ -105,7 +104,8 @@ VolumeBindingPlan plan_volume_binding(const std::vector<json::value>& claims,
       if (phase != "Bound") plan.volume_status.push_back(with_phase(volume, "Bound"));
       continue;
     }
-    const std::string policy = jsonkit::string_at(volume, {"spec", "persistentVolumeReclaimPolicy"});
+    const std::string policy =
+        jsonkit::string_at(volume, {"spec", "persistentVolumeReclaimPolicy"});
     if (phase == "Released" && policy == "Delete") {
       plan.delete_volumes.push_back(meta(volume, "name"));
     } else if (phase != "Released") {

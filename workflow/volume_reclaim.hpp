@@ -34,8 +34,7 @@ struct VolumeReclaim {
   std::vector<k8s::Action> flips;  // MergePatch persistentVolumeReclaimPolicy: Delete
   bool wait = false;               // a stamped volume is still Bound: look again shortly
 };
-VolumeReclaim reclaim_volumes(const boost::json::value& volume_list,
-                              std::string_view workflow_uid);
+VolumeReclaim reclaim_volumes(const boost::json::value& volume_list, std::string_view workflow_uid);
 
 // Whether the Workflow creates PersistentVolumeClaims (then its deletion reclaims their volumes).
 bool declares_claims(const api::WorkflowSpec& spec);

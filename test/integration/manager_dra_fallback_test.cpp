@@ -36,35 +36,34 @@ json::value certification(const std::string& name) {
 
 // A torch run that names no gpusPerNode: its default comes from the detected architecture.
 json::value workloadrun(const std::string& name) {
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "WorkloadRun"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"image", "nvcr.io/nvidia/pytorch:26.01-py3"},
-        {"numNodes", 4},
-        {"framework", {{"torch", {{"module", "torchtitan.train"}}}}}}}};
+  return json::object{{"apiVersion", "nvcre.nvidia.com/v1alpha1"},
+                      {"kind", "WorkloadRun"},
+                      {"metadata", {{"name", name}, {"namespace", "it"}}},
+                      {"spec",
+                       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
+                        {"image", "nvcr.io/nvidia/pytorch:26.01-py3"},
+                        {"numNodes", 4},
+                        {"framework", {{"torch", {{"module", "torchtitan.train"}}}}}}}};
 }
 
 // What the NVIDIA DRA driver publishes for one node: a vfio passthrough device first (its PCI-IDs
 // name must not count), then the GPUs with their NVML name.
 json::value slice_of(const std::string& node, const std::string& product) {
   auto device = [](const std::string& name, const std::string& type, const std::string& product) {
-    return json::object{{"name", name},
-                        {"attributes",
-                         {{"type", {{"string", type}}}, {"productName", {{"string", product}}}}}};
+    return json::object{
+        {"name", name},
+        {"attributes", {{"type", {{"string", type}}}, {"productName", {{"string", product}}}}}};
   };
-  return json::object{
-      {"apiVersion", "resource.k8s.io/v1"},
-      {"kind", "ResourceSlice"},
-      {"metadata", {{"name", node + "-gpu.nvidia.com"}}},
-      {"spec",
-       {{"driver", "gpu.nvidia.com"},
-        {"nodeName", node},
-        {"pool", {{"name", node}, {"generation", 1}, {"resourceSliceCount", 1}}},
-        {"devices", json::array{device("vfio-0", "vfio", "GH100 [B200 SXM]"),
-                                device("gpu-0", "gpu", product), device("gpu-1", "gpu", product)}}}}};
+  return json::object{{"apiVersion", "resource.k8s.io/v1"},
+                      {"kind", "ResourceSlice"},
+                      {"metadata", {{"name", node + "-gpu.nvidia.com"}}},
+                      {"spec",
+                       {{"driver", "gpu.nvidia.com"},
+                        {"nodeName", node},
+                        {"pool", {{"name", node}, {"generation", 1}, {"resourceSliceCount", 1}}},
+                        {"devices", json::array{device("vfio-0", "vfio", "GH100 [B200 SXM]"),
+                                                device("gpu-0", "gpu", product),
+                                                device("gpu-1", "gpu", product)}}}}};
 }
 
 class ManagerDraFallback : public nvcre::testing::EmbeddedManagerTest {
@@ -77,9 +76,11 @@ class ManagerDraFallback : public nvcre::testing::EmbeddedManagerTest {
     start(std::move(options));
     for (const auto& node : items(kNodes)) {
       const std::string name = jsonkit::string_at(node, {"metadata", "name"});
-      client_->merge_patch(kNodes, "", name,
-                           json::parse(R"({"metadata":{"labels":{"nvidia.com/gpu.product":null}}})"));
-      if (with_slices) client_->create(kResourceSlices, "", slice_of(name, "NVIDIA H100 80GB HBM3"));
+      client_->merge_patch(
+          kNodes, "", name,
+          json::parse(R"({"metadata":{"labels":{"nvidia.com/gpu.product":null}}})"));
+      if (with_slices)
+        client_->create(kResourceSlices, "", slice_of(name, "NVIDIA H100 80GB HBM3"));
     }
   }
 
@@ -130,9 +131,9 @@ TEST_F(ManagerDraFallback, AWorkloadRunSizesItsRuntimeFromTheResourceSliceArchit
   EXPECT_EQ(jsonkit::string_at(run, {"status", "detectedGPUArchitecture"}), "h100")
       << json::serialize(run);
   const json::value runtime = only(kTrainingRuntimes);
-  EXPECT_EQ(jsonkit::value_at(runtime, {"spec", "mlPolicy", "torch", "numProcPerNode"})
-                ->to_number<int>(),
-            8)
+  EXPECT_EQ(
+      jsonkit::value_at(runtime, {"spec", "mlPolicy", "torch", "numProcPerNode"})->to_number<int>(),
+      8)
       << json::serialize(runtime);
 }
 

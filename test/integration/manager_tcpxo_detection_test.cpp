@@ -70,12 +70,10 @@ class ManagerTcpxoDetection : public nvcre::testing::EmbeddedManagerTest {
             {"metadata", {{"name", name}, {"namespace", "kube-system"}}},
             {"spec",
              {{"nodeName", node},
-              {"initContainers",
-               json::array{json::object{{"name", "nccl-tcpxo-installer"},
-                                        {"image", kPluginRepo + tag}}}},
-              {"containers",
-               json::array{json::object{{"name", "pause"},
-                                        {"image", "registry.k8s.io/pause:3.9"}}}}}}});
+              {"initContainers", json::array{json::object{{"name", "nccl-tcpxo-installer"},
+                                                          {"image", kPluginRepo + tag}}}},
+              {"containers", json::array{json::object{{"name", "pause"},
+                                                      {"image", "registry.k8s.io/pause:3.9"}}}}}}});
     client_->merge_patch_status(kPods, "kube-system", name,
                                 json::parse(R"({"status":{"phase":"Running"}})"));
   }

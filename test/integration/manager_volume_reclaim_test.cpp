@@ -28,14 +28,13 @@ json::value checkpointed_training() {
       {"metadata", {{"name", "ckpt"}, {"namespace", "it"}}},
       {"spec",
        {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories",
-         json::array{json::object{{"domain", "training"},
-                                  {"variant", "nemotron5-8b"},
-                                  {"options",
-                                   {{"nodesPerJob", 4},
-                                    {"maxSteps", 50},
-                                    {"enableCheckpoint", true},
-                                    {"storageClassName", "keep"}}}}}}}}};
+        {"categories", json::array{json::object{{"domain", "training"},
+                                                {"variant", "nemotron5-8b"},
+                                                {"options",
+                                                 {{"nodesPerJob", 4},
+                                                  {"maxSteps", 50},
+                                                  {"enableCheckpoint", true},
+                                                  {"storageClassName", "keep"}}}}}}}}};
 }
 
 class ManagerVolumeReclaim : public nvcre::testing::EmbeddedManagerTest {
@@ -49,8 +48,7 @@ class ManagerVolumeReclaim : public nvcre::testing::EmbeddedManagerTest {
                       "metadata":{"name":"keep"},"provisioner":"sim.nvcre.nvidia.com",
                       "reclaimPolicy":"Retain"})"));
     // Someone else's released volume, kept on purpose.
-    client_->create(kVolumes, "",
-                    json::parse(R"({"apiVersion":"v1","kind":"PersistentVolume",
+    client_->create(kVolumes, "", json::parse(R"({"apiVersion":"v1","kind":"PersistentVolume",
                       "metadata":{"name":"foreign"},
                       "spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],
                         "persistentVolumeReclaimPolicy":"Retain",
@@ -62,7 +60,8 @@ class ManagerVolumeReclaim : public nvcre::testing::EmbeddedManagerTest {
   std::vector<json::value> provisioned() {
     std::vector<json::value> out;
     for (const auto& volume : items(kVolumes)) {
-      if (jsonkit::string_at(volume, {"metadata", "name"}).starts_with("pvc-")) out.push_back(volume);
+      if (jsonkit::string_at(volume, {"metadata", "name"}).starts_with("pvc-"))
+        out.push_back(volume);
     }
     return out;
   }
@@ -82,15 +81,18 @@ TEST_F(ManagerVolumeReclaim, TheRunsVolumeIsStampedKeptAndReclaimedWithTheWorkfl
 
   // The group's claim is gone; its volume is Released, stamped, still Retain.
   std::vector<json::value> volumes;
-  ASSERT_TRUE(nvcre::test::eventually([&] {
-    volumes = provisioned();
-    return volumes.size() == 1 &&
-           jsonkit::string_at(volumes.front(), {"status", "phase"}) == "Released";
-  }, seconds(30), std::chrono::milliseconds(100)))
+  ASSERT_TRUE(nvcre::test::eventually(
+      [&] {
+        volumes = provisioned();
+        return volumes.size() == 1 &&
+               jsonkit::string_at(volumes.front(), {"status", "phase"}) == "Released";
+      },
+      seconds(30), std::chrono::milliseconds(100)))
       << json::serialize(json::value_from(items(kVolumes)));
   const json::value& volume = volumes.front();
-  EXPECT_EQ(jsonkit::string_at(volume, {"metadata", "annotations", "nvcre.nvidia.com/workflow-uid"}),
-            uid);
+  EXPECT_EQ(
+      jsonkit::string_at(volume, {"metadata", "annotations", "nvcre.nvidia.com/workflow-uid"}),
+      uid);
   EXPECT_EQ(policy(volume), "Retain");
   EXPECT_EQ(jsonkit::string_at(volume, {"spec", "storageClassName"}), "keep");
 

@@ -95,12 +95,10 @@ TEST(TcpxoDetect, NotExactlyEightSharedNetworksIsARefusalThatSaysWhatWasFound) {
 
 TEST(TcpxoDetect, PluginImageTags) {
   const std::string repo = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/";
-  EXPECT_EQ(tcpxo_plugin_image_version(repo + "nccl-plugin-gpudirecttcpx-dev:v1.0.15"),
-            "v1.0.15");
+  EXPECT_EQ(tcpxo_plugin_image_version(repo + "nccl-plugin-gpudirecttcpx-dev:v1.0.15"), "v1.0.15");
   EXPECT_EQ(tcpxo_plugin_image_version(repo + "nccl-plugin-gpudirecttcpx-dev:v1.0.15@sha256:ab"),
             "v1.0.15");
-  EXPECT_EQ(tcpxo_plugin_image_version("mirror.local/nccl-plugin-gpudirecttcpx-dev@sha256:ab"),
-            "");
+  EXPECT_EQ(tcpxo_plugin_image_version("mirror.local/nccl-plugin-gpudirecttcpx-dev@sha256:ab"), "");
   EXPECT_EQ(tcpxo_plugin_image_version(repo + "tcpgpudmarxd-dev:v1.0.21"), std::nullopt);
   EXPECT_EQ(tcpxo_plugin_image_version("registry:5000/other:v1.0.15"), std::nullopt);
 }
@@ -113,20 +111,20 @@ json::value installer(const std::string& node, const std::string& image,
       {"metadata", metadata},
       {"spec",
        {{"nodeName", node},
-        {"initContainers", json::array{json::object{{"name", "nccl-tcpxo-installer"},
-                                                    {"image", image}}}},
+        {"initContainers",
+         json::array{json::object{{"name", "nccl-tcpxo-installer"}, {"image", image}}}},
         {"containers", json::array{json::object{{"name", "pause"}, {"image", "pause:3.9"}}}}}},
       {"status", {{"phase", phase}}}};
 }
 
-const std::string kPlugin = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
-                            "nccl-plugin-gpudirecttcpx-dev:";
+const std::string kPlugin =
+    "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
+    "nccl-plugin-gpudirecttcpx-dev:";
 
 TEST(TcpxoDetect, OnlyRunningInstallersOnTargetNodesCount) {
-  const std::vector<json::value> pods{installer("a", kPlugin + "v1.0.17"),
-                                      installer("b", kPlugin + "v1.0.15", "Pending"),
-                                      installer("c", kPlugin + "v1.0.15", "Running", true),
-                                      installer("z", kPlugin + "v1.0.15")};
+  const std::vector<json::value> pods{
+      installer("a", kPlugin + "v1.0.17"), installer("b", kPlugin + "v1.0.15", "Pending"),
+      installer("c", kPlugin + "v1.0.15", "Running", true), installer("z", kPlugin + "v1.0.15")};
   std::vector<const json::value*> views;
   for (const auto& pod : pods) views.push_back(&pod);
   const auto tags = tcpxo_plugin_tags_by_node(views, {"a", "b", "c"});
@@ -160,9 +158,9 @@ TEST(TcpxoDetect, AnOlderReleaseRendersTheMinimumAndSaysToUpgrade) {
   const std::vector<std::string> nodes{"a"};
   const auto detection = detect_tcpxo_plugin_version(nodes, {{"a", {"v1.0.9"}}});
   EXPECT_EQ(detection.version, "v1.0.9");
-  EXPECT_NE(tcpxo_plugin_detection_message(detection)
-                .find("found plugin v1.0.9, older than the minimum supported release v1.0.15; "
-                      "rendering the v1.0.15 images"),
+  EXPECT_NE(tcpxo_plugin_detection_message(detection).find(
+                "found plugin v1.0.9, older than the minimum supported release v1.0.15; "
+                "rendering the v1.0.15 images"),
             std::string::npos);
 }
 

@@ -27,8 +27,8 @@ json::object device(const std::string& name, const std::string& product,
 json::object slice(const std::string& driver, const std::string& node_name, json::array devices) {
   json::object spec{{"driver", driver}, {"devices", std::move(devices)}};
   if (!node_name.empty()) spec["nodeName"] = node_name;
-  return json::object{{"apiVersion", "resource.k8s.io/v1"}, {"kind", "ResourceSlice"},
-                      {"spec", std::move(spec)}};
+  return json::object{
+      {"apiVersion", "resource.k8s.io/v1"}, {"kind", "ResourceSlice"}, {"spec", std::move(spec)}};
 }
 
 json::value list(json::array items) {
@@ -57,10 +57,10 @@ TEST(ResourceSlices, OnlyTheNvidiaGpuDriversNodeLocalSlicesCount) {
 }
 
 TEST(ResourceSlices, TheFirstNamedDeviceThatIsNotVfioNamesTheNode) {
-  const auto products = gpu_products_by_node(list({slice(
-      "gpu.nvidia.com", "node-a",
-      {device("vfio-0", "GH100 [H100 SXM5 80GB]", "vfio"), device("mig-0", "NVIDIA H100", "mig"),
-       device("gpu-1", "NVIDIA B200")})}));
+  const auto products = gpu_products_by_node(
+      list({slice("gpu.nvidia.com", "node-a",
+                  {device("vfio-0", "GH100 [H100 SXM5 80GB]", "vfio"),
+                   device("mig-0", "NVIDIA H100", "mig"), device("gpu-1", "NVIDIA B200")})}));
   EXPECT_EQ(products.at("node-a"), "NVIDIA-H100");
 }
 

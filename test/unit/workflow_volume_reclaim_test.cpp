@@ -15,12 +15,11 @@ json::value volume(const std::string& name, const std::string& phase, const std:
                    const std::string& stamp = "") {
   json::object metadata{{"name", name}};
   if (!stamp.empty()) metadata["annotations"] = {{"nvcre.nvidia.com/workflow-uid", stamp}};
-  return json::object{
-      {"metadata", metadata},
-      {"spec",
-       {{"persistentVolumeReclaimPolicy", policy},
-        {"claimRef", {{"namespace", "it"}, {"name", name + "-claim"}}}}},
-      {"status", {{"phase", phase}}}};
+  return json::object{{"metadata", metadata},
+                      {"spec",
+                       {{"persistentVolumeReclaimPolicy", policy},
+                        {"claimRef", {{"namespace", "it"}, {"name", name + "-claim"}}}}},
+                      {"status", {{"phase", phase}}}};
 }
 
 json::value list(json::array items) { return json::object{{"items", std::move(items)}}; }
@@ -38,12 +37,11 @@ TEST(VolumeReclaim, AVolumeIsStampedOnce) {
 }
 
 TEST(VolumeReclaim, OnlyReleasedVolumesStampedByThisWorkflowAreFlipped) {
-  const auto reclaim = reclaim_volumes(
-      list({volume("mine-released", "Released", "Retain", "uid-1"),
-            volume("mine-deleting", "Released", "Delete", "uid-1"),
-            volume("foreign", "Released", "Retain", "uid-2"),
-            volume("unstamped", "Released", "Retain")}),
-      "uid-1");
+  const auto reclaim = reclaim_volumes(list({volume("mine-released", "Released", "Retain", "uid-1"),
+                                             volume("mine-deleting", "Released", "Delete", "uid-1"),
+                                             volume("foreign", "Released", "Retain", "uid-2"),
+                                             volume("unstamped", "Released", "Retain")}),
+                                       "uid-1");
   EXPECT_FALSE(reclaim.wait);
   ASSERT_EQ(reclaim.flips.size(), 1u);
   EXPECT_EQ(reclaim.flips[0].target.name, "mine-released");
@@ -80,8 +78,8 @@ json::value claim(const std::string& name, const std::string& uid, const std::st
 }
 
 TEST(SimVolumeBinder, AClaimGetsAVolumeOfItsClassesPolicy) {
-  const json::value retain = json::parse(
-      R"({"metadata":{"name":"keep"},"reclaimPolicy":"Retain"})");
+  const json::value retain =
+      json::parse(R"({"metadata":{"name":"keep"},"reclaimPolicy":"Retain"})");
   const json::value fallback = json::parse(
       R"({"metadata":{"name":"std","annotations":{"storageclass.kubernetes.io/is-default-class":"true"}},"reclaimPolicy":"Delete"})");
   const auto plan = sim::plan_volume_binding({claim("a", "u1", "keep"), claim("b", "u2")}, {},
