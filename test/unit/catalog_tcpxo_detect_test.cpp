@@ -145,9 +145,11 @@ TEST(TcpxoDetect, ANewerReleaseRendersTheNewestMappedAndSaysSo) {
   EXPECT_EQ(detection.version, "v1.0.20");
   EXPECT_FALSE(detection.exact);
   const std::string message = tcpxo_plugin_detection_message(detection);
-  EXPECT_EQ(message.substr(0, 120),
-            "TCPXO plugin version detection found plugin v1.0.20, newer than the latest mapped "
-            "release v1.0.17; rendering the v1.0.17 images (");
+  EXPECT_EQ(message.rfind("TCPXO plugin version detection found plugin v1.0.20, newer than the "
+                          "latest mapped release v1.0.17; rendering the v1.0.17 images (",
+                          0),
+            0u)
+      << message;
   EXPECT_NE(message.find("tcpxo-daemon us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
                          "tcpgpudmarxd-dev:v1.0.23), which are not validated against v1.0.20."),
             std::string::npos)
