@@ -1,5 +1,8 @@
 #include "actors/platform_detector.hpp"
 
+#include "catalog/tcpxo_detect.hpp"
+#include "platform/platform_names.hpp"
+
 #include <caf/all.hpp>
 
 namespace nvcre::actors {
@@ -38,8 +41,15 @@ void on_node_changed(self_pointer self, const ChangeNotice& notice) {
 caf::result<platform::DetectionFacts> detect(self_pointer self,
                                              const std::vector<platform::NodeRef>& refs) {
   auto& state = self->state;
-  auto [nodes, missing] = state.config.cache->read(
-      [&](const k8s::CacheView& cache) { return platform::cached_nodes(refs, cache); });
+  std::map<std::string, std::vector<std::string>> tcpxo_tags;
+  auto [nodes, missing] = state.config.cache->read([&](const k8s::CacheView& cache) {
+    auto cached = platform::cached_nodes(refs, cache);
+    // Only GCP nodes can run GKE's TCPXO installer; the build reads the tags for GCP H100.
+    if (cached.missing.empty() && !cached.nodes.empty() &&
+        platform::detect_node_platform(cached.nodes.front()) == platform::kGcp)
+      tcpxo_tags = catalog::cached_tcpxo_plugin_tags(cache, cached.nodes);
+    return cached;
+  });
   if (!missing.empty()) {
     return caf::make_error(
         caf::sec::runtime_error,
@@ -49,13 +59,21 @@ caf::result<platform::DetectionFacts> detect(self_pointer self,
   facts.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     auto known = state.nodes.find(refs[i].name);
+    // A node read with its ResourceSlice product is derived for this request only: the facts
+    // kept per node are the cached object's.
+    if (!refs[i].resource_slice_product.empty()) {
+      facts.push_back(platform::derive_node_facts(nodes[i]));
+      continue;
+    }
     const bool current =
         known != state.nodes.end() &&
         known->second.resource_version == platform::node_resource_version(nodes[i]);
     facts.push_back(current ? known->second
                             : remember(self, platform::derive_node_facts(nodes[i])));
   }
-  return platform::aggregate_detection(facts, std::move(nodes));
+  auto detection = platform::aggregate_detection(facts, std::move(nodes));
+  detection.tcpxo_plugin_tags = std::move(tcpxo_tags);
+  return detection;
 }
 
 }  // namespace

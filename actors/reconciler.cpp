@@ -1,6 +1,7 @@
 #include "actors/reconciler.hpp"
 
 #include "actors/build_services.hpp"
+#include "reconcile/reads.hpp"
 
 #include <caf/all.hpp>
 
@@ -171,6 +172,13 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets,
         .then(
             [=](k8s::ActionResult& answer) {
               if (batch->failed) return;
+              if (!answer.ok() && get.target.name.empty()) {
+                // A refused collection read is an answer: the reconcile does without it.
+                self->state.pass->live[get.target] =
+                    reconcile::refused_collection(answer.code, answer.message);
+                answered();
+                return;
+              }
               if (!answer.ok()) {
                 failed("live read of " + k8s::to_string(get.target) + ": " + answer.message);
                 return;

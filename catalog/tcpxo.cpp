@@ -67,9 +67,18 @@ TcpxoProfile tcpxo_profile_for(std::string_view plugin_version) {
   return profile_of(kProfiles.front(), false);
 }
 
+std::optional<int> tcpxo_version_order(std::string_view plugin_version) {
+  const auto version = parse(plugin_version);
+  if (!version) return std::nullopt;
+  if (*version > *parse(kProfiles.back().release)) return 1;
+  if (*version < *parse(kProfiles.front().release)) return -1;
+  return 0;
+}
+
 std::vector<std::string> default_gke_tcpxo_networks() {
   std::vector<std::string> networks;
-  for (int i = 0; i < 8; ++i) networks.push_back("gpu-nic" + std::to_string(i));
+  for (std::size_t i = 0; i < kGkeTcpxoNicsPerNode; ++i)
+    networks.push_back("gpu-nic" + std::to_string(i));
   return networks;
 }
 

@@ -7,6 +7,8 @@
 // match the plugin's; each plugin release is also paired with one tcpxo-daemon (RxDM) release.
 #include <boost/json/object.hpp>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +31,13 @@ inline constexpr std::string_view kMinimumTcpxoPluginVersion = "v1.0.15";
 // every mapped release -> the newest profile; anything else (older, empty, unparseable) -> the
 // minimum release's profile.
 TcpxoProfile tcpxo_profile_for(std::string_view plugin_version);
+
+// Where a parseable plugin tag stands against the mapped releases: 1 newer than the newest, -1
+// older than the oldest, 0 within; nullopt for a tag that is not vMAJOR.MINOR.PATCH[-suffix].
+std::optional<int> tcpxo_version_order(std::string_view plugin_version);
+
+// How many GPU NIC networks a GKE A3 Mega node (a3-megagpu-8g) attaches for TCPXO.
+inline constexpr std::size_t kGkeTcpxoNicsPerNode = 8;
 
 // The eight GKE networks of an A3 Mega node when detection gave none: gpu-nic0..gpu-nic7.
 std::vector<std::string> default_gke_tcpxo_networks();

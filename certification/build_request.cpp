@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "catalog/tcpxo_detect.hpp"
+#include "platform/platform_names.hpp"
 #include "certification/workflow_assembly.hpp"
 
 namespace nvcre::certification {
@@ -31,7 +33,10 @@ CategoryBuildAnswer answer_build_request(const CategoryBuildRequest& request,
   auto [nodes, missing] = platform::cached_nodes(request.nodes, cache);
   if (!missing.empty())
     throw std::logic_error("build request names node " + missing + " the cache lacks");
-  auto resolved = resolve_for_request(request, platform::detect_nodes(std::move(nodes)), catalog);
+  auto facts = platform::detect_nodes(std::move(nodes));
+  if (facts.platform == platform::kGcp)  // as the platform_detector reads them
+    facts.tcpxo_plugin_tags = catalog::cached_tcpxo_plugin_tags(cache, facts.nodes);
+  auto resolved = resolve_for_request(request, std::move(facts), catalog);
   if (auto* failure = std::get_if<BuildFailure>(&resolved)) return *failure;
   return assemble_for_request(request.certification,
                               std::get<ResolvedCategory>(std::move(resolved)));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "catalog/tcpxo_detect.hpp"
 #include "certification/options.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "workflow/node_discovery.hpp"
@@ -52,6 +53,27 @@ std::int32_t controller_nodes_per_job(const std::string& key, const catalog::Ent
                                  std::to_string(gpus_per_node) + ", arch=" + architecture + ")");
   }
   return nodes_per_job;
+}
+
+// GCP H100: the GKE networks and the TCPXO plugin release of the nodes that will run the job;
+// a fallback to the catalog defaults is said in a Warning.
+void detect_tcpxo_facts(const std::string& key, const std::vector<json::value>& capable,
+                        const platform::DetectionFacts& facts, catalog::BuildConfig& config,
+                        std::vector<BuildEvent>& events) {
+  const auto networks = catalog::detect_gke_tcpxo_networks(capable);
+  config.gke_tcpxo_networks = networks.names;
+  if (networks.names.empty()) {
+    events.push_back({"Warning", std::string(api::certification_event::kGKENetworkDetection),
+                      key + ": " + catalog::gke_network_detection_message(networks)});
+  }
+  std::vector<std::string> names;
+  for (const auto& node : capable) names.emplace_back(platform::NodeView(node).name());
+  const auto plugin = catalog::detect_tcpxo_plugin_version(names, facts.tcpxo_plugin_tags);
+  config.tcpxo_plugin_version = plugin.version;
+  if (!plugin.exact) {
+    events.push_back({"Warning", std::string(api::certification_event::kTCPXOPluginDetection),
+                      key + ": " + catalog::tcpxo_plugin_detection_message(plugin)});
+  }
 }
 
 }  // namespace
@@ -112,6 +134,10 @@ catalog::BuildConfig category_build_config(const std::string& key, const catalog
   config.nodes_per_job = offline ? options.nodesPerJob.value_or(1)
                                  : controller_nodes_per_job(key, entry, options, architecture,
                                                             arch_nodes, config.gpus_per_node);
+  if (!offline && catalog::is_gcp_h100(facts.platform, architecture)) {
+    detect_tcpxo_facts(key, workflow::filter_by_gpu_capacity(arch_nodes, config.gpus_per_node).kept,
+                       facts, config, events);
+  }
   return config;
 }
 

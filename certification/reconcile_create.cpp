@@ -6,7 +6,9 @@
 
 #include "api/objects.hpp"
 #include "certification/naming.hpp"
+#include "platform/resource_slices.hpp"
 #include "reconcile/kit.hpp"
+#include "reconcile/resource_slices.hpp"
 #include "workflow/node_discovery.hpp"
 
 namespace nvcre::certification::detail {
@@ -112,12 +114,27 @@ CategoryCreate create_category_workflow(const Pass& pass,
     return failure(std::move(out), reason::kWorkflowValidationFailed,
                    key + ": no nodes match target", true);
   }
+  // Nodes without a product label get the one their ResourceSlices report (DRA-only platforms).
+  const bool unlabelled =
+      std::any_of(discovered.nodes.begin(), discovered.nodes.end(),
+                  [](const auto* node) { return platform::lacks_gpu_product(*node); });
+  k8s::ReconcilePlan reads;
+  const auto slices = reconcile::resource_slice_products(pass.in, reads, unlabelled);
+  if (slices.waiting) {
+    out.result = Result::NeedsRead;
+    out.create = std::move(reads.actions.front());
+    return out;
+  }
   // Detection, resolution and the gang transforms are the build services' (build_request.hpp).
   std::vector<platform::NodeRef> nodes;
   nodes.reserve(discovered.nodes.size());
   for (const auto* node : discovered.nodes) {
-    nodes.push_back(
-        {workflow::node_name(*node), jsonkit::string_at(*node, {"metadata", "resourceVersion"})});
+    platform::NodeRef ref{workflow::node_name(*node),
+                          jsonkit::string_at(*node, {"metadata", "resourceVersion"})};
+    if (auto product = slices.products.find(ref.name);
+        product != slices.products.end() && platform::lacks_gpu_product(*node))
+      ref.resource_slice_product = product->second;
+    nodes.push_back(std::move(ref));
   }
   return create_from_answer(pass, category,
                             CategoryBuildRequest{certification, category, std::move(nodes)});
@@ -183,6 +200,9 @@ void apply_create_failure(Pass& pass, const CategoryCreate& create) {
       return;
     }
     case Result::NeedsBuild:  // the caller records where the pass asked (WantedBuild)
+      return;
+    case Result::NeedsRead:
+      pass.plan.actions.push_back(*create.create);
       return;
     case Result::Failed: {
       pass.plan.events.insert(pass.plan.events.end(), create.events.begin(), create.events.end());

@@ -19,6 +19,7 @@ struct CategoryCreate {
              // Create met a fault a retry can cure (`message`, `events`, `error` say which)
     Failed,  // terminal for the Certification: `reason`, `message`, optional `error`, `events`
     NeedsBuild,  // the build services have not answered `build_request` yet: ask, then re-plan
+    NeedsRead,   // `create` holds the uncached read discovery needs first (ResourceSlices)
   };
   Result result = Result::Failed;
   std::string workflow_name;

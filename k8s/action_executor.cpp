@@ -36,7 +36,8 @@ boost::json::value perform(RestClient& client, const ResourceRef& ref, const Act
     case ActionVerb::Update:
       return client.update(ref, ns, action.body);
     case ActionVerb::LiveGet:
-      return client.get(ref, ns, name);
+      // Without a name: the whole collection (an uncached List).
+      return name.empty() ? client.list(ref, ns) : client.get(ref, ns, name);
     case ActionVerb::Delete: {
       DeleteOptions options;
       options.precondition_uid = action.precondition_uid;

@@ -48,7 +48,7 @@ enum class ActionVerb {
                      // make it conditional)
   Update,            // body: the whole object with metadata.resourceVersion (finalizer removal)
   Delete,            // precondition_uid / propagation below
-  LiveGet,           // uncached read; the answer comes back in LiveReads
+  LiveGet,           // uncached read (no name: a List); the answer comes back in LiveReads
 };
 
 enum class Propagation { Default, Background, Foreground, Orphan };

@@ -1,6 +1,7 @@
 #include "platform/node_facts.hpp"
 
 #include "jsonkit/paths.hpp"
+#include "platform/resource_slices.hpp"
 
 #include <algorithm>
 
@@ -32,6 +33,8 @@ CachedNodes cached_nodes(std::span<const NodeRef> refs, const k8s::CacheView& ca
       break;
     }
     out.nodes.push_back(*node);
+    if (!ref.resource_slice_product.empty())
+      label_gpu_product(out.nodes.back(), ref.resource_slice_product);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ namespace nvcre::platform {
 struct NodeRef {
   std::string name;
   std::string resource_version;
+  // The product the node's ResourceSlices report when it has no product label (the DRA fallback,
+  // platform/resource_slices.hpp): put on the in-memory copy detection reads, never written back.
+  std::string resource_slice_product = {};
   bool operator==(const NodeRef&) const = default;
 };
 
@@ -36,8 +40,9 @@ struct NodeFacts {
 
 NodeFacts derive_node_facts(const boost::json::value& node);
 
-// The named Nodes from an informer cache, in `refs` order; `missing` names the first one the
-// cache no longer holds (then `nodes` is incomplete).
+// The named Nodes from an informer cache, in `refs` order, each with its ResourceSlice product
+// when it has one; `missing` names the first one the cache no longer holds (then `nodes` is
+// incomplete).
 struct CachedNodes {
   std::vector<boost::json::value> nodes;
   std::string missing;
@@ -53,6 +58,9 @@ struct DetectionFacts {
   std::string majority_architecture;      // majority_gpu_architecture: "" when no node votes
   ArchitectureSelection selection;        // select_primary_architecture
   std::vector<boost::json::value> nodes;  // the nodes themselves, in request (name-sorted) order
+  // GCP only: node -> the TCPXO plugin tags of GKE's installer pods on it (kube-system), read
+  // with the nodes so that a build decides the GCP H100 images from the same snapshot.
+  std::map<std::string, std::vector<std::string>> tcpxo_plugin_tags = {};
 
   // The nodes of the primary architecture; every node when that is unknown (a build sizes its
   // job against these: NIC detection, GPU capacity).

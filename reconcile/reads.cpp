@@ -1,5 +1,9 @@
 #include "reconcile/reads.hpp"
 
+#include "jsonkit/paths.hpp"
+
+#include <boost/json/object.hpp>
+
 #include <algorithm>
 
 namespace nvcre::reconcile {
@@ -17,6 +21,27 @@ ObjectLookup read_object(const Context& in, Result& result, const k8s::ObjectRef
   });
   if (!planned) actions.push_back(k8s::live_get(ref));
   return {};
+}
+
+CollectionLookup read_collection(const Context& in, k8s::ReconcilePlan& plan,
+                                 const k8s::ObjectRef& collection) {
+  if (auto it = in.live.find(collection); it != in.live.end()) {
+    const auto* object = it->second.if_object();
+    if (object != nullptr && jsonkit::view_of(object, "kind") == "Status")
+      return {CollectionLookup::State::Unavailable, nullptr, jsonkit::string_of(object, "message")};
+    return {CollectionLookup::State::Listed, &it->second, {}};
+  }
+  auto& actions = plan.actions;
+  const bool planned = std::any_of(actions.begin(), actions.end(), [&](const k8s::Action& a) {
+    return a.verb == k8s::ActionVerb::LiveGet && a.target == collection;
+  });
+  if (!planned) actions.push_back(k8s::live_get(collection));
+  return {};
+}
+
+boost::json::value refused_collection(int code, const std::string& message) {
+  return boost::json::object{
+      {"kind", "Status"}, {"status", "Failure"}, {"code", code}, {"message", message}};
 }
 
 bool waiting_for_reads(const Result& result) {

@@ -22,6 +22,25 @@ struct ObjectLookup {
 // Cache, else the live answer, else plan a LiveGet into `result` (once per ref).
 ObjectLookup read_object(const Context& in, Result& result, const k8s::ObjectRef& ref);
 
+// An uncached List of a collection (a LiveGet without a name), for a read that may be refused
+// (403, an API group the server does not serve) and is then done without.
+struct CollectionLookup {
+  enum class State {
+    Listed,       // `list` is the List object
+    Unavailable,  // the server refused; `error` says why
+    Unknown,      // the List is planned, the pass must stop
+  } state = State::Unknown;
+  const boost::json::value* list = nullptr;
+  std::string error;
+};
+
+// `collection` names apiVersion, kind and namespace ("" = cluster-wide); its name must be empty.
+CollectionLookup read_collection(const Context& in, k8s::ReconcilePlan& plan,
+                                 const k8s::ObjectRef& collection);
+
+// The answer filed for a refused collection read: a Status with the code and message.
+boost::json::value refused_collection(int code, const std::string& message);
+
 // A LiveGet or a pod log is pending: the pass ends with only its reads.
 bool waiting_for_reads(const Result& result);
 

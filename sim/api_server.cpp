@@ -10,6 +10,7 @@
 #include "sim/query_params.hpp"
 #include "sim/selectors.hpp"
 #include "sim/table.hpp"
+#include "sim/volume_binder.hpp"
 
 #include <boost/json.hpp>
 
@@ -403,7 +404,15 @@ json::value ApiServer::create(const std::string& api_version, const std::string&
 std::size_t ApiServer::advance_simulation() {
   if (!trainer_) return 0;
   std::lock_guard pass(simulation_mutex_);
-  const std::size_t changed = trainer_->reconcile();
+  std::optional<ResourceType> claims, volumes, classes;
+  {
+    std::lock_guard lock(mutex_);  // a CRD request may change the registry meanwhile
+    claims = registry_.find("", "v1", "persistentvolumeclaims")->type;
+    volumes = registry_.find("", "v1", "persistentvolumes")->type;
+    classes = registry_.find("storage.k8s.io", "v1", "storageclasses")->type;
+  }
+  std::size_t changed = bind_volumes(store_, *claims, *volumes, classes);
+  changed += trainer_->reconcile();
   // What the pass raced with (pods made for a TrainJob deleted meanwhile) is collected now, not
   // at the next request.
   std::lock_guard lock(mutex_);

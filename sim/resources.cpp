@@ -66,6 +66,8 @@ ResourceRegistry::ResourceRegistry() {
       builtin("", "v1", "events", "Event", true, {"ev"}),
       builtin("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true, {"pvc"}, true),
       builtin("", "v1", "persistentvolumes", "PersistentVolume", false, {"pv"}, true),
+      // Whose reclaim policy a provisioned volume takes (sim/volume_binder.hpp).
+      builtin("storage.k8s.io", "v1", "storageclasses", "StorageClass", false, {"sc"}),
       builtin("", "v1", "services", "Service", true, {"svc"}, true),
       builtin("", "v1", "serviceaccounts", "ServiceAccount", true, {"sa"}),
       builtin("events.k8s.io", "v1", "events", "Event", true, {"ev"}),

@@ -2,6 +2,7 @@
 // the dependencies in reverse creation order after an ownership check, then the finalizer.
 #include "workflow/dependency_plan.hpp"
 #include "k8s/meta.hpp"
+#include "workflow/volume_reclaim.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
 #include <boost/json.hpp>
@@ -31,6 +32,18 @@ std::set<std::string> recorded_job_names(const api::WorkflowStatus& status) {
 }
 
 }  // namespace
+
+bool stamp_claim_volume(Pass& pass, const k8s::ObjectRef& target, const json::value& object) {
+  if (target.kind != kPersistentVolumeClaimKind) return true;
+  const std::string volume = bound_volume_name(object);
+  if (volume.empty()) return true;
+  const auto answer = pass.live({"v1", "PersistentVolume", "", volume});
+  if (!answer.known) return false;
+  if (answer.object != nullptr) {
+    if (auto stamp = stamp_volume(*answer.object, pass.uid())) pass.add(std::move(*stamp));
+  }
+  return true;
+}
 
 k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
                                       const WorkflowDocument& doc) {
@@ -68,7 +81,8 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
     return pass.finish();
   }
 
-  // Phase 2: dependencies, newest first; foreign holders of a recorded name are left alone.
+  // Phase 2: dependencies, newest first; foreign holders of a recorded name are left alone. An
+  // owned claim's volume is stamped before the claim goes (phase 3 flips only stamped volumes).
   const auto& refs = pass.status.dependencyRefs;
   for (auto it = refs.rbegin(); it != refs.rend(); ++it)
     pass.live({it->apiVersion, it->kind, it->namespace_, it->name});
@@ -77,10 +91,25 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
     const k8s::ObjectRef target{it->apiVersion, it->kind, it->namespace_, it->name};
     const json::value* object = pass.live(target).object;
     if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
+    if (!stamp_claim_volume(pass, target, *object)) return pass.finish();
     pass.delete_object(target, k8s::uid_of(*object));
   }
 
-  // Phase 3: the finalizer.
+  // Phase 3: the volumes of its claims, once released, go from Retain to Delete.
+  if (declares_claims(pass.doc.workflow.spec)) {
+    const auto volumes = pass.collection({"v1", "PersistentVolume", "", ""});
+    if (volumes.state == reconcile::CollectionLookup::State::Unknown) return pass.finish();
+    if (volumes.state == reconcile::CollectionLookup::State::Listed) {
+      auto reclaim = reclaim_volumes(*volumes.list, pass.uid());
+      for (auto& flip : reclaim.flips) pass.add(std::move(flip));
+      if (reclaim.wait) {
+        pass.requeue(kVolumeRequeue);  // a claim is still going: its volume is not released yet
+        return pass.finish();
+      }
+    }
+  }
+
+  // Phase 4: the finalizer.
   pass.add(k8s::remove_finalizer_patch(pass.self_ref(), *input.object, kWorkflowFinalizer));
   return pass.finish();
 }

@@ -142,6 +142,11 @@ bool cleanup_job_dependencies(Pass& pass, std::string_view group, std::int64_t i
   for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) {
     const json::value* object = pass.live(target_of(*it)).object;
     if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
+    if (!stamp_claim_volume(pass, target_of(*it), *object)) return false;
+  }
+  for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) {
+    const json::value* object = pass.live(target_of(*it)).object;
+    if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
     pass.delete_object(target_of(*it), k8s::uid_of(*object), first);
     first = false;
   }

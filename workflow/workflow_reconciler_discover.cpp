@@ -3,6 +3,7 @@
 // (one per pass) and partition the survivors into groups.
 #include "platform/detect.hpp"
 #include "platform/gang_validation.hpp"
+#include "platform/resource_slices.hpp"
 #include "workflow/node_discovery.hpp"
 #include "overrides/overrides.hpp"
 #include "workflow/diagnose.hpp"
@@ -108,6 +109,12 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
     return discovery.fail(reason::kNodeDiscoveryError,
                           "No target nodes found matching orchestration target", false);
   }
+  // DRA-only nodes carry no product label: their ResourceSlices name it (in memory only).
+  const auto slices =
+      pass.resource_slice_products(platform::any_node_lacks_gpu_product(found.nodes));
+  if (slices.waiting) return false;
+  const bool synthesized =
+      !platform::augment_gpu_product_labels(found.nodes, slices.products).empty();
   const auto platform_check = platform::detect_platform_consistent(found.nodes);
   if (!platform_check.ok())
     return discovery.fail("HeterogeneousPlatform", platform_check.error, true);
@@ -136,7 +143,8 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
                         "; excluded: " + join(selection.excluded));
   }
   orch.detectedGPUArchitecture = selection.architecture;
-  pass.extras.gpu_products = distinct_gpu_products(nodes);
+  // A product only these copies carry would pin the pods to a label no node has.
+  if (!synthesized) pass.extras.gpu_products = distinct_gpu_products(nodes);
   // Recorded before overrides run, so an override failure still leaves the coverage record.
   record_exclusions(pass, survivors);
   return true;

@@ -65,6 +65,30 @@ Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
   return {false, nullptr};
 }
 
+void Pass::plan_reads(k8s::ReconcilePlan reads) {
+  for (auto& get : reads.actions) {
+    const bool planned = std::any_of(live_gets_.begin(), live_gets_.end(),
+                                     [&](const k8s::Action& a) { return a.target == get.target; });
+    if (!planned) live_gets_.push_back(std::move(get));
+  }
+}
+
+reconcile::CollectionLookup Pass::collection(const k8s::ObjectRef& ref) {
+  k8s::ReconcilePlan reads;
+  auto out = reconcile::read_collection(in, reads, ref);
+  plan_reads(std::move(reads));
+  if (out.state != reconcile::CollectionLookup::State::Unknown) used_live_ = true;
+  return out;
+}
+
+reconcile::SliceProducts Pass::resource_slice_products(bool needed) {
+  k8s::ReconcilePlan reads;
+  auto out = reconcile::resource_slice_products(in, reads, needed);
+  plan_reads(std::move(reads));
+  if (needed && !out.waiting) used_live_ = true;
+  return out;
+}
+
 const k8s::ActionOutcome* Pass::outcome_for(k8s::ActionVerb verb,
                                             const k8s::ObjectRef& target) const {
   if (!in.outcome || in.outcome->action.verb != verb || in.outcome->action.target != target)

@@ -6,6 +6,8 @@
 #include "api/conditions.hpp"
 #include "api/workflow.hpp"
 #include "k8s/reconcile_plan.hpp"
+#include "reconcile/reads.hpp"
+#include "reconcile/resource_slices.hpp"
 #include "workflow/node_results.hpp"
 #include "workflow/workflow_document.hpp"
 #include "workflow/workflow_reconciler.hpp"
@@ -61,6 +63,12 @@ class Pass {
   };
   LiveAnswer live(const k8s::ObjectRef& ref);
   bool waiting_for_live() const { return !live_gets_.empty(); }
+  // An uncached List of a collection (reconcile/reads.hpp), planned as a live read while
+  // unanswered.
+  reconcile::CollectionLookup collection(const k8s::ObjectRef& ref);
+  // The DRA fallback's ResourceSlice List (reconcile/resource_slices.hpp), planned as a live read
+  // while unanswered (`waiting`).
+  reconcile::SliceProducts resource_slice_products(bool needed);
 
   // The outcome of the previous plan when it concerns `verb` on `target`.
   const k8s::ActionOutcome* outcome_for(k8s::ActionVerb verb, const k8s::ObjectRef& target) const;
@@ -91,6 +99,8 @@ class Pass {
   k8s::ReconcilePlan finish();
 
  private:
+  void plan_reads(k8s::ReconcilePlan reads);  // its LiveGets, once each
+
   std::vector<k8s::Action> actions_;
   std::vector<k8s::Action> live_gets_;
   std::vector<k8s::EventRecord> events_;
@@ -105,6 +115,11 @@ class Pass {
 // Discovery, detection, tracked overrides, exclusions, workflow-scoped dependencies and the
 // partition. Runs while totalGroups == 0.
 void discover_and_partition(Pass& pass);
+
+// Before an owned PersistentVolumeClaim is deleted: the live read of its bound volume and the
+// patch that stamps it with the Workflow's uid (volume_reclaim.hpp). False while the read is
+// pending; true for any other kind.
+bool stamp_claim_volume(Pass& pass, const k8s::ObjectRef& target, const boost::json::value& object);
 
 // Creates the next missing workflow-scoped dependency (one per pass). Returns true when all
 // exist; false when this pass created one, waits, or failed the Workflow.

@@ -7,6 +7,8 @@
 #include "reconcile/kit.hpp"
 #include "workloadrun/build.hpp"
 #include "workloadrun/reconcile_pass.hpp"
+#include "platform/resource_slices.hpp"
+#include "reconcile/resource_slices.hpp"
 #include "workflow/node_discovery.hpp"
 
 namespace nvcre::workloadrun {
@@ -89,6 +91,11 @@ void create_workflow(Pass& pass) {
   // Best-effort discovery for the GPU and platform defaults; the Workflow discovers
   // authoritatively.
   input.nodes = workflow::discover_target_nodes(pass.in.cache, run.spec.target).nodes;
+  // DRA-only nodes carry no product label: their ResourceSlices name it (in memory only).
+  const auto slices = reconcile::resource_slice_products(
+      pass.in, pass.plan, platform::any_node_lacks_gpu_product(input.nodes));
+  if (slices.waiting) return;
+  platform::augment_gpu_product_labels(input.nodes, slices.products);
   WorkloadRunBuild build;
   try {
     build = build_workloadrun_workflow(run, input);

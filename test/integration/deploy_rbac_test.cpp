@@ -208,9 +208,9 @@ TEST_F(DeployRbac, CanIAsTheServiceAccountRefusesWhatTheManagerMustNeverDo) {
 }
 
 // A run that needs a rule: the demo (NCCL on the AWS H100 pool), a checkpointed training run
-// (its PersistentVolumeClaim), NCCL on GB200 (its ComputeDomain) or NCCL on AWS GB300 (its RoCE
-// ResourceClaimTemplate).
-enum class Scenario { Demo, CheckpointedTraining, Gb200, AwsGb300 };
+// (its PersistentVolumeClaim), NCCL on GB200 (its ComputeDomain), NCCL on AWS GB300 (its RoCE
+// ResourceClaimTemplate) or NCCL on H100 nodes without a product label (their ResourceSlices).
+enum class Scenario { Demo, CheckpointedTraining, Gb200, AwsGb300, DraOnly };
 
 // One rule of the manager's ClusterRole, named by its resources as deploy/manager/manager_role.yaml
 // lists them, and a run that cannot go on without it.
@@ -225,6 +225,7 @@ const RuleCase kRules[] = {
     {"configmaps", Scenario::Demo},
     {"nodes,pods", Scenario::Demo},
     {"persistentvolumeclaims", Scenario::CheckpointedTraining},
+    {"persistentvolumes", Scenario::CheckpointedTraining},
     {"pods/log", Scenario::Demo},
     {"events", Scenario::Demo},
     {"bandwidthmeasurements,certifications,goodputmeasurements,jobs,workflows,workloadruns",
@@ -237,6 +238,7 @@ const RuleCase kRules[] = {
      Scenario::Demo},
     {"logprofiles", Scenario::Demo},
     {"resourceclaimtemplates", Scenario::AwsGb300},
+    {"resourceslices", Scenario::DraOnly},
     {"computedomains", Scenario::Gb200},
     {"trainingruntimes", Scenario::Demo},
     {"trainjobs", Scenario::Demo},
@@ -300,6 +302,9 @@ class DeployRbacRule : public DeployRbac, public ::testing::WithParamInterface<R
       case Scenario::Demo:
         create_demo_certification();
         return;
+      case Scenario::DraOnly:
+        strip_product_labels_and_publish_slices();
+        [[fallthrough]];
       case Scenario::CheckpointedTraining:
       case Scenario::Gb200:
       case Scenario::AwsGb300: {
@@ -314,6 +319,24 @@ class DeployRbacRule : public DeployRbac, public ::testing::WithParamInterface<R
         ASSERT_EQ(created.exit_code, 0) << created.output;
         return;
       }
+    }
+  }
+
+  // The pool as a DRA-only platform shows it: no GFD product label, the NVIDIA DRA driver's
+  // ResourceSlice per node naming its GPUs.
+  void strip_product_labels_and_publish_slices() {
+    const CommandResult unlabelled = kubectl("label nodes --all nvidia.com/gpu.product-");
+    ASSERT_EQ(unlabelled.exit_code, 0) << unlabelled.output;
+    for (int i = 0; i < 4; ++i) {
+      const std::string node = "gpu-node-0" + std::to_string(i);
+      const CommandResult created = kubectl_stdin(
+          "create -f -",
+          "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " + node +
+              "-gpu}\nspec:\n  driver: gpu.nvidia.com\n  nodeName: " + node +
+              "\n  pool: {name: " + node +
+              ", generation: 1, resourceSliceCount: 1}\n  devices:\n  - name: gpu-0\n"
+              "    attributes: {productName: {string: NVIDIA H100 80GB HBM3}}\n");
+      ASSERT_EQ(created.exit_code, 0) << created.output;
     }
   }
 
