@@ -24,6 +24,21 @@ void keep_only(json::object& object, std::string_view field,
   *inner = std::move(trimmed);
 }
 
+// Each container of spec[field] reduced to its name and image.
+void keep_container_names_and_images(json::object& spec, std::string_view field) {
+  auto* containers = spec.if_contains(field);
+  if (containers == nullptr || !containers->is_array()) return;
+  for (auto& container : containers->as_array()) {
+    if (auto* fields = container.if_object()) {
+      json::object kept;
+      for (std::string_view key : {"name", "image"}) {
+        if (const auto* value = fields->if_contains(key)) kept[key] = *value;
+      }
+      *fields = std::move(kept);
+    }
+  }
+}
+
 }  // namespace
 
 void trim_for_cache(json::value& object) {
@@ -35,7 +50,12 @@ void trim_for_cache(json::value& object) {
   if (kind == nullptr || !kind->is_string()) return;
   if (kind->as_string() == "Pod") {
     if (meta != nullptr) meta->erase("annotations");
-    keep_only(*o, "spec", {"nodeName"});
+    // Container images tell which release of a node agent (GKE's TCPXO installer) runs.
+    keep_only(*o, "spec", {"nodeName", "initContainers", "containers"});
+    if (auto* spec = o->if_contains("spec"); spec != nullptr && spec->is_object()) {
+      keep_container_names_and_images(spec->as_object(), "initContainers");
+      keep_container_names_and_images(spec->as_object(), "containers");
+    }
   } else if (kind->as_string() == "TrainJob") {
     keep_only(*o, "spec", {"suspend", "managedBy"});
   }

@@ -15,7 +15,6 @@ namespace {
 namespace json = boost::json;
 using nvcre::testing::kCertifications;
 using nvcre::testing::kNodes;
-using nvcre::testing::kTrainingRuntimes;
 using nvcre::testing::kTrainJobs;
 using nvcre::testing::kWorkflows;
 using nvcre::testing::kWorkloadRuns;
@@ -130,11 +129,19 @@ TEST_F(ManagerDraFallback, AWorkloadRunSizesItsRuntimeFromTheResourceSliceArchit
   ASSERT_FALSE(run.is_null());
   EXPECT_EQ(jsonkit::string_at(run, {"status", "detectedGPUArchitecture"}), "h100")
       << json::serialize(run);
-  const json::value runtime = only(kTrainingRuntimes);
-  EXPECT_EQ(
-      jsonkit::value_at(runtime, {"spec", "mlPolicy", "torch", "numProcPerNode"})->to_number<int>(),
-      8)
-      << json::serialize(runtime);
+  // The runtime as the Workflow declares it (its job-scoped copies are gone once the run ended).
+  const json::value workflow = only(kWorkflows);
+  const json::value* runtime = nullptr;
+  if (const auto* dependencies = jsonkit::value_at(workflow, {"spec", "dependencies"});
+      dependencies != nullptr && dependencies->is_array()) {
+    for (const auto& dependency : dependencies->as_array())
+      if (jsonkit::string_at(dependency, {"kind"}) == "TrainingRuntime") runtime = &dependency;
+  }
+  ASSERT_NE(runtime, nullptr) << json::serialize(workflow);
+  const json::value* processes =
+      jsonkit::value_at(*runtime, {"spec", "mlPolicy", "torch", "numProcPerNode"});
+  ASSERT_NE(processes, nullptr) << json::serialize(*runtime);
+  EXPECT_EQ(processes->to_number<int>(), 8) << json::serialize(*runtime);
 }
 
 }  // namespace

@@ -10,16 +10,19 @@ namespace {
 
 namespace json = boost::json;
 
-TEST(CacheTransform, PodKeepsMetadataWithoutAnnotationsNodeNameAndStatus) {
+TEST(CacheTransform, PodKeepsMetadataWithoutAnnotationsNodeNameContainerImagesAndStatus) {
   json::value pod = json::parse(R"({"apiVersion": "v1", "kind": "Pod",
     "metadata": {"name": "p", "labels": {"nvcre.nvidia.com/job": "j"}, "annotations": {"log": "x"},
                  "managedFields": [{}], "ownerReferences": [{"uid": "u"}]},
-    "spec": {"nodeName": "gpu-node-01", "containers": [{"name": "node", "image": "img"}]},
+    "spec": {"nodeName": "gpu-node-01", "volumes": [{"name": "v"}],
+             "initContainers": [{"name": "init", "image": "plugin:v1.0.17", "args": ["a"]}],
+             "containers": [{"name": "node", "image": "img", "env": [{"name": "E"}]}]},
     "status": {"phase": "Failed", "containerStatuses": [{"name": "node"}]}})");
   trim_for_cache(pod);
   EXPECT_EQ(pod, json::parse(R"({"apiVersion": "v1", "kind": "Pod",
     "metadata": {"name": "p", "labels": {"nvcre.nvidia.com/job": "j"}, "ownerReferences": [{"uid": "u"}]},
-    "spec": {"nodeName": "gpu-node-01"},
+    "spec": {"nodeName": "gpu-node-01", "initContainers": [{"name": "init", "image": "plugin:v1.0.17"}],
+             "containers": [{"name": "node", "image": "img"}]},
     "status": {"phase": "Failed", "containerStatuses": [{"name": "node"}]}})"));
 }
 
