@@ -24,6 +24,7 @@
 #include "manager/embedded/embedded_cluster.hpp"
 #include "api/objects.hpp"
 #include "jsonkit/yaml.hpp"
+#include "catalog/tcpxo_detect.hpp"
 #include "certification/build.hpp"
 #include "platform/detect.hpp"
 #include "test/support/golden.hpp"
@@ -234,9 +235,31 @@ class ManagerMatrix : public ::testing::TestWithParam<GoldenCase> {
     auto& metadata = rendered.at("metadata").as_object();
     metadata["name"] = "offline-render";
     metadata.erase("ownerReferences");
+    with_detected_gke_networks(rendered);
     k8s::WriteOptions dry_run;
     dry_run.dry_run = true;
     return cluster_->client().create(kWorkflows, kNamespace, rendered, dry_run);
+  }
+
+  // GCP H100: offline there are no nodes to read, so the render names the catalog's default GKE
+  // networks; the controller names those the nodes attach. The offline render is given the
+  // networks the detection finds on this cluster's nodes, so both sides agree on the rest.
+  void with_detected_gke_networks(json::value& rendered) {
+    const auto& profile = cluster_->profile();
+    if (!catalog::is_gcp_h100(profile.platform, profile.architecture)) return;
+    const json::value list = cluster_->client().list(kNodes, "");
+    const auto& items = list.at("items").as_array();
+    const auto detected =
+        catalog::detect_gke_tcpxo_networks(std::vector<json::value>(items.begin(), items.end()));
+    ASSERT_FALSE(detected.names.empty()) << "kube-sim's GCP H100 nodes attach no GKE networks";
+    std::string text = json::serialize(rendered);
+    for (std::size_t nic = 0; nic < detected.names.size(); ++nic) {
+      const std::string from = R"(\"network\":\"gpu-nic)" + std::to_string(nic) + R"(\")";
+      const std::string to = R"(\"network\":\")" + detected.names[nic] + R"(\")";
+      for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    }
+    rendered = json::parse(text);
   }
 
   std::unique_ptr<manager::EmbeddedCluster> cluster_;
