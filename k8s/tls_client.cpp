@@ -78,10 +78,17 @@ TlsClient::TlsClient(const ClientConfig& config, const std::string& url_host)
   }
   if (!config.client_key_data.empty()) {
     tls.use_private_key(asio::buffer(config.client_key_data), ssl::context::pem, ec);
-    if (ec) fail("client-key-data is not a valid PEM private key: " + ec.message());
+    if (ec)
+      fail(
+          "client-key-data was refused (it must be the PEM private key of the client "
+          "certificate): " +
+          ec.message());
   } else if (!config.client_key_file.empty()) {
     tls.use_private_key_file(config.client_key_file, ssl::context::pem, ec);
-    if (ec) fail("client key " + config.client_key_file + " is not valid: " + ec.message());
+    if (ec)
+      fail("client key " + config.client_key_file +
+           " was refused (it must be the PEM private key of the client certificate): " +
+           ec.message());
   }
 }
 

@@ -3,6 +3,7 @@
 // Certification. Checks the text on stdout, the JSON (stdout and --results-file), the JUnit
 // (parsed by python3's XML parser), the messages on stderr and the exit status.
 #include "test/support/cli_workspace.hpp"
+#include "test/support/certification_object.hpp"
 #include "test/support/embedded_manager.hpp"
 
 #include <gtest/gtest.h>
@@ -25,15 +26,7 @@ namespace fs = std::filesystem;
 using nvcre::testing::kCertifications;
 
 json::value certification(const std::string& name, json::object options = {{"nodesPerJob", 4}}) {
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories", json::array{json::object{{"domain", "communication"},
-                                                {"variant", "nccl-all-reduce"},
-                                                {"options", std::move(options)}}}}}}};
+  return nvcre::testing::one_category_certification(name, std::move(options));
 }
 
 using nvcre::testing::CliRun;

@@ -3,6 +3,7 @@
 // healthy cluster succeeds, and one on a cluster with a faulty node fails and names that node with
 // the fault. Input the controller must refuse is in manager_bad_input_test.cpp.
 #include "test/support/embedded_manager.hpp"
+#include "test/support/certification_object.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -17,15 +18,7 @@ using nvcre::testing::Verdict;
 
 json::value certification(const std::string& name, const std::string& domain,
                           const std::string& variant) {
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories",
-         json::array{json::object{
-             {"domain", domain}, {"variant", variant}, {"options", {{"nodesPerJob", 4}}}}}}}}};
+  return nvcre::testing::one_category_certification(name, {{"nodesPerJob", 4}}, domain, variant);
 }
 
 class ManagerCertification : public nvcre::testing::EmbeddedManagerTest {

@@ -7,6 +7,7 @@
 #include "jsonkit/paths.hpp"
 #include "k8s/kubeconfig.hpp"
 #include "test/support/embedded_manager.hpp"
+#include "test/support/certification_object.hpp"
 #include "workflow/node_results.hpp"
 
 #include <boost/json.hpp>
@@ -31,15 +32,7 @@ using nvcre::testing::Verdict;
 json::value diagnose_certification(const std::string& name, json::object thresholds = {}) {
   json::object options{{"nodesPerJob", 2}, {"testScale", "diagnose"}};
   if (!thresholds.empty()) options["thresholds"] = std::move(thresholds);
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories", json::array{json::object{{"domain", "communication"},
-                                                {"variant", "nccl-all-reduce"},
-                                                {"options", std::move(options)}}}}}}};
+  return nvcre::testing::one_category_certification(name, std::move(options));
 }
 
 std::string node_name(int index) {

@@ -5,6 +5,7 @@
 // carries it). Without the slices the same Certification cannot tell the architecture.
 #include "jsonkit/paths.hpp"
 #include "test/support/embedded_manager.hpp"
+#include "test/support/certification_object.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -20,18 +21,6 @@ using nvcre::testing::kWorkflows;
 using nvcre::testing::kWorkloadRuns;
 
 const k8s::ResourceRef kResourceSlices{"resource.k8s.io", "v1", "resourceslices", false};
-
-json::value certification(const std::string& name) {
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories", json::array{json::object{{"domain", "communication"},
-                                                {"variant", "nccl-all-reduce"},
-                                                {"options", {{"nodesPerJob", 4}}}}}}}}};
-}
 
 // A torch run that names no gpusPerNode: its default comes from the detected architecture.
 json::value workloadrun(const std::string& name) {
@@ -72,15 +61,16 @@ class ManagerDraFallback : public nvcre::testing::EmbeddedManagerTest {
   void start_unlabelled(bool with_slices) {
     manager::EmbeddedClusterOptions options;
     options.profile = "aws:h100:4";
-    start(std::move(options));
-    for (const auto& node : items(kNodes)) {
-      const std::string name = jsonkit::string_at(node, {"metadata", "name"});
-      client_->merge_patch(
-          kNodes, "", name,
-          json::parse(R"({"metadata":{"labels":{"nvidia.com/gpu.product":null}}})"));
-      if (with_slices)
-        client_->create(kResourceSlices, "", slice_of(name, "NVIDIA H100 80GB HBM3"));
-    }
+    start(std::move(options), nullptr, [&] {
+      for (const auto& node : items(kNodes)) {
+        const std::string name = jsonkit::string_at(node, {"metadata", "name"});
+        client_->merge_patch(
+            kNodes, "", name,
+            json::parse(R"({"metadata":{"labels":{"nvidia.com/gpu.product":null}}})"));
+        if (with_slices)
+          client_->create(kResourceSlices, "", slice_of(name, "NVIDIA H100 80GB HBM3"));
+      }
+    });
   }
 
   json::value only(const k8s::ResourceRef& resource) {
@@ -92,7 +82,7 @@ class ManagerDraFallback : public nvcre::testing::EmbeddedManagerTest {
 
 TEST_F(ManagerDraFallback, ACertificationDetectsTheArchitectureFromResourceSlices) {
   start_unlabelled(true);
-  client_->create(kCertifications, "it", certification("dra"));
+  client_->create(kCertifications, "it", nvcre::testing::one_category_certification("dra"));
   const auto verdict = wait_for_verdict("dra");
   EXPECT_EQ(verdict.type, "Succeeded") << verdict.reason << ": " << verdict.message;
 
@@ -114,7 +104,7 @@ TEST_F(ManagerDraFallback, ACertificationDetectsTheArchitectureFromResourceSlice
 
 TEST_F(ManagerDraFallback, WithoutResourceSlicesTheArchitectureCannotBeDetermined) {
   start_unlabelled(false);
-  client_->create(kCertifications, "it", certification("no-dra"));
+  client_->create(kCertifications, "it", nvcre::testing::one_category_certification("no-dra"));
   const auto verdict = wait_for_verdict("no-dra");
   EXPECT_EQ(verdict.type, "Failed");
   EXPECT_EQ(verdict.reason, "WorkflowValidationFailed");

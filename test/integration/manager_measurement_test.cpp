@@ -6,6 +6,7 @@
 // Certification fails; a key nothing measures ends as MeasurementTimeout instead of waiting for
 // ever.
 #include "test/support/embedded_manager.hpp"
+#include "test/support/certification_object.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -28,15 +29,7 @@ json::value certification(const std::string& name, json::object thresholds,
                           const std::string& measurement_timeout = "") {
   json::object options{{"nodesPerJob", 4}, {"thresholds", std::move(thresholds)}};
   if (!measurement_timeout.empty()) options["measurementTimeout"] = measurement_timeout;
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories", json::array{json::object{{"domain", "communication"},
-                                                {"variant", "nccl-all-reduce"},
-                                                {"options", std::move(options)}}}}}}};
+  return nvcre::testing::one_category_certification(name, std::move(options));
 }
 
 // A training/nemotron5-8b Certification of 50 steps with these options (besides nodesPerJob 4).

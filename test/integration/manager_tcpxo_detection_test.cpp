@@ -4,6 +4,7 @@
 // and images, and a fallback to the catalog defaults is said in a Warning on the Certification.
 #include "jsonkit/paths.hpp"
 #include "test/support/embedded_manager.hpp"
+#include "test/support/certification_object.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -25,24 +26,14 @@ const std::string kPluginRepo =
     "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/nccl-plugin-gpudirecttcpx-dev:";
 const std::string kDaemonRepo = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev:";
 
-json::value certification(const std::string& name) {
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", "it"}}},
-      {"spec",
-       {{"target", {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}}},
-        {"categories", json::array{json::object{{"domain", "communication"},
-                                                {"variant", "nccl-all-reduce"},
-                                                {"options", {{"nodesPerJob", 4}}}}}}}}};
-}
-
 class ManagerTcpxoDetection : public nvcre::testing::EmbeddedManagerTest {
  protected:
-  void SetUp() override {
+  // kube-sim's A3 Mega nodes attach networks vpc1..vpc8; `prepare` shapes the cluster the
+  // manager then starts on.
+  void start_gcp(const std::function<void()>& prepare) {
     manager::EmbeddedClusterOptions options;
-    options.profile = "gcp:h100:4";  // kube-sim's A3 Mega nodes attach networks vpc1..vpc8
-    start(std::move(options));
+    options.profile = "gcp:h100:4";
+    start(std::move(options), nullptr, prepare);
   }
 
   std::vector<std::string> node_names() {
@@ -79,7 +70,7 @@ class ManagerTcpxoDetection : public nvcre::testing::EmbeddedManagerTest {
   }
 
   json::value workflow_after_verdict(const std::string& name) {
-    client_->create(kCertifications, "it", certification(name));
+    client_->create(kCertifications, "it", nvcre::testing::one_category_certification(name));
     const auto verdict = wait_for_verdict(name);
     EXPECT_EQ(verdict.type, "Succeeded") << verdict.reason << ": " << verdict.message;
     const auto workflows = items(kWorkflows);
@@ -105,7 +96,9 @@ class ManagerTcpxoDetection : public nvcre::testing::EmbeddedManagerTest {
 };
 
 TEST_F(ManagerTcpxoDetection, DetectedNetworksAndPluginReleaseDecideTheRender) {
-  for (const auto& node : node_names()) run_installer(node, "v1.0.17");
+  start_gcp([&] {
+    for (const auto& node : node_names()) run_installer(node, "v1.0.17");
+  });
   const json::value workflow = workflow_after_verdict("tcpxo");
   // The nodes' own networks, in name order, on eth1..eth8.
   EXPECT_TRUE(contains(workflow, R"({\"interfaceName\":\"eth1\",\"network\":\"vpc1\"})"))
@@ -123,9 +116,11 @@ TEST_F(ManagerTcpxoDetection, DetectedNetworksAndPluginReleaseDecideTheRender) {
 
 TEST_F(ManagerTcpxoDetection, FallbacksRenderTheDefaultsAndSayWhy) {
   // One node lacks vpc8, and no installer runs anywhere.
-  client_->merge_patch_status(
-      kNodes, "", node_names().back(),
-      json::parse(R"({"status":{"allocatable":{"networking.gke.io.networks/vpc8":null}}})"));
+  start_gcp([&] {
+    client_->merge_patch_status(
+        kNodes, "", node_names().back(),
+        json::parse(R"({"status":{"allocatable":{"networking.gke.io.networks/vpc8":null}}})"));
+  });
   const json::value workflow = workflow_after_verdict("fallback");
   EXPECT_TRUE(contains(workflow, R"({\"interfaceName\":\"eth1\",\"network\":\"gpu-nic0\"})"))
       << json::serialize(workflow);

@@ -33,6 +33,18 @@ const std::string kRunNamespace = "secrets";
 
 std::string slurp(const std::string& path) { return nvcre::testing::read_text(path); }
 
+// SIGTERM, then SIGKILL if the process has not exited within 20 s.
+void stop(pid_t pid) {
+  ::kill(pid, SIGTERM);
+  const bool exited =
+      nvcre::test::eventually([&] { return ::waitpid(pid, nullptr, WNOHANG) == pid; },
+                              std::chrono::seconds(20), milliseconds(50));
+  if (!exited) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
+}
+
 class SecretsExposure : public KubectlTest {
  protected:
   void configure(KubeSimOptions& options) override {
@@ -76,6 +88,19 @@ class SecretsExposure : public KubectlTest {
         log);
   }
 
+  // Runs a manager at debug until its log says `words` (or 30 s pass), then stops it; the log.
+  std::string log_until_said(const std::string& kubeconfig, const std::string& log,
+                             const std::string& words) const {
+    const pid_t manager = start_manager(kubeconfig, "debug", log);
+    const bool said =
+        nvcre::test::eventually([&] { return slurp(log).find(words) != std::string::npos; },
+                                std::chrono::seconds(30), milliseconds(100));
+    stop(manager);
+    const std::string manager_log = slurp(log);
+    EXPECT_TRUE(said) << "the manager never said \"" << words << "\":\n" << manager_log;
+    return manager_log;
+  }
+
   // Every fragment that would give a secret away, with a name for the failure message (never
   // the fragment itself).
   std::vector<std::pair<std::string, std::string>> secrets() const {
@@ -97,17 +122,6 @@ class SecretsExposure : public KubectlTest {
 
   std::string client_key_ = "client.key";
 };
-
-void stop(pid_t pid) {
-  ::kill(pid, SIGTERM);
-  const bool exited =
-      nvcre::test::eventually([&] { return ::waitpid(pid, nullptr, WNOHANG) == pid; },
-                              std::chrono::seconds(20), milliseconds(50));
-  if (!exited) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-  }
-}
 
 class SecretsAtLogLevel : public SecretsExposure,
                           public ::testing::WithParamInterface<std::string> {};
@@ -154,13 +168,7 @@ INSTANTIATE_TEST_SUITE_P(EveryLevel, SecretsAtLogLevel,
 TEST_F(SecretsExposure, AWrongTokenFailsWithoutPrintingIt) {
   const std::string wrong = "wrong-" + kToken;
   const std::string log = (dir_ / "manager-wrong-token.log").string();
-  const pid_t manager = start_manager(manager_kubeconfig(wrong), "debug", log);
-  const bool exited =
-      nvcre::test::eventually([&] { return slurp(log).find("401") != std::string::npos; },
-                              std::chrono::seconds(30), milliseconds(100));
-  stop(manager);
-  const std::string manager_log = slurp(log);
-  EXPECT_TRUE(exited) << "the refusal was not logged:\n" << manager_log;
+  const std::string manager_log = log_until_said(manager_kubeconfig(wrong), log, "401");
   expect_no_secret("the manager's log", manager_log);
   EXPECT_EQ(manager_log.find(wrong), std::string::npos) << "the wrong token was logged";
 }
@@ -176,13 +184,9 @@ TEST_F(SecretsExposure, AClientKeyThatDoesNotMatchFailsWithoutPrintingIt) {
                                     "current-context: sim\nusers:\n- name: u\n  user:\n"
                                  << kubeconfig_user_fields();
   const std::string log = (dir_ / "manager-mismatched.log").string();
-  const pid_t manager = start_manager(kubeconfig_path, "debug", log);
-  const bool said =
-      nvcre::test::eventually([&] { return slurp(log).find("key") != std::string::npos; },
-                              std::chrono::seconds(30), milliseconds(100));
-  stop(manager);
-  const std::string manager_log = slurp(log);
-  EXPECT_TRUE(said) << "the bad key was not named:\n" << manager_log;
+  const std::string manager_log =
+      log_until_said(kubeconfig_path, log, "client-key-data was refused");
+  EXPECT_NE(manager_log.find("mismatch"), std::string::npos) << manager_log;
   expect_no_secret("the manager's log", manager_log);
 }
 

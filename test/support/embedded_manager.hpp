@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <thread>
+#include <functional>
 #include <vector>
 
 namespace nvcre::testing {
@@ -19,14 +20,18 @@ namespace nvcre::testing {
 class EmbeddedManagerTest : public ::testing::Test {
  protected:
   // Starts the cluster (CRDs from deploy/crds, namespace "it") and the manager on it, recording
-  // its metrics in `metrics` when given.
+  // its metrics in `metrics` when given. `prepare` runs between the two: what it writes is in the
+  // manager's first list, as the state a manager finds when it starts on a running cluster (a
+  // change made after the start reaches its cache only when the watch delivers it).
   void start(manager::EmbeddedClusterOptions options,
-             std::shared_ptr<k8s::Metrics> metrics = nullptr) {
+             std::shared_ptr<k8s::Metrics> metrics = nullptr,
+             const std::function<void()>& prepare = {}) {
     options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
     options.namespaces = {"it"};
     cluster_ = std::make_unique<manager::EmbeddedCluster>(options);
     cluster_->start();
     client_ = &cluster_->client();
+    if (prepare) prepare();
     auto manager_options = cluster_->manager_options("it");
     manager_options.metrics = std::move(metrics);
     manager_ = std::make_unique<actors::Manager>(manager_options);
