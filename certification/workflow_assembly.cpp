@@ -11,7 +11,11 @@ CategoryBuild assemble_category_workflow(ResolvedCategory resolved,
     overrides::apply_resolved_transforms(resolved.spec, resolved.options,
                                          certification.spec.gangScheduler);
   } catch (const overrides::TransformError& error) {
-    throw CategoryBuildError(error.reason, resolved.key() + ": " + error.what());
+    // The Certification fails as the reference controller fails it: a validation failure of the
+    // category's Workflow, named by its category (the Workflow reconciler keeps the gang reason).
+    throw CategoryBuildError(
+        std::string(api::certification_reason::kWorkflowValidationFailed),
+        "applying resolved transforms for " + resolved.key() + ": " + error.what());
   }
   CategoryBuild result;
   result.platform = std::move(resolved.platform);

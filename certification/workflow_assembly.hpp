@@ -2,7 +2,7 @@
 // The last stage of a category build: the post-resolve gang
 // transforms and validation (transforms.hpp), then the Workflow object with its name, labels,
 // annotations and controller owner reference. Pure; throws CategoryBuildError
-// (GangSchedulingConflict). The gang_scheduler actor runs it for the controller.
+// (WorkflowValidationFailed). The gang_scheduler actor runs it for the controller.
 #include "api/certification.hpp"
 #include "certification/build_types.hpp"
 #include "certification/category_resolution.hpp"

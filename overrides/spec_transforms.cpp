@@ -85,10 +85,11 @@ void apply_workload_labels(api::WorkflowSpec& spec,
     const std::string& queue = resolved_gang->queue;
     auto existing = labels.find(key);
     if (existing != labels.end() && existing->second != queue) {
+      // The reference controller's wording: the field, the key, the value found, the one needed.
       throw TransformError(std::string(kGangSchedulingConflict),
-                           "workload label " + key + "=" + existing->second +
-                               " conflicts with gangScheduler queue \"" + queue +
-                               "\": remove the label or set gangScheduler.queue to the same value");
+                           "spec.jobTemplate.spec.workloadMetadata.labels[\"" + key +
+                               "\"]: conflicting label value \"" + existing->second +
+                               "\", expected \"" + queue + "\"");
     }
     labels[key] = queue;
   }

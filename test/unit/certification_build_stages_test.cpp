@@ -158,9 +158,12 @@ TEST(CertificationBuildStages, RefusalsAreAnswersWithTheConditionReason) {
 )",
                                 "  gangScheduler: {schedulerName: kai-scheduler, queue: burnin}\n"),
               facts);
-  EXPECT_EQ(conflict.reason, "GangSchedulingConflict");
-  EXPECT_NE(conflict.message.find("communication/nccl-all-reduce: "), std::string::npos)
-      << conflict.message;
+  // The reference controller's reason and words: the category, the field, both values.
+  EXPECT_EQ(conflict, (certification::BuildFailure{
+                          "WorkflowValidationFailed",
+                          "applying resolved transforms for communication/nccl-all-reduce: "
+                          "spec.jobTemplate.spec.workloadMetadata.labels[\"kai.scheduler/queue\"]: "
+                          "conflicting label value \"other\", expected \"burnin\""}));
 }
 
 // The reconcile asks before it plans a Create (and plans nothing else), then plans it from the
