@@ -1,9 +1,28 @@
 #include "certification/workflow_assembly.hpp"
 
 #include "certification/naming.hpp"
+#include "k8s/duration.hpp"
 #include "overrides/spec_transforms.hpp"
 
 namespace nvcre::certification {
+
+namespace {
+
+// The reference API types these fields as durations, so a Workflow it creates carries Go's
+// spelling ("24h0m0s", not "24h"); ours keep the same value in the same spelling. A text that does
+// not parse is left as written for validation to name.
+void canonicalise_duration(std::string& text) {
+  if (text.empty()) return;
+  if (auto parsed = k8s::parse_go_duration(text)) text = k8s::format_go_duration(*parsed);
+}
+
+void canonicalise_durations(api::WorkflowSpec& spec) {
+  canonicalise_duration(spec.orchestration.execution.timeoutPerJob);
+  if (spec.validation && spec.validation->performance)
+    canonicalise_duration(spec.validation->performance->measurementTimeout);
+}
+
+}  // namespace
 
 CategoryBuild assemble_category_workflow(ResolvedCategory resolved,
                                          const api::Certification& certification) {
@@ -37,6 +56,7 @@ CategoryBuild assemble_category_workflow(ResolvedCategory resolved,
          certification.metadata.name, certification.metadata.uid, true, true});
   }
   workflow.spec = std::move(resolved.spec);
+  canonicalise_durations(workflow.spec);
   return result;
 }
 

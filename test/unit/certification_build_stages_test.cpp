@@ -111,6 +111,26 @@ TEST(CertificationBuildStages, ControllerStagesEqualTheComposition) {
   }
 }
 
+// The Workflow's durations carry Go's spelling, as the reference controller's duration-typed fields
+// write them: the user's 90m and 9m, the training entry's 24h.
+TEST(CertificationBuildStages, WorkflowDurationsAreWrittenInGoSpelling) {
+  const auto nodes = cluster("aws:h100:4");
+  const auto cert = certification_for(R"(
+    - domain: communication
+      variant: nccl-all-reduce
+      options: {timeoutPerJob: 90m, measurementTimeout: 9m, thresholds: {busBandwidthGBps: "value >= 1"}}
+    - {domain: training, variant: nemotron5-8b}
+)");
+  certification::BuildInput input{nodes, "h100", false};
+  const auto nccl = certification::build_category_workflow(cert, cert.spec.categories[0], input);
+  EXPECT_EQ(nccl.workflow.spec.orchestration.execution.timeoutPerJob, "1h30m0s");
+  ASSERT_TRUE(nccl.workflow.spec.validation && nccl.workflow.spec.validation->performance);
+  EXPECT_EQ(nccl.workflow.spec.validation->performance->measurementTimeout, "9m0s");
+  const auto training =
+      certification::build_category_workflow(cert, cert.spec.categories[1], input);
+  EXPECT_EQ(training.workflow.spec.orchestration.execution.timeoutPerJob, "24h0m0s");
+}
+
 TEST(CertificationBuildStages, AnswerBuildRequestRunsEveryStageAgainstTheCache) {
   k8s::ObjectCache cache;
   std::vector<platform::NodeRef> refs;
