@@ -80,8 +80,8 @@ void check_verdicts(k8s::RestClient& client, const Layout& layout, Findings& fin
     const std::string expected = planned.mix == Mix::Diagnose ? "Failed" : "Succeeded";
     std::string wrong;
     if (verdict.type != expected) {
-      wrong = (verdict.type.empty() ? "no verdict" : verdict.type) + " (" + verdict.reason +
-              ": " + verdict.message + "), expected " + expected;
+      wrong = (verdict.type.empty() ? "no verdict" : verdict.type) + " (" + verdict.reason + ": " +
+              verdict.message + "), expected " + expected;
     } else if (planned.mix == Mix::Diagnose) {
       const auto blamed = blamed_nodes(client, it->second);
       if (blamed != std::set<std::string>{planned.faulty_node}) {
@@ -147,10 +147,9 @@ void print_findings(const Findings& f) {
   };
   std::printf("expected verdicts reached: %zu/%zu (%.1f %%)\n", f.reached_expected,
               f.expected_verdicts,
-              f.expected_verdicts == 0
-                  ? 0.0
-                  : 100.0 * static_cast<double>(f.reached_expected) /
-                        static_cast<double>(f.expected_verdicts));
+              f.expected_verdicts == 0 ? 0.0
+                                       : 100.0 * static_cast<double>(f.reached_expected) /
+                                             static_cast<double>(f.expected_verdicts));
   list("wrong verdicts", f.wrong_verdicts);
   std::printf("children created: %zu\n", f.children_created);
   list("duplicate creates", f.duplicate_creates);

@@ -81,13 +81,19 @@ int run_leak(const SoakSettings& s) {
   k8s::RestClient client(cluster.client_config(), client_options);
   bench::Settings settings;
   settings.manager = s.manager;
-  settings.manager_args = {"--metrics-bind-address", "127.0.0.1:0", "--metrics-secure=false",
-                           "--qps", "100", "--burst", "200"};
+  settings.manager_args = {"--metrics-bind-address",
+                           "127.0.0.1:0",
+                           "--metrics-secure=false",
+                           "--qps",
+                           "100",
+                           "--burst",
+                           "200"};
   bench::ManagerProcess manager(settings, cluster.client_config().server, "leak");
   manager.wait_ready(60s);
   const int port = metrics_port(manager.log());
 
-  std::printf("cycle  seconds  rss_mb  hwm_mb  reconciler_actors  cached_objects_of_deleted_kinds\n");
+  std::printf(
+      "cycle  seconds  rss_mb  hwm_mb  reconciler_actors  cached_objects_of_deleted_kinds\n");
   long first_rss = 0, last_rss = 0;
   for (int cycle = 1; cycle <= s.leak_cycles; ++cycle) {
     const auto started = Clock::now();
@@ -125,8 +131,9 @@ int run_leak(const SoakSettings& s) {
   }
   std::printf("after the reap: %.0f reconciler actors, %.0f cached objects of deleted kinds%s\n",
               final_gauges.reconcilers, final_gauges.cached_deleted, final_gauges.per_kind.c_str());
-  std::printf("RSS last/first cycle: %.3f\n",
-              first_rss == 0 ? 0.0 : static_cast<double>(last_rss) / static_cast<double>(first_rss));
+  std::printf(
+      "RSS last/first cycle: %.3f\n",
+      first_rss == 0 ? 0.0 : static_cast<double>(last_rss) / static_cast<double>(first_rss));
   const bool ok = final_gauges.reconcilers == 0 && final_gauges.cached_deleted == 0;
   std::printf("[leak] %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;

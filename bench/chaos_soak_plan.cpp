@@ -13,10 +13,14 @@ using namespace std::chrono_literals;
 
 const char* to_string(Mix mix) {
   switch (mix) {
-    case Mix::Nccl: return "nccl";
-    case Mix::Training: return "training";
-    case Mix::Diagnose: return "diagnose";
-    case Mix::Dcgm: return "dcgm";
+    case Mix::Nccl:
+      return "nccl";
+    case Mix::Training:
+      return "training";
+    case Mix::Diagnose:
+      return "diagnose";
+    case Mix::Dcgm:
+      return "dcgm";
   }
   return "?";
 }
@@ -28,10 +32,14 @@ constexpr int kDiagnosePerFaultyNode = 8;
 
 int own_nodes(Mix mix) {
   switch (mix) {
-    case Mix::Nccl: return 2;
-    case Mix::Training: return 1;
-    case Mix::Diagnose: return 3;  // plus its faulty node
-    case Mix::Dcgm: return 1;
+    case Mix::Nccl:
+      return 2;
+    case Mix::Training:
+      return 1;
+    case Mix::Diagnose:
+      return 3;  // plus its faulty node
+    case Mix::Dcgm:
+      return 1;
   }
   return 1;
 }
@@ -55,15 +63,13 @@ json::object category(Mix mix) {
               {"variant", "nccl-all-reduce"},
               {"options", {{"nodesPerJob", 2}, {"gpusPerNode", 1}, {"testScale", "diagnose"}}}};
     case Mix::Dcgm:
-      return {{"domain", "diagnostics"},
-              {"variant", "dcgm-level1"},
-              {"options", {{"nodesPerJob", 1}}}};
+      return {
+          {"domain", "diagnostics"}, {"variant", "dcgm-level1"}, {"options", {{"nodesPerJob", 1}}}};
   }
   return {};
 }
 
-json::value certification(const std::string& name, Mix mix,
-                          const std::vector<std::string>& nodes) {
+json::value certification(const std::string& name, Mix mix, const std::vector<std::string>& nodes) {
   json::array names;
   for (const auto& n : nodes) names.emplace_back(n);
   return json::object{
@@ -99,8 +105,8 @@ Layout plan_layout(int certifications, const std::vector<Mix>& mixes) {
     for (int k = 0; k < own_nodes(p.mix); ++k)
       p.nodes.push_back(sim::profile_node_name(next++, layout.node_count));
     if (p.mix == Mix::Diagnose) {
-      p.faulty_node = layout.faulty_nodes[static_cast<std::size_t>(diagnose_index++ /
-                                                                   kDiagnosePerFaultyNode)];
+      p.faulty_node =
+          layout.faulty_nodes[static_cast<std::size_t>(diagnose_index++ / kDiagnosePerFaultyNode)];
       p.nodes.push_back(p.faulty_node);
     }
     p.object = certification(p.name, p.mix, p.nodes);
@@ -185,9 +191,11 @@ std::size_t count_verdicts(const json::value& list) {
 
 // What is left of the run's children in the namespace (objects with an owner).
 std::size_t owned_left(k8s::RestClient& client) {
-  static const std::vector<k8s::ResourceRef> kinds{
-      bench::kWorkflows, bench::kJobs, bench::kTrainJobs, {"", "v1", "configmaps", true},
-      {"", "v1", "pods", true}};
+  static const std::vector<k8s::ResourceRef> kinds{bench::kWorkflows,
+                                                   bench::kJobs,
+                                                   bench::kTrainJobs,
+                                                   {"", "v1", "configmaps", true},
+                                                   {"", "v1", "pods", true}};
   std::size_t n = 0;
   for (const auto& kind : kinds) {
     const json::value list = list_until_answered(client, kind, kNamespace);

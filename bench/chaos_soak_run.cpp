@@ -217,17 +217,19 @@ int run_soak(const SoakSettings& s) {
   check_leftovers(client, api.request_log().stats(0), findings);
   check_leadership(log_path, findings);
 
-  std::printf("\n[soak] seed %llu, %d Certifications, %zu disruptions executed of %zu, %d managers "
-              "exited on their own\n",
-              static_cast<unsigned long long>(s.seed), s.certifications, next,
-              disruptions.size(), self_exits);
+  std::printf(
+      "\n[soak] seed %llu, %d Certifications, %zu disruptions executed of %zu, %d managers "
+      "exited on their own\n",
+      static_cast<unsigned long long>(s.seed), s.certifications, next, disruptions.size(),
+      self_exits);
   std::printf("faults injected: %s\n", json::serialize(fault_report.at("counters")).c_str());
   std::printf("requests served: %s\n",
               json::serialize(api.request_log().stats(0).at("total")).c_str());
   if (verdicts_at != Clock::time_point{})
     std::printf("time to every verdict: %.1f s\n", seconds(verdicts_at - started));
   if (quiesced_at != Clock::time_point{})
-    std::printf("time to quiesce after the deletion: %.1f s\n", seconds(quiesced_at - delete_started));
+    std::printf("time to quiesce after the deletion: %.1f s\n",
+                seconds(quiesced_at - delete_started));
   else
     std::printf("time to quiesce: never (timeout %lld min)\n",
                 static_cast<long long>(s.timeout.count()));

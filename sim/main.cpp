@@ -63,6 +63,19 @@ void apply_node_faults(const NodeFaultFlags& flags,
     cluster->node_conditions.push_back(nvcre::sim::parse_node_condition(flag));
 }
 
+// --fault-plan's file and --request-log's.
+void apply_fault_plan_and_request_log(nvcre::sim::KubeSim& sim, const std::string& fault_plan,
+                                      const std::string& request_log) {
+  if (!fault_plan.empty()) {
+    std::ifstream in(fault_plan);
+    if (!in) throw std::runtime_error("cannot read fault plan " + fault_plan);
+    std::stringstream text;
+    text << in.rdbuf();
+    sim.api().faults().set_plan(nvcre::sim::parse_fault_plan(text.str()));
+  }
+  if (!request_log.empty()) sim.api().request_log().write_to(request_log);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,14 +177,7 @@ int main(int argc, char** argv) {
   try {
     nvcre::sim::KubeSim sim(options);
     if (!crds.empty()) nvcre::sim::install_crds_from_directory(sim.api(), crds);
-    if (!fault_plan.empty()) {
-      std::ifstream in(fault_plan);
-      if (!in) throw std::runtime_error("cannot read fault plan " + fault_plan);
-      std::stringstream text;
-      text << in.rdbuf();
-      sim.api().faults().set_plan(nvcre::sim::parse_fault_plan(text.str()));
-    }
-    if (!request_log.empty()) sim.api().request_log().write_to(request_log);
+    apply_fault_plan_and_request_log(sim, fault_plan, request_log);
     sim.start();
     std::cout << "kube-sim listening on " << sim.url() << std::endl;
     int received = 0;

@@ -90,7 +90,8 @@ std::vector<LoggedRequest> writes_without_lease(const std::vector<LoggedRequest>
     if (!is_write(r) || lease.matches(r.path) || !r.agent.starts_with(agent_prefix)) continue;
     bool held = false;
     if (auto it = by_agent.find(r.agent); it != by_agent.end()) {
-      for (const auto* t : it->second) held = held || (t->from_us <= r.t_us && r.t_us <= t->until_us);
+      for (const auto* t : it->second)
+        held = held || (t->from_us <= r.t_us && r.t_us <= t->until_us);
     }
     if (!held) out.push_back(r);
   }

@@ -14,9 +14,10 @@ namespace {
 namespace json = boost::json;
 
 json::value object(std::string_view api_version, std::string_view kind, std::string_view name) {
-  return json::object{{"apiVersion", api_version},
-                      {"kind", kind},
-                      {"metadata", {{"namespace", "ns"}, {"name", name}, {"resourceVersion", "1"}}}};
+  return json::object{
+      {"apiVersion", api_version},
+      {"kind", kind},
+      {"metadata", {{"namespace", "ns"}, {"name", name}, {"resourceVersion", "1"}}}};
 }
 
 TEST(ObjectCacheSizeByKind, CountsEveryKindAndKeepsAnEmptiedKindAtZero) {
@@ -42,8 +43,9 @@ TEST(MetricsCacheObjects, AGaugePerApiVersionAndKind) {
   const std::string text = metrics.render();
   EXPECT_NE(text.find(R"(nvcre_cache_objects{api_version="v1",kind="Pod"} 0)"), std::string::npos)
       << text;
-  EXPECT_NE(text.find(R"(nvcre_cache_objects{api_version="nvcre.nvidia.com/v1alpha1",kind="Job"} 2)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(R"(nvcre_cache_objects{api_version="nvcre.nvidia.com/v1alpha1",kind="Job"} 2)"),
+      std::string::npos)
       << text;
 }
 

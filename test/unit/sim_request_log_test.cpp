@@ -30,12 +30,13 @@ TEST(SimRequestLogFile, EveryRequestIsAJsonLineWithItsArrivalAndClient) {
                         .string();
   RequestLog log(1);  // the ring keeps one; the file keeps all
   log.write_to(path);
-  const auto at = std::chrono::system_clock::time_point(std::chrono::microseconds(1700000000123456));
+  const auto at =
+      std::chrono::system_clock::time_point(std::chrono::microseconds(1700000000123456));
   for (int i = 0; i < 3; ++i)
-    log.record(RequestRecord{"PATCH", "/apis/nvcre.nvidia.com/v1alpha1/namespaces/n/jobs/j" +
-                                          std::to_string(i),
-                             "patch", i == 2 ? 503 : 200, std::chrono::microseconds(2500), i == 2,
-                             "nvcre/host_1", at + std::chrono::microseconds(i)});
+    log.record(RequestRecord{
+        "PATCH", "/apis/nvcre.nvidia.com/v1alpha1/namespaces/n/jobs/j" + std::to_string(i), "patch",
+        i == 2 ? 503 : 200, std::chrono::microseconds(2500), i == 2, "nvcre/host_1",
+        at + std::chrono::microseconds(i)});
   log.flush();
   const auto lines = lines_of(path);
   ASSERT_EQ(lines.size(), 3u);
@@ -79,8 +80,13 @@ const std::string kJobUrl = "/apis/nvcre.nvidia.com/v1alpha1/namespaces/soak/job
 
 LoggedRequest at(std::int64_t seconds, std::string agent, std::string verb, std::string path,
                  int code = 200) {
-  return LoggedRequest{seconds * 1000000, verb == "create" ? "POST" : "PUT", std::move(path),
-                       std::move(verb), code, std::move(agent), false};
+  return LoggedRequest{seconds * 1000000,
+                       verb == "create" ? "POST" : "PUT",
+                       std::move(path),
+                       std::move(verb),
+                       code,
+                       std::move(agent),
+                       false};
 }
 
 TEST(SimRequestLogReader, ReadsTheLinesAndNamesABadOne) {
@@ -121,14 +127,13 @@ TEST(SimRequestLogReader, TenuresFollowTheSuccessfulLeaseWrites) {
 
 TEST(SimRequestLogReader, WritesOutsideTheirOwnTenureAreFlagged) {
   const std::vector<LoggedRequest> log{
-      at(0, "nvcre/a", "update", kLeaseUrl),
-      at(1, "nvcre/a", "patch", kJobUrl),           // a leads: fine
-      at(1, "nvcre/b", "patch", kJobUrl, 503),      // b does not: flagged, whatever the answer
-      at(1, "nvcre/b", "get", kJobUrl),             // a read: fine
-      at(1, "nvcre-soak", "create", kJobUrl),       // not a manager: not judged
-      at(6, "nvcre/a", "patch", kJobUrl),           // a's lease ran out at 4: flagged
-      at(6, "nvcre/b", "update", kLeaseUrl),        // b takes the Lease
-      at(7, "nvcre/b", "delete", kJobUrl),          // b leads: fine
+      at(0, "nvcre/a", "update", kLeaseUrl),   at(1, "nvcre/a", "patch", kJobUrl),  // a leads: fine
+      at(1, "nvcre/b", "patch", kJobUrl, 503),  // b does not: flagged, whatever the answer
+      at(1, "nvcre/b", "get", kJobUrl),         // a read: fine
+      at(1, "nvcre-soak", "create", kJobUrl),   // not a manager: not judged
+      at(6, "nvcre/a", "patch", kJobUrl),       // a's lease ran out at 4: flagged
+      at(6, "nvcre/b", "update", kLeaseUrl),    // b takes the Lease
+      at(7, "nvcre/b", "delete", kJobUrl),      // b leads: fine
   };
   const auto tenures = lease_tenures(log, kLease, std::chrono::seconds(4));
   const auto flagged = writes_without_lease(log, tenures, kLease, "nvcre/");
