@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
     options.leader_elect = flags.leader_elect;
     options.election.identity = options.instance;
     options.election.lease_name = flags.leader_election_id;
+    options.election.lease_namespace =
+        flags.leader_election_namespace.empty() ? client.ns : flags.leader_election_namespace;
     options.election.lease_duration =
         *nvcre::k8s::parse_go_duration(flags.leader_election_lease_duration);
     options.election.renew_deadline =
@@ -157,8 +159,6 @@ int main(int argc, char** argv) {
       options.user_agent = "nvcre/" + options.instance;
       nvcre::k8s::validate(options.election);  // lease duration > renew deadline > retry period
     }
-    options.election.lease_namespace =
-        flags.leader_election_namespace.empty() ? client.ns : flags.leader_election_namespace;
     options.on_leadership_lost = [] { g_lost_lease = true; };
     options.on_actor_down = [](const std::string& name, const std::string& reason) {
       spdlog::error("actor {} exited: {}; stopping the manager (exit 1)", name, reason);
