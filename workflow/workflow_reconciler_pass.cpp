@@ -67,9 +67,7 @@ Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
 
 const k8s::ActionOutcome* Pass::outcome_for(k8s::ActionVerb verb,
                                             const k8s::ObjectRef& target) const {
-  if (!in.outcome || in.outcome->action.verb != verb || in.outcome->action.target != target)
-    return nullptr;
-  return &*in.outcome;
+  return reconcile::outcome_of(in, verb, target);
 }
 
 void Pass::add_create(k8s::Action action) {
