@@ -97,6 +97,13 @@ struct Findings {
 
 // Whether each Certification reached what its category expects (read before the deletion).
 void check_verdicts(k8s::RestClient& client, const Layout& layout, Findings& findings);
+// What is left in the namespace of the children kube-sim counted as created (stats' "creates"),
+// and any Certification; being_deleted: it has a deletionTimestamp (a finalizer holds it).
+struct Left {
+  std::string what;  // "resource name"
+  bool being_deleted = false;
+};
+std::vector<Left> left_of_created(k8s::RestClient& client, const json::value& stats);
 // Duplicate creates and objects left, from kube-sim's create counters and the API after the
 // deletion (the fault plan lifted).
 void check_leftovers(k8s::RestClient& client, const json::value& stats, Findings& findings);

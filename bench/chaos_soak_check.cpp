@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
 
 namespace nvcre::soak {
 
@@ -51,15 +52,22 @@ bool is_child(const std::string& resource) {
   return !not_children.contains(resource);
 }
 
-// "plural.group" (or a core "plural") as a ResourceRef, at the group's preferred version.
+// "plural.group" (or a core "plural") as a ResourceRef, at the group's preferred version (asked
+// again until answered: the fault plan may still be on).
 k8s::ResourceRef resource_ref(k8s::RestClient& client, const std::string& qualified) {
   const auto dot = qualified.find('.');
   if (dot == std::string::npos) return {"", "v1", qualified, true};
   const std::string group = qualified.substr(dot + 1);
-  const json::value discovery =
-      json::parse(client.request({"GET", "/apis/" + group, {}, "", ""}).body);
-  return {group, string_at(discovery, {"preferredVersion", "version"}), qualified.substr(0, dot),
-          true};
+  for (;;) {
+    try {
+      const json::value discovery =
+          json::parse(client.request({"GET", "/apis/" + group, {}, "", ""}).body);
+      return {group, string_at(discovery, {"preferredVersion", "version"}),
+              qualified.substr(0, dot), true};
+    } catch (const std::exception&) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace
@@ -97,31 +105,43 @@ void check_verdicts(k8s::RestClient& client, const Layout& layout, Findings& fin
   }
 }
 
-void check_leftovers(k8s::RestClient& client, const json::value& stats, Findings& findings) {
+std::vector<Left> left_of_created(k8s::RestClient& client, const json::value& stats) {
   std::map<std::string, std::set<std::string>> created;  // resource -> names (namespace soak)
   for (const auto& entry : stats.at("creates").as_array()) {
     const std::string resource(entry.at("resource").as_string());
-    const std::string ns(entry.at("namespace").as_string());
-    const std::string name(entry.at("name").as_string());
-    const auto n = entry.at("created").to_number<std::uint64_t>();
-    if (!is_child(resource) || n == 0) continue;
-    ++findings.children_created;
-    if (n > 1)
-      findings.duplicate_creates.push_back(resource + " " + ns + "/" + name + " created " +
-                                           std::to_string(n) + " times");
-    if (ns == kNamespace) created[resource].insert(name);
+    if (!is_child(resource) || entry.at("created").to_number<std::uint64_t>() == 0) continue;
+    if (entry.at("namespace").as_string() == kNamespace)
+      created[resource].insert(std::string(entry.at("name").as_string()));
   }
   created["certifications.nvcre.nvidia.com"];  // every Certification must be gone too
+  std::vector<Left> left;
   for (const auto& [resource, names] : created) {
-    const auto ref = resource_ref(client, resource);
-    const json::value list = client.list(ref, kNamespace);
+    const json::value list = list_until_answered(client, resource_ref(client, resource), kNamespace);
     for (const auto& item : list.at("items").as_array()) {
       const std::string name = string_at(item, {"metadata", "name"});
       if (resource != "certifications.nvcre.nvidia.com" && !names.contains(name)) continue;
-      findings.left_after_deletion.push_back(resource + " " + name);
-      if (!string_at(item, {"metadata", "deletionTimestamp"}).empty())
-        findings.stuck_finalizers.push_back(resource + " " + name);
+      left.push_back({resource + " " + name,
+                      !string_at(item, {"metadata", "deletionTimestamp"}).empty()});
     }
+  }
+  return left;
+}
+
+void check_leftovers(k8s::RestClient& client, const json::value& stats, Findings& findings) {
+  for (const auto& entry : stats.at("creates").as_array()) {
+    const std::string resource(entry.at("resource").as_string());
+    const auto n = entry.at("created").to_number<std::uint64_t>();
+    if (!is_child(resource) || n == 0) continue;
+    ++findings.children_created;
+    if (n > 1) {
+      findings.duplicate_creates.push_back(
+          resource + " " + std::string(entry.at("namespace").as_string()) + "/" +
+          std::string(entry.at("name").as_string()) + " created " + std::to_string(n) + " times");
+    }
+  }
+  for (const auto& left : left_of_created(client, stats)) {
+    findings.left_after_deletion.push_back(left.what);
+    if (left.being_deleted) findings.stuck_finalizers.push_back(left.what);
   }
 }
 

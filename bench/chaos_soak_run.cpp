@@ -202,7 +202,10 @@ int run_soak(const SoakSettings& s) {
       deleting = true;
       continue;
     }
-    if (deleting && items == 0 && next == disruptions.size() && owned_left(client) == 0) {
+    // Quiet when nothing the run created is left, measurements and copies included, while the
+    // fault plan is still on: deletion must finish under the same faults.
+    if (deleting && items == 0 && next == disruptions.size() && owned_left(client) == 0 &&
+        left_of_created(client, api.request_log().stats(0)).empty()) {
       quiesced_at = Clock::now();
       break;
     }
