@@ -237,8 +237,10 @@ int run_soak(const SoakSettings& s) {
     std::printf("time to quiesce: never (timeout %lld min)\n",
                 static_cast<long long>(s.timeout.count()));
   print_findings(findings);
-  if (s.request_log.empty()) std::filesystem::remove(log_path);
   const bool ok = findings.ok() && quiesced_at != Clock::time_point{} && next == disruptions.size();
+  // A failed run keeps its request log (with the managers' logs) for the one who reads why.
+  if (s.request_log.empty() && ok) std::filesystem::remove(log_path);
+  if (!ok) std::printf("request log kept: %s\n", log_path.c_str());
   std::printf("[soak] %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
