@@ -31,9 +31,8 @@ void run_action(self_pointer self, std::size_t index);
 
 // Keeps a create's AlreadyExists and its holder for the rest of the pass (the newest per target).
 void remember_holder(std::vector<k8s::ActionOutcome>& held, const k8s::ActionOutcome& outcome) {
-  std::erase_if(held, [&](const k8s::ActionOutcome& h) {
-    return h.action.target == outcome.action.target;
-  });
+  std::erase_if(
+      held, [&](const k8s::ActionOutcome& h) { return h.action.target == outcome.action.target; });
   held.push_back(outcome);
 }
 
@@ -295,10 +294,8 @@ void plan_and_run(self_pointer self) {
     } else {
       object = cache.get(state.config.primary);
     }
-    reconcile::Context context{object,        cache,
-                               pass.live,     pass.outcome,
-                               now,           pass.pod_logs,
-                               pass.build_answers, state.memo,
+    reconcile::Context context{object,    cache,         pass.live,          pass.outcome,
+                               now,       pass.pod_logs, pass.build_answers, state.memo,
                                &pass.held};
     return state.config.reconcile(context);
   });

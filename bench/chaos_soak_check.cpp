@@ -116,12 +116,13 @@ std::vector<Left> left_of_created(k8s::RestClient& client, const json::value& st
   created["certifications.nvcre.nvidia.com"];  // every Certification must be gone too
   std::vector<Left> left;
   for (const auto& [resource, names] : created) {
-    const json::value list = list_until_answered(client, resource_ref(client, resource), kNamespace);
+    const json::value list =
+        list_until_answered(client, resource_ref(client, resource), kNamespace);
     for (const auto& item : list.at("items").as_array()) {
       const std::string name = string_at(item, {"metadata", "name"});
       if (resource != "certifications.nvcre.nvidia.com" && !names.contains(name)) continue;
-      left.push_back({resource + " " + name,
-                      !string_at(item, {"metadata", "deletionTimestamp"}).empty()});
+      left.push_back(
+          {resource + " " + name, !string_at(item, {"metadata", "deletionTimestamp"}).empty()});
     }
   }
   return left;

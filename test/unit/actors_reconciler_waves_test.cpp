@@ -181,10 +181,10 @@ TEST_F(ReconcilerWaves, AnAlreadyExistsStaysKnownForTheRestOfThePass) {
   });
   ASSERT_TRUE(result) << error;
   EXPECT_TRUE(result->error.empty()) << result->error;
-  EXPECT_EQ(log(), (std::vector<std::string>{
-                       "sent child-a", "answered child-a", "sent child-a", "answered child-a",
-                       "sent child-b", "answered child-b", "sent child-b", "answered child-b",
-                       "sent adopted-both", "answered adopted-both"}));
+  EXPECT_EQ(log(), (std::vector<std::string>{"sent child-a", "answered child-a", "sent child-a",
+                                             "answered child-a", "sent child-b", "answered child-b",
+                                             "sent child-b", "answered child-b",
+                                             "sent adopted-both", "answered adopted-both"}));
 }
 
 }  // namespace

@@ -208,8 +208,8 @@ TEST(K8sReflector, AStreamCutAfterAHealthyWatchRewatchesAtOnce) {
 TEST(K8sReflector, OtherWatchErrorBacksOffThenRewatchesFromLastVersion) {
   Reflector reflector = synced_reflector();
   reflector.on_watch_event(bookmark("30"), kT0);
-  auto step = reflector.on_watch_error({503, "ServiceUnavailable", "", std::nullopt},
-                                       kT0 + seconds(5));
+  auto step =
+      reflector.on_watch_error({503, "ServiceUnavailable", "", std::nullopt}, kT0 + seconds(5));
   const auto wait = action_as<WaitRequest>(step).duration;
   EXPECT_GE(wait, milliseconds(800));
   EXPECT_LT(wait, milliseconds(1600));
