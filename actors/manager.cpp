@@ -145,7 +145,7 @@ void Manager::start() {
       std::chrono::minutes(11);  // longer than any watch timeout we ask for
 
   auto cache = std::make_shared<SharedCache>();
-  StoreConfig store_config{cache, {}, impl_->synced, {}};
+  StoreConfig store_config{cache, {}, impl_->synced, {}, o.metrics};
   for (const auto& watch : o.watches) {
     store_config.expected_kinds.emplace(watch.api_version, watch.kind);
     store_config.scopes.push_back({watch.api_version, watch.kind,

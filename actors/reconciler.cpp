@@ -30,6 +30,13 @@ bool is_write_on_primary(const ReconcilerConfig& config, const k8s::Action& acti
 
 void run_action(self_pointer self, std::size_t index);
 
+// Keeps a create's AlreadyExists and its holder for the rest of the pass (the newest per target).
+void remember_holder(std::vector<k8s::ActionOutcome>& held, const k8s::ActionOutcome& outcome) {
+  std::erase_if(
+      held, [&](const k8s::ActionOutcome& h) { return h.action.target == outcome.action.target; });
+  held.push_back(outcome);
+}
+
 // What to do with the answer to actions[index]: go on with actions[next], or re-plan from the
 // failure (a conflict on the primary re-reads it; an AlreadyExists reads the holder).
 void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::ActionResult answer) {
@@ -72,6 +79,8 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
         .then(
             [=](k8s::ActionResult& holder) mutable {
               if (holder.ok()) outcome.live_holder = std::move(holder.object);
+              if (outcome.live_holder && !outcome.live_holder->is_null())
+                remember_holder(self->state.pass->held, outcome);
               self->state.pass->outcome = std::move(outcome);
               plan_and_run(self);
             },
@@ -293,8 +302,9 @@ void plan_and_run(self_pointer self) {
     } else {
       object = cache.get(state.config.primary);
     }
-    reconcile::Context context{object, cache,         pass.live,          pass.outcome,
-                               now,    pass.pod_logs, pass.build_answers, state.memo};
+    reconcile::Context context{object,    cache,         pass.live,          pass.outcome,
+                               now,       pass.pod_logs, pass.build_answers, state.memo,
+                               &pass.held};
     return state.config.reconcile(context);
   });
   carry_out(self);

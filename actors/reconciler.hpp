@@ -37,6 +37,7 @@ struct ReconcilerPass {
   bool primary_refreshed = false;
   k8s::LiveReads live;
   std::optional<k8s::ActionOutcome> outcome;
+  std::vector<k8s::ActionOutcome> held;  // creates that met AlreadyExists, with their live holder
   std::map<std::string, reconcile::PodLogAnswer> pod_logs;  // by pod_log_key
   reconcile::BuildAnswers build_answers;
   reconcile::Result result;

@@ -37,6 +37,23 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
   return notice;
 }
 
+namespace {
+
+// A kind a relist emptied (clear_kind) is no longer in the cache's counts: it is published as 0
+// rather than left at its last count.
+void publish_cache_sizes(StoreState& state) {
+  if (!state.config.metrics) return;
+  auto sizes =
+      state.config.cache->write([](k8s::ObjectCache& cache) { return cache.size_by_kind(); });
+  for (const auto& kind : state.published_kinds) sizes.try_emplace(kind, 0);
+  for (const auto& [kind, count] : sizes) {
+    state.config.metrics->set_cache_objects(kind.first, kind.second, count);
+    state.published_kinds.insert(kind);
+  }
+}
+
+}  // namespace
+
 store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
                                  StoreConfig config) {
   self->state.config = std::move(config);
@@ -74,6 +91,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
             }
           }
         });
+        publish_cache_sizes(state);
         if (!state.synced &&
             std::includes(state.synced_kinds.begin(), state.synced_kinds.end(),
                           state.config.expected_kinds.begin(), state.config.expected_kinds.end())) {
@@ -89,8 +107,10 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
       // No change notice: the watch event of the same version brings one, and the writer itself
       // already knows what it wrote.
       [=](own_write_atom, json::value& answer) {
-        return record_own_write(*self->state.config.cache, self->state.config.scopes,
-                                std::move(answer));
+        const bool recorded = record_own_write(*self->state.config.cache, self->state.config.scopes,
+                                               std::move(answer));
+        if (recorded) publish_cache_sizes(self->state);
+        return recorded;
       },
       [=](subscribe_atom, change_subscriber_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);

@@ -8,6 +8,7 @@
 #include "actors/interfaces.hpp"
 #include "actors/shared_cache.hpp"
 #include "k8s/cache_scope.hpp"
+#include "k8s/metrics.hpp"
 
 #include <atomic>
 #include <memory>
@@ -22,7 +23,8 @@ struct StoreConfig {
   std::shared_ptr<SharedCache> cache;
   std::set<std::pair<std::string, std::string>> expected_kinds;  // (apiVersion, kind)
   std::shared_ptr<std::atomic<bool>> synced_flag;                // optional: readable by /readyz
-  std::vector<k8s::CacheScope> scopes;  // for own writes (read-your-writes)
+  std::vector<k8s::CacheScope> scopes;      // for own writes (read-your-writes)
+  std::shared_ptr<k8s::Metrics> metrics{};  // optional: nvcre_cache_objects per kind
 };
 
 struct StoreState {
@@ -30,6 +32,7 @@ struct StoreState {
   std::vector<change_subscriber_actor> subscribers;
   std::set<std::pair<std::string, std::string>> synced_kinds;
   bool synced = false;
+  std::set<std::pair<std::string, std::string>> published_kinds;  // nvcre_cache_objects series
   static inline const char* name = "store";
 };
 

@@ -85,6 +85,7 @@ namespace {
 struct Asked {
   boost::json::value object;
   std::optional<k8s::ActionOutcome> outcome;
+  std::vector<k8s::ActionOutcome> held;
   k8s::LiveReads live;
   std::map<std::string, reconcile::PodLogAnswer> pod_logs;
   boost::json::value memo;
@@ -101,8 +102,8 @@ reconcile::Result result_of(Pass& pass);
 // observations would. The empty cache makes sure that nothing after the ask reads one.
 reconcile::Result resume(const Asked& asked, const reconcile::BuildAnswers& answers) {
   static const k8s::ObjectCache no_cache;
-  const reconcile::Context context{&asked.object, no_cache,       asked.live, asked.outcome,
-                                   asked.now,     asked.pod_logs, answers,    asked.memo};
+  const reconcile::Context context{&asked.object,  no_cache, asked.live, asked.outcome, asked.now,
+                                   asked.pod_logs, answers,  asked.memo, &asked.held};
   Pass pass{{context, asked.object, k8s::object_ref_of(asked.object), {}},
             *asked.catalog,
             asked.certification};
@@ -117,9 +118,10 @@ reconcile::Result result_of(Pass& pass) {
   if (!pass.wanted_build) return result;
   result.wanted_builds.push_back(pass.wanted_build->request);
   const auto& in = pass.in;
-  auto asked = std::make_shared<const Asked>(
-      Asked{pass.object, in.outcome, in.live, in.pod_logs, in.memo, in.now, &pass.catalog,
-            std::move(pass.certification), std::move(*pass.wanted_build)});
+  auto asked = std::make_shared<const Asked>(Asked{
+      pass.object, in.outcome, in.held == nullptr ? std::vector<k8s::ActionOutcome>{} : *in.held,
+      in.live, in.pod_logs, in.memo, in.now, &pass.catalog, std::move(pass.certification),
+      std::move(*pass.wanted_build)});
   result.resume = [asked](const reconcile::BuildAnswers& answers) {
     return resume(*asked, answers);
   };
@@ -172,8 +174,9 @@ reconcile::Result reconcile_certification(const reconcile::Context& input,
 k8s::ReconcilePlan reconcile_certification_answering_builds(const reconcile::Context& context,
                                                             const catalog::Catalog& catalog) {
   reconcile::BuildAnswers answers;
-  const reconcile::Context answered{context.object, context.cache,    context.live, context.outcome,
-                                    context.now,    context.pod_logs, answers,      context.memo};
+  const reconcile::Context answered{context.object,  context.cache, context.live,
+                                    context.outcome, context.now,   context.pod_logs,
+                                    answers,         context.memo,  context.held};
   auto result = reconcile_certification(answered, catalog);
   while (!result.wanted_builds.empty()) {
     for (const auto& request : result.wanted_builds) {

@@ -35,6 +35,11 @@ struct Metrics::Impl {
           .Name("nvcre_reconciler_actors")
           .Help("Live per-object reconciler actors")
           .Register(*registry);
+  prometheus::Family<prometheus::Gauge>& cache_objects =
+      prometheus::BuildGauge()
+          .Name("nvcre_cache_objects")
+          .Help("Objects in the informer cache, by apiVersion and kind")
+          .Register(*registry);
   prometheus::Family<prometheus::Counter>& requests =
       prometheus::BuildCounter()
           .Name("nvcre_api_requests_total")
@@ -138,6 +143,12 @@ void Metrics::set_queue_depth(const std::string& controller, std::size_t depth) 
 
 void Metrics::reconcilers_changed(const std::string& controller, int delta) {
   impl_->reconcilers.Add({{"controller", controller}}).Increment(delta);
+}
+
+void Metrics::set_cache_objects(const std::string& api_version, const std::string& kind,
+                                std::size_t count) {
+  impl_->cache_objects.Add({{"api_version", api_version}, {"kind", kind}})
+      .Set(static_cast<double>(count));
 }
 
 void Metrics::api_request(std::string_view verb, int code) {

@@ -1,7 +1,8 @@
 #pragma once
 // The manager's Prometheus metrics (prefix `nvcre_`): reconciles by controller and result,
-// reconcile duration, queue depth, live reconciler actors, API requests by verb and code, watch
-// restarts. Thread-safe (prometheus-cpp metrics are atomic); shared by every actor.
+// reconcile duration, queue depth, live reconciler actors, informer cache objects by kind, API
+// requests by verb and code, watch restarts. Thread-safe (prometheus-cpp metrics are atomic);
+// shared by every actor.
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +41,10 @@ class Metrics {
   void observe_reconcile_seconds(const std::string& controller, double seconds);
   void set_queue_depth(const std::string& controller, std::size_t depth);
   void reconcilers_changed(const std::string& controller, int delta);
+  // Objects of (apiVersion, kind) in the informer cache: after every object of a kind is deleted
+  // it must come back to what the cluster still holds (a leak check reads it).
+  void set_cache_objects(const std::string& api_version, const std::string& kind,
+                         std::size_t count);
   void api_request(std::string_view verb, int code);
   void watch_restart(const std::string& kind);
   // Makes `samples` the series of the object `object_key` ("kind/namespace/name"): series it had

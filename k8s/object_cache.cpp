@@ -85,6 +85,13 @@ ObjectCache& ObjectCache::operator=(ObjectCache&& other) noexcept {
   return *this;
 }
 
+std::map<ObjectCache::KindKey, std::size_t> ObjectCache::size_by_kind() const {
+  std::map<KindKey, std::size_t> out;
+  for (const auto& [kind, objects] : kinds_)
+    out[KindKey{std::string(kind.first), std::string(kind.second)}] = objects.size();
+  return out;
+}
+
 std::size_t ObjectCache::size() const {
   std::size_t count = 0;
   for (const auto& [kind, objects] : kinds_) count += objects.size();

@@ -74,6 +74,8 @@ class ObjectCache final : public CacheView {
   // Drops every object of (apiVersion, kind): a reflector's relist replaces its kind wholesale.
   void clear_kind(std::string_view api_version, std::string_view kind);
   std::size_t size() const;
+  // Objects per (apiVersion, kind), every kind that ever held one (0 once all are gone).
+  std::map<KindKey, std::size_t> size_by_kind() const;
 
   // The stored form, for readers (CacheReader).
   const CachedObject* find(const ObjectRef& ref) const;

@@ -16,7 +16,9 @@
 //   - WATCH starts from the list's resourceVersion with bookmarks on and a timeout drawn
 //     uniformly from [5, 10) minutes (to spread reconnects). ADDED/MODIFIED/DELETED update the
 //     store and the last resourceVersion; BOOKMARK only moves the resourceVersion.
-//   - A watch that ends normally is re-opened at once from the last resourceVersion, no relist.
+//   - A watch that ends normally, or whose stream breaks without a status (a cut connection)
+//     after it was healthy (an event, or open for min_healthy_watch), is re-opened at once from
+//     the last resourceVersion, no relist; one that breaks sooner backs off.
 //   - 410 Gone / Expired ("too old resource version"), as a request error or an ERROR event:
 //     back off, then relist from resourceVersion "" and replace the store.
 //   - Any other watch failure: back off, then re-watch from the last resourceVersion.

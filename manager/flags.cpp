@@ -36,6 +36,15 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
                  "Namespace of the Lease");
   app.add_option("--leader-election-id", flags.leader_election_id, "Name of the Lease")
       ->capture_default_str();
+  app.add_option("--leader-election-lease-duration", flags.leader_election_lease_duration,
+                 "How long a standby waits after the last renewal it saw before taking the Lease")
+      ->capture_default_str();
+  app.add_option("--leader-election-renew-deadline", flags.leader_election_renew_deadline,
+                 "How long the leader keeps trying to renew before it steps down")
+      ->capture_default_str();
+  app.add_option("--leader-election-retry-period", flags.leader_election_retry_period,
+                 "How often candidates try to take or renew the Lease")
+      ->capture_default_str();
   app.add_option("--metrics-bind-address", flags.metrics_bind_address,
                  "Address of the /metrics listener: :8443 for HTTPS, :8080 for HTTP with "
                  "--metrics-secure=false (\"0\" disables it)")
@@ -103,6 +112,14 @@ std::string validate_manager_flags(const ManagerFlags& flags) {
   }
   if (flags.burst <= 0 && flags.qps > 0)
     return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);
+  for (const auto& [flag, value] :
+       {std::pair<const char*, const std::string&>{"--leader-election-lease-duration",
+                                                   flags.leader_election_lease_duration},
+        {"--leader-election-renew-deadline", flags.leader_election_renew_deadline},
+        {"--leader-election-retry-period", flags.leader_election_retry_period}}) {
+    if (auto d = k8s::parse_go_duration(value); !d || d->count() <= 0)
+      return std::string(flag) + " must be a positive duration such as 15s, got \"" + value + "\"";
+  }
   if (auto after = k8s::parse_go_duration(flags.fault_kill_after); !after || after->count() < 0) {
     return "--fault-kill-after must be a duration such as 500ms or 2s, got \"" +
            flags.fault_kill_after + "\"";

@@ -17,6 +17,10 @@ struct ManagerFlags {
   bool leader_elect = false;
   std::string leader_election_namespace;  // "" -> the client's namespace
   std::string leader_election_id = "240fe9c6.nvidia.com";
+  // Go durations, controller-runtime's defaults (checked as client-go checks them at start).
+  std::string leader_election_lease_duration = "15s";
+  std::string leader_election_renew_deadline = "10s";
+  std::string leader_election_retry_period = "2s";
   std::string metrics_bind_address = "0";  // "0" disables the metrics listener
   bool metrics_secure = true;     // HTTPS, each scrape authenticated and authorized (metrics_auth)
   std::string metrics_cert_path;  // "" -> a self-signed certificate made at start

@@ -12,4 +12,14 @@ std::string pod_log_key(const PodLogWant& want) {
   return key;
 }
 
+const k8s::ActionOutcome* outcome_of(const Context& context, k8s::ActionVerb verb,
+                                     const k8s::ObjectRef& target) {
+  const auto& last = context.outcome;
+  if (last && last->action.verb == verb && last->action.target == target) return &*last;
+  if (verb != k8s::ActionVerb::Create || context.held == nullptr) return nullptr;
+  for (const auto& held : *context.held)
+    if (held.action.target == target) return &held;
+  return nullptr;
+}
+
 }  // namespace nvcre::reconcile

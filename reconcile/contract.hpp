@@ -62,7 +62,17 @@ struct Context {
   // restart or once the idle reconciler is reaped): e.g. a measurement's log anchor. Never needed
   // for correctness, only to avoid repeating work.
   const boost::json::value& memo;
+  // The creates of this pass's earlier plans that met AlreadyExists, each with the holder read
+  // live (nullptr: none). A plan that adopts one child and then meets the next child's
+  // AlreadyExists must still know the first: with only the last outcome it would create the first
+  // again, and the plans would alternate between the two until the pass gave up.
+  const std::vector<k8s::ActionOutcome>* held = nullptr;
 };
+
+// The outcome of `verb` on `target`: the previous plan's failed action, or for a Create an earlier
+// AlreadyExists of this pass with its holder; nullptr when neither concerns it.
+const k8s::ActionOutcome* outcome_of(const Context& context, k8s::ActionVerb verb,
+                                     const k8s::ObjectRef& target);
 
 struct Result;
 

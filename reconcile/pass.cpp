@@ -12,9 +12,7 @@ k8s::EventRecord PassBase::event(std::string_view type, std::string_view reason,
 
 const k8s::ActionOutcome* PassBase::outcome_for(k8s::ActionVerb verb,
                                                 const k8s::ObjectRef& target) const {
-  const auto& outcome = in.outcome;
-  return outcome && outcome->action.verb == verb && outcome->action.target == target ? &*outcome
-                                                                                     : nullptr;
+  return outcome_of(in, verb, target);
 }
 
 void commit_status_change(PassBase& pass, boost::json::value new_status,

@@ -123,7 +123,8 @@ std::variant<HttpResponse, std::shared_ptr<WatchStream>> ApiServer::handle(
   log_.record(RequestRecord{
       request.method, target_of(request), target ? to_string(target->verb) : "other", code,
       elapsed + std::chrono::duration_cast<std::chrono::microseconds>(fault.delay),
-      fault.error.has_value() || fault.watch_gone, request.user_agent});
+      fault.error.has_value() || fault.watch_gone, request.user_agent,
+      std::chrono::system_clock::now() - elapsed});
   return result;
 }
 

@@ -1,6 +1,6 @@
 // kube-sim: an in-memory Kubernetes API server on loopback.
 //   kube-sim [--port N] [--address A] [--crds DIR] [--token T] [--watch-window N] [--fault-plan
-//   FILE]
+//   FILE] [--request-log FILE]
 //            [--tls-cert-file F --tls-private-key-file F [--client-ca-file F]]
 //            [--cluster PLATFORM:GPU:NODES] [--faulty-node NAME[=REASON]]...
 //            [--slow-node NAME=GBPS]... [--stall-node NAME]... [--node-condition NAME=TYPE]...
@@ -12,7 +12,7 @@
 // --node-condition node's condition TYPE to False a few steps into a job there.
 // PUT /sim/logs/<namespace>/<pod>[?container=C] replaces a pod's log (a capture to replay).
 // --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it
-// later.
+// later. --request-log appends every request to FILE as a JSON line (sim/request_log.hpp).
 // --tls-cert-file/--tls-private-key-file serve HTTPS (PEM, like kube-apiserver's flags);
 // --client-ca-file then requires client certificates signed by that CA.
 // --authorization rbac enforces access as kube-apiserver with RBAC does (sim/api_server.hpp's
@@ -63,12 +63,26 @@ void apply_node_faults(const NodeFaultFlags& flags,
     cluster->node_conditions.push_back(nvcre::sim::parse_node_condition(flag));
 }
 
+// --fault-plan's file and --request-log's.
+void apply_fault_plan_and_request_log(nvcre::sim::KubeSim& sim, const std::string& fault_plan,
+                                      const std::string& request_log) {
+  if (!fault_plan.empty()) {
+    std::ifstream in(fault_plan);
+    if (!in) throw std::runtime_error("cannot read fault plan " + fault_plan);
+    std::stringstream text;
+    text << in.rdbuf();
+    sim.api().faults().set_plan(nvcre::sim::parse_fault_plan(text.str()));
+  }
+  if (!request_log.empty()) sim.api().request_log().write_to(request_log);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   nvcre::sim::KubeSimOptions options;
   std::string crds;
   std::string fault_plan;
+  std::string request_log;
   std::optional<std::string> cluster;
   NodeFaultFlags faults;
   std::size_t watch_window = options.api.store.retained_events;
@@ -90,6 +104,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--fault-plan", fault_plan, "YAML/JSON fault plan (sim/fault_plan.hpp)")
       ->check(CLI::ExistingFile);
+  app.add_option("--request-log", request_log,
+                 "append every request to this file, one JSON line each (time, method, path, "
+                 "code, User-Agent)");
   app.add_option("--tls-cert-file", tls.cert_file, "serve HTTPS with this PEM certificate")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-private-key-file", tls.key_file, "... and this PEM key")
@@ -160,13 +177,7 @@ int main(int argc, char** argv) {
   try {
     nvcre::sim::KubeSim sim(options);
     if (!crds.empty()) nvcre::sim::install_crds_from_directory(sim.api(), crds);
-    if (!fault_plan.empty()) {
-      std::ifstream in(fault_plan);
-      if (!in) throw std::runtime_error("cannot read fault plan " + fault_plan);
-      std::stringstream text;
-      text << in.rdbuf();
-      sim.api().faults().set_plan(nvcre::sim::parse_fault_plan(text.str()));
-    }
+    apply_fault_plan_and_request_log(sim, fault_plan, request_log);
     sim.start();
     std::cout << "kube-sim listening on " << sim.url() << std::endl;
     int received = 0;

@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include <stdexcept>
+
 namespace nvcre::sim {
 
 namespace json = boost::json;
@@ -13,8 +15,35 @@ void RequestLog::record(RequestRecord record) {
   ++total_;
   ++by_verb_code_[record.verb][record.code];
   ++by_agent_verb_[record.user_agent][record.verb];
+  if (file_.is_open()) {
+    const auto micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(record.received.time_since_epoch())
+            .count();
+    file_ << json::serialize(
+                 json::object{{"t", micros},
+                              {"method", record.method},
+                              {"path", record.path},
+                              {"verb", record.verb},
+                              {"code", record.code},
+                              {"agent", record.user_agent},
+                              {"injected", record.injected},
+                              {"latencyMs", static_cast<double>(record.latency.count()) / 1000.0}})
+          << '\n';
+  }
   ring_.push_back(std::move(record));
   while (ring_.size() > capacity_) ring_.pop_front();
+}
+
+void RequestLog::write_to(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  file_.close();
+  file_.open(path, std::ios::out | std::ios::trunc);
+  if (!file_) throw std::runtime_error("cannot write the request log to " + path);
+}
+
+void RequestLog::flush() {
+  std::lock_guard lock(mutex_);
+  if (file_.is_open()) file_.flush();
 }
 
 void RequestLog::record_create(const std::string& resource, const std::string& ns,

@@ -5,11 +5,14 @@
 // (group/resource, namespace, name) so a test can tell whether a client created an object twice,
 // and requests refused by access control per user so a test can tell whether a role was enough.
 // Served as `GET /sim/stats` (`?recent=N` limits the log part, default 100). Thread-safe.
+// A ring forgets; a checker that must see every request of a long run (the chaos soak: who wrote
+// while not holding the Lease) asks for the full log as JSON lines in a file (write_to).
 #include <boost/json/value.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <string>
@@ -25,6 +28,8 @@ struct RequestRecord {
   std::chrono::microseconds latency{0};  // handling time plus injected delay
   bool injected = false;                 // the answer was an injected fault
   std::string user_agent{};              // the client's User-Agent header ("" when none)
+  // When the request arrived: the store acted then; an injected delay only holds the answer back.
+  std::chrono::system_clock::time_point received{};
 };
 
 class RequestLog {
@@ -39,6 +44,11 @@ class RequestLog {
   void record_denied(const std::string& user);
   void record_unauthenticated();
   void reset();
+  // From now on every record is also appended to `path` as one JSON object per line:
+  // {"t": microseconds since the epoch of its arrival, "method", "path", "verb", "code",
+  //  "agent", "injected", "latencyMs"}. Throws std::runtime_error when the file cannot be opened.
+  void write_to(const std::string& path);
+  void flush();  // what write_to has buffered, so a reader sees every record so far
 
   std::uint64_t requests(const std::string& verb, int code) const;
   // Requests of one client (User-Agent) with one verb, whatever their answer.
@@ -68,6 +78,7 @@ class RequestLog {
   std::map<std::tuple<std::string, std::string, std::string>, CreateCount> creates_;
   std::map<std::string, std::uint64_t> denied_by_user_;
   std::uint64_t unauthenticated_ = 0;
+  std::ofstream file_;
 };
 
 }  // namespace nvcre::sim

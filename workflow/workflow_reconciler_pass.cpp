@@ -91,9 +91,7 @@ reconcile::SliceProducts Pass::resource_slice_products(bool needed) {
 
 const k8s::ActionOutcome* Pass::outcome_for(k8s::ActionVerb verb,
                                             const k8s::ObjectRef& target) const {
-  if (!in.outcome || in.outcome->action.verb != verb || in.outcome->action.target != target)
-    return nullptr;
-  return &*in.outcome;
+  return reconcile::outcome_of(in, verb, target);
 }
 
 void Pass::add_create(k8s::Action action) {

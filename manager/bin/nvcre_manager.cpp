@@ -6,6 +6,7 @@
 #include "actors/controllers.hpp"
 #include "actors/manager.hpp"
 #include "k8s/duration.hpp"
+#include "k8s/leader_election.hpp"
 #include "k8s/connection.hpp"
 #include "manager/flags.hpp"
 #include "k8s/metrics.hpp"
@@ -145,6 +146,19 @@ int main(int argc, char** argv) {
     options.election.lease_name = flags.leader_election_id;
     options.election.lease_namespace =
         flags.leader_election_namespace.empty() ? client.ns : flags.leader_election_namespace;
+    options.election.lease_duration =
+        *nvcre::k8s::parse_go_duration(flags.leader_election_lease_duration);
+    options.election.renew_deadline =
+        *nvcre::k8s::parse_go_duration(flags.leader_election_renew_deadline);
+    options.election.retry_period =
+        *nvcre::k8s::parse_go_duration(flags.leader_election_retry_period);
+    // Replicas competing for the Lease each name their identity in the User-Agent, so an audit log
+    // (or kube-sim's request log) tells which one sent a request and whether it then held the
+    // Lease.
+    if (flags.leader_elect) {
+      options.user_agent = "nvcre/" + options.instance;
+      nvcre::k8s::validate(options.election);  // lease duration > renew deadline > retry period
+    }
     options.on_leadership_lost = [] { g_lost_lease = true; };
     options.on_actor_down = [](const std::string& name, const std::string& reason) {
       spdlog::error("actor {} exited: {}; stopping the manager (exit 1)", name, reason);

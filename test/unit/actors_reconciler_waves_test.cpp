@@ -1,12 +1,14 @@
 // The reconciler shell carries out a plan's actions in order, except that an action marked
 // joins_previous goes out together with the one before it: both are sent before either answers,
-// the next action waits for both, and the first failure in plan order is the one fed back.
+// the next action waits for both, and the first failure in plan order is the one fed back. A
+// create's AlreadyExists (with its holder) stays known for the rest of the pass.
 #include "actors/reconciler.hpp"
 
 #include <caf/all.hpp>
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <set>
 
 namespace nvcre::actors {
 namespace {
@@ -20,10 +22,20 @@ struct FakeApi {
   std::mutex mutex;
   std::vector<std::string> log;        // "sent <name>" / "answered <name>", in order
   std::map<std::string, int> failing;  // name -> HTTP code to answer with
-  std::vector<std::pair<std::string, caf::typed_response_promise<k8s::ActionResult>>> held;
+  std::set<std::string> existing;      // creates of these answer AlreadyExists; gets find them
+  std::vector<std::pair<k8s::Action, caf::typed_response_promise<k8s::ActionResult>>> held;
 
-  k8s::ActionResult answer_for(const std::string& name) {
+  k8s::ActionResult answer_for(const k8s::Action& action) {
+    const std::string& name = action.target.name;
     k8s::ActionResult result;
+    if (existing.contains(name)) {
+      if (action.verb == k8s::ActionVerb::Create) {
+        result.code = 409;
+        result.reason = "AlreadyExists";
+      } else if (action.verb == k8s::ActionVerb::LiveGet) {
+        result.object = boost::json::object{{"metadata", {{"name", name}}}};
+      }
+    }
     if (auto it = failing.find(name); it != failing.end()) {
       result.code = it->second;
       result.reason = "InternalError";
@@ -41,12 +53,12 @@ api_client_actor::behavior_type fake_api(api_client_actor::pointer self,
         std::lock_guard lock(api->mutex);
         const std::string& name = action.target.name;
         api->log.push_back("sent " + name);
-        if (!name.starts_with("held-")) return api->answer_for(name);
-        api->held.emplace_back(name, self->make_response_promise<k8s::ActionResult>());
+        if (!name.starts_with("held-")) return api->answer_for(action);
+        api->held.emplace_back(action, self->make_response_promise<k8s::ActionResult>());
         auto promise = api->held.back().second;
         if (api->held.size() == 2) {
-          for (auto& [held_name, held_promise] : api->held)
-            held_promise.deliver(api->answer_for(held_name));
+          for (auto& [held_action, held_promise] : api->held)
+            held_promise.deliver(api->answer_for(held_action));
           api->held.clear();
         }
         return promise;
@@ -145,6 +157,34 @@ TEST_F(ReconcilerWaves, TheFirstFailureInPlanOrderIsFedBackAndNothingAfterTheWav
   EXPECT_EQ(result->error, "gave up after held-a");
   EXPECT_EQ(log(), (std::vector<std::string>{"sent held-a", "sent held-b", "answered held-a",
                                              "answered held-b"}));
+}
+
+// Two children that both exist already (a crash lost the status that recorded them): the plan
+// adopts each on its AlreadyExists, one after the other. When the second AlreadyExists made the
+// pass forget the first, the next plan created the first again, and the plans alternated between
+// the two until the pass gave up ("did not settle"), in every pass, for ever.
+TEST_F(ReconcilerWaves, AnAlreadyExistsStaysKnownForTheRestOfThePass) {
+  api_->existing = {"child-a", "child-b"};
+  auto [result, error] = pass([](const reconcile::Context& context) {
+    reconcile::Result r;
+    for (const char* name : {"child-a", "child-b"}) {
+      const k8s::ObjectRef child{"v1", "ConfigMap", "ns", name};
+      const auto* outcome = reconcile::outcome_of(context, k8s::ActionVerb::Create, child);
+      if (outcome != nullptr && outcome->reason == "AlreadyExists" && outcome->live_holder)
+        continue;  // adopted
+      r.plan.actions.push_back(
+          k8s::make_action(k8s::ActionVerb::Create, child, boost::json::object{}));
+      return r;
+    }
+    r.plan.actions.push_back(write_to("adopted-both"));
+    return r;
+  });
+  ASSERT_TRUE(result) << error;
+  EXPECT_TRUE(result->error.empty()) << result->error;
+  EXPECT_EQ(log(), (std::vector<std::string>{"sent child-a", "answered child-a", "sent child-a",
+                                             "answered child-a", "sent child-b", "answered child-b",
+                                             "sent child-b", "answered child-b",
+                                             "sent adopted-both", "answered adopted-both"}));
 }
 
 }  // namespace

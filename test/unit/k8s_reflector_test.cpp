@@ -189,11 +189,27 @@ TEST(K8sReflector, GoneAsWatchRequestErrorAlsoRelists) {
   }
 }
 
+// A stream cut after the watch was healthy (no HTTP status: the connection broke) is re-opened at
+// once: with every watch cut after 2 s, backing off each time grew the wait to 30-60 s, and the
+// informer missed every change for that long after each cut.
+TEST(K8sReflector, AStreamCutAfterAHealthyWatchRewatchesAtOnce) {
+  Reflector reflector = synced_reflector();
+  reflector.on_watch_event(bookmark("30"), kT0);
+  for (int cut = 0; cut < 8; ++cut) {
+    const auto step = reflector.on_watch_error({0, "", "connection reset by peer", std::nullopt},
+                                               kT0 + seconds(2 * (cut + 1)));
+    expect_watch_from(step, "30");
+  }
+  // Open for 2 s without any event is healthy too (min_healthy_watch is 1 s).
+  expect_watch_from(
+      reflector.on_watch_error({0, "", "unexpected EOF", std::nullopt}, kT0 + seconds(20)), "30");
+}
+
 TEST(K8sReflector, OtherWatchErrorBacksOffThenRewatchesFromLastVersion) {
   Reflector reflector = synced_reflector();
   reflector.on_watch_event(bookmark("30"), kT0);
   auto step =
-      reflector.on_watch_error({0, "", "connection reset by peer", std::nullopt}, kT0 + seconds(5));
+      reflector.on_watch_error({503, "ServiceUnavailable", "", std::nullopt}, kT0 + seconds(5));
   const auto wait = action_as<WaitRequest>(step).duration;
   EXPECT_GE(wait, milliseconds(800));
   EXPECT_LT(wait, milliseconds(1600));
@@ -224,8 +240,10 @@ TEST(K8sReflector, BackoffGrowsOnRepeatedFailuresAndResetsAfterTwoHealthyMinutes
     now += wait;
     expect_watch_from(reflector.on_timer(now), "10");
   }
-  // Healthy for more than 2 minutes, then a failure: back to the initial 800 ms range.
+  // Healthy for more than 2 minutes (the watch then ends normally and is re-opened), then the new
+  // watch is refused: back to the initial 800 ms range.
   now += minutes(2) + seconds(1);
+  expect_watch_from(reflector.on_watch_closed(now), "10");
   const auto wait = action_as<WaitRequest>(reflector.on_watch_error(refused, now)).duration;
   EXPECT_GE(wait, milliseconds(800));
   EXPECT_LT(wait, milliseconds(1600));

@@ -1,0 +1,53 @@
+// The informer cache counts its objects per kind, down to zero once a kind's objects are all gone,
+// and the manager publishes the counts as nvcre_cache_objects (the leak check reads them).
+#include "k8s/metrics.hpp"
+#include "k8s/object_cache.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace nvcre::k8s {
+namespace {
+
+namespace json = boost::json;
+
+json::value object(std::string_view api_version, std::string_view kind, std::string_view name) {
+  return json::object{
+      {"apiVersion", api_version},
+      {"kind", kind},
+      {"metadata", {{"namespace", "ns"}, {"name", name}, {"resourceVersion", "1"}}}};
+}
+
+TEST(ObjectCacheSizeByKind, CountsEveryKindAndKeepsAnEmptiedKindAtZero) {
+  ObjectCache cache;
+  cache.upsert(object("v1", "Pod", "a"));
+  cache.upsert(object("v1", "Pod", "b"));
+  cache.upsert(object("nvcre.nvidia.com/v1alpha1", "Job", "j"));
+  auto sizes = cache.size_by_kind();
+  EXPECT_EQ((sizes[{"v1", "Pod"}]), 2u);
+  EXPECT_EQ((sizes[{"nvcre.nvidia.com/v1alpha1", "Job"}]), 1u);
+  cache.erase(object("nvcre.nvidia.com/v1alpha1", "Job", "j"));
+  sizes = cache.size_by_kind();
+  ASSERT_TRUE(sizes.contains({"nvcre.nvidia.com/v1alpha1", "Job"}));
+  EXPECT_EQ((sizes[{"nvcre.nvidia.com/v1alpha1", "Job"}]), 0u);
+  EXPECT_EQ(cache.size(), 2u);
+}
+
+TEST(MetricsCacheObjects, AGaugePerApiVersionAndKind) {
+  Metrics metrics;
+  metrics.set_cache_objects("v1", "Pod", 3);
+  metrics.set_cache_objects("v1", "Pod", 0);
+  metrics.set_cache_objects("nvcre.nvidia.com/v1alpha1", "Job", 2);
+  const std::string text = metrics.render();
+  EXPECT_NE(text.find(R"(nvcre_cache_objects{api_version="v1",kind="Pod"} 0)"), std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find(R"(nvcre_cache_objects{api_version="nvcre.nvidia.com/v1alpha1",kind="Job"} 2)"),
+      std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace nvcre::k8s
