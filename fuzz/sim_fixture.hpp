@@ -9,6 +9,8 @@
 
 #include <boost/json.hpp>
 
+#include <cstdio>
+#include <exception>
 #include <memory>
 
 namespace nvcre::fuzz {
@@ -17,17 +19,31 @@ inline constexpr int kRequestsPerServer = 2000;
 
 inline void add_fixture_objects(sim::ApiServer& server) {
   for (const auto& file : api::embedded_crd_files()) {
-    for (const auto& crd : jsonkit::parse_yaml_documents(file.content)) server.add_crd(crd);
+    for (const auto& crd : jsonkit::parse_yaml_documents(file.content)) {
+      const auto* kind = crd.is_object() ? crd.as_object().if_contains("kind") : nullptr;
+      if (kind != nullptr && kind->is_string() &&
+          kind->get_string() == "CustomResourceDefinition") {
+        server.add_crd(crd);
+      }
+    }
   }
   server.create("v1", "configmaps", "default", boost::json::parse(R"({
     "apiVersion": "v1", "kind": "ConfigMap",
     "metadata": {"name": "settings", "namespace": "default", "labels": {"app": "nvcre"},
                  "finalizers": ["nvcre.nvidia.com/keep"]},
     "data": {"a": "1", "b": "2"}})"));
-  server.create("nvcre.nvidia.com/v1alpha1", "certifications", "default", boost::json::parse(R"({
-    "apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "Certification",
-    "metadata": {"name": "cert", "namespace": "default"},
-    "spec": {"categories": ["communication/nccl-all-reduce"], "nodes": ["node-1", "node-2"]}})"));
+  try {
+    server.create("nvcre.nvidia.com/v1alpha1", "certifications", "default", boost::json::parse(R"({
+      "apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "Certification",
+      "metadata": {"name": "cert", "namespace": "default", "labels": {"team": "infra"}},
+      "spec": {"target": {"nodeSelector": {"nvidia.com/gpu.present": "true"}},
+               "thresholds": {"busBandwidthGBps": "value >= 850"},
+               "categories": [{"domain": "communication", "variant": "nccl-all-reduce",
+                               "options": {"maxBytes": "16G"}}]}})"));
+  } catch (const std::exception& error) {
+    // The target still fuzzes the ConfigMap; say why the custom resource is missing.
+    std::fprintf(stderr, "fuzz fixture: the Certification was not created: %s\n", error.what());
+  }
 }
 
 // The server for the next input; a fresh one every kRequestsPerServer calls.
