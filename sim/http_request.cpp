@@ -11,7 +11,7 @@ namespace http = boost::beast::http;
 
 namespace {
 
-HttpResponse bad_request(const std::string& message) {
+HttpResponse malformed(const std::string& message) {
   // Beast's messages are plain ASCII without quotes, so they embed in the JSON text as they are.
   return HttpResponse{
       400, "application/json",
@@ -38,7 +38,7 @@ std::variant<HttpRequest, HttpResponse> to_http_request(BeastRequest request) {
   req.impersonate_uid = std::string(request["Impersonate-Uid"]);
   req.body = std::move(request.body());
   auto parsed = boost::urls::parse_origin_form(request.target());
-  if (!parsed) return bad_request("bad request target");
+  if (!parsed) return malformed("bad request target");
   req.path = std::string(parsed->path());
   for (auto param : parsed->params()) req.query[std::string(param.key)] = std::string(param.value);
   return req;
@@ -55,14 +55,14 @@ std::variant<HttpRequest, HttpResponse> parse_http_request(std::string_view byte
   while (!parser.is_done() && used < bytes.size()) {
     const auto n = parser.put(boost::asio::buffer(bytes.data() + used, bytes.size() - used), ec);
     if (ec == http::error::need_more) break;
-    if (ec) return bad_request("malformed HTTP request: " + ec.message());
+    if (ec) return malformed("malformed HTTP request: " + ec.message());
     if (n == 0) break;
     used += n;
   }
   if (!parser.is_done()) {
     // Like a client that closed its side: a body without a length ends here, anything else is cut.
     parser.put_eof(ec);
-    if (ec || !parser.is_done()) return bad_request("truncated HTTP request");
+    if (ec || !parser.is_done()) return malformed("truncated HTTP request");
   }
   return to_http_request(parser.release());
 }
