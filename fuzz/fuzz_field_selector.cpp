@@ -1,6 +1,6 @@
 // kube-sim's list/watch filters: `labelSelector=` and `fieldSelector=` (the input's first line is
 // the label selector, the rest the field selector), applied to a Pod.
-#include "k8s/api_error.hpp"
+#include "sim/api_error.hpp"
 #include "sim/selectors.hpp"
 
 #include <boost/json.hpp>
@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto filter = nvcre::sim::make_filter(labels, fields);
     if (filter) (void)filter(pod);
-  } catch (const nvcre::k8s::ApiError&) {
+  } catch (const nvcre::sim::ApiError&) {  // the 400 a malformed selector gets
   }
   return 0;
 }

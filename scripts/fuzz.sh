@@ -60,6 +60,8 @@ run_target() {
     return 1
   fi
 }
+# UBSan findings with their stack, as the other sanitizers print them.
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export -f run_target dictionary_of
 export BUILD_DIR FUZZ_SECONDS
 

@@ -8,6 +8,7 @@
 #include "k8s/kubeconfig.hpp"
 #include "k8s/label_selector.hpp"
 #include "k8s/quantity.hpp"
+#include "k8s/rfc3339.hpp"
 #include "k8s/watch_stream.hpp"
 #include "measure/log_lines.hpp"
 #include "sim/http_request.hpp"
@@ -215,6 +216,16 @@ TEST(InputLimitsCel, DeepNestingHugeLiteralsAndInvalidUtf8AreErrors) {
 }
 
 // ---- pod logs (measurements) ----
+
+// Found by fuzz_measure_logs: a kubelet timestamp in year 4052 overflowed the nanosecond clock
+// (undefined behaviour); a year the clock cannot hold is no timestamp.
+TEST(InputLimitsLogs, TimestampsPastTheClockRangeAreNotTimestamps) {
+  EXPECT_FALSE(k8s::parse_rfc3339("4052-03-07T09:15:00.251Z").has_value());
+  EXPECT_FALSE(k8s::parse_rfc3339("1000-01-01T00:00:00Z").has_value());
+  EXPECT_TRUE(k8s::parse_rfc3339("2261-12-31T23:59:59Z").has_value());
+  const auto line = nvcre::measure::parse_log_line("4052-03-07T09:15:00.25Z step 1 loss=9.8");
+  EXPECT_FALSE(line.timestamp.has_value());
+}
 
 TEST(InputLimitsLogs, MultiMebibyteLinesAreDroppedAndTruncatedLogsKeepTheirLastLine) {
   const std::string log = "2024-05-01T10:00:00Z a\n2024-05-01T10:00:01Z " +
