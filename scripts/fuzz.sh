@@ -48,7 +48,9 @@ run_target() {
   local corpus="$BUILD_DIR/corpus/$name" dict
   dict=$(dictionary_of "$target")
   mkdir -p "$corpus"
-  if "$BUILD_DIR/fuzz/$target" -max_total_time="$FUZZ_SECONDS" -max_len=16384 -rss_limit_mb=2048 \
+  # The outer timeout: a target that hits its memory limit with a 2 GiB heap was seen to hang in
+  # its own crash report; the run must still end.
+  if timeout -k 10 $((FUZZ_SECONDS + 120)) "$BUILD_DIR/fuzz/$target" -max_total_time="$FUZZ_SECONDS" -max_len=16384 -rss_limit_mb=2048 \
     -timeout=20 -print_final_stats=1 ${dict:+-dict="$dict"} \
     -artifact_prefix="$BUILD_DIR/findings/$target-" "$corpus" >"$BUILD_DIR/logs/$target.log" 2>&1; then
     echo "fuzz: $target: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' \
