@@ -1,6 +1,7 @@
 #include "api/cel_rules.hpp"
 
 #include "api/schema.hpp"
+#include "k8s/duration.hpp"
 #include "k8s/quantity.hpp"
 
 #include <boost/json.hpp>
@@ -72,6 +73,20 @@ QuantityOrError cel_quantity(const json::value& value) {
             "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"};
   }
   return {std::nullopt, "unable to parse quantity's suffix"};
+}
+
+// CEL `duration(x)` of a string: Go's time.ParseDuration; other input, or text that does not parse,
+// is CEL's conversion error.
+struct DurationOrError {
+  std::optional<std::chrono::nanoseconds> duration;
+  std::string error;
+};
+
+DurationOrError cel_duration(const json::value& value) {
+  if (const auto* text = value.if_string()) {
+    if (auto parsed = k8s::parse_go_duration(*text)) return {parsed, {}};
+  }
+  return {std::nullopt, "type conversion error from 'string' to 'google.protobuf.Duration'"};
 }
 
 // ---- Shape checks (what kube's CEL type-checker would reject at CRD creation) -------------------
@@ -157,6 +172,20 @@ CelEvaluation request_within_limit(const json::value& self, std::string_view res
   auto limit = cel_quantity(limits->as_object().at(resource));
   if (!limit.quantity) return CelEvaluation::failure(limit.error);
   return CelEvaluation::of(*request.quantity <= *limit.quantity);
+}
+
+// `!has(self.maxBackoff) || !has(self.initialBackoff) ||
+//  duration(self.maxBackoff) >= duration(self.initialBackoff)`
+CelEvaluation backoff_in_order(const json::value& self, const json::value*) {
+  const auto& fields = self.as_object();
+  const auto* initial = fields.if_contains("initialBackoff");
+  const auto* maximum = fields.if_contains("maxBackoff");
+  if (initial == nullptr || maximum == nullptr) return CelEvaluation::of(true);
+  auto max_duration = cel_duration(*maximum);
+  if (!max_duration.duration) return CelEvaluation::failure(max_duration.error);
+  auto initial_duration = cel_duration(*initial);
+  if (!initial_duration.duration) return CelEvaluation::failure(initial_duration.error);
+  return CelEvaluation::of(*max_duration.duration >= *initial_duration.duration);
 }
 
 struct RuleDefinition {
@@ -250,8 +279,34 @@ const std::map<std::string_view, RuleDefinition>& registry() {
         [](const json::value& self, const json::value*) {
           return CelEvaluation::of(!(has_field(self, "inline") && has_field(self, "configMapRef")));
         }}},
+      // R16: a retry cycle's backoff never shrinks.
+      {"!has(self.maxBackoff) || !has(self.initialBackoff) || "
+       "duration(self.maxBackoff) >= duration(self.initialBackoff)",
+       {[](const SchemaNode& node) {
+          expect_string(expect_property(node, "maxBackoff"));
+          expect_string(expect_property(node, "initialBackoff"));
+        },
+        backoff_in_order}},
   };
   return rules;
+}
+
+// `duration(self) >= duration('A') && duration(self) <= duration('B')` (both bounds literal): the
+// range rules of the report-export durations. nullopt when `text` is not of that shape; throws
+// when a bound is not a duration (kube's type-checker refuses the CRD then).
+std::optional<Eval> duration_range_rule(const std::string& text) {
+  static const re2::RE2 shape(
+      R"(^duration\(self\) >= duration\('([^']*)'\) && duration\(self\) <= duration\('([^']*)'\)$)");
+  std::string low_text, high_text;
+  if (!re2::RE2::FullMatch(text, shape, &low_text, &high_text)) return std::nullopt;
+  auto low = k8s::parse_go_duration(low_text);
+  auto high = k8s::parse_go_duration(high_text);
+  if (!low || !high) reject("a bound of the duration range is not a duration");
+  return Eval([low = *low, high = *high](const json::value& self, const json::value*) {
+    auto value = cel_duration(self);
+    if (!value.duration) return CelEvaluation::failure(value.error);
+    return CelEvaluation::of(*value.duration >= low && *value.duration <= high);
+  });
 }
 
 std::string trim(std::string_view text) {
@@ -340,6 +395,12 @@ std::shared_ptr<const CelProgram> compile_cel_rule(std::string_view rule, const 
       }
       return CelEvaluation::of(true);
     };
+    return program;
+  }
+
+  if (auto range = duration_range_rule(text)) {
+    expect_string(node);
+    program->evaluate = std::move(*range);
     return program;
   }
 

@@ -2,8 +2,9 @@
 // The CRDs' x-kubernetes-validations rules, implemented in C++ and looked up by their exact text.
 // We do not embed a CEL interpreter: the rule set is small and fixed, and a rule we do not know
 // must fail the CRD load (kube-sim reports it as "a CRD rule we cannot evaluate") rather than be
-// silently skipped. Two shapes are recognised generically: `self == oldSelf` (deep equality) and
-// `has(self.X) == has(oldSelf.X)` (presence pinning, alone or and-ed over several fields).
+// silently skipped. Three shapes are recognised generically: `self == oldSelf` (deep equality),
+// `has(self.X) == has(oldSelf.X)` (presence pinning, alone or and-ed over several fields) and
+// `duration(self) >= duration('A') && duration(self) <= duration('B')` (a duration range).
 #include <boost/json/value.hpp>
 
 #include <functional>
@@ -42,7 +43,7 @@ struct CelProgram {
 // missing property).
 std::shared_ptr<const CelProgram> compile_cel_rule(std::string_view rule, const SchemaNode& node);
 
-// The rule texts implemented verbatim (not counting the two generic shapes).
+// The rule texts implemented verbatim (not counting the generic shapes).
 std::vector<std::string_view> registered_cel_rules();
 
 // CEL equality on JSON values: maps compare regardless of key order, lists element-wise,

@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::string_view kSupportedKinds =
     "Certification, WorkloadRun, Workflow, Job, GoodputMeasurement, BandwidthMeasurement, "
-    "LogProfile";
+    "LogProfile, ReportExportPolicy";
 
 const boost::json::object& require_object(const boost::json::value& in) {
   if (!in.is_object()) {
@@ -92,6 +92,7 @@ template Job decode_object<Job>(const boost::json::value&);
 template GoodputMeasurement decode_object<GoodputMeasurement>(const boost::json::value&);
 template BandwidthMeasurement decode_object<BandwidthMeasurement>(const boost::json::value&);
 template LogProfile decode_object<LogProfile>(const boost::json::value&);
+template ReportExportPolicy decode_object<ReportExportPolicy>(const boost::json::value&);
 template boost::json::value encode_object<Certification>(const Certification&);
 template boost::json::value encode_object<WorkloadRun>(const WorkloadRun&);
 template boost::json::value encode_object<Workflow>(const Workflow&);
@@ -99,6 +100,7 @@ template boost::json::value encode_object<Job>(const Job&);
 template boost::json::value encode_object<GoodputMeasurement>(const GoodputMeasurement&);
 template boost::json::value encode_object<BandwidthMeasurement>(const BandwidthMeasurement&);
 template boost::json::value encode_object<LogProfile>(const LogProfile&);
+template boost::json::value encode_object<ReportExportPolicy>(const ReportExportPolicy&);
 
 AnyObject decode_any_object(const boost::json::value& in) {
   const auto& object = require_object(in);
@@ -115,6 +117,7 @@ AnyObject decode_any_object(const boost::json::value& in) {
   if (*kind == GoodputMeasurement::kKind) return decode_object<GoodputMeasurement>(in);
   if (*kind == BandwidthMeasurement::kKind) return decode_object<BandwidthMeasurement>(in);
   if (*kind == LogProfile::kKind) return decode_object<LogProfile>(in);
+  if (*kind == ReportExportPolicy::kKind) return decode_object<ReportExportPolicy>(in);
   throw DecodeError({{"kind", "unsupported kind \"" + std::string(*kind) + "\": expected one of " +
                                   std::string(kSupportedKinds)}});
 }

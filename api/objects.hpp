@@ -6,6 +6,7 @@
 #include "api/job.hpp"
 #include "api/measurement.hpp"
 #include "api/meta.hpp"
+#include "api/report_export.hpp"
 #include "api/workflow.hpp"
 #include "api/workloadrun.hpp"
 
@@ -20,10 +21,11 @@ namespace nvcre::api {
 template <class T>
 concept ObjectKind = std::same_as<T, Certification> || std::same_as<T, WorkloadRun> ||
     std::same_as<T, Workflow> || std::same_as<T, Job> || std::same_as<T, GoodputMeasurement> ||
-    std::same_as<T, BandwidthMeasurement> || std::same_as<T, LogProfile>;
+    std::same_as<T, BandwidthMeasurement> || std::same_as<T, LogProfile> ||
+    std::same_as<T, ReportExportPolicy>;
 
 using AnyObject = std::variant<Certification, WorkloadRun, Workflow, Job, GoodputMeasurement,
-                               BandwidthMeasurement, LogProfile>;
+                               BandwidthMeasurement, LogProfile, ReportExportPolicy>;
 
 // Decodes one object of kind `Kind`. Throws DecodeError when the input is not an object, when
 // `kind` is not Kind::kKind (`kind: expected kind WorkloadRun, got "Workflow"`), when `apiVersion`

@@ -175,9 +175,13 @@ struct OrchestrationSpec {
   std::optional<DiagnoseSpec> diagnose{};
   ExecutionSpec execution{};
   std::optional<std::int64_t> iterations{};  // default 1
+  // "" or Pinned: each Job pinned to its group's nodes; Unpinned: one Job of the requested size,
+  // placed by the scheduler. Empty is never defaulted, so Workflows without it stay byte-identical.
+  std::string placement{};
   bool operator==(const OrchestrationSpec&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(OrchestrationSpec, (), (target, topology, diagnose, execution, iterations))
+BOOST_DESCRIBE_STRUCT(OrchestrationSpec, (),
+                      (target, topology, diagnose, execution, iterations, placement))
 
 // Set members replace the base value; absent ones keep it.
 struct OrchestrationOverrideSpec {

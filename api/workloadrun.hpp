@@ -102,10 +102,11 @@ struct WorkloadOrchestration {
   std::optional<std::int32_t> repeatCount{};
   std::optional<std::int32_t> maxConcurrent{};
   std::string timeoutPerJob{};  // Go duration, default 1h
+  std::string placement{};      // copied to the Workflow's orchestration.placement; "" is Pinned
   bool operator==(const WorkloadOrchestration&) const = default;
 };
 BOOST_DESCRIBE_STRUCT(WorkloadOrchestration, (),
-                      (testScale, repeatCount, maxConcurrent, timeoutPerJob))
+                      (testScale, repeatCount, maxConcurrent, timeoutPerJob, placement))
 
 // Core Volume, VolumeMount and Container are kept raw (boost::json::object each).
 struct WorkloadRunSpec {

@@ -43,8 +43,9 @@ std::int64_t iterations_of(const catalog::Entry& entry, const api::CategoryOptio
     catalog::BuildConfig config;
     config.gpu_architecture = "h100";
     config.options = options;
-    const json::value* iterations =
-        jsonkit::value_at(entry.expand(config), {"orchestration", "iterations"});
+    // Kept in a local: value_at points into it, and a temporary would be gone before the read.
+    const json::value expanded = entry.expand(config);
+    const json::value* iterations = jsonkit::value_at(expanded, {"orchestration", "iterations"});
     if (iterations != nullptr && iterations->is_int64() && iterations->as_int64() > 0)
       return iterations->as_int64();
   } catch (const std::exception&) {

@@ -13,6 +13,7 @@
 #include "platform/gpu_defaults.hpp"
 #include "platform/platform_names.hpp"
 #include "overrides/overrides.hpp"
+#include "workflow/workflow_document.hpp"
 
 namespace nvcre::cli {
 namespace json = boost::json;
@@ -148,6 +149,12 @@ void render_workflow(const WorkflowRenderOptions& options, std::ostream& out) {
   auto resolved = overrides::resolve_overrides(workflow.spec, context);
   workflow.spec = std::move(resolved.spec);
   workflow.spec.overrides.clear();
+  // What the Workflow controller refuses after these overrides is refused here too.
+  if (auto problem = workflow::placement_problem(workflow.spec.orchestration,
+                                                 workflow.spec.orchestration.placement);
+      !problem.empty()) {
+    throw std::runtime_error(problem);
+  }
   platform::apply_gang_scheduler_to_dependencies(workflow.spec.dependencies,
                                                  workflow.spec.gangScheduler);
 

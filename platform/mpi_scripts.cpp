@@ -13,12 +13,6 @@ std::string worker_sshd_script() {
          " && exec /usr/sbin/sshd -De";
 }
 
-std::string worker_readiness_command() {
-  return "timeout 8 ssh -o BatchMode=yes -o StrictHostKeyChecking=no -o "
-         "UserKnownHostsFile=/dev/null"
-         " -o ConnectTimeout=5 -o LogLevel=ERROR 127.0.0.1 true";
-}
-
 std::string fix_ssh_permissions_script() {
   return "set -e -x\n"
          "cp /tmp/mpi-ssh-raw/* /root/.ssh/\n"

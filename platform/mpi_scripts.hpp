@@ -25,10 +25,6 @@ inline constexpr std::string_view kWaitForWorkersContainer = "wait-for-workers";
 // `/usr/sbin/sshd -De` so sshd is PID 1's child of record and its exit ends the container.
 std::string worker_sshd_script();
 
-// Worker readiness: an ssh round trip to 127.0.0.1 in BatchMode (a listening port alone does not
-// prove key auth works), bounded by `timeout 8` inside the probe's 10 s timeoutSeconds.
-std::string worker_readiness_command();
-
 // Launcher init container `fix-ssh-permissions`: copy the read-only keys into the writable
 // ssh-keys emptyDir and fix their modes.
 std::string fix_ssh_permissions_script();

@@ -90,16 +90,12 @@ json::object mpi_worker_job(const RuntimeConfig& config,
   worker["command"] = json::array{"sh", "-c"};
   worker["args"] = json::array{json::string(mpi::worker_sshd_script())};
   worker["resources"] = api::encode(worker_resources(config.resources, config.gpusPerNode));
-  // sshd needs SYS_CHROOT for privilege separation; IPC_LOCK lets NCCL pin memory for RDMA.
+  // IPC_LOCK lets NCCL pin memory for RDMA; readiness is sshd's port accepting connections.
   worker["securityContext"] =
-      json::object{{"capabilities", json::object{{"add", json::array{"IPC_LOCK", "SYS_CHROOT"}}}}};
+      json::object{{"capabilities", json::object{{"add", json::array{"IPC_LOCK"}}}}};
   worker["readinessProbe"] = json::object{
-      {"exec",
-       json::object{
-           {"command", json::array{"sh", "-c", json::string(mpi::worker_readiness_command())}}}},
+      {"tcpSocket", json::object{{"port", 22}}},
       {"initialDelaySeconds", 5},
-      {"periodSeconds", 30},
-      {"timeoutSeconds", 10},
   };
   worker["volumeMounts"] =
       json::array{mount(mpi::kSshAuthVolume, mpi::kSshAuthMountPath, true), shm_mount()};

@@ -51,7 +51,7 @@ api::ResourceRequirements worker_resources(
 api::DependencySpec build_torch_runtime(const RuntimeConfig& config);
 
 // MPI: OpenMPI mlPolicy (numNodes 1, workers scale through the JobSet), workers `node` running
-// sshd (IPC_LOCK + SYS_CHROOT, ssh readiness probe) and a `launcher` that sets up SSH keys and is
+// sshd (IPC_LOCK, readiness on TCP port 22) and a `launcher` that sets up SSH keys and is
 // gated on worker readiness — except under kai-scheduler, where the gate is replaced by the
 // wait-for-workers script in its init container. User volumes/mounts/init containers are not used.
 api::DependencySpec build_mpi_runtime(const RuntimeConfig& config);

@@ -238,7 +238,7 @@ std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found,
                                      std::string_view architecture,
                                      const std::vector<std::string>& arch_excluded,
                                      const std::vector<CapacityExclusion>& capacity_excluded,
-                                     std::int64_t gpus_per_node) {
+                                     std::int64_t gpus_per_node, bool unpinned) {
   std::string message = "Not enough schedulable nodes: need " + std::to_string(needed) +
                         ", found " + std::to_string(found);
   std::vector<std::string> causes;
@@ -257,6 +257,12 @@ std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found,
                      " allocatable nvidia.com/gpu the workload requests per node: " +
                      gpu_shortfall_detail(capacity_excluded));
     remedies.emplace_back("lower gpusPerNode");
+  }
+  if (unpinned) {
+    if (!causes.empty()) message += ". " + join(causes, ". ");
+    message += ". Make " + std::to_string(needed) +
+               " qualifying nodes available rather than lowering nodesPerJob";
+    return remedies.empty() ? message : message + ", or " + join(remedies, ", or ");
   }
   if (causes.empty()) return message;
   return message + ". " + join(causes, ". ") + ". Set nodesPerJob to " + std::to_string(found) +

@@ -82,12 +82,13 @@ ExclusionRecord exclusion_summary(const std::vector<std::string>& cordoned,
                                   std::int64_t gpus_per_node);
 
 // "Not enough schedulable nodes: need N, found M" plus the architecture / capacity causes and the
-// remedies when either filter dropped nodes.
+// remedies when either filter dropped nodes. Unpinned asked for that job size on purpose, so its
+// remedy is more qualifying nodes, never a smaller nodesPerJob (said with or without causes).
 std::string not_enough_nodes_message(std::int64_t needed, std::int64_t found,
                                      std::string_view architecture,
                                      const std::vector<std::string>& arch_excluded,
                                      const std::vector<CapacityExclusion>& capacity_excluded,
-                                     std::int64_t gpus_per_node);
+                                     std::int64_t gpus_per_node, bool unpinned = false);
 
 // Distinct non-empty nvidia.com/gpu.product values, sorted.
 std::vector<std::string> distinct_gpu_products(const std::vector<boost::json::value>& nodes);

@@ -89,6 +89,26 @@ json::value encode_status(const api::WorkflowStatus& status, const WorkflowExtra
 
 bool is_unpinned(std::string_view placement) { return placement == kPlacementUnpinned; }
 
+std::string placement_problem(const api::OrchestrationSpec& orchestration,
+                              std::string_view placement) {
+  if (!is_unpinned(placement)) return {};
+  if (orchestration.diagnose) {
+    return "orchestration.placement: Unpinned is incompatible with orchestration.diagnose: "
+           "diagnose isolates faults by "
+           "partitioning nodes into groups and bisecting the failures, which requires the node "
+           "pinning Unpinned "
+           "removes; drop one of the two";
+  }
+  if (orchestration.topology && orchestration.topology->strictDomain) {
+    return "orchestration.placement: Unpinned is incompatible with "
+           "orchestration.topology.strictDomain: strictDomain "
+           "runs one job per topology domain, Unpinned runs exactly one job; to confine a single "
+           "unpinned job to one "
+           "domain, name the domain label in target.matchExpressions instead";
+  }
+  return {};
+}
+
 json::value merge_patch_between(const json::value& before, const json::value& after) {
   if (!before.is_object() || !after.is_object()) return after;
   json::object patch;

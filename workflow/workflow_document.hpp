@@ -42,6 +42,13 @@ boost::json::value encode_status(const api::WorkflowStatus& status, const Workfl
 
 bool is_unpinned(std::string_view placement);
 
+// Why `orchestration` (after overrides) contradicts `placement`, or "" when it does not: Unpinned
+// runs exactly one job, so diagnose and topology.strictDomain are refused; a topologyKey (which
+// platform overrides add) is not. The controller, `workflow render` and `workloadrun render` share
+// it.
+std::string placement_problem(const api::OrchestrationSpec& orchestration,
+                              std::string_view placement);
+
 // The RFC 7386 merge patch turning `before` into `after`: `after` itself plus an explicit null for
 // every object member `before` had and `after` lacks (recursively; arrays are replaced whole).
 boost::json::value merge_patch_between(const boost::json::value& before,

@@ -66,6 +66,19 @@ CreateOutcome create_dependency(Pass& pass, const json::object& object,
   return {CreateResult::Planned, {}};
 }
 
+void judge_refused_dependency(Pass& pass, CreateResult result, const std::string& message,
+                              const std::string& error) {
+  if (result == CreateResult::Retry) {
+    // No verdict from a fault a retry cures: say so, and retry after the error's backoff.
+    const bool says_retrying = message.ends_with("; retrying");
+    pass.event("Warning", api::workflow_reason::kDependencyCreationError,
+               says_retrying ? message : message + "; retrying");
+  } else {
+    pass.fail(api::workflow_reason::kDependencyCreationError, message);
+  }
+  pass.set_error(error);
+}
+
 bool ensure_workflow_dependencies(Pass& pass) {
   auto classified = classify_dependencies(pass.spec.dependencies, pass.spec.jobTemplate.spec);
   const auto ordered = order_dependencies(std::move(classified.workflow_scoped));
@@ -97,15 +110,10 @@ bool ensure_workflow_dependencies(Pass& pass) {
         pass.fail(api::workflow_reason::kDependencyNameCollision, created.message);
         return false;
       case CreateResult::Retry:
-        // No verdict from a fault a retry cures: say so, and retry after the error's backoff.
-        pass.event("Warning", api::workflow_reason::kDependencyCreationError,
-                   "Failed to create dependency: " + created.message + "; retrying");
-        pass.set_error(created.message);
-        return false;
       case CreateResult::Rejected:
-        pass.fail(api::workflow_reason::kDependencyCreationError,
-                  "Failed to create dependency: " + created.message);
-        pass.set_error(created.message);
+        judge_refused_dependency(pass, created.result,
+                                 "Failed to create dependency: " + created.message,
+                                 created.message);
         return false;
     }
   }

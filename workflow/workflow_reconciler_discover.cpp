@@ -53,26 +53,6 @@ class Discovery {
   std::vector<PendingEvent> events_;
 };
 
-std::string placement_problem(const api::OrchestrationSpec& orchestration,
-                              std::string_view placement) {
-  if (!is_unpinned(placement)) return {};
-  if (orchestration.diagnose) {
-    return "orchestration.placement: Unpinned is incompatible with orchestration.diagnose: "
-           "diagnose isolates faults by "
-           "partitioning nodes into groups and bisecting the failures, which requires the node "
-           "pinning Unpinned "
-           "removes; drop one of the two";
-  }
-  if (orchestration.topology && orchestration.topology->strictDomain) {
-    return "orchestration.placement: Unpinned is incompatible with "
-           "orchestration.topology.strictDomain: strictDomain "
-           "runs one job per topology domain, Unpinned runs exactly one job; to confine a single "
-           "unpinned job to one "
-           "domain, name the domain label in target.matchExpressions instead";
-  }
-  return {};
-}
-
 std::vector<api::GroupStatus> group_statuses(const std::vector<PartitionGroup>& groups,
                                              const std::vector<json::value>& nodes,
                                              const std::string& topology_key) {
@@ -260,13 +240,9 @@ bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& sur
     nodes_per_job = node_count;
   }
   if (nodes_per_job > node_count) {
-    std::string message =
-        unpinned ? "Not enough schedulable nodes: need " + std::to_string(nodes_per_job) +
-                       ", found " + std::to_string(node_count) + "; make " +
-                       std::to_string(nodes_per_job) + " qualifying nodes available"
-                 : not_enough_nodes_message(
-                       nodes_per_job, node_count, survivors.selection.architecture,
-                       survivors.selection.excluded, survivors.capacity_excluded, survivors.gpus);
+    std::string message = not_enough_nodes_message(
+        nodes_per_job, node_count, survivors.selection.architecture, survivors.selection.excluded,
+        survivors.capacity_excluded, survivors.gpus, unpinned);
     return discovery.fail(reason::kPartitionError, message, true);
   }
   return true;

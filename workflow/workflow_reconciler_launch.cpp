@@ -94,8 +94,9 @@ Launch ensure_copies(Pass& pass, const api::GroupStatus& group, std::int64_t ite
         pass.fail(reason::kDependencyNameCollision, context + created.message);
         return Launch::Stopped;
       case CreateResult::Retry:
-      case CreateResult::Rejected:  // a Job's own copy: retried, as a Job waits for its inputs
-        pass.set_error(context + created.message);
+      case CreateResult::Rejected:
+        judge_refused_dependency(pass, created.result, context + created.message,
+                                 context + created.message);
         return Launch::Stopped;
     }
   }

@@ -123,6 +123,11 @@ api::DependencyResourceRef dependency_ref_of(const boost::json::object& object);
 // Plans the Create of a dependency object, or reads the previous plan's outcome for it.
 CreateOutcome create_dependency(Pass& pass, const boost::json::object& object,
                                 const api::DependencyResourceRef& ref);
+// A dependency create that did not go through (Retry or Rejected): a fault a retry can cure is
+// retried after the error's backoff under a Warning; a refusal no retry cures fails the Workflow.
+// `message` is what the event and condition say, `error` what the pass returns.
+void judge_refused_dependency(Pass& pass, CreateResult result, const std::string& message,
+                              const std::string& error);
 
 // Deletes the dependency refs of (group, iteration) in reverse order after an ownership check;
 // returns false while live reads are outstanding. Refs whose object is gone or foreign are dropped.

@@ -17,6 +17,7 @@
 #include "platform/runtime_builders.hpp"
 #include "overrides/overrides.hpp"
 #include "workloadrun/platform_overrides.hpp"
+#include "workflow/workflow_document.hpp"
 
 namespace nvcre::workloadrun {
 namespace json = boost::json;
@@ -183,6 +184,27 @@ void check_required_fields(const std::string& name, const api::WorkloadRunSpec& 
   }
 }
 
+// Unpinned runs exactly one job; intra-node and intra-rack each ask for one job per node or per
+// domain. Checked on the testScale as written, before intra-rack is lowered to strictDomain.
+void check_placement_and_scale(const std::string& placement, const std::string& test_scale) {
+  if (!workflow::is_unpinned(placement)) return;
+  const std::string prefix =
+      "orchestration.placement: Unpinned is incompatible with "
+      "orchestration.testScale \"" +
+      test_scale + "\": ";
+  if (test_scale == api::test_scale::kIntraNode) {
+    throw BuildFailure(prefix +
+                       "intra-node runs one job per target node, Unpinned runs exactly one job; "
+                       "drop one of the two");
+  }
+  if (test_scale == api::test_scale::kIntraRack) {
+    throw BuildFailure(prefix +
+                       "intra-rack runs one job per topology domain, Unpinned runs exactly one "
+                       "job; to confine a single unpinned job to one domain, name the domain "
+                       "label in target.matchExpressions instead");
+  }
+}
+
 std::string supported_test_scale(const api::WorkloadRunSpec& spec) {
   const std::string test_scale = spec.orchestration ? spec.orchestration->testScale : std::string();
   if (test_scale == api::test_scale::kDiagnose) {
@@ -190,6 +212,8 @@ std::string supported_test_scale(const api::WorkloadRunSpec& spec) {
         "spec.orchestration.testScale diagnose is not supported for WorkloadRuns; use "
         "intra-node, intra-rack or full-scale");
   }
+  check_placement_and_scale(spec.orchestration ? spec.orchestration->placement : std::string(),
+                            test_scale);
   return test_scale;
 }
 
@@ -335,6 +359,7 @@ void set_orchestration(const api::WorkloadRunSpec& spec, const std::string& test
     orchestration.execution.maxConcurrent = *spec.orchestration->maxConcurrent;
   }
   orchestration.execution.timeoutPerJob = timeout_per_job(spec.orchestration);
+  if (spec.orchestration) orchestration.placement = spec.orchestration->placement;
 }
 
 // The trainer's framework with the mpiArgs of the matching platform overrides, and their
@@ -428,6 +453,12 @@ void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workf
   result.applied_overrides = std::move(resolved.applied);
   workflow_spec = std::move(resolved.spec);
   workflow_spec.overrides.clear();
+  // What the Workflow controller would refuse after these overrides, refused here too.
+  if (auto problem = workflow::placement_problem(workflow_spec.orchestration,
+                                                 workflow_spec.orchestration.placement);
+      !problem.empty()) {
+    throw BuildFailure(problem);
+  }
 }
 
 // The Workflow's spec before the Certification transforms; failures throw BuildFailure (or what

@@ -37,10 +37,10 @@ void StatusUpdate::set_condition(std::string_view type, std::string_view reason,
                      now_);
 }
 
-void StatusUpdate::commit(Pass& pass) {
+void StatusUpdate::commit(Pass& pass, bool transition_event) {
   if (status_ == observed_) return;
   reconcile::commit_status_change(pass, api::encode_value(status_), observed_.conditions,
-                                  status_.conditions);
+                                  status_.conditions, transition_event);
 }
 
 }  // namespace nvcre::workloadrun::detail

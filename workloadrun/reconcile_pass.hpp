@@ -26,7 +26,8 @@ class StatusUpdate {
   void set_execution(std::string_view type, std::string_view reason, std::string_view message);
   // An independent condition (ValidationFailed), with SetStatusCondition semantics.
   void set_condition(std::string_view type, std::string_view reason, std::string_view message);
-  void commit(Pass& pass);
+  // `transition_event` false: the caller records its own (Warning) event for this change.
+  void commit(Pass& pass, bool transition_event = true);
 
  private:
   api::WorkloadRunStatus observed_;

@@ -39,9 +39,24 @@ CreateDecision judge_failed_create(Pass& pass, const k8s::ActionOutcome& outcome
   const api::WorkloadRun& run = pass.run;
   if (!reconcile::is_already_exists(outcome)) {
     const std::string text = reconcile::outcome_text(outcome);
-    pass.plan.events.push_back(pass.event("Warning", api::workloadrun_event::kWorkflowCreationError,
-                                          "Failed to create Workflow " + name + ": " + text));
     pass.plan.error = "creating Workflow: " + text;
+    StatusUpdate update(pass);
+    // A fault a retry can cure is no verdict: say so where the user looks, retry with backoff.
+    if (reconcile::is_transient(outcome)) {
+      const std::string message = "Failed to create Workflow " + name + ": " + text + "; retrying";
+      pass.plan.events.push_back(
+          pass.event("Warning", api::workloadrun_event::kWorkflowCreationError, message));
+      update.set_execution(api::kConditionInProgress,
+                           api::workloadrun_event::kWorkflowCreationError, message);
+      update.commit(pass, false);  // the Warning above says it
+      return CreateDecision::Done;
+    }
+    // Refused (invalid, forbidden, bad request): the same Workflow is refused every time.
+    const std::string message = "Failed to create Workflow " + name + ": " + text;
+    pass.plan.events.push_back(
+        pass.event("Warning", api::workloadrun_event::kWorkflowCreationError, message));
+    update.set_execution(api::kConditionFailed, reason::kWorkflowFailed, message);
+    update.commit(pass);
     return CreateDecision::Done;
   }
   if (!outcome.live_holder || outcome.live_holder->is_null()) {

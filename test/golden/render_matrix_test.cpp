@@ -197,6 +197,22 @@ std::string facts_of(const json::value& workflow) {
   const json::value* limits = worker ? find(*worker, {"resources", "limits"}) : nullptr;
   const json::value* requests = worker ? find(*worker, {"resources", "requests"}) : nullptr;
 
+  // How the worker runs: its Job's retry budget, the host network, privilege and capabilities, and
+  // how readiness is probed.
+  std::vector<std::string> security;
+  if (const json::value* context = worker ? find(*worker, {"securityContext"}) : nullptr) {
+    if (const json::value* privileged = find(*context, {"privileged"}))
+      security.push_back("privileged:" + text(privileged));
+    for (const auto& capability : list_at(context, {"capabilities", "add"}))
+      security.push_back(text(&capability));
+  }
+  std::string readiness = "-";
+  if (const json::value* probe = worker ? find(*worker, {"readinessProbe"}) : nullptr) {
+    readiness = find(*probe, {"tcpSocket"})
+                    ? "tcp:" + text(find(*probe, {"tcpSocket", "port"}))
+                    : (find(*probe, {"exec"}) ? std::string("exec") : std::string("other"));
+  }
+
   FactLine line;
   line.add("nodes", text(trainer ? find(*trainer, {"numNodes"}) : nullptr));
   line.add("gpusPerNode", text(trainer ? find(*trainer, {"numProcPerNode"}) : nullptr));
@@ -214,6 +230,11 @@ std::string facts_of(const json::value& workflow) {
   line.add_if("claims", joined(claims));
   line.add_if("podClaims", joined(pod_claims));
   line.add_if("annotations", joined(annotations));
+  line.add_if("backoffLimit",
+              text(worker_job ? find(*worker_job, {"template", "spec", "backoffLimit"}) : nullptr));
+  line.add_if("hostNetwork", text(worker_pod ? find(*worker_pod, {"hostNetwork"}) : nullptr));
+  line.add_if("security", joined(security));
+  line.add_if("readiness", readiness);
   line.add_if("tolerations", tolerations(worker_pod));
   line.add_if("launcherTolerations", tolerations(launcher_pod));
   line.add_if("mpiEnv", joined(mpi_env));

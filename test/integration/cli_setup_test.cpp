@@ -102,7 +102,8 @@ TEST_F(CliSetup, StatusOnAnEmptyCluster) {
                                    "workloadruns.nvcre.nvidia.com", "workflows.nvcre.nvidia.com",
                                    "jobs.nvcre.nvidia.com", "goodputmeasurements.nvcre.nvidia.com",
                                    "bandwidthmeasurements.nvcre.nvidia.com",
-                                   "logprofiles.nvcre.nvidia.com"],
+                                   "logprofiles.nvcre.nvidia.com",
+                                   "reportexportpolicies.nvcre.nvidia.com"],
                           "logProfiles": ["nccl-bandwidth", "nccl-loopback", "megatron-training",
                                           "megatron-bridge", "nemo-4-training"]}})"));
 }

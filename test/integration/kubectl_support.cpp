@@ -46,8 +46,10 @@ void KubectlTest::SetUp() {
          << kubeconfig_cluster_fields()
          << "contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: "
             "tester\ncurrent-context: sim\n"
-         << "users:\n- name: tester\n  user:"
-         << (token_.empty() ? " {}\n" : "\n    token: " + token_ + "\n");
+         << "users:\n- name: tester\n  user:";
+  const std::string user_fields =
+      (token_.empty() ? "" : "    token: " + token_ + "\n") + kubeconfig_user_fields();
+  config << (user_fields.empty() ? " {}\n" : "\n" + user_fields);
 }
 
 void KubectlTest::TearDown() {

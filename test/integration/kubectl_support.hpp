@@ -30,6 +30,9 @@ class KubectlTest : public ::testing::Test {
   // Extra lines for the kubeconfig's cluster entry (4-space indented, newline-terminated), e.g.
   // certificate-authority-data for a TLS sim.
   virtual std::string kubeconfig_cluster_fields() const { return {}; }
+  // Extra lines for the kubeconfig's user entry (4-space indented, newline-terminated), e.g. a
+  // client certificate for a sim that asks for one.
+  virtual std::string kubeconfig_user_fields() const { return {}; }
 
   // `timeout 30 kubectl --kubeconfig=... --cache-dir=... --request-timeout=10s <args>`
   std::string kubectl_prefix() const;

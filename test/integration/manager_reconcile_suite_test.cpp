@@ -11,6 +11,8 @@
 //   config.yaml  every key optional:
 //     cluster: aws:h100:4             kube-sim profile PLATFORM:GPU:NODES (nodes gpu-node-00 ..)
 //     faultyNodes: [NAME=REASON]      pods on these nodes fail with REASON
+//     faultPlan: |                    kube-sim's fault plan (sim/fault_plan.hpp), set before the
+//       seed: 1 ...                   manager starts
 //     trainerStepMs: 30               the simulated Trainer's minimum time between stages
 //     namespace: it                   where inputs go and what is listed
 //     nodePatches: [{name, patch}]    merge patches on Nodes before the manager starts (taints,
@@ -51,6 +53,7 @@
 #include "jsonkit/yaml.hpp"
 #include "k8s/api_error.hpp"
 #include "k8s/resource_mapper.hpp"
+#include "sim/fault_plan.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/sanitize.hpp"
 
@@ -240,6 +243,8 @@ class CaseRun {
     options.namespaces = {namespace_};
     cluster_ = std::make_unique<nvcre::manager::EmbeddedCluster>(options);
     cluster_->start();
+    if (const auto* plan = member(config_, "faultPlan"))
+      cluster_->sim().api().faults().set_plan(sim::parse_fault_plan(plan->as_string()));
     client_ = &cluster_->client();
     mapper_ = std::make_unique<k8s::ResourceMapper>(*client_);
     if (golden_case.has_input("input.yaml"))

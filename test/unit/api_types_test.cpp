@@ -277,12 +277,13 @@ spec: {workload: {trainJob: {runtimeRef: {name: rt}}}}
                   R"({"apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "ReportExport"})"));
             }),
             R"(kind: unsupported kind "ReportExport": expected one of Certification, WorkloadRun, )"
-            R"(Workflow, Job, GoodputMeasurement, BandwidthMeasurement, LogProfile)");
+            R"(Workflow, Job, GoodputMeasurement, BandwidthMeasurement, LogProfile, )"
+            R"(ReportExportPolicy)");
   EXPECT_EQ(decode_error_of([] {
               decode_any_object(json::parse(R"({"apiVersion": "nvcre.nvidia.com/v1alpha1"})"));
             }),
             "kind: missing kind: expected one of Certification, WorkloadRun, Workflow, Job, "
-            "GoodputMeasurement, BandwidthMeasurement, LogProfile");
+            "GoodputMeasurement, BandwidthMeasurement, LogProfile, ReportExportPolicy");
   // The apiVersion check still applies after dispatch.
   EXPECT_EQ(
       decode_error_of(
@@ -559,7 +560,8 @@ TEST(ApiTypes, EveryExampleDecodes) {
       const std::string_view name = kind->get_string();
       const bool modelled = name == "Certification" || name == "WorkloadRun" ||
                             name == "Workflow" || name == "Job" || name == "GoodputMeasurement" ||
-                            name == "BandwidthMeasurement" || name == "LogProfile";
+                            name == "BandwidthMeasurement" || name == "LogProfile" ||
+                            name == "ReportExportPolicy";
       if (!modelled) continue;
       try {
         const AnyObject object = decode_any_object(document);

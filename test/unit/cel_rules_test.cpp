@@ -305,3 +305,43 @@ TEST(CelRules, EveryEmbeddedCrdLoads) {
   for (const auto& schema : registry->schemas()) count(*schema.root);
   EXPECT_GT(rules, 0u);
 }
+
+namespace {
+
+constexpr std::string_view kTimeoutRange =
+    "duration(self) >= duration('1s') && duration(self) <= duration('5m')";
+constexpr std::string_view kBackoffOrder =
+    "!has(self.maxBackoff) || !has(self.initialBackoff) || "
+    "duration(self.maxBackoff) >= duration(self.initialBackoff)";
+
+}  // namespace
+
+TEST(CelRules, DurationRangeIsInclusiveAndReadsGoDurations) {
+  const auto node = node_of("string");
+  EXPECT_EQ(eval(kTimeoutRange, *node, "1s"), "true");
+  EXPECT_EQ(eval(kTimeoutRange, *node, "5m"), "true");
+  EXPECT_EQ(eval(kTimeoutRange, *node, "2m30s"), "true");
+  EXPECT_EQ(eval(kTimeoutRange, *node, "999ms"), "false");
+  EXPECT_EQ(eval(kTimeoutRange, *node, "5m1s"), "false");
+  EXPECT_EQ(eval(kTimeoutRange, *node, "ten seconds"),
+            "error: type conversion error from 'string' to 'google.protobuf.Duration'");
+  // The bounds are read from the rule, not fixed.
+  EXPECT_EQ(
+      eval("duration(self) >= duration('1h') && duration(self) <= duration('8760h')", *node, "30m"),
+      "false");
+  EXPECT_THROW(compile_cel_rule(kTimeoutRange, *node_of("integer")), std::invalid_argument);
+  EXPECT_THROW(compile_cel_rule(
+                   "duration(self) >= duration('x') && duration(self) <= duration('5m')", *node),
+               std::invalid_argument);
+}
+
+TEST(CelRules, BackoffMayNotShrink) {
+  const auto node =
+      object_with({{"initialBackoff", node_of("string")}, {"maxBackoff", node_of("string")}});
+  EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 10s, maxBackoff: 15m}"), "true");
+  EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 1m, maxBackoff: 60s}"), "true");
+  EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 2m, maxBackoff: 30s}"), "false");
+  EXPECT_EQ(eval(kBackoffOrder, *node, "{initialBackoff: 2m}"), "true");
+  EXPECT_THROW(compile_cel_rule(kBackoffOrder, *object_with({{"maxBackoff", node_of("string")}})),
+               std::invalid_argument);
+}

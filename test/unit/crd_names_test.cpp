@@ -38,7 +38,7 @@ TEST(CrdNames, NoShortNameShadowsAWellKnownKind) {
   // cert-manager's Certificate (cert, certs), Argo's Workflow (wf), Kubernetes' own kinds.
   const std::set<std::string> taken{"cert", "certs", "wf", "job", "jobs", "po", "deploy", "cm"};
   auto resources = our_resources();
-  ASSERT_EQ(resources.size(), 7u);
+  ASSERT_EQ(resources.size(), 8u);
   for (const auto& [kind, resource] : resources) {
     for (const auto& name : resource.info.short_names) {
       EXPECT_EQ(taken.count(name), 0u) << kind << " claims the short name " << name;
@@ -46,6 +46,8 @@ TEST(CrdNames, NoShortNameShadowsAWellKnownKind) {
   }
   EXPECT_TRUE(resources.at("Certification").info.short_names.empty());
   EXPECT_TRUE(resources.at("Workflow").info.short_names.empty());
+  // NVCRE's own short name for its report subscription.
+  EXPECT_EQ(resources.at("ReportExportPolicy").info.short_names, std::vector<std::string>{"rep"});
 }
 
 TEST(CrdNames, EveryKindIsInTheNvcreCategoryAndKeepsItsColumns) {

@@ -59,9 +59,10 @@ TEST(InstallBundle, HoldsNvcresCrdsAndShippedLogProfilesAndNoTestFixtures) {
     }
     if (kind == "LogProfile") profiles.insert(jsonkit::string_at(object, {"metadata", "name"}));
   }
-  EXPECT_EQ(crds.size(), 7u);
+  EXPECT_EQ(crds.size(), 8u);
   EXPECT_TRUE(crds.contains("certifications.nvcre.nvidia.com"));
   EXPECT_TRUE(crds.contains("logprofiles.nvcre.nvidia.com"));
+  EXPECT_TRUE(crds.contains("reportexportpolicies.nvcre.nvidia.com"));
   std::set<std::string> shipped;
   for (const auto& profile : api::shipped_logprofiles())
     shipped.insert(jsonkit::string_at(profile, {"metadata", "name"}));

@@ -63,6 +63,14 @@ TEST(WorkflowNodeDiscovery, ExclusionSummaryKeepsEveryCause) {
             "fewer than the 8 allocatable nvidia.com/gpu the workload requests per node: g1 has 2. "
             "Set nodesPerJob to 2, "
             "or lower gpusPerNode");
+  // Unpinned: the size was asked for, so the remedy is nodes, with or without causes.
+  EXPECT_EQ(wf::not_enough_nodes_message(4, 2, "h100", {}, {}, 8, true),
+            "Not enough schedulable nodes: need 4, found 2. Make 4 qualifying nodes available "
+            "rather than lowering nodesPerJob");
+  EXPECT_EQ(wf::not_enough_nodes_message(4, 2, "h100", {"a1"}, {}, 8, true),
+            "Not enough schedulable nodes: need 4, found 2. 1 node(s) matched the target but were "
+            "excluded for not being GPU architecture h100: a1. Make 4 qualifying nodes available "
+            "rather than lowering nodesPerJob, or narrow the target to one architecture");
 }
 
 }  // namespace

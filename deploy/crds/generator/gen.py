@@ -2,6 +2,7 @@
 import sys, os, yaml
 from types_lib import *
 from measurement_lib import *
+from report_lib import *
 
 GROUP = "nvcre.nvidia.com"
 
@@ -90,6 +91,9 @@ def workloadrun_schema():
             "maxConcurrent": int32("Jobs running at once; 0 = unlimited.", default=0, minimum=0),
             "timeoutPerJob": string("Per-Job timeout, e.g. 20m. Default 24h (also when the value does not parse): a "
                                      "backstop against a run that never finishes, far above the catalog's 1h."),
+            "placement": string("Pinned (default) runs one Job per group of numNodes target nodes, each pinned to its "
+                                "nodes; Unpinned runs exactly one Job of numNodes nodes that the scheduler places "
+                                "among the target nodes (not with testScale intra-node or intra-rack).", **PLACEMENT),
         }, "Grouping and execution of the run."),
         "thresholds": string_map("Metric name to CEL expression over value, e.g. busBandwidthGBps: value >= 400."),
         "goodputMeasurement": goodput_measurement_config(),
@@ -382,6 +386,14 @@ def main(out):
                            "LogProfile (cluster-scoped) holds the regexes that turn one framework's log lines "
                            "into training, checkpoint and bandwidth events.", logprofile_schema(), None, [],
                            scope="Cluster"),
+        # NVCRE's short name; it shadows no well-known kind.
+        "reportexportpolicies": crd("ReportExportPolicy", "reportexportpolicies", ["rep"],
+                                    "ReportExportPolicy subscribes a webhook to the final reports of the "
+                                    "Certifications it selects (nvcre admits and serves it; no controller "
+                                    "delivers reports yet).", report_export_policy_schema(), None,
+                                    [{"name": "URL", "type": "string", "jsonPath": ".spec.webhook.url"},
+                                     {"name": "Suspended", "type": "boolean", "jsonPath": ".spec.suspend"},
+                                     AGE_COL]),
     }
     for plural, doc in docs.items():
         kind = doc["spec"]["names"]["kind"]

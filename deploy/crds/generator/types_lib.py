@@ -465,7 +465,8 @@ def execution_spec():
     }, "Job execution limits.")
 
 
-PLACEMENT = dict(enum=["", "Pinned", "Unpinned"])
+# NVCRE enumerates the two modes only; an unset field means Pinned.
+PLACEMENT = dict(enum=["Pinned", "Unpinned"])
 
 
 def orchestration_spec():
