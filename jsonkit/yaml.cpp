@@ -2,6 +2,7 @@
 #include "jsonkit/utf8.hpp"
 
 #include <boost/json.hpp>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -219,8 +221,24 @@ std::string format_double(double value) {
 
 void emit(YAML::Emitter& out, const json::value& value);
 
-void emit_string(YAML::Emitter& out, const std::string& text) {
-  if (text.find('\n') != std::string::npos) {
+// Does a literal block scalar ("|") read back as exactly `text`? yaml-cpp writes it with clip
+// chomping and no indentation indicator, so the text must end in exactly one line break, its first
+// line must not start with a blank (it would be taken as indentation), and it must hold no control
+// character a reader would treat as a line break or refuse.
+bool literal_keeps(const std::string& text) {
+  if (!text.ends_with('\n') || text.ends_with("\n\n")) return false;
+  const auto first = text.find_first_not_of('\n');
+  if (first == std::string::npos || text[first] == ' ' || text[first] == '\t') return false;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f) return false;
+  }
+  return true;
+}
+
+// Keys are never block scalars: a multi-line key is written double-quoted, escapes and all.
+void emit_string(YAML::Emitter& out, const std::string& text, bool key = false) {
+  if (!key && literal_keeps(text)) {
     out << YAML::Literal << text;
   } else if (needs_quotes(text)) {
     out << YAML::DoubleQuoted << text;
@@ -266,7 +284,7 @@ void emit(YAML::Emitter& out, const json::value& value) {
       out << YAML::BeginMap;
       for (const auto& entry : value.get_object()) {
         out << YAML::Key;
-        emit_string(out, std::string(entry.key()));
+        emit_string(out, std::string(entry.key()), true);
         out << YAML::Value;
         emit(out, entry.value());
       }
@@ -342,13 +360,57 @@ void check_utf8(std::string_view text) {
                    "): YAML and JSON input must be UTF-8; re-encode the file as UTF-8");
 }
 
+// yaml-cpp 0.7's LoadAll loops forever on some malformed streams (a stray ',' or '}' where a
+// node should start): its parser reports an empty document without consuming the token, again and
+// again. A first pass over the parser's events stops at a document that starts where the previous
+// one did, before LoadAll sees the text.
+class ProgressCheck : public YAML::EventHandler {
+ public:
+  explicit ProgressCheck(std::string_view text) : text_(text) {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (last_pos_ && *last_pos_ == mark.pos) {
+      const auto at = static_cast<std::size_t>(mark.pos);
+      const bool shown = at < text_.size() && std::isprint(static_cast<unsigned char>(text_[at]));
+      const std::string found = shown ? "'" + std::string(1, text_[at]) + "'" : "text";
+      throw ParseError("invalid YAML at " + where(mark) + ": unexpected " + found +
+                       " where a value should start; quote the value if it is meant as text");
+    }
+    last_pos_ = mark.pos;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::string_view text_;
+  std::optional<int> last_pos_;
+};
+
+void check_progress(const std::string& text) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  ProgressCheck check(text);
+  while (parser.HandleNextDocument(check)) {
+  }
+}
+
 }  // namespace
 
 std::vector<json::value> parse_yaml_documents(std::string_view text) {
   check_utf8(text);
   std::vector<YAML::Node> nodes;
   try {
-    nodes = YAML::LoadAll(std::string(text));
+    const std::string copy(text);
+    check_progress(copy);
+    nodes = YAML::LoadAll(copy);
   } catch (const YAML::Exception& error) {
     throw ParseError("invalid YAML at " + where(error.mark) + ": " + error.msg);
   }

@@ -2,6 +2,7 @@
 // the fuzz/ targets exercise): deep nesting, huge numbers, invalid UTF-8, multi-MiB lines and
 // truncated streams each give a clear error or a bounded result, never a crash or unbounded memory.
 #include "cel/program.hpp"
+#include "jsonkit/json_patch.hpp"
 #include "jsonkit/utf8.hpp"
 #include "jsonkit/yaml.hpp"
 #include "k8s/api_error.hpp"
@@ -11,6 +12,7 @@
 #include "k8s/rfc3339.hpp"
 #include "k8s/watch_stream.hpp"
 #include "measure/log_lines.hpp"
+#include "sim/api_server.hpp"
 #include "sim/http_request.hpp"
 
 #include <boost/json.hpp>
@@ -105,6 +107,90 @@ TEST(InputLimitsYaml, AliasExpansionIsBounded) {
   // Ordinary aliasing stays well inside the budget.
   const auto value = jsonkit::parse_yaml("base: &b {cpu: 1}\nx: *b\ny: *b\n");
   EXPECT_EQ(value.at("y").at("cpu").as_int64(), 1);
+}
+
+TEST(InputLimitsYaml, AStrayIndicatorWhereAValueStartsIsAnErrorNotAnEndlessLoop) {
+  // yaml-cpp's LoadAll alone never returns on these (a fuzzer found them).
+  auto message =
+      error_of<ParseError>([] { jsonkit::parse_yaml_documents(",egpsyuArg:wNV}DIA GB300\n"); });
+  EXPECT_NE(message.find("line 1, column 1: unexpected ','"), std::string::npos) << message;
+  EXPECT_THROW(jsonkit::parse_yaml_documents(",\n"), ParseError);
+  EXPECT_THROW(jsonkit::parse_yaml_documents("a: 1\n---\n}\n"), ParseError);
+  message = error_of<k8s::ConfigError>([] {
+    k8s::parse_kubeconfig("!foon: 0vr tma,a:rs~\nk\n? ", "fuzz-kubeconfig", {}, "/nonexistent");
+  });
+  EXPECT_NE(message.find("fuzz-kubeconfig"), std::string::npos) << message;
+  // Empty documents that do consume their markers are still skipped, not mistaken for a loop.
+  EXPECT_EQ(jsonkit::parse_yaml_documents("---\n---\n...\n---\na: 1\n---\n").size(), 1u);
+}
+
+TEST(InputLimitsYaml, MultiLineStringsReadBackAsWritten) {
+  // A script without a final line break (a fuzzer found it in a catalog entry's args) and the
+  // other texts a clipped literal block would change.
+  const boost::json::value original{
+      {"script", "nv-hostengine\ndcgmi diag -r 4\nexit \"$rc\""},
+      {"lines", boost::json::array{"a\n", "a\n\n", "  indented\nb\n", "\n\nlate\n", "\t\ttab\n",
+                                   "cr\r\nlf\n", "\n", "x\n \n  y\n", "\x7f\n"}},
+      {"key\nwith a break\n", "v"}};
+  const std::string yaml = jsonkit::to_yaml(original);
+  EXPECT_EQ(jsonkit::parse_yaml(yaml), original) << yaml;
+  // A string a literal block does keep is still written as one, readable.
+  EXPECT_NE(jsonkit::to_yaml(boost::json::value{{"s", "a\nb\n"}}).find("s: |"), std::string::npos);
+}
+
+// ---- JSON patch (kube-sim's PATCH, a Certification's jobTemplatePatch) ----
+
+TEST(InputLimitsJsonPatch, CopiesThatDoubleTheDocumentAreBounded) {
+  // Each copy appends the array to itself, doubling its size: 40 operations would ask for 2^40
+  // times the first array's bytes.
+  boost::json::array ops;
+  for (int i = 0; i < 40; ++i) {
+    ops.push_back(boost::json::object{{"op", "copy"}, {"from", "/a"}, {"path", "/a/-"}});
+  }
+  const boost::json::value document{{"a", boost::json::array{std::string(100, 'x')}}};
+  const auto message = error_of<jsonkit::JsonPatchTooLarge>(
+      [&] { jsonkit::apply_json_patch(document, boost::json::value(ops)); });
+  EXPECT_NE(message.find("(copy \"/a/-\"): the copies of this patch add more than 3145728 bytes"),
+            std::string::npos)
+      << message;
+  // A few copies are fine: three more elements, the last one holding the three before it.
+  ops.resize(3);
+  EXPECT_EQ(jsonkit::apply_json_patch(document, boost::json::value(ops)).at("a").as_array().size(),
+            4u);
+  // So is a patch of 10000 operations, not one more.
+  boost::json::array tests(
+      10000,
+      boost::json::object{{"op", "test"}, {"path", "/a/0"}, {"value", std::string(100, 'x')}});
+  EXPECT_NO_THROW(jsonkit::apply_json_patch(document, boost::json::value(tests)));
+  tests.push_back(tests.front());
+  EXPECT_NE(error_of<jsonkit::JsonPatchTooLarge>([&] {
+              jsonkit::apply_json_patch(document, boost::json::value(tests));
+            }).find("at most 10000 operations, this one has 10001"),
+            std::string::npos);
+}
+
+TEST(InputLimitsJsonPatch, KubeSimRefusesAnOversizedPatchWith413) {
+  nvcre::sim::ApiServer server;
+  server.create("v1", "configmaps", "default", boost::json::parse(R"({"apiVersion": "v1",
+      "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "default"},
+      "data": {"a": "1"}})"));
+  // Copies of a growing array: bounded long before the server's memory is.
+  std::string growing =
+      R"([{"op":"add","path":"/spec","value":{"a":[")" + std::string(1000, 'x') + R"("]}})";
+  for (int i = 0; i < 40; ++i) growing += R"(,{"op":"copy","from":"/spec/a","path":"/spec/a/-"})";
+  growing += "]";
+  nvcre::sim::HttpRequest request{"PATCH",
+                                  "/api/v1/namespaces/default/configmaps/c",
+                                  {},
+                                  "application/json-patch+json",
+                                  "application/json",
+                                  growing};
+  const auto response = std::get<nvcre::sim::HttpResponse>(server.handle(request));
+  EXPECT_EQ(response.status, 413) << response.body;
+  EXPECT_NE(response.body.find("RequestEntityTooLarge"), std::string::npos) << response.body;
+  request.body = R"([{"op":"copy","from":"/data/a","path":"/data/b"}])";
+  const auto applied = std::get<nvcre::sim::HttpResponse>(server.handle(request));
+  EXPECT_EQ(applied.status, 200) << applied.body;
 }
 
 TEST(InputLimitsUtf8, SequencesAreCheckedAsRfc3629Says) {
