@@ -17,7 +17,10 @@ if(NVCRE_SANITIZE)
   endif()
   # GCC 12's -Wmaybe-uninitialized misfires on ASan-instrumented libstdc++ code (std::regex's
   # std::function members); the normal build keeps the warning as an error on our code.
-  add_compile_options(${nvcre_sanitize_flags} -Wno-maybe-uninitialized)
+  add_compile_options(${nvcre_sanitize_flags})
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-maybe-uninitialized)
+  endif()
   add_link_options(${nvcre_sanitize_flags})
   # The sanitizer runtimes bring their own malloc: jemalloc in front of it would hide every heap
   # error from ASan and fight it over the allocator symbols.

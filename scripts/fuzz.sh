@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/: clang, ASan + UBSan, every library instrumented) into
-# build-fuzz and runs each one for a bounded time on a seed corpus gathered from the repository's
-# golden cases, examples and deploy files. Any crash, leak, undefined behaviour, timeout or memory
+# build-sanitize (the tree scripts/test-sanitized.sh uses: scripts/sanitize/configure.sh) and runs
+# each one for a bounded time on a seed corpus gathered from the repository's golden cases,
+# examples and deploy files. Any crash, leak, undefined behaviour, timeout or memory
 # blow-up fails the script; the input that caused it is kept as
-# build-fuzz/findings/<target>-<crash|leak|timeout|oom>-<sha1> and the log as
-# build-fuzz/logs/<target>.log. Reproduce one with: build-fuzz/fuzz/<target> <that file>.
+# build-sanitize/findings/<target>-<crash|leak|timeout|oom>-<sha1> and the log as
+# build-sanitize/logs/<target>.log. Reproduce one with: build-sanitize/fuzz/<target> <that file>.
 #
 # Environment: FUZZ_SECONDS per target (default 40: 13 targets, FUZZ_JOBS=2 at a time, take about
 # 5 minutes on two cores), FUZZ_JOBS, FUZZ_TARGETS (space-separated names, default all),
-# FUZZ_BUILD_DIR (default build-fuzz).
+# FUZZ_BUILD_DIR (default build-sanitize).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-40}
 FUZZ_JOBS=${FUZZ_JOBS:-2}
-BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
+BUILD_DIR=${FUZZ_BUILD_DIR:-build-sanitize}
 ALL_TARGETS="fuzz_json fuzz_yaml fuzz_kubeconfig fuzz_label_selector fuzz_field_selector
   fuzz_quantity fuzz_cel fuzz_measure_logs fuzz_watch_stream fuzz_api_status fuzz_sim_http
   fuzz_sim_patch fuzz_api_kinds"
 FUZZ_TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 
 ./scripts/install-deps.sh
-CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DNVCRE_FUZZ=ON >/dev/null
+./scripts/sanitize/configure.sh "$BUILD_DIR"
 # shellcheck disable=SC2086  # word splitting of the target list is intended
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target $FUZZ_TARGETS
 python3 fuzz/seed_corpus.py "$BUILD_DIR/corpus"
