@@ -63,7 +63,7 @@ run_target() {
   fi
 }
 # UBSan findings with their stack, as the other sanitizers print them.
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/sanitize/ubsan.supp
 export -f run_target dictionary_of
 export BUILD_DIR FUZZ_SECONDS
 
