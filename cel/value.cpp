@@ -37,13 +37,14 @@ bool is_number(Kind kind) {
 Value Value::map(MapEntries entries) {
   MapEntries unique;
   unique.reserve(entries.size());
-  for (auto& [key, value] : entries) {
+  for (auto& entry : entries) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     auto same = std::find_if(unique.begin(), unique.end(),
-                             [&](const auto& entry) { return equals(entry.first, key); });
+                             [&](const auto& kept) { return equals(kept.first, entry.first); });
     if (same != unique.end()) {
-      same->second = std::move(value);
+      same->second = std::move(entry.second);
     } else {
-      unique.emplace_back(std::move(key), std::move(value));
+      unique.emplace_back(std::move(entry.first), std::move(entry.second));
     }
   }
   return Value(std::make_shared<const MapEntries>(std::move(unique)));

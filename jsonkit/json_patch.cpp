@@ -158,7 +158,14 @@ std::vector<std::string> pointer_member(const json::object& op, std::string_view
   }
 }
 
-void apply_op(json::value& document, const json::object& op, const std::string& name) {
+// What the copies of one patch have added so far, against JsonPatchLimits::max_copy_bytes.
+struct CopyBudget {
+  std::size_t used = 0;
+  std::size_t limit = 0;
+};
+
+void apply_op(json::value& document, const json::object& op, const std::string& name,
+              CopyBudget& copies) {
   const auto path = pointer_member(op, "path");
   if (name == "add") {
     add(document, path, member(op, "value", false));
@@ -178,6 +185,12 @@ void apply_op(json::value& document, const json::object& op, const std::string& 
   } else if (name == "copy") {
     const auto from = pointer_member(op, "from");
     json::value copy = locate_as("from", document, from);
+    copies.used += json::serialize(copy).size();
+    if (copies.used > copies.limit) {
+      throw JsonPatchTooLarge(
+          "the copies of this patch add more than " + std::to_string(copies.limit) +
+          " bytes to the object; send the values themselves with add operations instead");
+    }
     add(document, path, std::move(copy));
   } else if (name == "test") {
     const json::value& expected = member(op, "value", false);
@@ -220,12 +233,19 @@ std::vector<std::string> parse_json_pointer(std::string_view pointer) {
   return tokens;
 }
 
-json::value apply_json_patch(const json::value& document, const json::value& patch) {
+json::value apply_json_patch(const json::value& document, const json::value& patch,
+                             const JsonPatchLimits& limits) {
   if (!patch.is_array())
     throw std::invalid_argument("JSON patch must be an array of operations, got " +
                                 short_json(patch));
-  json::value result = document;
   const auto& ops = patch.get_array();
+  if (ops.size() > limits.max_operations) {
+    throw JsonPatchTooLarge("a JSON patch may hold at most " +
+                            std::to_string(limits.max_operations) + " operations, this one has " +
+                            std::to_string(ops.size()) + "; split it into several patches");
+  }
+  json::value result = document;
+  CopyBudget copies{0, limits.max_copy_bytes};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     std::string label = "op[" + std::to_string(i) + "]";
     try {
@@ -238,9 +258,11 @@ json::value apply_json_patch(const json::value& document, const json::value& pat
           " (" + std::string(name.get_string()) +
           (path != nullptr && path->is_string() ? " " + json::serialize(*path) : std::string()) +
           ")";
-      apply_op(result, op, std::string(name.get_string()));
+      apply_op(result, op, std::string(name.get_string()), copies);
     } catch (const OpFailure& failure) {
       throw std::invalid_argument(label + ": " + failure.message);
+    } catch (const JsonPatchTooLarge& too_large) {
+      throw JsonPatchTooLarge(label + ": " + too_large.what());
     }
   }
   return result;

@@ -1,11 +1,16 @@
 #include "jsonkit/yaml.hpp"
+#include "jsonkit/utf8.hpp"
 
 #include <boost/json.hpp>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -106,7 +111,26 @@ std::optional<json::value> resolve_plain_scalar(std::string_view text) {
   return std::nullopt;
 }
 
-json::value to_json(const YAML::Node& node, int depth);
+// Aliases let a few bytes stand for a huge tree ("billion laughs"), and an alias inside its own
+// anchor for an endless one. Every value we build is charged 16 bytes plus its text; a document
+// without aliases costs at most 32 times its size, so this budget stops only alias expansion.
+struct ExpansionBudget {
+  std::size_t left;
+  std::size_t limit;
+  void charge(std::size_t bytes, const YAML::Mark& mark) {
+    if (bytes > left) {
+      throw ParseError("YAML aliases at " + where(mark) + " expand to more than " +
+                       std::to_string(limit) +
+                       " bytes of values; write the repeated values out instead of aliasing "
+                       "them so often");
+    }
+    left -= bytes;
+  }
+};
+
+std::size_t expansion_limit(std::size_t text_bytes) { return 32 * text_bytes + (1u << 20); }
+
+json::value to_json(const YAML::Node& node, int depth, ExpansionBudget& budget);
 
 json::value scalar_to_json(const YAML::Node& node) {
   const std::string& text = node.Scalar();
@@ -129,8 +153,9 @@ json::value scalar_to_json(const YAML::Node& node) {
   throw ParseError("unsupported YAML tag " + tag + " at " + where(node.Mark()));
 }
 
-json::value to_json(const YAML::Node& node, int depth) {
+json::value to_json(const YAML::Node& node, int depth, ExpansionBudget& budget) {
   if (depth > 200) throw ParseError("YAML nesting deeper than 200 levels at " + where(node.Mark()));
+  budget.charge(16 + (node.IsScalar() ? node.Scalar().size() : 0), node.Mark());
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -140,7 +165,7 @@ json::value to_json(const YAML::Node& node, int depth) {
     case YAML::NodeType::Sequence: {
       json::array array;
       array.reserve(node.size());
-      for (const auto& item : node) array.push_back(to_json(item, depth + 1));
+      for (const auto& item : node) array.push_back(to_json(item, depth + 1, budget));
       return array;
     }
     case YAML::NodeType::Map: {
@@ -152,10 +177,11 @@ json::value to_json(const YAML::Node& node, int depth) {
         }
         // Kubernetes' reader turns every key into a JSON string.
         const std::string& name = key.Scalar();
+        budget.charge(name.size(), key.Mark());
         if (object.contains(name)) {
           throw ParseError("duplicate key \"" + name + "\" at " + where(key.Mark()));
         }
-        object.emplace(name, to_json(entry.second, depth + 1));
+        object.emplace(name, to_json(entry.second, depth + 1, budget));
       }
       return object;
     }
@@ -195,8 +221,24 @@ std::string format_double(double value) {
 
 void emit(YAML::Emitter& out, const json::value& value);
 
-void emit_string(YAML::Emitter& out, const std::string& text) {
-  if (text.find('\n') != std::string::npos) {
+// Does a literal block scalar ("|") read back as exactly `text`? yaml-cpp writes it with clip
+// chomping and no indentation indicator, so the text must end in exactly one line break, its first
+// line must not start with a blank (it would be taken as indentation), and it must hold no control
+// character a reader would treat as a line break or refuse.
+bool literal_keeps(const std::string& text) {
+  if (!text.ends_with('\n') || text.ends_with("\n\n")) return false;
+  const auto first = text.find_first_not_of('\n');
+  if (first == std::string::npos || text[first] == ' ' || text[first] == '\t') return false;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f) return false;
+  }
+  return true;
+}
+
+// Keys are never block scalars: a multi-line key is written double-quoted, escapes and all.
+void emit_string(YAML::Emitter& out, const std::string& text, bool key = false) {
+  if (!key && literal_keeps(text)) {
     out << YAML::Literal << text;
   } else if (needs_quotes(text)) {
     out << YAML::DoubleQuoted << text;
@@ -242,7 +284,7 @@ void emit(YAML::Emitter& out, const json::value& value) {
       out << YAML::BeginMap;
       for (const auto& entry : value.get_object()) {
         out << YAML::Key;
-        emit_string(out, std::string(entry.key()));
+        emit_string(out, std::string(entry.key()), true);
         out << YAML::Value;
         emit(out, entry.value());
       }
@@ -297,19 +339,86 @@ void write_pretty(std::ostringstream& out, const json::value& value, int indent)
   }
 }
 
+// YAML and JSON text is UTF-8 (a UTF-16 or UTF-32 stream starts with its byte order mark, which
+// yaml-cpp decodes); a stray byte would otherwise reach the API server inside a string.
+void check_utf8(std::string_view text) {
+  if (text.starts_with("\xFE\xFF") || text.starts_with("\xFF\xFE") ||
+      text.starts_with(std::string_view("\0\0\xFE\xFF", 4))) {
+    return;
+  }
+  const auto bad = first_invalid_utf8(text);
+  if (!bad) return;
+  const auto before = text.substr(0, *bad);
+  const auto line_start = before.rfind('\n');
+  const std::size_t line =
+      1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t column = *bad - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[*bad]));
+  throw ParseError("invalid UTF-8 at line " + std::to_string(line) + ", column " +
+                   std::to_string(column) + " (byte " + byte +
+                   "): YAML and JSON input must be UTF-8; re-encode the file as UTF-8");
+}
+
+// yaml-cpp 0.7's LoadAll loops forever on some malformed streams (a stray ',' or '}' where a
+// node should start): its parser reports an empty document without consuming the token, again and
+// again. A first pass over the parser's events stops at a document that starts where the previous
+// one did, before LoadAll sees the text.
+class ProgressCheck : public YAML::EventHandler {
+ public:
+  explicit ProgressCheck(std::string_view text) : text_(text) {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (last_pos_ && *last_pos_ == mark.pos) {
+      const auto at = static_cast<std::size_t>(mark.pos);
+      const bool shown = at < text_.size() && std::isprint(static_cast<unsigned char>(text_[at]));
+      const std::string found = shown ? "'" + std::string(1, text_[at]) + "'" : "text";
+      throw ParseError("invalid YAML at " + where(mark) + ": unexpected " + found +
+                       " where a value should start; quote the value if it is meant as text");
+    }
+    last_pos_ = mark.pos;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::string_view text_;
+  std::optional<int> last_pos_;
+};
+
+void check_progress(const std::string& text) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  ProgressCheck check(text);
+  while (parser.HandleNextDocument(check)) {
+  }
+}
+
 }  // namespace
 
 std::vector<json::value> parse_yaml_documents(std::string_view text) {
+  check_utf8(text);
   std::vector<YAML::Node> nodes;
   try {
-    nodes = YAML::LoadAll(std::string(text));
+    const std::string copy(text);
+    check_progress(copy);
+    nodes = YAML::LoadAll(copy);
   } catch (const YAML::Exception& error) {
     throw ParseError("invalid YAML at " + where(error.mark) + ": " + error.msg);
   }
   std::vector<json::value> documents;
+  ExpansionBudget budget{expansion_limit(text.size()), expansion_limit(text.size())};
   for (const auto& node : nodes) {
     if (node.IsNull()) continue;
-    documents.push_back(to_json(node, 0));
+    documents.push_back(to_json(node, 0, budget));
   }
   return documents;
 }

@@ -5,7 +5,9 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 namespace nvcre::k8s {
 namespace json = boost::json;
@@ -125,8 +127,10 @@ ApiError api_error_from_status(int http_code, const json::value& status) {
                           jsonkit::string_of(&c.as_object(), "field")});
       }
     }
+    // A server's hint, bounded: a negative or absurd value must not turn into a negative wait
+    // (the plain cast wrapped -99999999999 to a negative int).
     if (const auto* r = d->as_object().if_contains("retryAfterSeconds"); r && r->is_int64())
-      retry_after = static_cast<int>(r->as_int64());
+      retry_after = static_cast<int>(std::clamp<std::int64_t>(r->as_int64(), 0, 24 * 3600));
   }
   ApiError e(code, std::move(reason), jsonkit::string_of(&*o, "message"), std::move(causes),
              status);

@@ -1,4 +1,5 @@
 #include "k8s/event_builder.hpp"
+#include "jsonkit/utf8.hpp"
 
 #include <boost/json.hpp>
 
@@ -11,32 +12,6 @@ namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 constexpr std::string_view kTruncatedSuffix = "... [truncated]";
 
-// Length of the valid UTF-8 sequence starting at `at`, or 0 when the bytes there are invalid.
-std::size_t valid_sequence_length(std::string_view text, std::size_t at) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  unsigned char lead = byte(at);
-  std::size_t length = lead < 0x80           ? 1
-                       : (lead >> 5) == 0x6  ? 2
-                       : (lead >> 4) == 0xE  ? 3
-                       : (lead >> 3) == 0x1E ? 4
-                                             : 0;
-  if (length == 0 || at + length > text.size()) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(at + i) & 0xC0) != 0x80) return 0;
-  }
-  if (length == 2 && lead < 0xC2) return 0;  // overlong
-  if (length == 3) {
-    unsigned cp = ((lead & 0x0Fu) << 12) | ((byte(at + 1) & 0x3Fu) << 6) | (byte(at + 2) & 0x3Fu);
-    if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;  // overlong or surrogate
-  }
-  if (length == 4) {
-    unsigned cp = ((lead & 0x07u) << 18) | ((byte(at + 1) & 0x3Fu) << 12) |
-                  ((byte(at + 2) & 0x3Fu) << 6) | (byte(at + 3) & 0x3Fu);
-    if (cp < 0x10000 || cp > 0x10FFFF) return 0;
-  }
-  return length;
-}
-
 }  // namespace
 
 std::string sanitize_event_note(std::string_view note) {
@@ -45,7 +20,7 @@ std::string sanitize_event_note(std::string_view note) {
   std::vector<std::size_t> boundaries;  // start offset of each character in `valid`
   for (std::size_t at = 0; at < note.size();) {
     boundaries.push_back(valid.size());
-    std::size_t length = valid_sequence_length(note, at);
+    std::size_t length = jsonkit::utf8_sequence_length(note, at);
     if (length == 0) {
       valid += kReplacement;
       ++at;

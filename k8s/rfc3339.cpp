@@ -63,6 +63,8 @@ std::optional<Clock::time_point> parse_rfc3339(std::string_view text) {
                                    std::chrono::month(static_cast<unsigned>(month)),
                                    std::chrono::day(static_cast<unsigned>(day))};
   if (!date.ok()) return std::nullopt;
+  // The clock counts nanoseconds in 64 bits (years 1678 to 2261); a later year would overflow it.
+  if (year < 1678 || year > 2261) return std::nullopt;
   auto time = std::chrono::sys_days(date) + std::chrono::hours(hour) +
               std::chrono::minutes(minute) + std::chrono::seconds(second) - offset;
   return std::chrono::time_point_cast<Clock::duration>(time + fraction);

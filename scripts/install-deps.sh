@@ -15,6 +15,7 @@ packages=(
   python3-kubernetes                           # test/python: the official client against kube-sim
   universal-ctags                              # scripts/check-sizes.sh measures functions with it
   clang-format                                 # scripts/check-format.sh (Debian bookworm: version 14)
+  clang libclang-rt-14-dev                     # scripts/fuzz.sh: clang 14 and its libFuzzer, ASan, UBSan
   chromium                                     # headless browser: the HTML report's integration test
   skopeo                                       # scripts/build-image.sh: the image test inspects it
 )

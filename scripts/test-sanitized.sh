@@ -2,9 +2,10 @@
 # The unit, golden and integration suites (`ctest -L "unit|golden|integration"`) built with
 # AddressSanitizer (heap/stack/global overflows, use after free, double free), LeakSanitizer and
 # UndefinedBehaviorSanitizer (signed overflow, misaligned loads, invalid enum/bool values, null
-# dereferences, bad shifts and casts), at -O1 -g1, in their own build dir: build-sanitize
-# (override with BUILD_DIR). The child processes the integration tests start (nvcre-manager,
-# kube-sim, nvcrectl, nvcre-demo) are sanitized too.
+# dereferences, bad shifts and casts), built by clang at -O1 in build-sanitize (override with
+# BUILD_DIR), the tree scripts/fuzz.sh builds its targets in too (scripts/sanitize/configure.sh).
+# The child processes the integration tests start (nvcre-manager, kube-sim, nvcrectl, nvcre-demo)
+# are sanitized too.
 # Any finding fails: the process that hit it exits with 86 (or aborts), and every report is also
 # written under $BUILD_DIR/sanitizer-reports/, printed and turned into a failure at the end, so a
 # child process whose exit status a test does not look at cannot hide one.
@@ -16,10 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 BUILD_DIR=${BUILD_DIR:-build-sanitize}
-# -O1: inlining keeps the instrumented code fast enough for the integration suite's timeouts;
-# -g1: line tables for the reports' stack traces, without the size (and link time) of full -g.
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DNVCRE_SANITIZE=address,undefined >/dev/null
+./scripts/sanitize/configure.sh "$BUILD_DIR"
 # Only what the three suites run (the benches and chaos tests are not built).
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target nvcre_unit_tests nvcre_golden_tests \
   nvcre_integration_tests nvcrectl kube-sim nvcre-manager nvcre-demo

@@ -91,6 +91,8 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
             "application/json-patch+json, application/merge-patch+json, "
             "application/apply-patch+yaml, application/strategic-merge-patch+json");
       }
+    } catch (const jsonkit::JsonPatchTooLarge& e) {
+      throw ApiError(413, "RequestEntityTooLarge", e.what());
     } catch (const std::invalid_argument& e) {
       throw ApiError(
           422, "Invalid",

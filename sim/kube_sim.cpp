@@ -1,4 +1,5 @@
 #include "sim/kube_sim.hpp"
+#include "sim/http_request.hpp"
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
@@ -131,7 +132,7 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
 
   void read() {
     parser_.emplace();
-    parser_->body_limit(256 * 1024 * 1024);
+    limit_request_parser(*parser_);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
                        if (ec) return self->close();
@@ -142,29 +143,13 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   void on_request() {
     auto request = parser_->release();
     keep_alive_ = request.keep_alive();
-    HttpRequest req;
-    req.method = std::string(request.method_string());
-    req.content_type = std::string(request[http::field::content_type]);
-    req.accept = std::string(request[http::field::accept]);
-    req.user_agent = std::string(request[http::field::user_agent]);
-    if (const std::string credentials(request[http::field::authorization]);
-        credentials.starts_with("Bearer "))
-      req.bearer_token = credentials.substr(7);
-    req.impersonate_user = std::string(request["Impersonate-User"]);
-    for (auto [it, end] = request.equal_range("Impersonate-Group"); it != end; ++it)
-      req.impersonate_groups.emplace_back(it->value());
-    req.impersonate_uid = std::string(request["Impersonate-Uid"]);
-    req.body = std::move(request.body());
-    auto parsed = boost::urls::parse_origin_form(request.target());
-    if (!parsed) {
-      return respond(HttpResponse{
-          400, "application/json",
-          R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"bad request target","reason":"BadRequest","code":400})"});
-    }
-    req.path = std::string(parsed->path());
-    for (auto param : parsed->params())
-      req.query[std::string(param.key)] = std::string(param.value);
-    if (!token_.empty() && request[http::field::authorization] != "Bearer " + token_) {
+    const bool authorized =
+        token_.empty() || request[http::field::authorization] == "Bearer " + token_;
+    const std::string target(request.target());
+    auto decoded = to_http_request(std::move(request));
+    if (auto* refusal = std::get_if<HttpResponse>(&decoded)) return respond(std::move(*refusal));
+    auto& req = std::get<HttpRequest>(decoded);
+    if (!authorized) {
       return respond(HttpResponse{
           401, "application/json",
           R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"});
@@ -173,8 +158,8 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     if (log_enabled()) {
       const auto* plain = std::get_if<HttpResponse>(&result);
       std::fprintf(stderr, "kube-sim: %s %s ct=%s accept=%s -> %d\n", req.method.c_str(),
-                   std::string(request.target()).c_str(), req.content_type.c_str(),
-                   req.accept.c_str(), plain ? plain->status : 200);
+                   target.c_str(), req.content_type.c_str(), req.accept.c_str(),
+                   plain ? plain->status : 200);
     }
     if (auto* response = std::get_if<HttpResponse>(&result)) {
       if (response->delay.count() <= 0) return respond(std::move(*response));
@@ -329,7 +314,7 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   std::string token_;
   std::chrono::milliseconds watch_poll_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<BeastRequestParser> parser_;
   bool keep_alive_ = true;
   std::shared_ptr<WatchStream> watch_;
   bool watch_gone_ = false;

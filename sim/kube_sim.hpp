@@ -1,7 +1,7 @@
 #pragma once
 // The embeddable kube-sim: an ApiServer behind an HTTP/1.1 listener on loopback (plain HTTP, or
 // HTTPS when KubeSimOptions::tls is set), served by one io_context thread. Boost.Beast and OpenSSL
-// stay inside kube_sim.cpp.
+// stay inside kube_sim.cpp (and Beast in http_request.*, its request decoder).
 #include "sim/api_server.hpp"
 
 #include <chrono>
