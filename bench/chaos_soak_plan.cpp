@@ -70,16 +70,7 @@ json::object category(Mix mix) {
 }
 
 json::value certification(const std::string& name, Mix mix, const std::vector<std::string>& nodes) {
-  json::array names;
-  for (const auto& n : nodes) names.emplace_back(n);
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", kNamespace}}},
-      {"spec",
-       {{"target",
-         {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}}, {"nodeNames", std::move(names)}}},
-        {"categories", json::array{category(mix)}}}}};
+  return bench::certification_on_nodes(name, kNamespace, nodes, category(mix));
 }
 
 }  // namespace

@@ -51,6 +51,22 @@ void run_rss(const Settings& settings);
 
 double ms(Clock::duration d);
 
+// A Certification in `ns` of one category over the GPU nodes named `nodes`.
+inline json::value certification_on_nodes(const std::string& name, const std::string& ns,
+                                          const std::vector<std::string>& nodes,
+                                          json::object category) {
+  json::array node_names;
+  for (const auto& n : nodes) node_names.emplace_back(n);
+  return json::object{{"apiVersion", "nvcre.nvidia.com/v1alpha1"},
+                      {"kind", "Certification"},
+                      {"metadata", {{"name", name}, {"namespace", ns}}},
+                      {"spec",
+                       {{"target",
+                         {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}},
+                          {"nodeNames", std::move(node_names)}}},
+                        {"categories", json::array{std::move(category)}}}}};
+}
+
 // A Certification of one category (communication/nccl-all-reduce) on `nodes`.
 json::value certification(const std::string& name, const std::vector<std::string>& nodes,
                           int nodes_per_job, std::optional<int> gpus_per_node = std::nullopt);

@@ -16,21 +16,12 @@ double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 json::value certification(const std::string& name, const std::vector<std::string>& nodes,
                           int nodes_per_job, std::optional<int> gpus_per_node) {
-  json::array node_names;
-  for (const auto& n : nodes) node_names.emplace_back(n);
   json::object options{{"nodesPerJob", nodes_per_job}};
   if (gpus_per_node) options["gpusPerNode"] = *gpus_per_node;
-  return json::object{
-      {"apiVersion", "nvcre.nvidia.com/v1alpha1"},
-      {"kind", "Certification"},
-      {"metadata", {{"name", name}, {"namespace", kNamespace}}},
-      {"spec",
-       {{"target",
-         {{"nodeSelector", {{"nvidia.com/gpu.present", "true"}}},
-          {"nodeNames", std::move(node_names)}}},
-        {"categories", json::array{json::object{{"domain", "communication"},
-                                                {"variant", "nccl-all-reduce"},
-                                                {"options", std::move(options)}}}}}}};
+  return certification_on_nodes(name, kNamespace, nodes,
+                                {{"domain", "communication"},
+                                 {"variant", "nccl-all-reduce"},
+                                 {"options", std::move(options)}});
 }
 
 std::vector<std::string> slice_nodes(int slice, const Settings& settings, int node_count) {
