@@ -58,7 +58,7 @@ ActionResult execute_action(RestClient& client, ResourceMapper& mapper, const Ac
   } catch (const ApiError& error) {
     bool not_found = is_not_found(error);
     if ((not_found && (action.verb == ActionVerb::LiveGet || action.ignore_not_found)) ||
-        (is_conflict(error) && action.ignore_conflict)) {
+        (is_uid_precondition_failure(error) && action.ignore_conflict)) {
       return ActionResult{};  // an answer the reconciler asked to treat as success
     }
     result.code = error.code;

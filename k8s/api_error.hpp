@@ -51,6 +51,12 @@ std::string reason_for_code(int http_code);
 inline bool is_not_found(const ApiError& e) { return e.code == 404 || e.reason == "NotFound"; }
 inline bool is_already_exists(const ApiError& e) { return e.reason == "AlreadyExists"; }
 inline bool is_conflict(const ApiError& e) { return e.code == 409 && e.reason != "AlreadyExists"; }
+// The Conflict of a write whose UID precondition names another object than the one under the name
+// (the API server's storage layer words it so). Any other Conflict is transient.
+inline bool is_uid_precondition_failure(const ApiError& e) {
+  return is_conflict(e) &&
+         e.message.find("Precondition failed: UID in precondition") != std::string::npos;
+}
 inline bool is_invalid(const ApiError& e) { return e.code == 422 || e.reason == "Invalid"; }
 inline bool is_gone(const ApiError& e) {
   return e.code == 410 || e.reason == "Expired" || e.reason == "Gone";

@@ -60,7 +60,9 @@ struct Action {
   std::optional<std::string> precondition_uid;  // Delete
   Propagation propagation = Propagation::Default;
   bool ignore_not_found = false;  // Delete / patches: NotFound counts as success
-  bool ignore_conflict = false;   // Delete with a UID precondition: Conflict counts as success
+  // Delete with a UID precondition: a same-named replacement (the precondition's Conflict) counts
+  // as success; any other Conflict stays an error, to retry (it may not have deleted anything).
+  bool ignore_conflict = false;
   // Independent of the action before it in the plan: the two may be sent at once. A run of such
   // actions goes out together and the plan continues when all have answered; the first failure in
   // plan order is the one reported.

@@ -2,6 +2,7 @@
 // discovery (incl. a CRD installed after the first miss), verbs, and failures returned as values.
 #include "k8s/action_executor.hpp"
 
+#include "sim/fault_plan.hpp"
 #include "sim/kube_sim.hpp"
 
 #include <boost/json.hpp>
@@ -65,6 +66,17 @@ TEST_F(ActionExecutor, CarriesOutEveryVerb) {
   EXPECT_EQ(run(wrong_uid).code, 409);
   wrong_uid.ignore_conflict = true;
   EXPECT_TRUE(run(wrong_uid).ok());
+
+  // Any other Conflict on a delete did not delete: it is reported, so the plan stops and retries.
+  sim_.api().faults().set_plan(sim::parse_fault_plan(
+      "seed: 3\nverbs:\n  delete: {errors: [{code: 409, rate: 1, resource: configmaps}]}\n"));
+  Action owned_delete = delete_owned(cm, uid);
+  ASSERT_TRUE(owned_delete.ignore_conflict);
+  const ActionResult refused = run(owned_delete);
+  EXPECT_EQ(refused.code, 409);
+  EXPECT_EQ(refused.reason, "Conflict");
+  ASSERT_FALSE(run(live_get(cm)).object.is_null()) << "the injected Conflict deleted nothing";
+  sim_.api().faults().set_plan(sim::FaultPlan{});
 
   EXPECT_TRUE(run(delete_owned(cm, uid)).ok());
   ActionResult gone = run(live_get(cm));
