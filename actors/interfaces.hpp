@@ -39,7 +39,10 @@ using store_actor =
                      // The API server's answer to one of our own writes -> whether it was cached
                      // (read-your-writes).
                      caf::replies_to<own_write_atom, boost::json::value>::with<bool>,
-                     caf::reacts_to<subscribe_atom, change_subscriber_actor>>;
+                     caf::reacts_to<subscribe_atom, change_subscriber_actor>,
+                     // Answered once every message queued before it has been handled: deltas
+                     // sent before the flush are in the cache when the answer comes.
+                     caf::replies_to<flush_atom>::with<bool>>;
 
 // One per object key, spawned on demand by its controller.
 using reconciler_actor = caf::typed_actor<caf::replies_to<reconcile_atom>::with<PassResult>>;

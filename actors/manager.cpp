@@ -89,8 +89,9 @@ std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const
 }
 
 // The reflector that lists and watches one kind into the store, on its own client.
-caf::actor spawn_watch(caf::actor_system& system, const ManagerOptions& o, const WatchSpec& watch,
-                       std::shared_ptr<k8s::RestClient> client, store_actor the_store) {
+reflector_actor spawn_watch(caf::actor_system& system, const ManagerOptions& o,
+                            const WatchSpec& watch, std::shared_ptr<k8s::RestClient> client,
+                            store_actor the_store) {
   ReflectorActorConfig rc;
   rc.client = std::move(client);
   rc.options.resource = watch.resource;
@@ -101,7 +102,7 @@ caf::actor spawn_watch(caf::actor_system& system, const ManagerOptions& o, const
   rc.kind = watch.kind;
   rc.store = the_store;
   rc.metrics = o.metrics;
-  return caf::actor_cast<caf::actor>(spawn_reflector(system, std::move(rc)));
+  return spawn_reflector(system, std::move(rc));
 }
 
 }  // namespace
@@ -182,7 +183,7 @@ void Manager::start() {
   }
 
   auto controllers = spawn_controllers(system, o, cache, the_store, api, recorder, services);
-  std::vector<caf::actor> reflectors;
+  std::vector<reflector_actor> reflectors;
   for (const auto& watch : o.watches) {
     auto watch_client = std::make_shared<k8s::RestClient>(o.client, watch_client_options);
     impl_->clients.push_back(watch_client);
@@ -194,6 +195,7 @@ void Manager::start() {
     lc.client = std::make_shared<k8s::RestClient>(o.client, client_options);
     lc.election = o.election;
     lc.controllers = controllers;
+    lc.reflectors = reflectors;
     lc.on_lost = o.on_leadership_lost;
     lc.abandon_on_exit = o.abandon_lease_on_stop;
     impl_->elector = spawn_leader_elector(system, std::move(lc));

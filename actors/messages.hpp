@@ -40,6 +40,9 @@ using own_write_atom = caf::atom_constant<caf::atom("ownwrite")>;
 using supervise_atom = caf::atom_constant<caf::atom("supervise")>;
 using stopping_atom = caf::atom_constant<caf::atom("stopping")>;
 using run_atom = caf::atom_constant<caf::atom("run")>;
+using relist_atom = caf::atom_constant<caf::atom("relist")>;
+using relisted_atom = caf::atom_constant<caf::atom("relisted")>;
+using flush_atom = caf::atom_constant<caf::atom("flush")>;
 
 // An owner reference as controllers map it to keys (For / Owns).
 struct OwnerLink {

@@ -63,6 +63,28 @@ reflector_actor::behavior_type reflector(reflector_actor::stateful_pointer<Refle
   self->attach_functor([runner] { runner->stop(); });
   return {
       [=](stats_atom) { return self->state.relists->load(); },
+      [=](relist_atom) {
+        auto promise = self->make_response_promise<bool>();
+        const auto id = self->state.next_relist++;
+        self->state.relists_pending.emplace(id, promise);
+        // A weak address: the runner must not keep its own actor alive.
+        runner->request_relist([address = self->address(), id] {
+          if (auto me = caf::actor_cast<reflector_actor>(address))
+            caf::anon_send(me, relisted_atom::value, id);
+        });
+        return promise;
+      },
+      [=](relisted_atom, std::uint64_t id) {
+        auto it = self->state.relists_pending.find(id);
+        if (it == self->state.relists_pending.end()) return;
+        auto promise = std::move(it->second);
+        self->state.relists_pending.erase(it);
+        // The loop sent the list's deltas to the store before telling us: once the store has
+        // handled what came before the flush, the cache holds the list.
+        self->request(config.store, caf::infinite, flush_atom::value)
+            .then([promise](bool) mutable { promise.deliver(true); },
+                  [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
+      },
   };
 }
 

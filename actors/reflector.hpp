@@ -6,7 +6,11 @@
 #include "actors/interfaces.hpp"
 #include "k8s/reflector_runner.hpp"
 
+#include <caf/typed_response_promise.hpp>
+
 #include <atomic>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -16,7 +20,12 @@ class Metrics;
 
 namespace nvcre::actors {
 
-using reflector_actor = caf::typed_actor<caf::replies_to<stats_atom>::with<std::uint64_t>>;
+using reflector_actor =
+    caf::typed_actor<caf::replies_to<stats_atom>::with<std::uint64_t>,
+                     // A fresh full list (k8s::ReflectorRunner::request_relist): answered once its
+                     // result is in the cache, so the cache is no older than the request.
+                     caf::replies_to<relist_atom>::with<bool>,
+                     caf::reacts_to<relisted_atom, std::uint64_t>>;  // from the loop: request done
 
 struct ReflectorActorConfig {
   std::shared_ptr<k8s::RestClient> client;  // max_retries 0: the reflector does its own backoff
@@ -29,6 +38,8 @@ struct ReflectorActorConfig {
 
 struct ReflectorState {
   std::shared_ptr<k8s::ReflectorRunner> runner;
+  std::map<std::uint64_t, caf::typed_response_promise<bool>> relists_pending;
+  std::uint64_t next_relist = 0;
   std::shared_ptr<std::atomic<std::uint64_t>>
       relists;  // full lists so far (counted on the loop's thread)
   static inline const char* name = "reflector";

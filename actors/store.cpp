@@ -116,6 +116,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
         if (self->state.synced) self->send(subscriber, synced_atom::value);
         self->state.subscribers.push_back(std::move(subscriber));
       },
+      [](flush_atom) { return true; },
   };
 }
 

@@ -43,6 +43,8 @@ ReflectorStep Reflector::start(TimePoint now) {
   return begin_list(now);
 }
 
+ReflectorStep Reflector::relist(TimePoint now) { return begin_list(now); }
+
 ReflectorStep Reflector::begin_list(TimePoint) {
   // Always a fresh, consistent list (resourceVersion ""): it is paginated by the server and
   // cannot be "too old". Continuation pages carry only the token, as the API requires.

@@ -135,6 +135,10 @@ class Reflector {
 
   // Begin with a full list. Only meaningful once; later calls return an empty step.
   ReflectorStep start(std::chrono::steady_clock::time_point now);
+  // A fresh full list now, whatever is under way: an open watch or a backoff wait is abandoned
+  // and a list in progress starts over. For a view that must not predate this moment (a new
+  // leader's first reconciles), which a watch that lags or is backing off cannot give.
+  ReflectorStep relist(std::chrono::steady_clock::time_point now);
   ReflectorStep on_list_page(ListPage page, std::chrono::steady_clock::time_point now);
   ReflectorStep on_list_error(const RequestFailure& error,
                               std::chrono::steady_clock::time_point now);

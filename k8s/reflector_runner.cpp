@@ -73,9 +73,28 @@ void ReflectorRunner::stop() {
     // Under the mutex, so a wait cannot check the flag and then miss the notification.
     std::lock_guard lock(wake_mutex_);
     stopping_ = true;
+    watch_stop_.request_stop();
   }
   wake_.notify_all();
-  stop_source_.request_stop();
+}
+
+void ReflectorRunner::request_relist(std::function<void()> done) {
+  {
+    std::lock_guard lock(wake_mutex_);
+    relist_waiting_.push_back(std::move(done));
+    relist_requested_ = true;
+    watch_stop_.request_stop();
+  }
+  wake_.notify_all();
+}
+
+bool ReflectorRunner::take_relist_requests() {
+  if (!relist_requested_.load()) return false;
+  std::lock_guard lock(wake_mutex_);
+  relist_requested_ = false;
+  for (auto& done : relist_waiting_) relist_listing_.push_back(std::move(done));
+  relist_waiting_.clear();
+  return true;
 }
 
 ReflectorRunnerStats ReflectorRunner::stats() const {
@@ -87,6 +106,10 @@ void ReflectorRunner::run() {
   ReflectorStep step = reflector_.start(now());
   while (!stopping_) {
     deliver(std::move(step.deltas));
+    if (take_relist_requests()) {
+      step = reflector_.relist(now());
+      continue;
+    }
     if (!step.action)
       throw std::logic_error("reflector runner: the reflector asked for no action outside a watch");
     const ReflectorAction action = std::move(*step.action);
@@ -99,7 +122,12 @@ void ReflectorRunner::deliver(std::vector<Delta> deltas) {
   const bool replaced = std::any_of(deltas.begin(), deltas.end(),
                                     [](const Delta& d) { return d.type == DeltaType::Replaced; });
   sink_(std::move(deltas));
-  if (replaced) synced_ = true;
+  if (!replaced) return;
+  synced_ = true;
+  // A relist requested meanwhile has not begun yet (its requests wait in relist_waiting_).
+  auto listed = std::move(relist_listing_);
+  relist_listing_.clear();
+  for (auto& done : listed) done();
 }
 
 ReflectorStep ReflectorRunner::perform(const ReflectorAction& action) {
@@ -139,7 +167,12 @@ ReflectorStep ReflectorRunner::watch(const WatchRequest& request) {
   watch_options.label_selector = options_.label_selector;
   watch_options.field_selector = options_.field_selector;
   watch_options.allow_watch_bookmarks = request.allow_watch_bookmarks;
-  watch_options.stop = stop_source_.get_token();
+  {
+    std::lock_guard lock(wake_mutex_);
+    watch_stop_ = std::stop_source{};
+    if (stopping_ || relist_requested_) watch_stop_.request_stop();
+    watch_options.stop = watch_stop_.get_token();
+  }
   std::int64_t timeout = request.timeout_seconds;
   if (options_.max_watch_timeout)
     timeout = std::min<std::int64_t>(timeout, options_.max_watch_timeout->count());
@@ -149,7 +182,8 @@ ReflectorStep ReflectorRunner::watch(const WatchRequest& request) {
   // The next action, when an event (an ERROR) ends this watch from the reflector's side.
   std::optional<ReflectorStep> ended_by_event;
   auto on_event = [&](WatchEvent& event) {
-    if (stopping_) return WatchControl::Stop;  // checked on every event, bookmarks included
+    // Checked on every event, bookmarks included.
+    if (stopping_ || relist_requested_) return WatchControl::Stop;
     ++watch_events_;
     if (event.type == WatchEventType::Error) ++failures_;
     ReflectorStep step = reflector_.on_watch_event(to_reflected_event(std::move(event)), now());
@@ -172,6 +206,7 @@ ReflectorStep ReflectorRunner::watch(const WatchRequest& request) {
     failure = to_request_failure(error);
   }
   if (ended_by_event) return std::move(*ended_by_event);
+  if (relist_requested_) return {};  // run() begins the relist
   if (failure) {
     ++failures_;
     return reflector_.on_watch_error(*failure, now());
@@ -184,7 +219,9 @@ ReflectorStep ReflectorRunner::wait(const WaitRequest& request) {
   ++waits_;
   {
     std::unique_lock lock(wake_mutex_);
-    if (wake_.wait_for(lock, request.duration, [this] { return stopping_.load(); })) return {};
+    if (wake_.wait_for(lock, request.duration,
+                       [this] { return stopping_.load() || relist_requested_.load(); }))
+      return {};  // stopping, or run() begins the relist
   }
   // on_timer answers an early wake-up with the remaining wait, so the loop simply waits again.
   return reflector_.on_timer(now());

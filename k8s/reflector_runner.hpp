@@ -8,7 +8,8 @@
 //
 // Stopping: stop() may be called from any thread. It ends a backoff wait at once and closes an
 // open watch at once (WatchOptions::stop), idle or not. A LIST in flight finishes first (bounded by
-// the client's request timeout; RestClient::shutdown() ends it at once).
+// the client's request timeout; RestClient::shutdown() ends it at once). request_relist() ends a
+// wait or a watch the same way and starts a fresh full list.
 //
 // Errors: give the runner a client with max_retries = 0, so 429 / 5xx reach the reflector, whose
 // waits honour Retry-After and can be interrupted; the client's own retries sleep uninterruptibly.
@@ -78,6 +79,10 @@ class ReflectorRunner {
   void run();
   // Thread-safe and idempotent; run() returns soon after (see the header comment).
   void stop();
+  // Thread-safe: a fresh full list begins soon (Reflector::relist), and `done` is called on the
+  // loop's thread once the sink has been given the Replaced delta of a list begun after this
+  // call, that is a view no older than the call. Never called if the runner stops first.
+  void request_relist(std::function<void()> done);
   bool stop_requested() const { return stopping_.load(); }
 
   ReflectorRunnerStats stats() const;
@@ -90,6 +95,8 @@ class ReflectorRunner {
   ReflectorStep watch(const WatchRequest& request);
   ReflectorStep wait(const WaitRequest& request);
   void deliver(std::vector<Delta> deltas);
+  // Moves the waiting relist requests to the list about to begin; false when there are none.
+  bool take_relist_requests();
   static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
 
   RestClient& client_;
@@ -98,10 +105,13 @@ class ReflectorRunner {
   Reflector reflector_;  // touched only by the thread inside run()
 
   std::atomic<bool> stopping_{false};
-  std::stop_source stop_source_;  // closes an open watch at once
+  std::stop_source watch_stop_;  // closes the open watch at once (stop, relist); under wake_mutex_
   std::atomic<bool> synced_{false};
   std::mutex wake_mutex_;  // with wake_: interrupts waits on stop()
   std::condition_variable wake_;
+  std::atomic<bool> relist_requested_{false};
+  std::vector<std::function<void()>> relist_waiting_;  // under wake_mutex_: no list begun yet
+  std::vector<std::function<void()>> relist_listing_;  // loop thread only: the list under way
 
   std::atomic<std::uint64_t> lists_{0}, list_pages_{0}, watches_{0}, watch_events_{0}, failures_{0},
       waits_{0};

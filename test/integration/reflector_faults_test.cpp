@@ -354,6 +354,51 @@ TEST_F(ReflectorFaults, StopInterruptsABackoffWait) {
   EXPECT_EQ(runner_->stats().lists, 1u);
 }
 
+// A standby's watch can be blind (here: every watch refused, the next try 10 minutes away) while
+// objects change; a relist must still give a view no older than the request when it reports done.
+TEST_F(ReflectorFaults, RelistGivesAViewNoOlderThanTheRequestWhileTheWatchIsBlind) {
+  set_faults("seed: 18\nverbs:\n  watch: {errors: [{code: 503, rate: 1}]}\n");
+  auto options = runner_options();
+  options.reflector.backoff.initial = 10min;
+  options.reflector.backoff.cap = 10min;
+  start_runner(std::move(options));
+  ASSERT_TRUE(wait_until([&] { return runner_->has_synced() && runner_->stats().waits >= 1; }));
+  writer_->remove();
+  writer_->update();
+  writer_->create();
+  ASSERT_FALSE(converged()) << "the changes must not have reached the mirror without the relist";
+
+  std::atomic<int> done{0};
+  std::atomic<bool> fresh_when_done{false};
+  runner_->request_relist([&] {
+    fresh_when_done = converged();  // on the runner's thread, right after the list's deltas
+    ++done;
+  });
+  ASSERT_TRUE(wait_until([&] { return done.load() == 1; }, 30s));
+  EXPECT_TRUE(fresh_when_done.load()) << difference();
+  EXPECT_EQ(runner_->stats().lists, 2u);
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(done.load(), 1) << "each request is answered once";
+}
+
+TEST_F(ReflectorFaults, RelistClosesAnOpenWatchAndWatchingResumesAfterIt) {
+  auto options = runner_options();
+  options.reflector.min_watch_timeout = 120s;
+  start_runner(std::move(options));
+  ASSERT_TRUE(
+      wait_until([&] { return runner_->has_synced() && runner_->stats().watch_events >= 1; }));
+  std::atomic<int> done{0};
+  runner_->request_relist([&] { ++done; });
+  runner_->request_relist([&] { ++done; });  // two callers, one list may serve both
+  ASSERT_TRUE(wait_until([&] { return done.load() == 2; }, 30s));
+  EXPECT_GE(runner_->stats().lists, 2u);
+  EXPECT_LE(runner_->stats().lists, 3u);
+  writer_->create();
+  writer_->remove();
+  EXPECT_TRUE(wait_until([&] { return converged(); })) << difference();
+  EXPECT_EQ(runner_error_, "");
+}
+
 TEST_F(ReflectorFaults, ContinuationPagesShowTheFirstPagesSnapshot) {
   // kube-apiserver serves every page of a list at the first page's revision; the reflector relies
   // on it (it watches from that revision afterwards).

@@ -281,6 +281,40 @@ TEST(K8sReflector, ExpiredContinueTokenRestartsTheListImmediately) {
   EXPECT_EQ(describe(step.deltas), (std::vector<std::string>{"added:ns/c@3", "replaced:@12"}));
 }
 
+TEST(K8sReflector, RelistAbandonsTheOpenWatchAndReplacesTheStoreFromAFreshList) {
+  Reflector reflector = synced_reflector();
+  auto step = reflector.relist(kT0);
+  EXPECT_TRUE(step.deltas.empty());
+  EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""}));
+  EXPECT_EQ(reflector.phase(), Reflector::Phase::Listing);
+  EXPECT_TRUE(
+      reflector.on_watch_event(event(WatchEventType::Added, "ns/x", "11"), kT0).deltas.empty())
+      << "events of the abandoned watch are ignored";
+  // ns/b was deleted while the watch lagged: only the fresh list tells.
+  step = reflector.on_list_page({{object("ns/a", "3"), object("ns/c", "4")}, "20", ""}, kT0);
+  EXPECT_EQ(describe(step.deltas), (std::vector<std::string>{"updated:ns/a@3", "added:ns/c@4",
+                                                             "gone:ns/b@2", "replaced:@20"}));
+  expect_watch_from(step, "20");
+}
+
+TEST(K8sReflector, RelistEndsABackoffWaitAndRestartsAListUnderWay) {
+  Reflector reflector = synced_reflector();
+  auto step = reflector.on_watch_error({503, "ServiceUnavailable", "", std::nullopt}, kT0);
+  action_as<WaitRequest>(step);
+  step = reflector.relist(kT0);
+  EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""}))
+      << "no wait: the caller needs the view now";
+  step = reflector.on_list_page({{object("ns/a", "5")}, "30", "tok"}, kT0);
+  EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "tok", ""}));
+  step = reflector.relist(kT0);
+  EXPECT_EQ(action_as<ListRequest>(step), (ListRequest{500, "", ""}))
+      << "the list under way predates the request: start over from the first page";
+  step = reflector.on_list_page({{object("ns/b", "6")}, "31", ""}, kT0);
+  EXPECT_EQ(describe(step.deltas),
+            (std::vector<std::string>{"updated:ns/b@6", "gone:ns/a@1", "replaced:@31"}))
+      << "pages of the abandoned list are never applied";
+}
+
 TEST(K8sReflector, WatchTimeoutsAreRandomisedWithinFiveToTenMinutesAndSeeded) {
   auto timeouts = [](std::uint64_t seed) {
     Reflector reflector = synced_reflector(seed);
