@@ -27,7 +27,6 @@ bool is_done(const api::CertificationCategoryStatus& status) {
 }
 
 // The verdict once every category is terminal; no requeue.
-// The verdict over the categories as `update` leaves them.
 void set_verdict(StatusUpdate& update) {
   const auto& statuses = update.status().categoryStatuses;
   const bool any_failed = std::any_of(statuses.begin(), statuses.end(),
@@ -38,11 +37,6 @@ void set_verdict(StatusUpdate& update) {
     update.succeeded(reason::kAllWorkflowsSucceeded,
                      "All certification categories completed successfully");
   }
-}
-
-bool all_done(StatusUpdate& update) {
-  const auto& statuses = update.status().categoryStatuses;
-  return std::all_of(statuses.begin(), statuses.end(), [](const auto& s) { return is_done(s); });
 }
 
 void finalize(Pass& pass) {
@@ -93,17 +87,14 @@ void check_active_workflow(Pass& pass, std::size_t index) {
             reconcile::condition_message(conditions, api::kConditionValidationFailed));
   }
   if (failed || api::condition_is_true(conditions, api::kConditionSucceeded)) {
+    // The last category too: the verdict is the next pass's own write, as upstream does it. A
+    // Certification whose status already lists its categories but has no condition yet (restored
+    // from a backup, or written by another tool) thus announces WorkflowRunning before its verdict.
     mirrored.status = std::string(failed ? phase::kFailed : phase::kSucceeded);
-    if (all_done(update)) {
-      // The last category: the verdict goes into this write instead of a pass of its own, which
-      // would only cost the user another status write and watch round trip.
-      set_verdict(update);
-    } else {
-      update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key +
-                                                       (failed ? " failed" : " succeeded") +
-                                                       ", advancing to next category");
-      pass.plan.requeue_after = k8s::kImmediateRequeue;
-    }
+    update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key +
+                                                     (failed ? " failed" : " succeeded") +
+                                                     ", advancing to next category");
+    pass.plan.requeue_after = k8s::kImmediateRequeue;
   } else {
     update.in_progress(reason::kWorkflowRunning, "Certification in progress");
     pass.plan.requeue_after = k8s::kDefaultRequeue;

@@ -240,10 +240,12 @@ bool settle_nodes_per_job(Pass& pass, Discovery& discovery, const Survivors& sur
   const auto node_count = static_cast<std::int64_t>(survivors.nodes.size());
   if (nodes_per_job < 1) {
     if (unpinned) {
-      return discovery.fail(
-          reason::kPartitionError,
-          "Unpinned placement needs an explicit job size: set trainer.numNodes (nodesPerJob)",
-          true);
+      return discovery.fail(reason::kPartitionError,
+                            "orchestration.placement: Unpinned requires an explicit job size, but "
+                            "the workload declares none; set nodesPerJob (Certification) or "
+                            "numNodes (WorkloadRun). Unpinned will not fall back to running one "
+                            "job across all discovered nodes",
+                            true);
     }
     nodes_per_job = node_count;
   }

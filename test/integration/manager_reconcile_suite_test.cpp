@@ -17,6 +17,8 @@
 //     namespace: it                   where inputs go and what is listed
 //     nodePatches: [{name, patch}]    merge patches on Nodes before the manager starts (taints,
 //                                     topology labels, spec.unschedulable)
+//     createBeforeManager: true       inputs are created (status too) before the manager starts,
+//                                     so a seeded status does not race its first reconcile
 //     steps: [{waitFor, patch: {kind, name, patch, status?}, delete: {kind, name}}]
 //                                     run in order; a step's waitFor is awaited before its action
 //     waitFor: {kind, name, condition, reason?}
@@ -26,29 +28,25 @@
 //     deleteAfterWait: {kind, name}   then deleted (background), and
 //     waitForDeletion: [{kind, name?}] polled until gone (no name: no object of the kind left)
 //     events: [{kind, name, reason}]  these events must appear; then, once two reads 200 ms apart
-//                                     agree, every event of the namespace is recorded as
-//                                     {type, reason, regarding: Kind/name, note}, sorted
+//                                     agree, all the namespace's are recorded, sorted
 //     collect: [{kind, name, fields?}] objects to record (fields: dotted paths to keep, e.g. pods),
 //                                     read after waitFor and before deleteAfterWait
 //     collectAll: [{kind, fields?}]   likewise every object of the kind in the namespace, by name
 //     remaining: [kind]               names of the objects of these kinds still present at the end
-//     timeline: [{kind, name?}]       every object of these kinds (or just the named one) as the
-//     API
-//                                     server saw it change, merged in resourceVersion order (the
-//                                     server's total order): "Kind/name created | <True execution
-//                                     condition> | deleting | deleted". It shows causal order (one
-//                                     Workflow at a time, dependencies before their Job) without
-//                                     timing; list only objects whose changes are causally ordered
+//     timeline: [{kind, name?}]       every object of these kinds (or the named one) as the API
+//                                     server saw it change, in resourceVersion order (its total
+//                                     order): "Kind/name created | <True execution condition> |
+//                                     deleting | deleted": causal order (one Workflow at a time,
+//                                     dependencies before their Job) without timing; list only
+//                                     objects whose changes are causally ordered
 //     timeoutSeconds: 60              bound of every wait
-//   expected.json  {"<Kind>/<name>": object, "events": [...], "remaining": {...}, "timeline":
-//   [...]},
-//                  keys sorted, objects through nvcre::testing::sanitize_object.
+//   expected.json  {"<Kind>/<name>": object, "events", "remaining", "timeline"}, keys sorted,
+//                  objects through nvcre::testing::sanitize_object.
 // Beyond sanitize_object, two run-dependent names are normalised everywhere in the output: the
 // suffix of Trainer pod names (kube-sim derives it from the TrainJob's random UID) becomes
 // "<suffix>", and node-result ConfigMaps (named after the first 8 characters of the Workflow UID)
 // become "succeeded-nodes-<uid8>" / "failed-nodes-<uid8>", as the reference's sanitiser does. A
-// Job's status.workloadStartTime is dropped: it exists only if a reconcile happened to see the
-// TrainJob Running, and the simulated Trainer can finish one between two reconciles.
+// Job's status.workloadStartTime is dropped (see collect_objects).
 #include "manager/embedded/embedded_cluster.hpp"
 #include "jsonkit/yaml.hpp"
 #include "k8s/api_error.hpp"
@@ -260,13 +258,14 @@ class CaseRun {
     for (const auto& patch : array_at(config_, "nodePatches")) {
       client_->merge_patch(resource("Node"), "", string_at(patch, "name"), patch.at("patch"));
     }
+    const bool inputs_first = member(config_, "createBeforeManager") != nullptr;
+    if (inputs_first) create_inputs();
     manager_ = std::make_unique<actors::Manager>(cluster_->manager_options("it"));
     manager_->start();
     wait_until(
         "the manager's caches to sync", [&] { return manager_->synced(); },
         [] { return std::string(); });
-    start_rv_ = current_resource_version();
-    for (const auto& object : inputs_) create_input(object);
+    if (!inputs_first) create_inputs();
     for (const auto& step : array_at(config_, "steps")) run_step(step);
     if (const auto* wait = member(config_, "waitFor")) wait_for(*wait);
     json::object out = collect_objects();  // before deleteAfterWait: the verdicts, not the remains
@@ -314,6 +313,11 @@ class CaseRun {
     return std::stoull(std::string(answer.at("metadata").at("resourceVersion").as_string()));
   }
 
+  void create_inputs() {
+    start_rv_ = current_resource_version();
+    for (const auto& object : inputs_) create_input(object);
+  }
+
   void create_input(json::value object) {
     const std::string kind = string_at(object, "kind");
     const auto ref = mapper_->resource_for(string_at(object, "apiVersion"), kind);
@@ -352,9 +356,8 @@ class CaseRun {
   template <typename Done, typename LastSeen>
   void wait_until(const std::string& what, Done done, LastSeen last_seen) {
     const auto* seconds = member(config_, "timeoutSeconds");
-    const auto timeout =
-        seconds ? std::chrono::seconds(seconds->to_number<std::int64_t>()) : kDefaultWaitTimeout;
-    const auto until = Clock::now() + timeout;
+    const auto until = Clock::now() + (seconds ? std::chrono::seconds(seconds->to_number<int>())
+                                               : kDefaultWaitTimeout);
     while (!done()) {
       if (Clock::now() >= until) {
         throw std::runtime_error("timed out waiting for " + what + "; last seen: " + last_seen());
@@ -419,11 +422,9 @@ class CaseRun {
         });
   }
 
-  static std::string event_key(const json::value& event) {
-    return std::string(event.at("regarding").as_string()) + "|" +
-           std::string(event.at("reason").as_string()) + "|" +
-           std::string(event.at("type").as_string()) + "|" +
-           std::string(event.at("note").as_string());
+  static std::string event_key(const json::value& e) {
+    return string_at(e, "regarding") + "|" + string_at(e, "reason") + "|" + string_at(e, "type") +
+           "|" + string_at(e, "note");
   }
 
   json::array events() {
@@ -445,8 +446,7 @@ class CaseRun {
         return event_key(a) < event_key(b);
       });
     };
-    // Events are written fire-and-forget after the status they announce: wait for the expected
-    // ones.
+    // Events are written fire-and-forget after the status they announce: wait for these.
     std::string missing;
     wait_until(
         "the expected events",

@@ -354,7 +354,10 @@ def train_job_spec():
             "annotations": string_map("Annotations for the generated JobSet (older Trainer versions)."),
             "initializer": free_object("Dataset and model initializer configuration."),
             "labels": string_map("Labels for the generated JobSet (older Trainer versions)."),
-            "managedBy": string("Controller that reconciles the TrainJob.", maxLength=253),
+            # The defaults are the Trainer's own TrainJobSpec defaults, which NVCRE's generated schemas
+            # embed: a stored Workflow or Job reads as it does on a cluster running NVCRE.
+            "managedBy": string("Controller that reconciles the TrainJob.", maxLength=253,
+                                default="trainer.kubeflow.org/trainjob-controller"),
             "podTemplateOverrides": array(free_object(), "Pod template overrides (older Trainer versions)."),
             "runtimePatches": array(node(type="object",
                                          properties={"manager": string("Owner of the patch entry.", minLength=1,
@@ -362,12 +365,14 @@ def train_job_spec():
                                          x_kubernetes_preserve_unknown_fields=True),
                                     "Patches applied to the referenced runtime, keyed by manager."),
             "runtimeRef": obj({
-                "apiGroup": string("API group of the runtime (trainer.kubeflow.org).", maxLength=253),
-                "kind": string("Kind of the runtime: TrainingRuntime or ClusterTrainingRuntime.", maxLength=253),
+                "apiGroup": string("API group of the runtime (trainer.kubeflow.org).", maxLength=253,
+                                   default="trainer.kubeflow.org"),
+                "kind": string("Kind of the runtime: TrainingRuntime or ClusterTrainingRuntime.", maxLength=253,
+                               default="ClusterTrainingRuntime"),
                 "name": string("Name of the runtime; a TrainingRuntime must be in the TrainJob's namespace.",
                                minLength=1, maxLength=253),
             }, "Reference to the training runtime.", required=["name"]),
-            "suspend": boolean("Suspend the TrainJob."),
+            "suspend": boolean("Suspend the TrainJob.", default=False),
             "trainer": node(
                 description="Trainer container configuration; overrides the runtime's trainer step.",
                 type="object",
