@@ -192,10 +192,12 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
   }
 
   // ---- watch: raw chunked transfer encoding, one event per chunk ----
+  // The connection ends with the watch, and the head says so: a client that pooled it for its next
+  // request would otherwise race our close (urllib3 lost that race under a slowed kube-sim).
   void start_watch() {
     std::string head =
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
-        "Transfer-Encoding: chunked\r\n\r\n";
+        "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n";
     for (const auto& line : watch_->initial) head += chunk(line);
     watch_->initial.clear();
     enqueue(std::move(head));

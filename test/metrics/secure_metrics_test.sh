@@ -75,6 +75,11 @@ for attempt in range(100):  # the listener comes up while the manager starts
     try:
         with urllib.request.urlopen(request, context=context, timeout=10) as answer:
             body = answer.read().decode()
+            # Families appear with their first sample: a scrape in the first moments of a slow
+            # start (a sanitized build) may find none yet, so ask again.
+            if not body and attempt < 99:
+                time.sleep(0.1)
+                continue
             print(answer.status, "nvcre_" in body and "metrics" or body[:80])
             break
     except urllib.error.HTTPError as error:
