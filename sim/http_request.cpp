@@ -1,4 +1,7 @@
 #include "sim/http_request.hpp"
+#include "sim/api_error.hpp"
+
+#include <boost/json.hpp>
 
 #include <boost/asio/buffer.hpp>
 #include <boost/url/parse.hpp>
@@ -11,12 +14,10 @@ namespace http = boost::beast::http;
 
 namespace {
 
+// The 400 Status a malformed request gets, built as every other Status of kube-sim.
 HttpResponse malformed(const std::string& message) {
-  // Beast's messages are plain ASCII without quotes, so they embed in the JSON text as they are.
-  return HttpResponse{
-      400, "application/json",
-      R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":")" +
-          message + R"(","reason":"BadRequest","code":400})"};
+  return HttpResponse{400, "application/json",
+                      boost::json::serialize(bad_request(message).to_status())};
 }
 
 }  // namespace

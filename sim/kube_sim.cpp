@@ -1,10 +1,12 @@
 #include "sim/kube_sim.hpp"
+#include "sim/api_error.hpp"
 #include "sim/http_request.hpp"
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json.hpp>
 #include <boost/url.hpp>
 
 #include <openssl/err.h>
@@ -152,7 +154,7 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     if (!authorized) {
       return respond(HttpResponse{
           401, "application/json",
-          R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})"});
+          boost::json::serialize(ApiError(401, "Unauthorized", "Unauthorized").to_status())});
     }
     auto result = api_.handle(req);
     if (log_enabled()) {

@@ -3,6 +3,7 @@
 // of the shipped examples.
 #include "api/objects.hpp"
 #include "jsonkit/yaml.hpp"
+#include "test/support/thrown.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,13 +21,7 @@ namespace {
 // The message of the DecodeError `fn` throws; fails the test when it throws nothing.
 template <class Fn>
 std::string decode_error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const DecodeError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected a DecodeError";
-  return {};
+  return nvcre::test::message_thrown<DecodeError>(std::forward<Fn>(fn));
 }
 
 template <class Fn>

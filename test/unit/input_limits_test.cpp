@@ -14,6 +14,7 @@
 #include "measure/log_lines.hpp"
 #include "sim/api_server.hpp"
 #include "sim/http_request.hpp"
+#include "test/support/thrown.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -26,6 +27,7 @@ namespace {
 using nvcre::jsonkit::ParseError;
 namespace jsonkit = nvcre::jsonkit;
 namespace k8s = nvcre::k8s;
+using nvcre::test::message_thrown;
 
 std::string repeat(std::string_view part, std::size_t times) {
   std::string out;
@@ -34,27 +36,16 @@ std::string repeat(std::string_view part, std::size_t times) {
   return out;
 }
 
-// The message of the exception `fn` throws as E; fails the test when it throws nothing.
-template <class E, class Fn>
-std::string error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const E& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
-
 // ---- YAML / JSON documents (nvcrectl validate / apply, kubeconfig, kube-sim apply patches) ----
 
 TEST(InputLimitsYaml, DeepNestingIsAnErrorNamingTheDepth) {
   const std::string deep = repeat("[", 100000) + repeat("]", 100000);
-  const auto message = error_of<ParseError>([&] { jsonkit::parse_yaml_documents(deep); });
+  const auto message = message_thrown<ParseError>([&] { jsonkit::parse_yaml_documents(deep); });
   EXPECT_NE(message.find("line 1"), std::string::npos) << message;
   const std::string nested = repeat("[", 300) + repeat("]", 300);
-  EXPECT_NE(error_of<ParseError>([&] { jsonkit::parse_yaml(nested); }).find("deeper than 200"),
-            std::string::npos);
+  EXPECT_NE(
+      message_thrown<ParseError>([&] { jsonkit::parse_yaml(nested); }).find("deeper than 200"),
+      std::string::npos);
 }
 
 TEST(InputLimitsYaml, HugeNumbersBecomeDoublesOrStayText) {
@@ -68,7 +59,7 @@ TEST(InputLimitsYaml, HugeNumbersBecomeDoublesOrStayText) {
 }
 
 TEST(InputLimitsYaml, InvalidUtf8IsAnErrorNamingLineAndColumn) {
-  const auto message = error_of<ParseError>(
+  const auto message = message_thrown<ParseError>(
       [] { jsonkit::parse_yaml_documents("kind: Job\nmetadata:\n  name: a\xC3\x28\n"); });
   EXPECT_NE(message.find("invalid UTF-8 at line 3, column 10 (byte 0xC3)"), std::string::npos)
       << message;
@@ -98,7 +89,7 @@ TEST(InputLimitsYaml, AliasExpansionIsBounded) {
     for (int j = 1; j < 10; ++j) bomb += ", " + prev;
     bomb += "]\n";
   }
-  const auto message = error_of<ParseError>([&] { jsonkit::parse_yaml_documents(bomb); });
+  const auto message = message_thrown<ParseError>([&] { jsonkit::parse_yaml_documents(bomb); });
   EXPECT_NE(message.find("aliases"), std::string::npos) << message;
   // One big string aliased many times costs its size each time.
   std::string copies =
@@ -111,12 +102,12 @@ TEST(InputLimitsYaml, AliasExpansionIsBounded) {
 
 TEST(InputLimitsYaml, AStrayIndicatorWhereAValueStartsIsAnErrorNotAnEndlessLoop) {
   // yaml-cpp's LoadAll alone never returns on these (a fuzzer found them).
-  auto message =
-      error_of<ParseError>([] { jsonkit::parse_yaml_documents(",egpsyuArg:wNV}DIA GB300\n"); });
+  auto message = message_thrown<ParseError>(
+      [] { jsonkit::parse_yaml_documents(",egpsyuArg:wNV}DIA GB300\n"); });
   EXPECT_NE(message.find("line 1, column 1: unexpected ','"), std::string::npos) << message;
   EXPECT_THROW(jsonkit::parse_yaml_documents(",\n"), ParseError);
   EXPECT_THROW(jsonkit::parse_yaml_documents("a: 1\n---\n}\n"), ParseError);
-  message = error_of<k8s::ConfigError>([] {
+  message = message_thrown<k8s::ConfigError>([] {
     k8s::parse_kubeconfig("!foon: 0vr tma,a:rs~\nk\n? ", "fuzz-kubeconfig", {}, "/nonexistent");
   });
   EXPECT_NE(message.find("fuzz-kubeconfig"), std::string::npos) << message;
@@ -148,7 +139,7 @@ TEST(InputLimitsJsonPatch, CopiesThatDoubleTheDocumentAreBounded) {
     ops.push_back(boost::json::object{{"op", "copy"}, {"from", "/a"}, {"path", "/a/-"}});
   }
   const boost::json::value document{{"a", boost::json::array{std::string(100, 'x')}}};
-  const auto message = error_of<jsonkit::JsonPatchTooLarge>(
+  const auto message = message_thrown<jsonkit::JsonPatchTooLarge>(
       [&] { jsonkit::apply_json_patch(document, boost::json::value(ops)); });
   EXPECT_NE(message.find("(copy \"/a/-\"): the copies of this patch add more than 3145728 bytes"),
             std::string::npos)
@@ -163,7 +154,7 @@ TEST(InputLimitsJsonPatch, CopiesThatDoubleTheDocumentAreBounded) {
       boost::json::object{{"op", "test"}, {"path", "/a/0"}, {"value", std::string(100, 'x')}});
   EXPECT_NO_THROW(jsonkit::apply_json_patch(document, boost::json::value(tests)));
   tests.push_back(tests.front());
-  EXPECT_NE(error_of<jsonkit::JsonPatchTooLarge>([&] {
+  EXPECT_NE(message_thrown<jsonkit::JsonPatchTooLarge>([&] {
               jsonkit::apply_json_patch(document, boost::json::value(tests));
             }).find("at most 10000 operations, this one has 10001"),
             std::string::npos);
@@ -201,7 +192,7 @@ TEST(InputLimitsUtf8, SequencesAreCheckedAsRfc3629Says) {
 }
 
 TEST(InputLimitsKubeconfig, BadTextIsAConfigErrorWithoutTheContent) {
-  const auto message = error_of<k8s::ConfigError>(
+  const auto message = message_thrown<k8s::ConfigError>(
       [] { k8s::parse_kubeconfig("users:\n- name: u\n  user: {token: s3cr\xFF}\n", "kc"); });
   EXPECT_NE(message.find("invalid UTF-8"), std::string::npos) << message;
   EXPECT_EQ(message.find("s3cr"), std::string::npos) << message;
@@ -215,7 +206,7 @@ TEST(InputLimitsKubeconfig, BadTextIsAConfigErrorWithoutTheContent) {
 TEST(InputLimitsWatch, OverlongLinesAreRejectedBeforeTheyAreBuffered) {
   k8s::WatchDecoder decoder(1u << 20);
   const std::string chunk(256u << 10, 'x');
-  const auto message = error_of<k8s::WatchDecodeError>([&] {
+  const auto message = message_thrown<k8s::WatchDecodeError>([&] {
     for (int i = 0; i < 8; ++i) decoder.feed(chunk);
   });
   EXPECT_NE(message.find("1048576 bytes"), std::string::npos) << message;
@@ -290,11 +281,11 @@ TEST(InputLimitsCel, DeepNestingHugeLiteralsAndTruncationAreErrors) {
   const auto compile = [&](const std::string& text) {
     return nvcre::cel::Program::compile(text, environment);
   };
-  EXPECT_NE(error_of<nvcre::cel::Error>([&] {
+  EXPECT_NE(message_thrown<nvcre::cel::Error>([&] {
               compile(repeat("(", 100000) + "1");
             }).find("nested too deeply"),
             std::string::npos);
-  EXPECT_NE(error_of<nvcre::cel::Error>([&] {
+  EXPECT_NE(message_thrown<nvcre::cel::Error>([&] {
               compile(repeat("-", 100000) + "1");
             }).find("nested too deeply"),
             std::string::npos);
