@@ -87,9 +87,10 @@ void check_active_workflow(Pass& pass, std::size_t index) {
             reconcile::condition_message(conditions, api::kConditionValidationFailed));
   }
   if (failed || api::condition_is_true(conditions, api::kConditionSucceeded)) {
-    // The last category too: the verdict is the next pass's own write, as upstream does it. A
-    // Certification whose status already lists its categories but has no condition yet (restored
-    // from a backup, or written by another tool) thus announces WorkflowRunning before its verdict.
+    // The last category too: every terminal Workflow is first mirrored as "advancing", and the
+    // verdict is the next pass's own write. So a Certification whose status already lists its
+    // categories but has no condition yet (restored from a backup, or written by another tool)
+    // still announces WorkflowRunning before its verdict, and every run shows the same events.
     mirrored.status = std::string(failed ? phase::kFailed : phase::kSucceeded);
     update.in_progress(reason::kWorkflowRunning, "Workflow for category " + key +
                                                      (failed ? " failed" : " succeeded") +

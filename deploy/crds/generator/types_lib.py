@@ -354,8 +354,8 @@ def train_job_spec():
             "annotations": string_map("Annotations for the generated JobSet (older Trainer versions)."),
             "initializer": free_object("Dataset and model initializer configuration."),
             "labels": string_map("Labels for the generated JobSet (older Trainer versions)."),
-            # The defaults are the Trainer's own TrainJobSpec defaults, which NVCRE's generated schemas
-            # embed: a stored Workflow or Job reads as it does on a cluster running NVCRE.
+            # The Trainer's own TrainJobSpec defaults: the spec a Workflow or Job stores carries the
+            # same fields the TrainJob made from it will, whoever created the object.
             "managedBy": string("Controller that reconciles the TrainJob.", maxLength=253,
                                 default="trainer.kubeflow.org/trainjob-controller"),
             "podTemplateOverrides": array(free_object(), "Pod template overrides (older Trainer versions)."),
