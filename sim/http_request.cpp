@@ -14,13 +14,31 @@ namespace http = boost::beast::http;
 
 namespace {
 
-// The 400 Status a malformed request gets, built as every other Status of kube-sim.
-HttpResponse malformed(const std::string& message) {
-  return HttpResponse{400, "application/json",
-                      boost::json::serialize(bad_request(message).to_status())};
+HttpResponse status_response(const ApiError& error) {
+  return HttpResponse{error.code, "application/json", boost::json::serialize(error.to_status())};
 }
 
+// The 400 Status a malformed request gets, built as every other Status of kube-sim.
+HttpResponse malformed(const std::string& message) { return status_response(bad_request(message)); }
+
 }  // namespace
+
+std::optional<HttpResponse> refusal_for_read_error(const boost::beast::error_code& ec) {
+  // Not a refusal: the peer closed between requests, or part-way through one (nobody to answer).
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message) return std::nullopt;
+  if (ec.category() != http::make_error_code(http::error::bad_target).category()) return {};
+  if (ec == http::error::body_limit) {
+    return status_response(ApiError(413, "RequestEntityTooLarge",
+                                    "the request body is larger than " +
+                                        std::to_string(kMaxRequestBodyBytes) +
+                                        " bytes; send the objects in several requests"));
+  }
+  if (ec == http::error::header_limit) {
+    return status_response(
+        ApiError(431, "RequestHeaderFieldsTooLarge", "the request headers are larger than 8 KiB"));
+  }
+  return malformed("malformed HTTP request: " + ec.message());
+}
 
 void limit_request_parser(BeastRequestParser& parser) { parser.body_limit(kMaxRequestBodyBytes); }
 
@@ -56,7 +74,10 @@ std::variant<HttpRequest, HttpResponse> parse_http_request(std::string_view byte
   while (!parser.is_done() && used < bytes.size()) {
     const auto n = parser.put(boost::asio::buffer(bytes.data() + used, bytes.size() - used), ec);
     if (ec == http::error::need_more) break;
-    if (ec) return malformed("malformed HTTP request: " + ec.message());
+    if (ec) {
+      if (auto refusal = refusal_for_read_error(ec)) return std::move(*refusal);
+      return malformed("malformed HTTP request: " + ec.message());
+    }
     if (n == 0) break;
     used += n;
   }

@@ -10,6 +10,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <variant>
 
@@ -28,6 +29,12 @@ void limit_request_parser(BeastRequestParser& parser);
 // The request ApiServer::handle reads, or the 400 answer for a target that is not an origin-form
 // URI. Headers other than the ones HttpRequest names are ignored.
 std::variant<HttpRequest, HttpResponse> to_http_request(BeastRequest request);
+
+// The answer the listener gives a request it could not read (what Go's HTTP server and the API
+// server answer): 413 for a body past kMaxRequestBodyBytes, 431 for headers past 8 KiB, 400 for
+// anything else malformed; nullopt when nobody is left to answer (the peer closed, or the error is
+// not the parser's).
+std::optional<HttpResponse> refusal_for_read_error(const boost::beast::error_code& ec);
 
 // Parses one complete request from `bytes` (the rest of the buffer is ignored) with the listener's
 // parser and limits; a malformed, truncated or oversized request gives the 400 a client would see

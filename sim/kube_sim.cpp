@@ -137,8 +137,11 @@ class Session : public WatchTarget, public std::enable_shared_from_this<Session<
     limit_request_parser(*parser_);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                       if (ec) return self->close();
-                       self->on_request();
+                       if (!ec) return self->on_request();
+                       auto refusal = refusal_for_read_error(ec);
+                       if (!refusal) return self->close();
+                       self->keep_alive_ = false;  // the rest of the stream cannot be trusted
+                       self->respond(std::move(*refusal));
                      });
   }
 

@@ -319,7 +319,7 @@ TEST(InputLimitsLogs, MultiMebibyteLinesAreDroppedAndTruncatedLogsKeepTheirLastL
 
 // ---- kube-sim's HTTP requests ----
 
-TEST(InputLimitsHttp, OversizedTruncatedAndMalformedRequestsAre400) {
+TEST(InputLimitsHttp, OversizedRequestsAre413Or431AndTruncatedOrMalformedOnes400) {
   auto status_of = [](std::string_view bytes) {
     auto parsed = nvcre::sim::parse_http_request(bytes);
     auto* refusal = std::get_if<nvcre::sim::HttpResponse>(&parsed);
@@ -327,10 +327,10 @@ TEST(InputLimitsHttp, OversizedTruncatedAndMalformedRequestsAre400) {
   };
   EXPECT_EQ(status_of("POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Length: 300000000"
                       "\r\n\r\n{}"),
-            400);  // over the body limit: refused before it is read
+            413);  // over the body limit: refused before it is read
   EXPECT_EQ(status_of("GET /api HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(64u << 10, 'h') +
                       "\r\n\r\n"),
-            400);  // headers past 8 KiB
+            431);  // headers past 8 KiB
   EXPECT_EQ(
       status_of("POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{}"),
       400);                                                       // body cut short
