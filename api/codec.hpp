@@ -12,6 +12,8 @@
 // omits (absent optionals, empty strings, lists and maps, false, null raw parts; members without
 // `omitempty` opt out, see always_encoded) and keeps members in declaration order, so golden output
 // is stable.
+#include "jsonkit/numbers.hpp"
+
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -121,9 +123,9 @@ void decode_integer(const boost::json::value& in, Int& out, DecodeContext& ctx) 
     value = in.get_int64();
   } else if (in.is_uint64() && in.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
     value = static_cast<std::int64_t>(in.get_uint64());
-  } else if (in.is_double() &&
-             in.get_double() == static_cast<double>(static_cast<std::int64_t>(in.get_double()))) {
-    value = static_cast<std::int64_t>(in.get_double());
+  } else if (const auto whole =
+                 in.is_double() ? jsonkit::exact_int64(in.get_double()) : std::nullopt) {
+    value = *whole;
   } else {
     ctx.report("expected integer, got " + std::string(json_type_name(in)));
     return;

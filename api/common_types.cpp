@@ -1,5 +1,7 @@
 #include "api/common_types.hpp"
 
+#include "jsonkit/numbers.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -13,8 +15,7 @@ void decode_json(const boost::json::value& in, IntOrString& out, DecodeContext& 
   }
   // Integers only; integral doubles such as 2.0 count, as they do for every integer field. A
   // fraction has to be written as a string ("0.5", "500m").
-  const bool integral_double = in.is_double() && std::trunc(in.get_double()) == in.get_double() &&
-                               std::fabs(in.get_double()) < 9.2e18;
+  const bool integral_double = in.is_double() && jsonkit::exact_int64(in.get_double());
   if (in.is_uint64() && in.get_uint64() > static_cast<std::uint64_t>(INT64_MAX)) {
     ctx.report("integer " + std::to_string(in.get_uint64()) + " is out of range");
     return;

@@ -1,5 +1,7 @@
 #include "jsonkit/paths.hpp"
 
+#include "jsonkit/numbers.hpp"
+
 #include <charconv>
 
 namespace nvcre::jsonkit {
@@ -101,7 +103,7 @@ std::int64_t integer_of(const json::value* value, std::int64_t fallback) {
   if (value == nullptr) return fallback;
   if (value->is_int64()) return value->get_int64();
   if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
+  if (value->is_double()) return clamped_int64(value->get_double());
   if (value->is_string()) {
     std::int64_t out = 0;
     const auto& text = value->get_string();

@@ -9,12 +9,16 @@
 #
 # Environment: FUZZ_SECONDS per target (default 40: 13 targets, FUZZ_JOBS=2 at a time, take about
 # 5 minutes on two cores), FUZZ_JOBS, FUZZ_TARGETS (space-separated names, default all),
-# FUZZ_BUILD_DIR (default build-sanitize).
+# FUZZ_BUILD_DIR (default build-sanitize), FUZZ_SEED (libFuzzer's -seed; unset, each run picks its
+# own). With a seed, a run on a fresh corpus explores the same inputs in the same order, so a
+# merge gate does not fail on a finding unrelated to the change; without one, every run explores
+# somewhere new, which is how findings are made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-40}
 FUZZ_JOBS=${FUZZ_JOBS:-2}
+FUZZ_SEED=${FUZZ_SEED:-}
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-sanitize}
 ALL_TARGETS="fuzz_json fuzz_yaml fuzz_kubeconfig fuzz_label_selector fuzz_field_selector
   fuzz_quantity fuzz_cel fuzz_measure_logs fuzz_watch_stream fuzz_api_status fuzz_sim_http
@@ -51,7 +55,7 @@ run_target() {
   # The outer timeout: a target that hits its memory limit with a 2 GiB heap was seen to hang in
   # its own crash report; the run must still end.
   if timeout -k 10 $((FUZZ_SECONDS + 120)) "$BUILD_DIR/fuzz/$target" -max_total_time="$FUZZ_SECONDS" -max_len=16384 -rss_limit_mb=2048 \
-    -timeout=20 -print_final_stats=1 ${dict:+-dict="$dict"} \
+    -timeout=20 -print_final_stats=1 ${dict:+-dict="$dict"} ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
     -artifact_prefix="$BUILD_DIR/findings/$target-" "$corpus" >"$BUILD_DIR/logs/$target.log" 2>&1; then
     echo "fuzz: $target: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' \
       "$BUILD_DIR/logs/$target.log" | grep -o '[0-9]*$') runs in ${FUZZ_SECONDS}s)"
@@ -65,7 +69,7 @@ run_target() {
 # UBSan findings with their stack, as the other sanitizers print them.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/sanitize/ubsan.supp
 export -f run_target dictionary_of
-export BUILD_DIR FUZZ_SECONDS
+export BUILD_DIR FUZZ_SECONDS FUZZ_SEED
 
 # shellcheck disable=SC2086
 if printf '%s\n' $FUZZ_TARGETS | xargs -P "$FUZZ_JOBS" -I{} bash -c 'run_target {}'; then

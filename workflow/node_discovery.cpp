@@ -1,6 +1,7 @@
 #include "workflow/node_discovery.hpp"
 
 #include "api/codec.hpp"
+#include "jsonkit/numbers.hpp"
 #include "k8s/label_selector.hpp"
 #include "k8s/quantity.hpp"
 #include "platform/detect.hpp"
@@ -84,7 +85,7 @@ std::int64_t gpu_request_value(const json::value& value) {
   if (value.is_uint64())
     return static_cast<std::int64_t>(std::min<std::uint64_t>(value.get_uint64(), INT64_MAX));
   if (value.is_double())
-    return value.get_double() > 0 ? static_cast<std::int64_t>(value.get_double()) : 0;
+    return value.get_double() > 0 ? jsonkit::clamped_int64(value.get_double()) : 0;
   return 0;
 }
 

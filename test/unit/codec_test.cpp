@@ -71,6 +71,21 @@ TEST(Codec, RejectsOutOfRangeInt32) {
   EXPECT_EQ(decode<Outer>(json::parse(R"({"required": 2147483647})")).required, 2147483647);
 }
 
+// Found by fuzzing: a double beyond int64's range was cast to int64 (undefined behaviour).
+TEST(Codec, WholeDoublesDecodeAsIntegersAndDoublesBeyondInt64AreRejected) {
+  EXPECT_EQ(decode<Outer>(json::parse(R"({"required": 3.0})")).required, 3);
+  for (const char* input : {R"({"required": 2.92234e+19})", R"({"required": -1e300})",
+                            R"({"required": 9223372036854775808.0})", R"({"required": 2.5})"}) {
+    try {
+      decode<Outer>(json::parse(input));
+      ADD_FAILURE() << "accepted " << input;
+    } catch (const DecodeError& error) {
+      EXPECT_NE(std::string(error.what()).find("expected integer"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
 TEST(Codec, NullMeansAbsent) {
   const auto outer = decode<Outer>(json::parse(R"({"single": null, "required": 1})"));
   EXPECT_FALSE(outer.single.has_value());

@@ -32,4 +32,12 @@ TEST(JsonkitPaths, IntegerReadsNumbersAndNumericStrings) {
   EXPECT_EQ(integer_of(nullptr, -1), -1);
 }
 
+TEST(JsonkitPaths, IntegerClampsDoublesBeyondInt64) {
+  const json::value values = json::parse(R"([1e300, -1e300, 9223372036854775808.0])");
+  const auto& list = values.as_array();
+  EXPECT_EQ(integer_of(&list[0], -1), INT64_MAX);
+  EXPECT_EQ(integer_of(&list[1], -1), INT64_MIN);
+  EXPECT_EQ(integer_of(&list[2], -1), INT64_MAX);
+}
+
 }  // namespace
