@@ -1,6 +1,8 @@
-// JSON as every API response is read (boost::json::parse with its default limits, as
-// k8s/rest_client does), then through jsonkit: pretty printing, YAML out and back, merge patch.
+// JSON as kube-sim reads request bodies (jsonkit::parse_json: boost::json's default limits, numbers
+// settled as the API server reads them), then through jsonkit: pretty printing, YAML out and back,
+// merge patch.
 #include "jsonkit/merge_patch.hpp"
+#include "jsonkit/parse.hpp"
 #include "jsonkit/yaml.hpp"
 
 #include <boost/json.hpp>
@@ -13,7 +15,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   boost::system::error_code ec;
-  const boost::json::value value = boost::json::parse(text, ec);
+  const boost::json::value value = nvcre::jsonkit::parse_json(text, ec);
   if (ec) return 0;
   (void)boost::json::serialize(value);
   (void)nvcre::jsonkit::to_pretty_json(value);

@@ -7,6 +7,7 @@
 #include "jsonkit/yaml.hpp"
 #include "jsonkit/named_merge.hpp"
 #include "jsonkit/json_patch.hpp"
+#include "jsonkit/parse.hpp"
 
 #include <boost/json.hpp>
 
@@ -52,7 +53,7 @@ json::value ApiServer::patch(const HttpRequest& request, const ResourceInfo& inf
     if (type == "application/apply-patch+yaml") {
       body = jsonkit::parse_yaml(request.body);
     } else {
-      body = json::parse(request.body);
+      body = jsonkit::parse_json(request.body);
     }
   } catch (const std::exception& e) {
     throw bad_request(std::string("error decoding patch: ") + e.what());

@@ -1,5 +1,6 @@
 #include "sim/protobuf_body.hpp"
 
+#include "jsonkit/parse.hpp"
 #include "sim/api_error.hpp"
 
 #include <boost/json.hpp>
@@ -343,7 +344,7 @@ json::value decode_request_body(std::string_view content_type, std::string_view 
         "the body of the request was in an unknown format - accepted media types include: "
         "application/json, application/yaml, application/vnd.kubernetes.protobuf");
   boost::system::error_code ec;
-  json::value parsed = json::parse(body, ec);
+  json::value parsed = jsonkit::parse_json(body, ec);
   if (ec || !parsed.is_object())
     throw bad_request("the body of the request could not be decoded as a JSON object: " +
                       (ec ? ec.message() : std::string("not an object")));

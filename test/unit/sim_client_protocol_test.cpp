@@ -75,6 +75,22 @@ TEST(SimProtobufBody, OtherKindsAnd415MalformedBodies400) {
   EXPECT_FALSE(is_protobuf_media_type("application/json"));
 }
 
+// Found by fuzzing: boost::json reads "1e400" as infinity and "0e717" as NaN, which kube-sim then
+// wrote back as text no JSON reader accepts. The API server refuses the first and reads 0.
+TEST(SimJsonBody, NumbersBeyondADoubleAreRefusedAndAZeroStaysZero) {
+  const auto decoded =
+      decode_request_body("application/json", R"({"data":{"n":0e717,"m":-0e717}})");
+  EXPECT_EQ(json::serialize(decoded), R"({"data":{"n":0E0,"m":-0E0}})");
+  try {
+    decode_request_body("application/json", R"({"data":{"n":[1e400]}})");
+    ADD_FAILURE() << "1e400 accepted";
+  } catch (const ApiError& error) {
+    EXPECT_EQ(error.code, 400);
+    EXPECT_NE(std::string(error.what()).find("could not be decoded"), std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(SimEventVersions, RenamesTopLevelFieldsBothWays) {
   const json::value modern = json::parse(R"({"apiVersion":"events.k8s.io/v1","kind":"Event",
       "metadata":{"name":"e"},"note":"n","regarding":{"kind":"Pod","name":"p"},
