@@ -8,6 +8,7 @@
 #include "workloadrun/build.hpp"
 #include "workloadrun/reconcile_pass.hpp"
 #include "workflow/node_discovery.hpp"
+#include "workflow/workflow_document.hpp"
 
 namespace nvcre::workloadrun {
 
@@ -99,8 +100,10 @@ void create_workflow(Pass& pass) {
         break;
     }
   } else {
+    boost::json::value workflow = api::encode_object(build.workflow);
+    k8s::add_finalizer(workflow, workflow::kWorkflowFinalizer);
     pass.plan.actions.push_back(
-        k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow)));
+        k8s::make_action(k8s::ActionVerb::Create, target, std::move(workflow)));
     // Only the pass whose Create succeeds reports the build's notices (events follow all actions).
     for (const auto& notice : build.events)
       pass.plan.events.push_back(pass.event(notice.type, notice.reason, notice.message));
