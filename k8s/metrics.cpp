@@ -38,7 +38,7 @@ struct Metrics::Impl {
   prometheus::Family<prometheus::Counter>& requests =
       prometheus::BuildCounter()
           .Name("nvcre_api_requests_total")
-          .Help("Kubernetes API requests by verb and code")
+          .Help("Kubernetes API requests by verb, kind and code")
           .Register(*registry);
   prometheus::Family<prometheus::Counter>& watch_restarts =
       prometheus::BuildCounter()
@@ -140,8 +140,12 @@ void Metrics::reconcilers_changed(const std::string& controller, int delta) {
   impl_->reconcilers.Add({{"controller", controller}}).Increment(delta);
 }
 
-void Metrics::api_request(std::string_view verb, int code) {
-  impl_->requests.Add({{"verb", std::string(verb)}, {"code", std::to_string(code)}}).Increment();
+void Metrics::api_request(std::string_view verb, std::string_view kind, int code) {
+  impl_->requests
+      .Add({{"verb", std::string(verb)},
+            {"kind", std::string(kind)},
+            {"code", std::to_string(code)}})
+      .Increment();
 }
 
 void Metrics::watch_restart(const std::string& kind) {

@@ -1,7 +1,7 @@
 #pragma once
 // The manager's Prometheus metrics (prefix `nvcre_`): reconciles by controller and result,
-// reconcile duration, queue depth, live reconciler actors, API requests by verb and code, watch
-// restarts. Thread-safe (prometheus-cpp metrics are atomic); shared by every actor.
+// reconcile duration, queue depth, live reconciler actors, API requests by verb, kind and code,
+// watch restarts. Thread-safe (prometheus-cpp metrics are atomic); shared by every actor.
 #include <map>
 #include <memory>
 #include <string>
@@ -40,7 +40,8 @@ class Metrics {
   void observe_reconcile_seconds(const std::string& controller, double seconds);
   void set_queue_depth(const std::string& controller, std::size_t depth);
   void reconcilers_changed(const std::string& controller, int delta);
-  void api_request(std::string_view verb, int code);
+  // `kind` is the target's kind (Job, Event, ...): a controller's cost per object is read by kind.
+  void api_request(std::string_view verb, std::string_view kind, int code);
   void watch_restart(const std::string& kind);
   // Makes `samples` the series of the object `object_key` ("kind/namespace/name"): series it had
   // and no longer has are removed, so a completed or deleted object leaves no stale gauge. A
