@@ -191,10 +191,10 @@ void run_throughput(const Settings& settings) {
   const double sim_cpu_before = process_cpu_seconds();
   const auto started = Clock::now();
   for (int i = 0; i < n; ++i) {
-    driver->create(kCertifications, kNamespace,
-                   certification("tp-" + std::to_string(i),
-                                 slice_nodes(i % slices, settings, node_count),
-                                 settings.nodes_per_job, settings.gpus_per_node));
+    driver->create(
+        kCertifications, kNamespace,
+        certification("tp-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
+                      settings.nodes_per_job, settings.gpus_per_node));
   }
   const std::size_t finished =
       verdicts.wait_for(static_cast<std::size_t>(n), started + std::chrono::seconds(60 + n));

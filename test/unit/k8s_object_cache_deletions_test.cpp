@@ -16,12 +16,12 @@ const ObjectRef kTrainJob{"trainer.kubeflow.org/v1alpha1", "TrainJob", "ns", "tj
 
 json::value trainjob(std::string_view name, std::string_view resource_version,
                      std::string_view job = "job-a") {
-  return json::object{{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
-                      {"kind", "TrainJob"},
-                      {"metadata", json::object{{"name", name},
-                                                {"namespace", "ns"},
-                                                {"resourceVersion", resource_version}}},
-                      {"spec", json::object{{"jobRef", json::object{{"name", job}}}}}};
+  return json::object{
+      {"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+      {"kind", "TrainJob"},
+      {"metadata",
+       json::object{{"name", name}, {"namespace", "ns"}, {"resourceVersion", resource_version}}},
+      {"spec", json::object{{"jobRef", json::object{{"name", job}}}}}};
 }
 
 TEST(ObjectCacheDeletions, OnlyAWatchDeletionIsProofOfAbsence) {
