@@ -28,8 +28,10 @@ struct ApiContext {
 };
 
 // One GET of the pod's log subresource with the want's options.
-std::string read_log_once(k8s::RestClient& client, const reconcile::PodLogWant& want,
-                          const std::string& since_time, std::size_t limit_bytes) {
+// Each page is one request of the manager's, counted with the others (verb GetLog, kind Pod).
+std::string read_log_once(k8s::RestClient& client, k8s::Metrics* metrics,
+                          const reconcile::PodLogWant& want, const std::string& since_time,
+                          std::size_t limit_bytes) {
   k8s::RestRequest request{
       "GET", "/api/v1/namespaces/" + want.ns + "/pods/" + want.pod + "/log", {}, {}, {}};
   // Unset bounds (0) read the whole log.
@@ -41,7 +43,9 @@ std::string read_log_once(k8s::RestClient& client, const reconcile::PodLogWant& 
   // A tail keeps the end of what it reads: its byte bound applies after the read.
   if (limit_bytes > 0 && want.tail_lines == 0)
     request.query.emplace_back("limitBytes", std::to_string(limit_bytes));
-  std::string body = client.request(request).body;
+  auto response = client.request(request);
+  if (metrics) metrics->api_request("GetLog", "Pod", response.status);
+  std::string body = std::move(response.body);
   if (limit_bytes > 0 && body.size() > limit_bytes) {
     if (want.tail_lines > 0) {
       body.erase(0, body.size() - limit_bytes);
@@ -53,12 +57,13 @@ std::string read_log_once(k8s::RestClient& client, const reconcile::PodLogWant& 
 }
 
 // The whole log, page by page, as the pager asks: each line once.
-reconcile::PodLogAnswer read_whole_log(k8s::RestClient& client, const reconcile::PodLogWant& want) {
+reconcile::PodLogAnswer read_whole_log(k8s::RestClient& client, k8s::Metrics* metrics,
+                                       const reconcile::PodLogWant& want) {
   measure::FullLogReader reader(want.limit_bytes > 0 ? static_cast<std::int64_t>(want.limit_bytes)
                                                      : measure::kDefaultLogPageBytes);
   while (reader.state() == measure::FullLogReader::State::NeedPage) {
     const auto page = reader.next_request();
-    reader.feed(read_log_once(client, want,
+    reader.feed(read_log_once(client, metrics, want,
                               page.since_time ? k8s::format_rfc3339(*page.since_time) : "",
                               static_cast<std::size_t>(page.limit_bytes)));
   }
@@ -66,10 +71,11 @@ reconcile::PodLogAnswer read_whole_log(k8s::RestClient& client, const reconcile:
   return {reader.text(), ""};
 }
 
-reconcile::PodLogAnswer read_pod_log(k8s::RestClient& client, const reconcile::PodLogWant& want) {
+reconcile::PodLogAnswer read_pod_log(k8s::RestClient& client, k8s::Metrics* metrics,
+                                     const reconcile::PodLogWant& want) {
   try {
-    if (want.whole_log) return read_whole_log(client, want);
-    return {read_log_once(client, want, want.since_time, want.limit_bytes), ""};
+    if (want.whole_log) return read_whole_log(client, metrics, want);
+    return {read_log_once(client, metrics, want, want.since_time, want.limit_bytes), ""};
   } catch (const std::exception& error) {
     return {"", std::string("reading the log of pod ") + want.ns + "/" + want.pod + ": " +
                     error.what()};
@@ -83,7 +89,8 @@ api_client_actor::behavior_type api_worker(api_client_actor::pointer self,
         const auto started = std::chrono::steady_clock::now();
         k8s::ActionResult result = k8s::execute_action(*context->client, *context->mapper, action);
         if (context->metrics)
-          context->metrics->api_request(k8s::to_string(action.verb), result.code);
+          context->metrics->api_request(k8s::to_string(action.verb), action.target.kind,
+                                        result.code);
         // Verb, object and answer only: bodies may carry secrets. Formatted only when it is logged.
         if (spdlog::should_log(spdlog::level::debug)) {
           spdlog::debug(
@@ -105,7 +112,7 @@ api_client_actor::behavior_type api_worker(api_client_actor::pointer self,
         return promise;
       },
       [=](pod_log_atom, const reconcile::PodLogWant& want) {
-        return read_pod_log(*context->client, want);
+        return read_pod_log(*context->client, context->metrics.get(), want);
       },
   };
 }

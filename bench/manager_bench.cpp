@@ -14,6 +14,13 @@
 //            Certification; then the same latency by how many other Certifications' completions
 //            overlapped it (the runs' Certifications drift into or out of lockstep, finishing in
 //            the same Trainer pass, and that sets the tail more than anything else).
+//   throughput: N Certifications created at once on a Trainer with a near-zero step (20 ms unless
+//            --trainer-step-ms), unthrottled (--qps -1 unless set after --); Certifications per
+//            second to verdict, manager CPU, kube-sim's CPU (the bench process) and the manager's
+//            requests per Certification by kind and verb. Then, with the manager stopped,
+//            kube-sim's raw floor for that request mix: the same number of requests of each verb
+//            replayed as ConfigMap requests (2 KiB objects) from --floor-clients threads; the
+//            figure is the ratio of the two rates, not either one.
 //   rss:     the manager synced with the cluster's Nodes and nothing else (idle baseline), then
 //            M Certifications created and left in flight (the Trainer's step is so long that no
 //            TrainJob ever finishes). Once the object counts are stable and the manager is idle:
@@ -23,7 +30,7 @@
 //            how many pods the Trainer bound (every Certification fanned out, or not), and the
 //            bytes the cache keeps of those objects after its transform (k8s::trim_for_cache).
 //
-// Usage: nvcre_manager_bench [--quick] [--phase all|latency|rss] [--certifications N]
+// Usage: nvcre_manager_bench [--quick] [--phase all|latency|throughput|rss] [--certifications N]
 //          [--concurrency C] [--lockstep] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert
 //          K]
 //          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
@@ -44,8 +51,11 @@
 // overlaps the other C-1: the worst case, reproducible. The manager's stderr goes to
 // $TMPDIR/nvcre_manager_bench.<phase>.<pid>.log; its pid is printed so a profiler can attach
 // (perf record -g -p PID).
-// The phases live in manager_bench_latency.cpp and manager_bench_rss.cpp, the manager process in
-// manager_bench_process.cpp.
+// Requests per Certification come from the manager's own nvcre_api_requests_total (by kind and
+// verb); the latency phase counts them once every deleted Certification's cascade is over, so they
+// cover each Certification's whole life.
+// The phases live in manager_bench_latency.cpp, manager_bench_throughput.cpp and
+// manager_bench_rss.cpp, the manager process in manager_bench_process.cpp.
 #include "bench/manager_bench.hpp"
 #include "bench/manager_bench_process.hpp"
 
@@ -68,8 +78,9 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", settings.quick,
                "a short pass: 4 Certifications (latency), 20 in flight (rss)");
   app.add_option("--phase", settings.phase, "which phase to run")
-      ->check(CLI::IsMember({"all", "latency", "rss"}));
-  app.add_option("--certifications", certifications, "latency: Certifications in all (default 200)")
+      ->check(CLI::IsMember({"all", "latency", "throughput", "rss"}));
+  app.add_option("--certifications", certifications,
+                 "latency, throughput: Certifications in all (default 200)")
       ->check(CLI::PositiveNumber);
   app.add_option("--concurrency", settings.concurrency,
                  "latency: Certifications in flight at a time")
@@ -88,7 +99,11 @@ int main(int argc, char** argv) {
   app.add_option("--gpus-per-node", settings.gpus_per_node,
                  "the category's gpusPerNode (default per phase)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--trainer-step-ms", settings.trainer_step_ms, "kube-sim Trainer step")
+  auto* step = app.add_option("--trainer-step-ms", settings.trainer_step_ms,
+                              "kube-sim Trainer step (default 500, throughput 20)")
+                   ->check(CLI::PositiveNumber);
+  app.add_option("--floor-clients", settings.floor_clients,
+                 "throughput: client threads replaying the request mix for kube-sim's floor")
       ->check(CLI::PositiveNumber);
   app.add_option("--manager", settings.manager, "the nvcre-manager binary")
       ->check(CLI::ExistingFile);
@@ -96,11 +111,13 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   settings.certifications = certifications.value_or(settings.quick ? 4 : 200);
   settings.in_flight = in_flight.value_or(settings.quick ? 20 : 1000);
+  settings.trainer_step_set = step->count() > 0;
   ::signal(SIGPIPE, SIG_IGN);
   ::signal(SIGINT, stop_manager_and_exit);
   ::signal(SIGTERM, stop_manager_and_exit);
   try {
     if (settings.phase == "all" || settings.phase == "latency") run_latency(settings);
+    if (settings.phase == "all" || settings.phase == "throughput") run_throughput(settings);
     if (settings.phase == "all" || settings.phase == "rss") run_rss(settings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nvcre_manager_bench: %s\n", e.what());

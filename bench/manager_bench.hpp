@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nvcre::bench {
@@ -42,12 +43,15 @@ struct Settings {
   // when the pass still held the API lock). The latency measured starts at TrainJob Complete, so
   // the step only sets throughput.
   int trainer_step_ms = 500;
+  bool trainer_step_set = false;  // --trainer-step-ms given (the throughput phase's default is 20)
+  int floor_clients = 4;          // throughput: kube-sim floor replay clients
   std::string manager = NVCRE_MANAGER_BINARY;
   std::vector<std::string> manager_args;
 };
 
 void run_latency(const Settings& settings);
 void run_rss(const Settings& settings);
+void run_throughput(const Settings& settings);
 
 double ms(Clock::duration d);
 
@@ -67,6 +71,10 @@ inline json::value certification_on_nodes(const std::string& name, const std::st
                         {"categories", json::array{std::move(category)}}}}};
 }
 
+// "Succeeded"/"Failed" (nvcre kinds) or "Complete"/"Failed" (TrainJob) when that condition is True;
+// "" while none is.
+std::string terminal_condition(const json::value& object);
+
 // A Certification of one category (communication/nccl-all-reduce) on `nodes`.
 json::value certification(const std::string& name, const std::vector<std::string>& nodes,
                           int nodes_per_job, std::optional<int> gpus_per_node = std::nullopt);
@@ -83,7 +91,18 @@ std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedClus
 // The manager's API requests by verb (kube-sim's counters for User-Agent "nvcre").
 std::map<std::string, std::uint64_t> manager_requests(k8s::RestClient& client);
 
-void print_requests(const std::map<std::string, std::uint64_t>& requests, int certifications);
+// The manager's API requests by (kind, verb), from its own metric (ManagerProcess::api_requests).
+using RequestsByKind = std::map<std::pair<std::string, std::string>, std::uint64_t>;
+
+// Per Certification: by kind and verb, by verb, and the total; with kube-sim's own count of the
+// manager's writes and reads (watch and list excluded) beside it as a cross-check.
+void print_requests(const RequestsByKind& requests,
+                    const std::map<std::string, std::uint64_t>& sim_counted, int certifications);
+
+// Waits (up to `timeout`) until the bench namespace holds no Workflow, Job, TrainJob or
+// measurement: the deletion cascade of every finished Certification is over, so the requests
+// counted afterwards are each Certification's whole life.
+bool wait_cascade_done(k8s::RestClient& client, std::chrono::seconds timeout);
 
 // The nearest-rank percentile `p` (0-100) of `values`; 0 when there are none.
 double percentile(std::vector<double> values, double p);

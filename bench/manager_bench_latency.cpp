@@ -23,30 +23,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// "Succeeded"/"Failed" (nvcre kinds) or "Complete"/"Failed" (TrainJob) when that condition is True.
-std::string terminal_condition(const json::value& object) {
-  const auto* o = object.if_object();
-  const auto* status = o == nullptr ? nullptr : o->if_contains("status");
-  const auto* conditions = status == nullptr || !status->is_object()
-                               ? nullptr
-                               : status->as_object().if_contains("conditions");
-  if (conditions == nullptr || !conditions->is_array()) return {};
-  for (const auto& c : conditions->as_array()) {
-    const auto* co = c.if_object();
-    if (co == nullptr) continue;
-    const auto* s = co->if_contains("status");
-    const auto* t = co->if_contains("type");
-    if (s == nullptr || t == nullptr || !s->is_string() || !t->is_string() ||
-        s->as_string() != "True")
-      continue;
-    if (t->as_string() == "Succeeded" || t->as_string() == "Failed" ||
-        t->as_string() == "Complete") {
-      return std::string(t->as_string());
-    }
-  }
-  return {};
-}
-
 std::string controller_owner(const json::value& object) {
   const auto& meta = object.at("metadata").as_object();
   const auto* owners = meta.if_contains("ownerReferences");
@@ -301,7 +277,11 @@ void run_latency(const Settings& settings) {
                                           deadline, manager.log());
   const double wall = std::chrono::duration<double>(Clock::now() - started).count();
   const double manager_cpu = manager.cpu_seconds();
-  const auto requests = manager_requests(*driver);
+  // The last deletions' cascades (finalizers, garbage collection) finish after the last verdict.
+  if (!wait_cascade_done(*driver, 60s))
+    std::printf("WARNING: objects left in namespace %s after 60 s\n", kNamespace);
+  const auto requests = manager.api_requests();
+  const auto sim_counted = manager_requests(*driver);
   observer.stop();
   auto seen = recorder.snapshot();
 
@@ -311,7 +291,7 @@ void run_latency(const Settings& settings) {
       "manager CPU %.1f s; %.1f TrainJobs per Certification\n",
       finished, wall, latencies.failed, latencies.incomplete, manager_cpu,
       latencies.trainjobs_per_cert.empty() ? 0.0 : percentile(latencies.trainjobs_per_cert, 50));
-  print_requests(requests, settings.certifications);
+  print_requests(requests, sim_counted, finished);
   print_latencies(latencies);
   print_load();
 }

@@ -57,9 +57,15 @@ ManagerProcess::ManagerProcess(const Settings& settings, const std::string& serv
       (dir / ("nvcre_manager_bench." + phase + "." + std::to_string(::getpid()) + ".log")).string();
   nvcre::testing::write_sim_kubeconfig(kubeconfig_, server_url);
   probe_port_ = free_loopback_port();
-  std::vector<std::string> args{settings.manager, "--kubeconfig", kubeconfig_,
+  metrics_port_ = free_loopback_port();
+  std::vector<std::string> args{settings.manager,
+                                "--kubeconfig",
+                                kubeconfig_,
                                 "--health-probe-bind-address",
-                                "127.0.0.1:" + std::to_string(probe_port_)};
+                                "127.0.0.1:" + std::to_string(probe_port_),
+                                "--metrics-bind-address",
+                                "127.0.0.1:" + std::to_string(metrics_port_),
+                                "--metrics-secure=false"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   args.insert(args.end(), settings.manager_args.begin(), settings.manager_args.end());
   std::fprintf(stderr, "%s:", phase.c_str());
@@ -91,18 +97,26 @@ bool ManagerProcess::alive() const {
   return ::kill(pid_, 0) == 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0;
 }
 
-void ManagerProcess::wait_ready(std::chrono::seconds timeout) const {
+namespace {
+
+k8s::RestClient loopback_client(unsigned short port) {
   k8s::ClientConfig config;
-  config.server = "http://127.0.0.1:" + std::to_string(probe_port_);
+  config.server = "http://127.0.0.1:" + std::to_string(port);
   config.rate_limit.qps = -1;
   k8s::RestClientOptions options;
   options.max_retries = 0;
   options.timeout = 1s;
+  return k8s::RestClient(config, options);
+}
+
+}  // namespace
+
+void ManagerProcess::wait_ready(std::chrono::seconds timeout) const {
   auto until = Clock::now() + timeout;
   while (Clock::now() < until) {
     if (!alive()) throw std::runtime_error("nvcre-manager exited; see " + log_);
     try {
-      k8s::RestClient probe(config, options);
+      k8s::RestClient probe = loopback_client(probe_port_);
       if (probe.request({"GET", "/readyz", {}, "", ""}).status == 200) return;
     } catch (const std::exception&) {
     }
@@ -120,6 +134,29 @@ MemoryKb ManagerProcess::memory() const {
     if (line.rfind("VmHWM:", 0) == 0) m.hwm = std::stol(line.substr(6));
   }
   return m;
+}
+
+// Lines such as nvcre_api_requests_total{code="200",kind="Job",verb="Create"} 400 (Prometheus text
+// format: labels sorted, values plain numbers).
+std::map<std::pair<std::string, std::string>, std::uint64_t> ManagerProcess::api_requests() const {
+  k8s::RestClient client = loopback_client(metrics_port_);
+  const std::string text = client.request({"GET", "/metrics", {}, "", ""}).body;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> out;
+  auto label = [](std::string_view line, std::string_view name) {
+    const std::string key = std::string(name) + "=\"";
+    auto at = line.find(key);
+    if (at == std::string_view::npos) return std::string();
+    at += key.size();
+    return std::string(line.substr(at, line.find('"', at) - at));
+  };
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("nvcre_api_requests_total{", 0) != 0) continue;
+    const auto value = std::stod(line.substr(line.rfind(' ') + 1));
+    out[{label(line, "kind"), label(line, "verb")}] += static_cast<std::uint64_t>(value);
+  }
+  return out;
 }
 
 double ManagerProcess::cpu_seconds() const {

@@ -5,6 +5,9 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
+#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -37,12 +40,15 @@ class ManagerProcess {
   MemoryKb memory() const;
   // User + system CPU seconds so far.
   double cpu_seconds() const;
+  // Its API requests so far by (kind, verb), from its nvcre_api_requests_total metric.
+  std::map<std::pair<std::string, std::string>, std::uint64_t> api_requests() const;
 
  private:
   pid_t pid_ = -1;
   std::string kubeconfig_;
   std::string log_;
   unsigned short probe_port_ = 0;
+  unsigned short metrics_port_ = 0;
 };
 
 }  // namespace nvcre::bench

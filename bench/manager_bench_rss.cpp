@@ -194,7 +194,7 @@ void run_rss(const Settings& settings) {
   const double settle_s = std::chrono::duration<double>(Clock::now() - started).count();
 
   std::printf("settled in %.1f s; manager CPU %.1f s\n", settle_s, manager.cpu_seconds());
-  print_requests(manager_requests(client), settings.in_flight);
+  print_requests(manager.api_requests(), manager_requests(client), settings.in_flight);
   print_cached_kinds(settings, at_peak, idle_cache);
   print_memory(settings, idle, settled, at_peak, idle_cache);
   print_load();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 namespace nvcre::bench {
 
@@ -13,6 +14,30 @@ double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 // ---------------------------------------------------------------------------------------------
 // Objects
+
+// "Succeeded"/"Failed" (nvcre kinds) or "Complete"/"Failed" (TrainJob) when that condition is True.
+std::string terminal_condition(const json::value& object) {
+  const auto* o = object.if_object();
+  const auto* status = o == nullptr ? nullptr : o->if_contains("status");
+  const auto* conditions = status == nullptr || !status->is_object()
+                               ? nullptr
+                               : status->as_object().if_contains("conditions");
+  if (conditions == nullptr || !conditions->is_array()) return {};
+  for (const auto& c : conditions->as_array()) {
+    const auto* co = c.if_object();
+    if (co == nullptr) continue;
+    const auto* s = co->if_contains("status");
+    const auto* t = co->if_contains("type");
+    if (s == nullptr || t == nullptr || !s->is_string() || !t->is_string() ||
+        s->as_string() != "True")
+      continue;
+    if (t->as_string() == "Succeeded" || t->as_string() == "Failed" ||
+        t->as_string() == "Complete") {
+      return std::string(t->as_string());
+    }
+  }
+  return {};
+}
 
 json::value certification(const std::string& name, const std::vector<std::string>& nodes,
                           int nodes_per_job, std::optional<int> gpus_per_node) {
@@ -67,15 +92,47 @@ std::map<std::string, std::uint64_t> manager_requests(k8s::RestClient& client) {
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-void print_requests(const std::map<std::string, std::uint64_t>& requests, int certifications) {
+void print_requests(const RequestsByKind& requests,
+                    const std::map<std::string, std::uint64_t>& sim_counted, int certifications) {
+  const double n = certifications;
+  std::map<std::string, std::map<std::string, std::uint64_t>> by_kind;
+  std::map<std::string, std::uint64_t> by_verb;
   std::uint64_t total = 0;
-  std::printf("manager API requests per Certification:");
-  for (const auto& [verb, n] : requests) {
-    if (verb == "watch" || verb == "list" || verb == "other") continue;
-    total += n;
-    std::printf(" %s %.1f", verb.c_str(), static_cast<double>(n) / certifications);
+  for (const auto& [key, count] : requests) {
+    by_kind[key.first][key.second] += count;
+    by_verb[key.second] += count;
+    total += count;
   }
-  std::printf("; total %.1f\n", static_cast<double>(total) / certifications);
+  std::printf("manager API requests per Certification: %.1f\n", static_cast<double>(total) / n);
+  for (const auto& [kind, verbs] : by_kind) {
+    std::printf("  %-22s", kind.c_str());
+    for (const auto& [verb, count] : verbs)
+      std::printf(" %s %.2f", verb.c_str(), static_cast<double>(count) / n);
+    std::printf("\n");
+  }
+  std::printf("  %-22s", "by verb");
+  for (const auto& [verb, count] : by_verb)
+    std::printf(" %s %.2f", verb.c_str(), static_cast<double>(count) / n);
+  std::uint64_t sim_total = 0;
+  for (const auto& [verb, count] : sim_counted) {
+    if (verb != "watch" && verb != "list" && verb != "other") sim_total += count;
+  }
+  std::printf("\n  (kube-sim counted %.1f per Certification)\n",
+              static_cast<double>(sim_total) / n);
+}
+
+bool wait_cascade_done(k8s::RestClient& client, std::chrono::seconds timeout) {
+  static const k8s::ResourceRef kBandwidth{"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements",
+                                           true};
+  const auto until = Clock::now() + timeout;
+  while (Clock::now() < until) {
+    std::size_t left = 0;
+    for (const auto* ref : {&kCertifications, &kWorkflows, &kJobs, &kTrainJobs, &kBandwidth})
+      left += client.list(*ref, kNamespace).at("items").as_array().size();
+    if (left == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
 }
 
 double percentile(std::vector<double> values, double p) {

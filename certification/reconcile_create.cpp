@@ -10,6 +10,7 @@
 #include "reconcile/kit.hpp"
 #include "reconcile/resource_slices.hpp"
 #include "workflow/node_discovery.hpp"
+#include "workflow/workflow_document.hpp"
 
 namespace nvcre::certification::detail {
 
@@ -167,8 +168,9 @@ CategoryCreate create_from_answer(const Pass& pass, const api::CertificateCatego
     return decide_failed_create(pass, std::move(out), *outcome);
   }
   out.result = Result::Created;
-  out.create =
-      k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow));
+  boost::json::value workflow = api::encode_object(build.workflow);
+  k8s::add_finalizer(workflow, workflow::kWorkflowFinalizer);
+  out.create = k8s::make_action(k8s::ActionVerb::Create, target, std::move(workflow));
   // Only the pass whose Create succeeds reports the build's notices (events follow all actions).
   for (const auto& notice : build.events)
     out.events.push_back(pass.event(notice.type, notice.reason, notice.message));

@@ -1,10 +1,8 @@
 #include "certification/reconciler.hpp"
 #include "k8s/meta.hpp"
-#include "jsonkit/paths.hpp"
 
 #include <map>
 #include <memory>
-#include <set>
 #include <stdexcept>
 
 #include "api/conditions.hpp"
@@ -42,37 +40,12 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
   return "failed to update Certification status: " + text;
 }
 
-// Read every recorded Workflow live, delete those this Certification controls (UID
-// precondition; NotFound and Conflict mean someone else already decided), then drop the finalizer.
+// Drop the finalizer: every Workflow this Certification controls carries its owner reference, so
+// garbage collection deletes it once the Certification is gone, and a foreign Workflow (a collision
+// or a stale ref) survives either way. Reading each Workflow live and deleting it first, as
+// upstream does, cost two requests per category and changed nothing: the finalizer never waited.
 void handle_deletion(Pass& pass) {
   if (!k8s::has_finalizer(pass.object, kCertificationFinalizer)) return;
-  std::vector<k8s::Action> reads;
-  std::vector<k8s::Action> deletes;
-  std::set<k8s::ObjectRef> seen;
-  const auto statuses =
-      pass.certification.status.value_or(api::CertificationStatus{}).categoryStatuses;
-  for (const auto& category : statuses) {
-    if (!category.workflowRef) continue;
-    auto ref = reconcile::workflow_object_ref(pass.workflow_namespace(*category.workflowRef),
-                                              category.workflowRef->name);
-    if (!seen.insert(ref).second) continue;
-    auto live = pass.in.live.find(ref);
-    if (live == pass.in.live.end()) {
-      reads.push_back(k8s::live_get(ref));
-      continue;
-    }
-    // Gone, or not ours (a collision or a stale ref): a foreign Workflow survives our finalizer.
-    if (live->second.is_null() ||
-        !k8s::is_controlled_by(live->second, pass.certification.metadata.uid))
-      continue;
-    deletes.push_back(
-        k8s::delete_owned(ref, jsonkit::string_at(live->second, {"metadata", "uid"})));
-  }
-  if (!reads.empty()) {
-    pass.plan.actions = std::move(reads);
-    return;
-  }
-  pass.plan.actions = std::move(deletes);
   pass.plan.actions.push_back(
       k8s::remove_finalizer_update(pass.self, pass.object, kCertificationFinalizer));
 }

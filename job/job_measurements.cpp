@@ -61,16 +61,20 @@ bool create_refused(JobPass& pass, JobStatusDraft& draft, const k8s::ObjectRef& 
   return true;
 }
 
-void create(JobPass& pass, const k8s::ObjectRef& ref, json::object metadata, json::object spec) {
+// Created with the measurement controller's finalizer, which that controller would otherwise add
+// with a patch of its own.
+void create(JobPass& pass, const k8s::ObjectRef& ref, json::object metadata, json::object spec,
+            std::string_view finalizer) {
   for (const auto& action : pass.result.plan.actions) {
     if (action.target == ref) return;  // already planned by an earlier step of this pass
   }
-  pass.result.plan.actions.push_back(
-      k8s::make_action(k8s::ActionVerb::Create, ref,
-                       json::object{{"apiVersion", api::kApiVersion},
+  json::value object = json::object{{"apiVersion", api::kApiVersion},
                                     {"kind", ref.kind},
                                     {"metadata", std::move(metadata)},
-                                    {"spec", std::move(spec)}}));
+                                    {"spec", std::move(spec)}};
+  k8s::add_finalizer(object, finalizer);
+  pass.result.plan.actions.push_back(
+      k8s::make_action(k8s::ActionVerb::Create, ref, std::move(object)));
 }
 
 }  // namespace
@@ -106,7 +110,8 @@ void ensure_goodput_measurement(JobPass& pass, JobStatusDraft& draft) {
                     {"logProfileRef", job.spec.goodputMeasurement->logProfileRef}};
   if (!job.spec.goodputMeasurement->sampleInterval.empty())
     spec["sampleInterval"] = job.spec.goodputMeasurement->sampleInterval;
-  create(pass, ref, measurement_metadata(job, ref), std::move(spec));
+  create(pass, ref, measurement_metadata(job, ref), std::move(spec),
+         api::kGoodputMeasurementFinalizer);
 }
 
 void ensure_bandwidth_measurement(JobPass& pass, JobStatusDraft& draft) {
@@ -129,7 +134,7 @@ void ensure_bandwidth_measurement(JobPass& pass, JobStatusDraft& draft) {
   json::object spec{{"jobRef", job_reference(job)}, {"logProfileRef", config.logProfileRef}};
   if (!config.sampleInterval.empty()) spec["sampleInterval"] = config.sampleInterval;
   if (!config.testType.empty()) spec["testType"] = config.testType;
-  create(pass, ref, std::move(metadata), std::move(spec));
+  create(pass, ref, std::move(metadata), std::move(spec), api::kBandwidthMeasurementFinalizer);
 }
 
 }  // namespace nvcre::job::detail

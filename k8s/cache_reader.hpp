@@ -27,6 +27,11 @@ class CacheReader final : public CacheView {
   std::vector<const boost::json::value*> owned_by(std::string_view api_version,
                                                   std::string_view kind, std::string_view ns,
                                                   std::string_view owner_uid) const override;
+  // Pre-selects on the stored text (CachedObject::mentions): parses only the candidates.
+  std::vector<const boost::json::value*> list_mentioning(std::string_view api_version,
+                                                         std::string_view kind, std::string_view ns,
+                                                         std::string_view text) const override;
+  bool seen_deleted(const ObjectRef& ref) const override { return cache_.seen_deleted(ref); }
 
   // How many objects this reader parsed (kept-parsed ones are not counted).
   std::size_t parsed_count() const { return parsed_.size(); }

@@ -34,6 +34,11 @@ class CachedObject {
   // The value of label `key`, nullopt when the object has no such label (no Labels map built).
   std::optional<std::string_view> label(std::string_view key) const;
   bool has_owner(std::string_view uid) const;
+  // Whether the stored text contains `text` (always true for a Parsed object). A Kubernetes name
+  // is never escaped in JSON, so an object whose text lacks a name has no field holding it.
+  bool mentions(std::string_view text) const {
+    return form_ == Form::Parsed || text_.find(text) != std::string::npos;
+  }
   // metadata.resourceVersion when it is a decimal integer (see integer_resource_version).
   std::optional<std::uint64_t> resource_version() const;
 

@@ -66,6 +66,15 @@ bool has_finalizer(const json::value& object, std::string_view finalizer) {
   return std::find(list.begin(), list.end(), finalizer) != list.end();
 }
 
+void add_finalizer(json::value& object, std::string_view finalizer) {
+  if (has_finalizer(object, finalizer)) return;
+  json::value& metadata = object.as_object()["metadata"];
+  if (!metadata.is_object()) metadata = json::object{};
+  json::value& list = metadata.as_object()["finalizers"];
+  if (!list.is_array()) list = json::array{};
+  list.as_array().emplace_back(finalizer);
+}
+
 namespace {
 
 Action finalizers_patch(const ObjectRef& self, const json::value& object, json::array list) {

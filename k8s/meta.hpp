@@ -31,6 +31,10 @@ bool is_being_deleted(const boost::json::value& object);
 // metadata.finalizers (string entries, in order).
 std::vector<std::string> finalizers_of(const boost::json::value& object);
 bool has_finalizer(const boost::json::value& object, std::string_view finalizer);
+// Adds `finalizer` to metadata.finalizers of an object about to be created (once; the object must
+// be a JSON object). A child created with the finalizer its own controller would add spares that
+// controller a patch and a watch round trip per object.
+void add_finalizer(boost::json::value& object, std::string_view finalizer);
 // Finalizer add: MergePatch of the whole list plus the resourceVersion (409 when stale).
 Action add_finalizer_patch(const ObjectRef& self, const boost::json::value& object,
                            std::string_view finalizer);

@@ -43,7 +43,7 @@ struct Metrics::Impl {
   prometheus::Family<prometheus::Counter>& requests =
       prometheus::BuildCounter()
           .Name("nvcre_api_requests_total")
-          .Help("Kubernetes API requests by verb and code")
+          .Help("Kubernetes API requests by verb, kind and code")
           .Register(*registry);
   prometheus::Family<prometheus::Counter>& watch_restarts =
       prometheus::BuildCounter()
@@ -151,8 +151,12 @@ void Metrics::set_cache_objects(const std::string& api_version, const std::strin
       .Set(static_cast<double>(count));
 }
 
-void Metrics::api_request(std::string_view verb, int code) {
-  impl_->requests.Add({{"verb", std::string(verb)}, {"code", std::to_string(code)}}).Increment();
+void Metrics::api_request(std::string_view verb, std::string_view kind, int code) {
+  impl_->requests
+      .Add({{"verb", std::string(verb)},
+            {"kind", std::string(kind)},
+            {"code", std::to_string(code)}})
+      .Increment();
 }
 
 void Metrics::watch_restart(const std::string& kind) {

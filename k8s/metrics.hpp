@@ -1,7 +1,7 @@
 #pragma once
 // The manager's Prometheus metrics (prefix `nvcre_`): reconciles by controller and result,
 // reconcile duration, queue depth, live reconciler actors, informer cache objects by kind, API
-// requests by verb and code, watch restarts. Thread-safe (prometheus-cpp metrics are atomic);
+// requests by verb, kind and code, watch restarts. Thread-safe (prometheus-cpp metrics are atomic);
 // shared by every actor.
 #include <map>
 #include <memory>
@@ -45,7 +45,8 @@ class Metrics {
   // it must come back to what the cluster still holds (a leak check reads it).
   void set_cache_objects(const std::string& api_version, const std::string& kind,
                          std::size_t count);
-  void api_request(std::string_view verb, int code);
+  // `kind` is the target's kind (Job, Event, ...): a controller's cost per object is read by kind.
+  void api_request(std::string_view verb, std::string_view kind, int code);
   void watch_restart(const std::string& kind);
   // Makes `samples` the series of the object `object_key` ("kind/namespace/name"): series it had
   // and no longer has are removed, so a completed or deleted object leaves no stale gauge. A

@@ -58,11 +58,17 @@ ObjectCache::ObjectCache(std::set<KindKey> kept_parsed) : kept_parsed_(std::move
 ObjectCache::~ObjectCache() = default;
 // Copies and moves take the objects, never the source's own reader (its pointers are the source's).
 ObjectCache::ObjectCache(const ObjectCache& other)
-    : kept_parsed_(other.kept_parsed_), kinds_(other.kinds_), delivered_(other.delivered_) {}
+    : kept_parsed_(other.kept_parsed_),
+      kinds_(other.kinds_),
+      delivered_(other.delivered_),
+      tombstones_(other.tombstones_),
+      tombstone_order_(other.tombstone_order_) {}
 ObjectCache::ObjectCache(ObjectCache&& other) noexcept
     : kept_parsed_(std::move(other.kept_parsed_)),
       kinds_(std::move(other.kinds_)),
-      delivered_(std::move(other.delivered_)) {
+      delivered_(std::move(other.delivered_)),
+      tombstones_(std::move(other.tombstones_)),
+      tombstone_order_(std::move(other.tombstone_order_)) {
   other.forget_own_reader();
 }
 ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
@@ -70,6 +76,8 @@ ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
     kept_parsed_ = other.kept_parsed_;
     kinds_ = other.kinds_;
     delivered_ = other.delivered_;
+    tombstones_ = other.tombstones_;
+    tombstone_order_ = other.tombstone_order_;
     forget_own_reader();
   }
   return *this;
@@ -79,6 +87,8 @@ ObjectCache& ObjectCache::operator=(ObjectCache&& other) noexcept {
     kept_parsed_ = std::move(other.kept_parsed_);
     kinds_ = std::move(other.kinds_);
     delivered_ = std::move(other.delivered_);
+    tombstones_ = std::move(other.tombstones_);
+    tombstone_order_ = std::move(other.tombstone_order_);
     forget_own_reader();
     other.forget_own_reader();
   }
@@ -107,6 +117,7 @@ const CachedObject* ObjectCache::find(const ObjectRef& ref) const {
 
 void ObjectCache::put(const ObjectRef& ref, json::value object) {
   forget_own_reader();
+  if (!tombstones_.empty()) tombstones_.erase(ref);
   const auto form = kept_parsed_.contains(KindKey{ref.api_version, ref.kind})
                         ? CachedObject::Form::Parsed
                         : CachedObject::Form::Text;
@@ -166,6 +177,11 @@ void ObjectCache::erase(const json::value& last_state) {
   ObjectRef ref = checked_ref_of(last_state);
   note_delivered(ref, last_state);
   erase(ref);
+  if (tombstones_.insert(ref).second) tombstone_order_.push_back(ref);
+  while (tombstone_order_.size() > kTombstones) {
+    tombstones_.erase(tombstone_order_.front());
+    tombstone_order_.pop_front();
+  }
 }
 
 void ObjectCache::clear_kind(std::string_view api_version, std::string_view kind) {
@@ -201,6 +217,14 @@ std::vector<const json::value*> ObjectCache::owned_by(std::string_view api_versi
                                                       std::string_view owner_uid) const {
   std::lock_guard lock(own_reader_mutex_);
   return own_reader().owned_by(api_version, kind, ns, owner_uid);
+}
+
+std::vector<const json::value*> ObjectCache::list_mentioning(std::string_view api_version,
+                                                             std::string_view kind,
+                                                             std::string_view ns,
+                                                             std::string_view text) const {
+  std::lock_guard lock(own_reader_mutex_);
+  return own_reader().list_mentioning(api_version, kind, ns, text);
 }
 
 }  // namespace nvcre::k8s

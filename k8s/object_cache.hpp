@@ -12,6 +12,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,23 @@ class CacheView {
                                                           std::string_view kind,
                                                           std::string_view ns,
                                                           std::string_view owner_uid) const = 0;
+  // Objects of (apiVersion, kind) in `ns` whose stored form may mention `text` (a name): a cheap
+  // pre-selection that never leaves out an object containing it, so the caller still checks the
+  // field it means. Spares parsing every object of a kind to find the few that name one object.
+  virtual std::vector<const boost::json::value*> list_mentioning(std::string_view api_version,
+                                                                 std::string_view kind,
+                                                                 std::string_view ns,
+                                                                 std::string_view text) const {
+    (void)text;
+    return list(api_version, kind, ns);
+  }
+  // Whether this object's watch reported it deleted and nothing of that name arrived since: proof
+  // of absence as good as a live NotFound (the watch's DELETED event is the server's word), so a
+  // reconcile confirming that a child is gone needs no LiveGet. False when unknown.
+  virtual bool seen_deleted(const ObjectRef& ref) const {
+    (void)ref;
+    return false;
+  }
 };
 
 class CacheReader;
@@ -69,7 +87,8 @@ class ObjectCache final : public CacheView {
   // Returns whether it was applied.
   bool record_own_write(boost::json::value object);
   void erase(const ObjectRef& ref);
-  // A watch's deletion: `last_state` is the object as the DELETED event carried it.
+  // A watch's deletion: `last_state` is the object as the DELETED event carried it. Remembered
+  // (seen_deleted) until the name is cached again or kTombstones later deletions push it out.
   void erase(const boost::json::value& last_state);
   // Drops every object of (apiVersion, kind): a reflector's relist replaces its kind wholesale.
   void clear_kind(std::string_view api_version, std::string_view kind);
@@ -103,6 +122,14 @@ class ObjectCache final : public CacheView {
   std::vector<const boost::json::value*> owned_by(std::string_view api_version,
                                                   std::string_view kind, std::string_view ns,
                                                   std::string_view owner_uid) const override;
+  std::vector<const boost::json::value*> list_mentioning(std::string_view api_version,
+                                                         std::string_view kind, std::string_view ns,
+                                                         std::string_view text) const override;
+  bool seen_deleted(const ObjectRef& ref) const override { return tombstones_.contains(ref); }
+
+  // How many watch deletions seen_deleted remembers: a few thousand refs (a few hundred KiB) cover
+  // every child a burst of finished Certifications deletes between two passes of their owners.
+  static constexpr std::size_t kTombstones = 8192;
 
  private:
   // (apiVersion, kind) or (namespace, name); looked up by string_views without copying them.
@@ -129,6 +156,10 @@ class ObjectCache final : public CacheView {
   std::map<Key, Objects, KeyOrder> kinds_;
   // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
   std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;
+  // Watch deletions (seen_deleted), oldest first in tombstone_order_ (which may hold refs since
+  // cached again: their eviction is a no-op or forgets a newer tombstone early, never a wrong yes).
+  std::set<ObjectRef> tombstones_;
+  std::deque<ObjectRef> tombstone_order_;
   mutable std::mutex own_reader_mutex_;
   mutable std::unique_ptr<CacheReader> own_reader_;
 };

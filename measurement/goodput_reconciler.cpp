@@ -72,7 +72,7 @@ struct Workers {
 
 Workers worker_pods(const MeasurementPass& pass, const api::Job& job) {
   if (!job.status || !job.status->workloadRef || job.status->workloadRef->name.empty()) return {};
-  const auto pods = pass.in.cache.list("v1", "Pod", job.metadata.namespace_);
+  const auto pods = trainjob_pods(pass, job);
   const auto ordered = measure::trainjob_worker_pods(pods, job.status->workloadRef->name);
   if (ordered.empty()) return {};
   auto value_of = [&](const json::object* chosen) -> const json::value* {

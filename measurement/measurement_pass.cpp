@@ -12,6 +12,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace nvcre::measurement::detail {
 namespace json = boost::json;
@@ -89,10 +90,23 @@ std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementP
   }
 }
 
+std::vector<const json::value*> trainjob_pods(const MeasurementPass& pass, const api::Job& job) {
+  if (!job.status || !job.status->workloadRef || job.status->workloadRef->name.empty()) return {};
+  k8s::LabelSelector selector;
+  try {
+    selector = k8s::LabelSelector::from_match_labels(
+        {{std::string(measure::kJobSetNameLabel), job.status->workloadRef->name}});
+  } catch (const std::invalid_argument&) {
+    // Not a valid label value: no pod can carry it as its JobSet name.
+    return {};
+  }
+  return pass.in.cache.list("v1", "Pod", job.metadata.namespace_, selector);
+}
+
 const json::value* reporting_pod(const MeasurementPass& pass, const api::Job& job,
                                  std::string_view replicated_job) {
   if (!job.status || !job.status->workloadRef) return nullptr;
-  const auto pods = pass.in.cache.list("v1", "Pod", job.metadata.namespace_);
+  const auto pods = trainjob_pods(pass, job);
   const auto* chosen =
       measure::replicated_job_pod(pods, job.status->workloadRef->name, replicated_job);
   for (const auto* pod : pods) {

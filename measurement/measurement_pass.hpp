@@ -131,6 +131,12 @@ std::string terminal_time(const api::Job& job);
 std::variant<measure::CompiledProfile, std::string> resolve_profile(MeasurementPass& pass,
                                                                     const std::string& name);
 
+// The cached pods of the Job's TrainJob (its JobSet's name label), unordered; none without one.
+// Selected on the stored labels: listing every pod of the namespace parsed them all, a quarter of
+// the manager's CPU with 200 Certifications in flight (nvcre_manager_bench under perf).
+std::vector<const boost::json::value*> trainjob_pods(const MeasurementPass& pass,
+                                                     const api::Job& job);
+
 // The pod of `replicated_job` of the Job's TrainJob whose log reports, from the cache.
 const boost::json::value* reporting_pod(const MeasurementPass& pass, const api::Job& job,
                                         std::string_view replicated_job);

@@ -11,6 +11,8 @@ namespace nvcre::reconcile {
 ObjectLookup read_object(const Context& in, Result& result, const k8s::ObjectRef& ref) {
   if (const boost::json::value* cached = in.cache.get(ref))
     return {ObjectLookup::State::Present, cached, false};
+  // The watch's DELETED event is proof of absence, as a live NotFound is.
+  if (in.cache.seen_deleted(ref)) return {ObjectLookup::State::Absent, nullptr, false};
   if (auto it = in.live.find(ref); it != in.live.end()) {
     if (it->second.is_null()) return {ObjectLookup::State::Absent, nullptr, true};
     return {ObjectLookup::State::Present, &it->second, true};

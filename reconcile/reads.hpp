@@ -12,7 +12,7 @@ namespace nvcre::reconcile {
 struct ObjectLookup {
   enum class State {
     Present,  // `object` is set: cached, or read live when `live` is true
-    Absent,   // a live read said NotFound: the only proof of absence
+    Absent,   // a live read said NotFound, or the watch reported the object deleted
     Unknown,  // not cached and not read live yet: a LiveGet is planned, the pass must stop
   } state = State::Unknown;
   const boost::json::value* object = nullptr;

@@ -5,6 +5,7 @@
 #include "workflow/dependency_plan.hpp"
 #include "workflow/diagnose.hpp"
 #include "workflow/group_launch.hpp"
+#include "job/job_reconciler.hpp"
 #include "job/trainjob_adapter.hpp"
 #include "workflow/workflow_reconciler_pass.hpp"
 
@@ -186,6 +187,7 @@ Launch launch_group(Pass& pass, api::GroupStatus& group) {
     create.verb = k8s::ActionVerb::Create;
     create.target = job_ref;
     create.body = api::encode(job);
+    k8s::add_finalizer(create.body, job::kJobFinalizer);
     pass.add_create(std::move(create));
   }
   group.phase = std::string(api::group_phase::kRunning);

@@ -49,6 +49,8 @@ void Pass::event_on(k8s::ObjectRef regarding, std::string object_uid, std::strin
 }
 
 Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
+  // A watched kind's DELETED event already answers what a live read would (NotFound).
+  if (in.cache.seen_deleted(ref)) return {true, nullptr};
   auto it = in.live.find(ref);
   if (it != in.live.end()) {
     used_live_ = true;

@@ -10,6 +10,7 @@
 #include "platform/resource_slices.hpp"
 #include "reconcile/resource_slices.hpp"
 #include "workflow/node_discovery.hpp"
+#include "workflow/workflow_document.hpp"
 
 namespace nvcre::workloadrun {
 
@@ -121,8 +122,10 @@ void create_workflow(Pass& pass) {
         break;
     }
   } else {
+    boost::json::value workflow = api::encode_object(build.workflow);
+    k8s::add_finalizer(workflow, workflow::kWorkflowFinalizer);
     pass.plan.actions.push_back(
-        k8s::make_action(k8s::ActionVerb::Create, target, api::encode_object(build.workflow)));
+        k8s::make_action(k8s::ActionVerb::Create, target, std::move(workflow)));
     // Only the pass whose Create succeeds reports the build's notices (events follow all actions).
     for (const auto& notice : build.events)
       pass.plan.events.push_back(pass.event(notice.type, notice.reason, notice.message));

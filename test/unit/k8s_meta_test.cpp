@@ -61,4 +61,18 @@ TEST(K8sMeta, FinalizerPatchesKeepTheOtherFinalizersAndTheResourceVersion) {
   EXPECT_EQ(update.body.at("metadata").at("name"), "child") << "the whole object is sent";
 }
 
+TEST(K8sMeta, AChildIsCreatedWithItsControllersFinalizerOnce) {
+  json::value fresh = parse_yaml("metadata: {name: x}");
+  k8s::add_finalizer(fresh, "nvcre.nvidia.com/finalizer");
+  k8s::add_finalizer(fresh, "nvcre.nvidia.com/finalizer");
+  EXPECT_EQ(fresh.at("metadata").at("finalizers"), json::array{"nvcre.nvidia.com/finalizer"});
+  json::value bare = json::object{{"kind", "Job"}};
+  k8s::add_finalizer(bare, "x.io/new");
+  EXPECT_EQ(bare.at("metadata").at("finalizers"), json::array{"x.io/new"});
+  json::value kept = kChild;
+  k8s::add_finalizer(kept, "x.io/new");
+  EXPECT_EQ(kept.at("metadata").at("finalizers"),
+            (json::array{"example.com/audit", "nvcre.nvidia.com/finalizer", "x.io/new"}));
+}
+
 }  // namespace
