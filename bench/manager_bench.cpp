@@ -42,9 +42,9 @@
 //            really fans out: at the catalog's 8 GPUs per pod only 16 of them fit on 64 nodes and
 //            the rest wait Unschedulable, retried by kube-sim's Trainer on every pass, which then
 //            limits how far the others get before the settle deadline.
-// The latency phase runs the manager with its default flags (client-side --qps 20 --burst 30); the
-// rss phase adds --qps -1 (unless the manager arguments after -- set --qps) so 1,000 Certifications
-// settle in minutes: what is cached does not depend on how fast it arrived. The latency phase
+// The latency phase runs the manager with its default flags (no client-side rate limit; pass
+// -- --qps 20 --burst 30 for a token bucket); the rss phase passes --qps -1 unless the arguments
+// after -- set --qps: what is cached does not depend on how fast it arrived. The latency phase
 // deletes each finished Certification (kube-sim then holds only what is in flight). By default it
 // starts the next Certification as soon as one finishes, so completions drift between staggered and
 // lockstep; --lockstep starts C together and the next C only when all are done, so every completion

@@ -271,7 +271,7 @@ void run_latency(const Settings& settings) {
   print_load();
   auto driver = bench_client(*cluster);
   const auto started = Clock::now();
-  // Generous: at the default --qps 20 a Certification's ~60 requests take ~3 s of rate budget.
+  // Generous: with --qps 20 (not the default) a Certification's ~60 requests take ~3 s of budget.
   const auto deadline = started + std::chrono::seconds(60 + settings.certifications * 10);
   const int finished = run_certifications(settings, *driver, recorder, node_count, concurrency,
                                           deadline, manager.log());

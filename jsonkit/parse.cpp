@@ -22,7 +22,7 @@ bool settle_numbers(json::value& root) {
     if (value.is_double()) {
       const double number = value.get_double();
       if (std::isinf(number)) return false;
-      if (std::isnan(number)) value = std::copysign(0.0, number);
+      if (std::isnan(number)) value = 0.0;
     } else if (value.is_array()) {
       for (auto& item : value.get_array()) pending.push_back(&item);
     } else if (value.is_object()) {

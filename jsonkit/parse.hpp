@@ -11,8 +11,9 @@
 
 namespace nvcre::jsonkit {
 
-// boost::json::parse, then: a NaN (only a zero mantissa gives one) becomes a zero of its sign, and
-// an infinite number is an error (boost::json::error::exponent_overflow) with an empty result.
+// boost::json::parse, then: a NaN (only a zero mantissa gives one) becomes 0 (its sign is not
+// kept: boost::json's NaN does not carry the literal's), and an infinite number is an error
+// (boost::json::error::exponent_overflow) with an empty result.
 boost::json::value parse_json(std::string_view text, boost::system::error_code& ec,
                               const boost::json::parse_options& options = {});
 // The same, throwing boost::system::system_error on an error.

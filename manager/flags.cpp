@@ -74,7 +74,8 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
                  flags.measurement_max_concurrent_reconciles,
                  "Reconciles running at once per measurement controller (Goodput, Bandwidth)")
       ->capture_default_str();
-  app.add_option("--qps", flags.qps, "Client-side API request rate (negative: unlimited)")
+  app.add_option("--qps", flags.qps,
+                 "Client-side API request rate per second (negative: no client-side limit)")
       ->capture_default_str();
   app.add_option("--burst", flags.burst, "Client-side API request burst")->capture_default_str();
   app.add_option("--log-format", flags.log_format, "Log format")

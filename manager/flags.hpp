@@ -30,8 +30,10 @@ struct ManagerFlags {
   std::string health_probe_bind_address = ":8081";
   int max_concurrent_reconciles = 10;
   int measurement_max_concurrent_reconciles = 5;
-  double qps = 20;
-  int burst = 30;
+  // No client-side rate by default: the API server's priority and fairness queues and sheds load
+  // (429 + Retry-After, honoured), and the API client never has more than its workers in flight.
+  double qps = -1;
+  int burst = 30;                   // used only with a positive --qps
   std::string log_format = "text";  // text | json
   std::string log_level = "info";   // trace | debug | info | warn | error
   // Fault injection (chaos tests, operators rehearsing a crash): kill this top-level actor

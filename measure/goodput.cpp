@@ -15,8 +15,11 @@ constexpr std::size_t kMaxWindowSteps = 100;
 // The span of a terminal anchor (a condition time, whole seconds).
 constexpr std::chrono::seconds kAnchorSecond{1};
 
+// In double: two nanosecond time points from log lines centuries apart (1709 and 2026 are both
+// representable) overflow int64 when subtracted.
 double seconds_between(TimePoint from, TimePoint to) {
-  return std::chrono::duration<double>(to - from).count();
+  using Seconds = std::chrono::duration<double>;
+  return (Seconds(to.time_since_epoch()) - Seconds(from.time_since_epoch())).count();
 }
 
 std::optional<TimePoint> time_of(std::string_view rfc3339) {

@@ -80,7 +80,7 @@ TEST(SimProtobufBody, OtherKindsAnd415MalformedBodies400) {
 TEST(SimJsonBody, NumbersBeyondADoubleAreRefusedAndAZeroStaysZero) {
   const auto decoded =
       decode_request_body("application/json", R"({"data":{"n":0e717,"m":-0e717}})");
-  EXPECT_EQ(json::serialize(decoded), R"({"data":{"n":0E0,"m":-0E0}})");
+  EXPECT_EQ(json::serialize(decoded), R"({"data":{"n":0E0,"m":0E0}})");
   try {
     decode_request_body("application/json", R"({"data":{"n":[1e400]}})");
     ADD_FAILURE() << "1e400 accepted";
