@@ -109,6 +109,29 @@ std::string placement_problem(const api::OrchestrationSpec& orchestration,
   return {};
 }
 
+std::string synthesized_products_problem(std::string_view placement,
+                                         const std::vector<std::string>& synthesized,
+                                         const std::vector<std::string>& arch_excluded) {
+  if (!is_unpinned(placement) || synthesized.empty() || arch_excluded.empty()) return {};
+  const auto join = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+    return out;
+  };
+  return "orchestration.placement: Unpinned cannot constrain this job to a GPU architecture. " +
+         std::to_string(synthesized.size()) +
+         " of the target nodes carry no nvidia.com/gpu.product label and their architecture was "
+         "read from gpu.nvidia.com ResourceSlices instead (" +
+         join(synthesized) +
+         "), so a node affinity built from it would match nothing on the API server. Discovery "
+         "also excluded " +
+         std::to_string(arch_excluded.size()) + " node(s) for running a different architecture (" +
+         join(arch_excluded) +
+         "), so without the constraint the job could land on them. Narrow target.nodeSelector or "
+         "target.matchExpressions to a label the nodes actually carry, or use the default Pinned "
+         "placement";
+}
+
 json::value merge_patch_between(const json::value& before, const json::value& after) {
   if (!before.is_object() || !after.is_object()) return after;
   json::object patch;

@@ -49,6 +49,15 @@ bool is_unpinned(std::string_view placement);
 std::string placement_problem(const api::OrchestrationSpec& orchestration,
                               std::string_view placement);
 
+// Why Unpinned cannot build the job's GPU-architecture term, or "" when it can. `synthesized` names
+// the nodes whose product label the DRA fallback filled in on in-memory copies only (a term made of
+// it matches no node on the API server); `arch_excluded` the nodes dropped for another
+// architecture. Without the term an Unpinned job could land on those, so the run is refused; Pinned
+// (hosts already chosen) and a uniform fleet just leave the term out.
+std::string synthesized_products_problem(std::string_view placement,
+                                         const std::vector<std::string>& synthesized,
+                                         const std::vector<std::string>& arch_excluded);
+
 // The RFC 7386 merge patch turning `before` into `after`: `after` itself plus an explicit null for
 // every object member `before` had and `after` lacks (recursively; arrays are replaced whole).
 boost::json::value merge_patch_between(const boost::json::value& before,

@@ -89,7 +89,8 @@ struct Survivors {
   platform::ArchitectureSelection selection;
   std::vector<json::value> nodes;
   std::vector<CapacityExclusion> capacity_excluded;
-  std::int64_t gpus = 0;  // nvidia.com/gpu the workload requests per node
+  std::int64_t gpus = 0;                 // nvidia.com/gpu the workload requests per node
+  std::vector<std::string> synthesized;  // nodes whose product only the ResourceSlices named
 };
 
 void record_exclusions(Pass& pass, const Survivors& survivors) {
@@ -113,8 +114,7 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
   const auto slices =
       pass.resource_slice_products(platform::any_node_lacks_gpu_product(found.nodes));
   if (slices.waiting) return false;
-  const bool synthesized =
-      !platform::augment_gpu_product_labels(found.nodes, slices.products).empty();
+  survivors.synthesized = platform::augment_gpu_product_labels(found.nodes, slices.products);
   const auto platform_check = platform::detect_platform_consistent(found.nodes);
   if (!platform_check.ok())
     return discovery.fail("HeterogeneousPlatform", platform_check.error, true);
@@ -144,7 +144,7 @@ bool discover_nodes(Pass& pass, Discovery& discovery, Survivors& survivors) {
   }
   orch.detectedGPUArchitecture = selection.architecture;
   // A product only these copies carry would pin the pods to a label no node has.
-  if (!synthesized) pass.extras.gpu_products = distinct_gpu_products(nodes);
+  if (survivors.synthesized.empty()) pass.extras.gpu_products = distinct_gpu_products(nodes);
   // Recorded before overrides run, so an override failure still leaves the coverage record.
   record_exclusions(pass, survivors);
   return true;
@@ -185,11 +185,16 @@ bool resolve_tracked_overrides(Pass& pass, Discovery& discovery, const Survivors
   return true;
 }
 
-bool check_placement(Pass& pass, Discovery& discovery) {
+bool check_placement(Pass& pass, Discovery& discovery, const Survivors& survivors) {
   const bool unpinned = is_unpinned(pass.extras.placement);
   // As upstream: only the non-default mode is recorded; Pinned Workflows carry no status field.
   pass.extras.status_placement = unpinned ? std::string(kPlacementUnpinned) : std::string();
   if (auto problem = placement_problem(pass.spec.orchestration, pass.extras.placement);
+      !problem.empty()) {
+    return discovery.fail(reason::kPartitionError, problem, true);
+  }
+  if (auto problem = synthesized_products_problem(pass.extras.placement, survivors.synthesized,
+                                                  survivors.selection.excluded);
       !problem.empty()) {
     return discovery.fail(reason::kPartitionError, problem, true);
   }
@@ -321,7 +326,7 @@ void discover_and_partition(Pass& pass) {
   Survivors survivors;
   if (!discover_nodes(pass, discovery, survivors)) return;
   if (!resolve_tracked_overrides(pass, discovery, survivors)) return;
-  if (!check_placement(pass, discovery)) return;
+  if (!check_placement(pass, discovery, survivors)) return;
   if (!drop_nodes_short_of_gpus(pass, discovery, survivors)) return;
 
   const auto gang = platform::validate_resolved_job_template(

@@ -57,18 +57,21 @@ json::value slice_of(const std::string& node, const std::string& product) {
 class ManagerDraFallback : public nvcre::testing::EmbeddedManagerTest {
  protected:
   // aws:h100:4 whose nodes lost their product label (no GFD), with or without the DRA driver's
-  // slices naming "NVIDIA H100 80GB HBM3".
-  void start_unlabelled(bool with_slices) {
+  // slices naming "NVIDIA H100 80GB HBM3" (`last_product`: what the last node's slice names).
+  void start_unlabelled(bool with_slices,
+                        const std::string& last_product = "NVIDIA H100 80GB HBM3") {
     manager::EmbeddedClusterOptions options;
     options.profile = "aws:h100:4";
     start(std::move(options), nullptr, [&] {
-      for (const auto& node : items(kNodes)) {
-        const std::string name = jsonkit::string_at(node, {"metadata", "name"});
+      const auto nodes = items(kNodes);
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const std::string name = jsonkit::string_at(nodes[i], {"metadata", "name"});
         client_->merge_patch(
             kNodes, "", name,
             json::parse(R"({"metadata":{"labels":{"nvidia.com/gpu.product":null}}})"));
-        if (with_slices)
-          client_->create(kResourceSlices, "", slice_of(name, "NVIDIA H100 80GB HBM3"));
+        const std::string product =
+            i + 1 == nodes.size() ? last_product : std::string("NVIDIA H100 80GB HBM3");
+        if (with_slices) client_->create(kResourceSlices, "", slice_of(name, product));
       }
     });
   }
@@ -132,6 +135,39 @@ TEST_F(ManagerDraFallback, AWorkloadRunSizesItsRuntimeFromTheResourceSliceArchit
       jsonkit::value_at(*runtime, {"spec", "mlPolicy", "torch", "numProcPerNode"});
   ASSERT_NE(processes, nullptr) << json::serialize(*runtime);
   EXPECT_EQ(processes->to_number<int>(), 8) << json::serialize(*runtime);
+}
+
+// Unpinned has no hostname pin, so the GPU-product term is all that keeps the job on the detected
+// architecture; built from slice-named products it would match no node, so with a node of another
+// architecture in the target the run is refused before any Job.
+TEST_F(ManagerDraFallback, AnUnpinnedRunOnAMixedSliceNamedFleetIsRefused) {
+  start_unlabelled(true, "NVIDIA A100-SXM4-80GB");
+  json::value run = workloadrun("dra-unpinned");
+  run.as_object()["spec"].as_object()["numNodes"] = 2;
+  run.as_object()["spec"].as_object()["orchestration"] = json::object{{"placement", "Unpinned"}};
+  client_->create(kWorkloadRuns, "it", run);
+  ASSERT_FALSE(wait_for_verdict_object(kWorkloadRuns, "dra-unpinned").is_null());
+
+  const json::value workflow = only(kWorkflows);
+  std::string failed_reason, failed_message;
+  if (const auto* conditions = jsonkit::value_at(workflow, {"status", "conditions"});
+      conditions != nullptr && conditions->is_array()) {
+    for (const auto& condition : conditions->as_array()) {
+      if (jsonkit::string_at(condition, {"type"}) == "Failed" &&
+          jsonkit::string_at(condition, {"status"}) == "True") {
+        failed_reason = jsonkit::string_at(condition, {"reason"});
+        failed_message = jsonkit::string_at(condition, {"message"});
+      }
+    }
+  }
+  EXPECT_EQ(failed_reason, "PartitionError") << json::serialize(workflow);
+  EXPECT_NE(failed_message.find("Unpinned cannot constrain this job to a GPU architecture. 4 of "
+                                "the target nodes carry no nvidia.com/gpu.product label"),
+            std::string::npos)
+      << failed_message;
+  EXPECT_NE(failed_message.find("Discovery also excluded 1 node(s)"), std::string::npos)
+      << failed_message;
+  EXPECT_TRUE(items(kTrainJobs).empty());
 }
 
 }  // namespace
