@@ -4,8 +4,10 @@
 // Readers hold the lock only while the pure function runs; plans own their data.
 // Each read gets its own CacheReader: the objects it parses (the cache keeps them compact) live
 // for that read only, and readers on other threads never share one.
+#include "api/labels.hpp"
 #include "k8s/cache_reader.hpp"
 #include "k8s/object_cache.hpp"
+#include "measure/worker_pods.hpp"
 
 #include <shared_mutex>
 
@@ -29,7 +31,12 @@ class SharedCache {
   mutable std::shared_mutex mutex_;
   // Nodes stay parsed: the cluster's inventory (in the idle baseline, not per Certification), and
   // node discovery lists every one of them on each Certification create and Workflow discovery.
-  k8s::ObjectCache cache_{std::set<k8s::ObjectCache::KindKey>{{"v1", "Node"}}};
+  // Pods are indexed by the two labels Job and measurement passes select their pods by, so a
+  // pass reads its few pods instead of every pod of the namespace.
+  k8s::ObjectCache cache_{
+      std::set<k8s::ObjectCache::KindKey>{{"v1", "Node"}},
+      k8s::ObjectCache::IndexedLabels{
+          {{"v1", "Pod"}, {std::string(api::kJobLabel), std::string(measure::kJobSetNameLabel)}}}};
 };
 
 }  // namespace nvcre::actors

@@ -20,12 +20,23 @@ std::vector<const boost::json::value*> CacheReader::list(std::string_view api_ve
                                                          std::string_view kind, std::string_view ns,
                                                          const LabelSelector& selector) const {
   std::vector<const boost::json::value*> out;
-  cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
+  auto take_matching = [&](const CachedObject& object) {
     if (selector.empty() ||
         selector.matches_lookup([&](std::string_view key) { return object.label(key); })) {
       out.push_back(parsed(object));
     }
-  });
+  };
+  // An equality on an indexed label narrows the candidates to its index entry; the whole selector
+  // is still checked on each.
+  for (const auto& requirement : selector.requirements()) {
+    const bool single_value =
+        requirement.op == Requirement::Operator::Equals ||
+        (requirement.op == Requirement::Operator::In && requirement.values.size() == 1);
+    if (single_value && cache_.for_each_labelled(api_version, kind, ns, requirement.key,
+                                                 requirement.values.front(), take_matching))
+      return out;
+  }
+  cache_.for_each(api_version, kind, ns, take_matching);
   return out;
 }
 

@@ -54,18 +54,23 @@ ObjectRef checked_ref_of(const json::value& object) {
 
 }  // namespace
 
-ObjectCache::ObjectCache(std::set<KindKey> kept_parsed) : kept_parsed_(std::move(kept_parsed)) {}
+ObjectCache::ObjectCache(std::set<KindKey> kept_parsed, IndexedLabels indexed_labels)
+    : kept_parsed_(std::move(kept_parsed)), indexed_labels_(std::move(indexed_labels)) {}
 ObjectCache::~ObjectCache() = default;
 // Copies and moves take the objects, never the source's own reader (its pointers are the source's).
 ObjectCache::ObjectCache(const ObjectCache& other)
     : kept_parsed_(other.kept_parsed_),
+      indexed_labels_(other.indexed_labels_),
       kinds_(other.kinds_),
+      label_index_(other.label_index_),
       delivered_(other.delivered_),
       tombstones_(other.tombstones_),
       tombstone_order_(other.tombstone_order_) {}
 ObjectCache::ObjectCache(ObjectCache&& other) noexcept
     : kept_parsed_(std::move(other.kept_parsed_)),
+      indexed_labels_(std::move(other.indexed_labels_)),
       kinds_(std::move(other.kinds_)),
+      label_index_(std::move(other.label_index_)),
       delivered_(std::move(other.delivered_)),
       tombstones_(std::move(other.tombstones_)),
       tombstone_order_(std::move(other.tombstone_order_)) {
@@ -74,7 +79,9 @@ ObjectCache::ObjectCache(ObjectCache&& other) noexcept
 ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
   if (this != &other) {
     kept_parsed_ = other.kept_parsed_;
+    indexed_labels_ = other.indexed_labels_;
     kinds_ = other.kinds_;
+    label_index_ = other.label_index_;
     delivered_ = other.delivered_;
     tombstones_ = other.tombstones_;
     tombstone_order_ = other.tombstone_order_;
@@ -85,7 +92,9 @@ ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
 ObjectCache& ObjectCache::operator=(ObjectCache&& other) noexcept {
   if (this != &other) {
     kept_parsed_ = std::move(other.kept_parsed_);
+    indexed_labels_ = std::move(other.indexed_labels_);
     kinds_ = std::move(other.kinds_);
+    label_index_ = std::move(other.label_index_);
     delivered_ = std::move(other.delivered_);
     tombstones_ = std::move(other.tombstones_);
     tombstone_order_ = std::move(other.tombstone_order_);
@@ -115,6 +124,46 @@ const CachedObject* ObjectCache::find(const ObjectRef& ref) const {
   return it == objects->second.end() ? nullptr : &it->second;
 }
 
+std::string ObjectCache::label_index_key(std::string_view api_version, std::string_view kind,
+                                         std::string_view key, std::string_view value) {
+  std::string out;
+  out.reserve(api_version.size() + kind.size() + key.size() + value.size() + 3);
+  for (std::string_view part : {api_version, kind, key}) out.append(part).push_back('\0');
+  return out.append(value);
+}
+
+bool ObjectCache::is_indexed(std::string_view api_version, std::string_view kind,
+                             std::string_view key) const {
+  if (indexed_labels_.empty()) return false;
+  auto keys = indexed_labels_.find(KindKey{api_version, kind});
+  return keys != indexed_labels_.end() && keys->second.contains(std::string(key));
+}
+
+std::size_t ObjectCache::label_index_size() const {
+  std::size_t count = 0;
+  for (const auto& [key, names] : label_index_) count += names.size();
+  return count;
+}
+
+void ObjectCache::index_labels(const ObjectRef& ref, const CachedObject& object, bool add) {
+  auto keys = indexed_labels_.find(KindKey{ref.api_version, ref.kind});
+  if (keys == indexed_labels_.end()) return;
+  for (const auto& key : keys->second) {
+    const auto value = object.label(key);
+    if (!value) continue;
+    const std::string index_key = label_index_key(ref.api_version, ref.kind, key, *value);
+    if (add) {
+      label_index_[index_key].emplace(ref.ns, ref.name);
+      continue;
+    }
+    auto names = label_index_.find(index_key);
+    if (names == label_index_.end()) continue;
+    if (auto name = names->second.find(StringPair{ref.ns, ref.name}); name != names->second.end())
+      names->second.erase(name);
+    if (names->second.empty()) label_index_.erase(names);
+  }
+}
+
 void ObjectCache::put(const ObjectRef& ref, json::value object) {
   forget_own_reader();
   if (!tombstones_.empty()) tombstones_.erase(ref);
@@ -125,10 +174,12 @@ void ObjectCache::put(const ObjectRef& ref, json::value object) {
   if (kind == kinds_.end()) kind = kinds_.emplace(Key{ref.api_version, ref.kind}, Objects{}).first;
   auto it = kind->second.find(StringPair{ref.ns, ref.name});
   if (it != kind->second.end()) {
+    index_labels(ref, it->second, false);
     it->second = CachedObject(std::move(object), form);
   } else {
-    kind->second.emplace(Key{ref.ns, ref.name}, CachedObject(std::move(object), form));
+    it = kind->second.emplace(Key{ref.ns, ref.name}, CachedObject(std::move(object), form)).first;
   }
+  index_labels(ref, it->second, true);
 }
 
 void ObjectCache::note_delivered(const ObjectRef& ref, const json::value& object) {
@@ -170,7 +221,9 @@ void ObjectCache::erase(const ObjectRef& ref) {
   auto objects = kinds_.find(StringPair{ref.api_version, ref.kind});
   if (objects == kinds_.end()) return;
   auto it = objects->second.find(StringPair{ref.ns, ref.name});
-  if (it != objects->second.end()) objects->second.erase(it);
+  if (it == objects->second.end()) return;
+  index_labels(ref, it->second, false);
+  objects->second.erase(it);
 }
 
 void ObjectCache::erase(const json::value& last_state) {
@@ -188,6 +241,12 @@ void ObjectCache::clear_kind(std::string_view api_version, std::string_view kind
   forget_own_reader();
   auto objects = kinds_.find(StringPair{api_version, kind});
   if (objects != kinds_.end()) kinds_.erase(objects);
+  const std::string prefix =
+      label_index_key(api_version, kind, "", "").substr(0, api_version.size() + kind.size() + 2);
+  auto first = label_index_.lower_bound(prefix);
+  auto last = first;
+  while (last != label_index_.end() && last->first.starts_with(prefix)) ++last;
+  label_index_.erase(first, last);
 }
 
 CacheReader& ObjectCache::own_reader() const {

@@ -64,8 +64,11 @@ class CacheReader;
 class ObjectCache final : public CacheView {
  public:
   using KindKey = std::pair<std::string, std::string>;  // (apiVersion, kind)
+  // Label keys whose values are indexed, per kind (client-go's Indexers): a list selecting
+  // key=value on one of them reads the matching objects only, not every object of the kind.
+  using IndexedLabels = std::map<KindKey, std::set<std::string>>;
   // `kept_parsed`: kinds stored as DOMs instead of text (see k8s/cached_object.hpp).
-  explicit ObjectCache(std::set<KindKey> kept_parsed = {});
+  explicit ObjectCache(std::set<KindKey> kept_parsed = {}, IndexedLabels indexed_labels = {});
   ~ObjectCache() override;
   ObjectCache(const ObjectCache& other);
   ObjectCache(ObjectCache&& other) noexcept;
@@ -112,6 +115,27 @@ class ObjectCache final : public CacheView {
     }
   }
 
+  // Calls fn(const CachedObject&) for each object of (apiVersion, kind) in `ns` ("" = every
+  // namespace) whose label `key` is `value`, in (namespace, name) order, and returns true; returns
+  // false without calling fn when `key` is not indexed for that kind.
+  template <class Fn>
+  bool for_each_labelled(std::string_view api_version, std::string_view kind, std::string_view ns,
+                         std::string_view key, std::string_view value, Fn&& fn) const {
+    if (!is_indexed(api_version, kind, key)) return false;
+    auto names = label_index_.find(label_index_key(api_version, kind, key, value));
+    if (names == label_index_.end()) return true;
+    auto objects = kinds_.find(StringPair{api_version, kind});
+    if (objects == kinds_.end()) return true;
+    for (auto it = names->second.lower_bound(StringPair{ns, {}}); it != names->second.end(); ++it) {
+      if (!ns.empty() && it->first != ns) break;
+      auto object = objects->second.find(KeyOrder::view(*it));
+      if (object != objects->second.end()) fn(object->second);
+    }
+    return true;
+  }
+  // Names held by the label index, all entries together: as many as indexed labels on cached
+  // objects, never more (a stale entry would be a leak, not a wrong answer).
+  std::size_t label_index_size() const;
   // The cache's own view, for tests and single-threaded tools: objects are parsed on demand and
   // kept until the next write (which invalidates every pointer handed out). The manager reads
   // through SharedCache::read instead, whose CacheReader lives for one read.
@@ -147,13 +171,22 @@ class ObjectCache final : public CacheView {
   // Per kind, so no object repeats its apiVersion and kind; ordered by (namespace, name).
   using Objects = std::map<Key, CachedObject, KeyOrder>;
 
+  // label_index_'s key: apiVersion, kind, label key and value, NUL-separated.
+  static std::string label_index_key(std::string_view api_version, std::string_view kind,
+                                     std::string_view key, std::string_view value);
+  bool is_indexed(std::string_view api_version, std::string_view kind, std::string_view key) const;
+  // Adds (or removes) `object`'s indexed labels for `ref`.
+  void index_labels(const ObjectRef& ref, const CachedObject& object, bool add);
   void put(const ObjectRef& ref, boost::json::value object);  // inserts or replaces
   void note_delivered(const ObjectRef& ref, const boost::json::value& object);
   CacheReader& own_reader() const;  // with own_reader_mutex_ held
   void forget_own_reader();         // every write: the pointers it handed out go stale
 
   std::set<KindKey> kept_parsed_;
+  IndexedLabels indexed_labels_;
   std::map<Key, Objects, KeyOrder> kinds_;
+  // label_index_key -> the (namespace, name) of every object carrying that label value.
+  std::map<std::string, std::set<Key, KeyOrder>, std::less<>> label_index_;
   // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
   std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;
   // Watch deletions (seen_deleted), oldest first in tombstone_order_ (which may hold refs since
