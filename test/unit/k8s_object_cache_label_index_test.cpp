@@ -19,13 +19,13 @@ const ObjectCache::IndexedLabels kPodJobIndex{{{"v1", "Pod"}, {"job"}}};
 
 json::value pod(std::string_view ns, std::string_view name, json::object labels,
                 int resource_version = 1) {
-  return json::object{{"apiVersion", "v1"},
-                      {"kind", "Pod"},
-                      {"metadata", json::object{{"name", name},
-                                                {"namespace", ns},
-                                                {"labels", std::move(labels)},
-                                                {"resourceVersion",
-                                                 std::to_string(resource_version)}}}};
+  return json::object{
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", json::object{{"name", name},
+                                {"namespace", ns},
+                                {"labels", std::move(labels)},
+                                {"resourceVersion", std::to_string(resource_version)}}}};
 }
 
 std::vector<std::string> names(const std::vector<const json::value*>& objects) {
