@@ -61,6 +61,10 @@ void validate_list_types(const SchemaNode& node, const boost::json::value& value
 void find_unknown_fields(const SchemaNode& node, const boost::json::value& value,
                          const std::string& path, std::vector<std::string>& unknown);
 
+// Drops what find_unknown_fields reports, in place: the API server prunes unknown fields while it
+// decodes a request whose field validation is Ignore or Warn.
+void prune_unknown_fields(const SchemaNode& node, boost::json::value& value);
+
 // x-kubernetes-validations. `old_value` is the correlated old object on update (null on create):
 // transition rules run only where it exists, correlated through object properties, map values
 // and x-kubernetes-list-type=map items (never through other lists).

@@ -123,6 +123,24 @@ void find_unknown_fields(const SchemaNode& node, const json::value& value, const
   }
 }
 
+void prune_unknown_fields(const SchemaNode& node, json::value& value) {
+  if (auto* object = value.if_object()) {
+    for (auto it = object->begin(); it != object->end();) {
+      const SchemaNode* child = node.property(it->key());
+      if (child == nullptr) child = node.additional_properties.get();
+      if (child != nullptr) {
+        prune_unknown_fields(*child, it->value());
+      } else if (!node.preserve_unknown_fields && !node.additional_properties_any) {
+        it = object->erase(it);  // the element moved into its place is looked at next
+        continue;
+      }
+      ++it;
+    }
+  } else if (auto* items = value.if_array(); items != nullptr && node.items) {
+    for (auto& item : *items) prune_unknown_fields(*node.items, item);
+  }
+}
+
 void apply_defaults(const SchemaNode& node, json::value& value) {
   if (auto* object = value.if_object()) {
     for (const auto& [name, property] : node.defaulted_properties) {

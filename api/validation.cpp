@@ -221,6 +221,16 @@ bool apply_defaults(json::value& object, const SchemaRegistry& registry) {
   return true;
 }
 
+std::vector<std::string> prune_unknown_fields(json::value& object, const SchemaRegistry& registry) {
+  std::vector<Cause> ignored;
+  const CrdSchema* schema = resolve(object, registry, ignored);
+  std::vector<std::string> pruned;
+  if (schema == nullptr) return pruned;
+  find_unknown_fields(*schema->root, object, "", pruned);
+  if (!pruned.empty()) prune_unknown_fields(*schema->root, object);
+  return pruned;
+}
+
 json::value causes_to_json(const ValidationResult& result) {
   json::array causes;
   for (const auto& cause : result.causes) {

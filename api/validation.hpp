@@ -72,6 +72,12 @@ ValidationResult validate_status_update(const boost::json::value& old_object,
 bool apply_defaults(boost::json::value& object,
                     const SchemaRegistry& registry = SchemaRegistry::builtin());
 
+// Removes the fields the CRD schema does not know, in place, as the API server does when it
+// decodes a request with fieldValidation Ignore or Warn (Strict refuses them instead). Returns the
+// pruned paths; none, leaving the object untouched, when its apiVersion/kind is not served.
+std::vector<std::string> prune_unknown_fields(
+    boost::json::value& object, const SchemaRegistry& registry = SchemaRegistry::builtin());
+
 // {"accepted": bool, "causes": [{"type", "field", "message"}]}
 boost::json::value causes_to_json(const ValidationResult& result);
 

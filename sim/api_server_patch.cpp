@@ -177,6 +177,11 @@ Admit ApiServer::admission(const ResourceInfo& info, bool status,
   const ResourceType type = info.type;
   return [this, type, status, field_validation](const json::value* old, json::value& object) {
     if (!schemas_.find(type.api_version(), type.kind)) return;
+    // Strict: kube-apiserver meets unknown fields while decoding, before any validation, so they
+    // are a 400 of their own whatever else is wrong with the object. Ignore and Warn prune them
+    // there instead, and the pruned object is validated like any other.
+    const bool strict = field_validation != "Ignore" && field_validation != "Warn";
+    if (!strict) api::prune_unknown_fields(object, schemas_);
     api::apply_defaults(object, schemas_);
     api::ValidationResult result = !old     ? api::validate_create(object, schemas_)
                                    : status ? api::validate_status_update(*old, object, schemas_)
@@ -189,10 +194,7 @@ Admit ApiServer::admission(const ResourceInfo& info, bool status,
         causes.push_back({cause.type, cause.message, cause.field});
       }
     }
-    // Strict: kube-apiserver meets unknown fields while decoding, before any validation, so they
-    // are a 400 of their own whatever else is wrong with the object.
-    const bool strict = field_validation != "Ignore" && field_validation != "Warn";
-    if (!unknown.empty() && strict) {
+    if (!unknown.empty()) {
       std::string message = type.kind + " in version \"" + type.version +
                             "\" cannot be handled as a " + type.kind + ": strict decoding error: ";
       for (std::size_t i = 0; i < unknown.size(); ++i)

@@ -120,6 +120,38 @@ TEST_F(KubeSimKubectl, InvalidObjectIsRejectedWithTheValidatorsCauses) {
       << get.output;
 }
 
+// kubectl --validate=false sends fieldValidation=Ignore: unknown fields are pruned, not stored, and
+// what remains is validated as ever (strict kubectl refuses the same manifest outright).
+TEST_F(KubeSimKubectl, UnknownFieldsArePrunedWithoutStrictValidationAndTheRestValidated) {
+  const std::string manifest = R"(apiVersion: nvcre.nvidia.com/v1alpha1
+kind: Certification
+metadata: {name: pruned, namespace: default}
+spec:
+  placement: Unpinned
+  target:
+    nodeSelector: {nvidia.com/gpu.present: "true"}
+  categories:
+    - domain: communication
+      variant: nccl-all-reduce
+      options: {nodesPerJob: 2, bogus: 1}
+)";
+  auto strict = kubectl_stdin("create -f -", manifest);
+  EXPECT_NE(strict.exit_code, 0);
+  EXPECT_TRUE(contains(strict.output, "strict decoding error")) << strict.output;
+  auto created = kubectl_stdin("create --validate=false -f -", manifest);
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  auto spec = kubectl("get certification pruned -n default -o jsonpath={.spec}");
+  EXPECT_FALSE(contains(spec.output, "placement")) << spec.output;
+  EXPECT_FALSE(contains(spec.output, "bogus")) << spec.output;
+  EXPECT_TRUE(contains(spec.output, "\"nodesPerJob\":2")) << spec.output;
+  kubectl("delete certification pruned -n default --wait=false");
+  std::string invalid = manifest;
+  invalid.replace(invalid.find("nodesPerJob: 2"), 14, "nodesPerJob: -3");
+  auto refused = kubectl_stdin("create --validate=false -f -", invalid);
+  EXPECT_NE(refused.exit_code, 0) << "pruning must not skip validation";
+  EXPECT_TRUE(contains(refused.output, "nodesPerJob")) << refused.output;
+}
+
 TEST_F(KubeSimKubectl, MergeAndJsonPatchOnJobSpec) {
   auto applied = kubectl("apply -f " + source("examples/job.yaml"));
   ASSERT_EQ(applied.exit_code, 0) << applied.output;

@@ -263,6 +263,26 @@ TEST(SchemaValidator, UnknownFieldsFailAlone) {
       (std::vector<Cause>{cause("extra", cause_type::kUnknownField, "unknown field \"extra\"")}));
 }
 
+// fieldValidation Ignore/Warn: the API server prunes what strict decoding would refuse, then the
+// pruned object is validated like any other (here: size 0 is still below the minimum).
+TEST(SchemaValidator, PruningDropsExactlyTheUnknownFields) {
+  auto object = widget(
+      "  size: 0\n  image: app\n  foo: 1\n  ports: [{name: a, extra: 1}]\n"
+      "  free: {anything: [1]}\n",
+      "extra: true\n");
+  EXPECT_EQ(prune_unknown_fields(object, widgets()),
+            (std::vector<std::string>{"extra", "spec.foo", "spec.ports[0].extra"}));
+  EXPECT_EQ(object, widget("  size: 0\n  image: app\n  ports: [{name: a}]\n"
+                           "  free: {anything: [1]}\n"));
+  EXPECT_EQ(create_causes(object),
+            (std::vector<Cause>{cause("spec.size", cause_type::kInvalid,
+                                      "Invalid value: 0: spec.size in body should be greater "
+                                      "than or equal to 1")}));
+  auto unserved = json::parse(R"({"apiVersion":"x/v1","kind":"Other","spec":{"foo":1}})");
+  EXPECT_TRUE(prune_unknown_fields(unserved, widgets()).empty());
+  EXPECT_EQ(unserved.at("spec").at("foo"), 1);
+}
+
 TEST(SchemaValidator, MetadataNameIsRequiredAndADnsSubdomain) {
   auto object = widget(kValidSpec);
   object.at("metadata").as_object().erase("name");
