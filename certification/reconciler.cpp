@@ -42,8 +42,8 @@ std::string failed_action_error(const Pass& pass, const k8s::ActionOutcome& outc
 
 // Drop the finalizer: every Workflow this Certification controls carries its owner reference, so
 // garbage collection deletes it once the Certification is gone, and a foreign Workflow (a collision
-// or a stale ref) survives either way. Reading each Workflow live and deleting it first, as
-// upstream does, cost two requests per category and changed nothing: the finalizer never waited.
+// or a stale ref) survives either way. Reading each Workflow live and deleting it first would cost
+// two requests per category and change nothing, since the finalizer never waits for them.
 void handle_deletion(Pass& pass) {
   if (!k8s::has_finalizer(pass.object, kCertificationFinalizer)) return;
   pass.plan.actions.push_back(

@@ -44,22 +44,16 @@ std::vector<const boost::json::value*> CacheReader::owned_by(std::string_view ap
                                                              std::string_view kind,
                                                              std::string_view ns,
                                                              std::string_view owner_uid) const {
-  std::vector<const boost::json::value*> out;
-  cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
-    if (object.has_owner(owner_uid)) out.push_back(parsed(object));
-  });
-  return out;
+  return parsed_where(api_version, kind, ns,
+                      [&](const CachedObject& object) { return object.has_owner(owner_uid); });
 }
 
 std::vector<const boost::json::value*> CacheReader::list_mentioning(std::string_view api_version,
                                                                     std::string_view kind,
                                                                     std::string_view ns,
                                                                     std::string_view text) const {
-  std::vector<const boost::json::value*> out;
-  cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
-    if (object.mentions(text)) out.push_back(parsed(object));
-  });
-  return out;
+  return parsed_where(api_version, kind, ns,
+                      [&](const CachedObject& object) { return object.mentions(text); });
 }
 
 }  // namespace nvcre::k8s

@@ -38,6 +38,17 @@ class CacheReader final : public CacheView {
 
  private:
   const boost::json::value* parsed(const CachedObject& object) const;
+  // The parsed objects of (apiVersion, kind) in `ns` whose stored form satisfies `keep`.
+  template <class Keep>
+  std::vector<const boost::json::value*> parsed_where(std::string_view api_version,
+                                                      std::string_view kind, std::string_view ns,
+                                                      Keep&& keep) const {
+    std::vector<const boost::json::value*> out;
+    cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
+      if (keep(object)) out.push_back(parsed(object));
+    });
+    return out;
+  }
 
   const ObjectCache& cache_;
   // Element addresses in an unordered_map survive rehashing: handed-out pointers stay valid.
