@@ -39,6 +39,12 @@ std::vector<WatchSpec> nvcre_watches() {
        ""},
       {{"nvcre.nvidia.com", "v1alpha1", "logprofiles", false}, kNvcre, "LogProfile", ""},
       {{"trainer.kubeflow.org", "v1alpha1", "trainjobs", true}, kTrainer, "TrainJob", ""},
+      // The Workflows' dependency copies (tracking label), so cleanup reads them from the cache
+      // instead of a live GET each (metadata only: k8s/cache_transform.hpp).
+      {{"trainer.kubeflow.org", "v1alpha1", "trainingruntimes", true},
+       kTrainer,
+       "TrainingRuntime",
+       "nvcre.nvidia.com/workflow"},
       {{"", "v1", "nodes", false}, "v1", "Node", "nvidia.com/gpu.present=true"},
       // Not label-scoped: MPI launcher pods lack the Job label.
       {{"", "v1", "pods", true}, "v1", "Pod", ""},

@@ -21,6 +21,12 @@
 //            kube-sim's raw floor for that request mix: the same number of requests of each verb
 //            replayed as ConfigMap requests (2 KiB objects) from --floor-clients threads; the
 //            figure is the ratio of the two rates, not either one.
+//   isolation (not part of "all"): the throughput run in --isolation-rounds alternating pairs on
+//            fresh clusters, clean and beside two faulty Certifications: one whose reconcile
+//            throws on every attempt (nvcre-manager --fault-reconcile-throw) and one whose
+//            Workflow's writes each wait 500 ms (a kube-sim fault-plan latency rule for that
+//            name). Reported: each run, the faults' evidence (ReconcileError events, delayed
+//            writes) and the ratio of the median throughputs of the others (target >= 0.95).
 //   rss:     the manager synced with the cluster's Nodes and nothing else (idle baseline), then
 //            M Certifications created and left in flight (the Trainer's step is so long that no
 //            TrainJob ever finishes). Once the object counts are stable and the manager is idle:
@@ -30,7 +36,8 @@
 //            how many pods the Trainer bound (every Certification fanned out, or not), and the
 //            bytes the cache keeps of those objects after its transform (k8s::trim_for_cache).
 //
-// Usage: nvcre_manager_bench [--quick] [--phase all|latency|throughput|rss] [--certifications N]
+// Usage: nvcre_manager_bench [--quick] [--phase all|latency|throughput|isolation|rss]
+// [--certifications N]
 //          [--concurrency C] [--lockstep] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert
 //          K]
 //          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
@@ -78,7 +85,7 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", settings.quick,
                "a short pass: 4 Certifications (latency), 20 in flight (rss)");
   app.add_option("--phase", settings.phase, "which phase to run")
-      ->check(CLI::IsMember({"all", "latency", "throughput", "rss"}));
+      ->check(CLI::IsMember({"all", "latency", "throughput", "isolation", "rss"}));
   app.add_option("--certifications", certifications,
                  "latency, throughput: Certifications in all (default 200)")
       ->check(CLI::PositiveNumber);
@@ -105,6 +112,9 @@ int main(int argc, char** argv) {
   app.add_option("--floor-clients", settings.floor_clients,
                  "throughput: client threads replaying the request mix for kube-sim's floor")
       ->check(CLI::PositiveNumber);
+  app.add_option("--isolation-rounds", settings.isolation_rounds,
+                 "isolation: clean / faulty run pairs (the medians are compared)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--manager", settings.manager, "the nvcre-manager binary")
       ->check(CLI::ExistingFile);
   app.add_option("manager-args", settings.manager_args, "arguments for nvcre-manager (after --)");
@@ -119,6 +129,7 @@ int main(int argc, char** argv) {
     if (settings.phase == "all" || settings.phase == "latency") run_latency(settings);
     if (settings.phase == "all" || settings.phase == "throughput") run_throughput(settings);
     if (settings.phase == "all" || settings.phase == "rss") run_rss(settings);
+    if (settings.phase == "isolation") run_isolation(settings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nvcre_manager_bench: %s\n", e.what());
     return 1;

@@ -45,6 +45,7 @@ struct Settings {
   int trainer_step_ms = 500;
   bool trainer_step_set = false;  // --trainer-step-ms given (the throughput phase's default is 20)
   int floor_clients = 4;          // throughput: kube-sim floor replay clients
+  int isolation_rounds = 3;       // isolation: clean / faulty run pairs
   std::string manager = NVCRE_MANAGER_BINARY;
   std::vector<std::string> manager_args;
 };
@@ -52,6 +53,7 @@ struct Settings {
 void run_latency(const Settings& settings);
 void run_rss(const Settings& settings);
 void run_throughput(const Settings& settings);
+void run_isolation(const Settings& settings);
 
 double ms(Clock::duration d);
 

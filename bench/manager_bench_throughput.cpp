@@ -1,7 +1,7 @@
 // The throughput phase: N Certifications created at once on a Trainer with a near-zero step, timed
 // to their verdicts; then kube-sim's raw floor for the same request mix, replayed in the same run
 // (see manager_bench.cpp).
-#include "bench/manager_bench.hpp"
+#include "bench/manager_bench_throughput.hpp"
 #include "bench/manager_bench_process.hpp"
 
 #include "sim/api_server.hpp"
@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -40,35 +41,59 @@ double process_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// Counts Certifications turning terminal as kube-sim's store commits them.
+// Counts the measured Certifications (names in `counted`) turning terminal as kube-sim's store
+// commits them, and times the others' verdicts from `started`.
 class VerdictCounter {
  public:
-  explicit VerdictCounter(sim::Store& store) : store_(store) {
+  VerdictCounter(sim::Store& store, std::set<std::string> counted)
+      : store_(store), counted_(std::move(counted)) {
     store_.set_on_commit([this](const sim::WatchEvent& event) {
       if (event.group != kCertifications.group || event.resource != kCertifications.resource)
         return;
       if (terminal_condition(*event.object).empty()) return;
       std::string name(event.object->at("metadata").at("name").as_string());
+      const auto now = Clock::now();
       std::lock_guard lock(mutex_);
-      if (done_.insert(std::move(name)).second) changed_.notify_all();
+      if (!counted_.contains(name)) {
+        others_.emplace(std::move(name), std::chrono::duration<double>(now - started_).count());
+        changed_.notify_all();
+      } else if (done_.insert(std::move(name)).second) {
+        changed_.notify_all();
+      }
     });
   }
   ~VerdictCounter() { store_.set_on_commit(nullptr); }
   VerdictCounter(const VerdictCounter&) = delete;
   VerdictCounter& operator=(const VerdictCounter&) = delete;
 
-  // Blocks until `count` verdicts (or `deadline`); returns how many there were.
-  std::size_t wait_for(std::size_t count, Clock::time_point deadline) {
+  void start(Clock::time_point at) {
+    std::lock_guard lock(mutex_);
+    started_ = at;
+  }
+  // Blocks until every counted Certification has its verdict (or `deadline`); returns how many do.
+  std::size_t wait_for_all(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
-    changed_.wait_until(lock, deadline, [&] { return done_.size() >= count; });
+    changed_.wait_until(lock, deadline, [&] { return done_.size() >= counted_.size(); });
     return done_.size();
+  }
+  // Blocks until `name`, not counted, has its verdict (or `deadline`).
+  bool wait_for_other(const std::string& name, Clock::time_point deadline) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_until(lock, deadline, [&] { return others_.contains(name); });
+  }
+  std::map<std::string, double> others() {
+    std::lock_guard lock(mutex_);
+    return others_;
   }
 
  private:
   sim::Store& store_;
+  const std::set<std::string> counted_;
   std::mutex mutex_;
   std::condition_variable changed_;
+  Clock::time_point started_ = Clock::now();
   std::set<std::string> done_;
+  std::map<std::string, double> others_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -161,68 +186,98 @@ Floor replay_floor(const nvcre::manager::EmbeddedCluster& cluster, const Request
 
 }  // namespace
 
-void run_throughput(const Settings& settings) {
+std::string throughput_cluster_profile(const Settings& settings, int certifications) {
+  const int nodes = std::max(64, certifications * settings.nodes_per_cert);
+  return settings.cluster.value_or("aws:h100:" + std::to_string(nodes));
+}
+
+int throughput_step_ms(const Settings& settings) {
+  return settings.trainer_step_set ? settings.trainer_step_ms : 20;
+}
+
+ThroughputRun measure_throughput(nvcre::manager::EmbeddedCluster& cluster, const Settings& settings,
+                                 const std::string& phase, const ThroughputFaults& faults) {
   const int n = settings.certifications;
-  const int nodes = std::max(64, n * settings.nodes_per_cert);
-  const std::string profile = settings.cluster.value_or("aws:h100:" + std::to_string(nodes));
-  const int step_ms = settings.trainer_step_set ? settings.trainer_step_ms : 20;
-  auto cluster = start_cluster(profile, std::chrono::milliseconds(step_ms));
-  const int node_count = cluster->profile().node_count;
+  const int node_count = cluster.profile().node_count;
   const int slices = std::max(1, node_count / settings.nodes_per_cert);
-  VerdictCounter verdicts(cluster->sim().api().store());
-  std::vector<std::string> extra;
+  std::set<std::string> counted;
+  for (int i = 0; i < n; ++i) counted.insert("tp-" + std::to_string(i));
+  VerdictCounter verdicts(cluster.sim().api().store(), counted);
+  std::vector<std::string> extra = faults.manager_args;
   if (std::find(settings.manager_args.begin(), settings.manager_args.end(), "--qps") ==
       settings.manager_args.end()) {
-    extra = {"--qps", "-1"};
+    extra.insert(extra.end(), {"--qps", "-1"});
   }
-  auto manager =
-      std::make_unique<ManagerProcess>(settings, cluster->sim().url(), "throughput", extra);
-  std::fprintf(stderr, "throughput phase: manager pid %d, log %s\n", manager->pid(),
+  if (faults.plan) cluster.sim().api().faults().set_plan(*faults.plan);
+  auto manager = std::make_unique<ManagerProcess>(settings, cluster.sim().url(), phase, extra);
+  std::fprintf(stderr, "%s phase: manager pid %d, log %s\n", phase.c_str(), manager->pid(),
                manager->log().c_str());
   manager->wait_ready(60s);
 
-  std::printf(
-      "\n== throughput: %d Certifications created at once, cluster %s, %d nodes each, nodesPerJob "
-      "%d, trainer step %d ms ==\n",
-      n, profile.c_str(), settings.nodes_per_cert, settings.nodes_per_job, step_ms);
-  print_load();
-  auto driver = bench_client(*cluster);
+  auto driver = bench_client(cluster);
+  ThroughputRun run;
+  run.manager_log = manager->log();
   const double manager_cpu_before = manager->cpu_seconds();
   const double sim_cpu_before = process_cpu_seconds();
   const auto started = Clock::now();
+  verdicts.start(started);
   for (int i = 0; i < n; ++i) {
     driver->create(
         kCertifications, kNamespace,
         certification("tp-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
                       settings.nodes_per_job, settings.gpus_per_node));
   }
-  const std::size_t finished =
-      verdicts.wait_for(static_cast<std::size_t>(n), started + std::chrono::seconds(60 + n));
-  const double wall = std::chrono::duration<double>(Clock::now() - started).count();
-  const double manager_cpu = manager->cpu_seconds() - manager_cpu_before;
-  const double sim_cpu = process_cpu_seconds() - sim_cpu_before;
-  const auto requests = manager->api_requests();
-  const auto sim_counted = manager_requests(*driver);
-  manager.reset();  // the floor runs on a quiet kube-sim
-  if (finished < static_cast<std::size_t>(n))
-    std::printf("WARNING: only %zu of %d Certifications reached a verdict in time\n", finished, n);
-  const double rate = static_cast<double>(finished) / wall;
-  std::printf(
-      "%zu Certifications to verdict in %.2f s: %.1f Certifications/s; manager CPU %.2f s (%.2f ms "
-      "each); kube-sim (bench process) CPU %.2f s\n",
-      finished, wall, rate, manager_cpu, 1000.0 * manager_cpu / static_cast<double>(finished),
-      sim_cpu);
-  print_requests(requests, sim_counted, static_cast<int>(finished));
+  for (const auto& object : faults.extra_certifications)
+    driver->create(kCertifications, kNamespace, object);
+  run.finished = verdicts.wait_for_all(started + std::chrono::seconds(60 + n));
+  run.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
+  run.manager_cpu_s = manager->cpu_seconds() - manager_cpu_before;
+  run.sim_cpu_s = process_cpu_seconds() - sim_cpu_before;
+  for (const auto& name : faults.awaited)
+    verdicts.wait_for_other(name, Clock::now() + faults.awaited_grace);
+  run.requests = manager->api_requests();
+  run.sim_counted = manager_requests(*driver);
+  run.extra_verdict_s = verdicts.others();
+  manager.reset();
+  if (faults.plan) cluster.sim().api().faults().set_plan({});
+  if (run.finished < static_cast<std::size_t>(n))
+    std::printf("WARNING: only %zu of %d Certifications reached a verdict in time\n", run.finished,
+                n);
+  return run;
+}
 
-  const Floor floor = replay_floor(*cluster, requests, settings.floor_clients);
-  const double per_cert = static_cast<double>(floor.requests) / static_cast<double>(finished);
+void print_throughput(const ThroughputRun& run, int certifications) {
+  std::printf(
+      "%zu of %d Certifications to verdict in %.2f s: %.1f Certifications/s; manager CPU %.2f s "
+      "(%.2f ms each); kube-sim (bench process) CPU %.2f s\n",
+      run.finished, certifications, run.wall_s, run.rate(), run.manager_cpu_s,
+      run.finished == 0 ? 0.0 : 1000.0 * run.manager_cpu_s / static_cast<double>(run.finished),
+      run.sim_cpu_s);
+}
+
+void run_throughput(const Settings& settings) {
+  const std::string profile = throughput_cluster_profile(settings, settings.certifications);
+  const int step_ms = throughput_step_ms(settings);
+  auto cluster = start_cluster(profile, std::chrono::milliseconds(step_ms));
+  std::printf(
+      "\n== throughput: %d Certifications created at once, cluster %s, %d nodes each, nodesPerJob "
+      "%d, trainer step %d ms ==\n",
+      settings.certifications, profile.c_str(), settings.nodes_per_cert, settings.nodes_per_job,
+      step_ms);
+  print_load();
+  const ThroughputRun run = measure_throughput(*cluster, settings, "throughput");
+  print_throughput(run, settings.certifications);
+  print_requests(run.requests, run.sim_counted, static_cast<int>(run.finished));
+
+  const Floor floor = replay_floor(*cluster, run.requests, settings.floor_clients);
+  const double per_cert = static_cast<double>(floor.requests) / static_cast<double>(run.finished);
   const double floor_rate = static_cast<double>(floor.requests) / floor.wall_s / per_cert;
   std::printf(
       "kube-sim floor, the same %llu requests as ConfigMap verbs from %d clients: %.2f s, %.0f "
       "requests/s, CPU %.2f s = %.1f Certifications/s\n",
       static_cast<unsigned long long>(floor.requests), settings.floor_clients, floor.wall_s,
       static_cast<double>(floor.requests) / floor.wall_s, floor.cpu_s, floor_rate);
-  std::printf("throughput / floor: %.2f\n", rate / floor_rate);
+  std::printf("throughput / floor: %.2f\n", run.rate() / floor_rate);
   print_load();
 }
 

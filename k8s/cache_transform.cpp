@@ -58,6 +58,8 @@ void trim_for_cache(json::value& object) {
     }
   } else if (kind->as_string() == "TrainJob") {
     keep_only(*o, "spec", {"suspend", "managedBy"});
+  } else if (kind->as_string() == "TrainingRuntime") {
+    o->erase("spec");
   }
 }
 

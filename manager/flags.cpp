@@ -1,10 +1,12 @@
 #include "manager/flags.hpp"
+#include "manager/reconcile_fault.hpp"
 
 #include "k8s/duration.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <variant>
 
 namespace nvcre::manager {
 
@@ -94,6 +96,11 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
          "Fault injection: how long after the start --fault-kill-actor strikes (Go duration)")
       ->group("Fault injection")
       ->capture_default_str();
+  app.add_option("--fault-reconcile-throw", flags.fault_reconcile_throw,
+                 "Fault injection: the reconcile of this object (Kind/namespace/name, e.g. "
+                 "Certification/team/cert-1; repeatable) throws on every attempt, as a poisoned "
+                 "spec would; it is reported on the object and retried with backoff")
+      ->group("Fault injection");
   app.footer(
       "Examples:\n"
       "  nvcre-manager --kubeconfig ~/.kube/config\n"
@@ -124,6 +131,10 @@ std::string validate_manager_flags(const ManagerFlags& flags) {
   if (auto after = k8s::parse_go_duration(flags.fault_kill_after); !after || after->count() < 0) {
     return "--fault-kill-after must be a duration such as 500ms or 2s, got \"" +
            flags.fault_kill_after + "\"";
+  }
+  for (const auto& target : flags.fault_reconcile_throw) {
+    const auto parsed = parse_reconcile_fault(target);
+    if (const auto* problem = std::get_if<std::string>(&parsed)) return *problem;
   }
   return {};
 }

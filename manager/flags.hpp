@@ -40,6 +40,8 @@ struct ManagerFlags {
   // (Manager::actor_names()) once this long (Go duration) after the start.
   std::string fault_kill_actor;  // "" = none
   std::string fault_kill_after = "0s";
+  // Kind/namespace/name of objects whose reconcile throws on every attempt (reconcile_fault.hpp).
+  std::vector<std::string> fault_reconcile_throw;
 };
 
 // CLI11 parse with the project's process contract: --help prints to stdout (0), a bad flag prints

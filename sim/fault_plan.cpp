@@ -117,6 +117,19 @@ const json::object& object(const json::value& value, const std::string& field) {
   return value.as_object();
 }
 
+// The target keys shared by error rules and latency (resource, namespace, name): false when `key`
+// is not one of them.
+bool parse_target_key(json::string_view key, const json::value& value, const std::string& field,
+                      TargetFilter& target) {
+  if (key != "resource" && key != "namespace" && key != "name") return false;
+  const std::string f = field + "." + std::string(key);
+  if (!value.is_string() || value.as_string().empty()) bad(f, "must be a non-empty string");
+  (key == "resource"    ? target.resource
+   : key == "namespace" ? target.ns
+                        : target.name) = std::string(value.as_string());
+  return true;
+}
+
 VerbFaults parse_verb_faults(const json::value& value, const std::string& field, bool watch) {
   VerbFaults faults;
   for (const auto& [key, v] : object(value, field)) {
@@ -136,13 +149,7 @@ VerbFaults parse_verb_faults(const json::value& value, const std::string& field,
             rule.rate = rate(e, fi + ".rate");
           } else if (k == "retryAfterSeconds") {
             rule.retry_after_seconds = non_negative_int(e, fi + ".retryAfterSeconds");
-          } else if (k == "resource" || k == "namespace" || k == "name") {
-            if (!e.is_string() || e.as_string().empty())
-              bad(fi + "." + std::string(k), "must be a non-empty string");
-            (k == "resource"    ? rule.resource
-             : k == "namespace" ? rule.ns
-                                : rule.name) = std::string(e.as_string());
-          } else {
+          } else if (!parse_target_key(k, e, fi, rule.target)) {
             bad(fi + "." + std::string(k), "unknown field");
           }
         }
@@ -150,7 +157,7 @@ VerbFaults parse_verb_faults(const json::value& value, const std::string& field,
         if (rule.code < 400 || rule.code > 599) bad(fi + ".code", "must be a 4xx or 5xx code");
         if (rule.code == 429 && rule.retry_after_seconds == 0) rule.retry_after_seconds = 1;
         // Rules for different objects may each be certain; rules for every request share one draw.
-        if (rule.resource.empty() && rule.ns.empty() && rule.name.empty()) total += rule.rate;
+        if (rule.target.any()) total += rule.rate;
         faults.errors.push_back(rule);
       }
       if (total > 1 + 1e-9) bad(f, "rates add up to more than 1");
@@ -160,7 +167,7 @@ VerbFaults parse_verb_faults(const json::value& value, const std::string& field,
           faults.latency_fixed = std::chrono::milliseconds(non_negative_int(l, f + ".fixedMs"));
         } else if (k == "jitterMs") {
           faults.latency_jitter = std::chrono::milliseconds(non_negative_int(l, f + ".jitterMs"));
-        } else {
+        } else if (!parse_target_key(k, l, f, faults.latency_target)) {
           bad(f + "." + std::string(k), "unknown field");
         }
       }
@@ -212,6 +219,16 @@ FaultPlan parse_fault_plan(std::string_view text) {
   return plan;
 }
 
+namespace {
+
+void add_target(json::object& out, const TargetFilter& target) {
+  if (!target.resource.empty()) out["resource"] = target.resource;
+  if (!target.ns.empty()) out["namespace"] = target.ns;
+  if (!target.name.empty()) out["name"] = target.name;
+}
+
+}  // namespace
+
 json::value to_json(const FaultPlan& plan) {
   json::object verbs;
   for (const auto& [name, faults] : plan.verbs) {
@@ -220,15 +237,16 @@ json::value to_json(const FaultPlan& plan) {
     for (const auto& rule : faults.errors) {
       json::object e{{"code", rule.code}, {"rate", rule.rate}};
       if (rule.retry_after_seconds > 0) e["retryAfterSeconds"] = rule.retry_after_seconds;
-      if (!rule.resource.empty()) e["resource"] = rule.resource;
-      if (!rule.ns.empty()) e["namespace"] = rule.ns;
-      if (!rule.name.empty()) e["name"] = rule.name;
+      add_target(e, rule.target);
       errors.push_back(std::move(e));
     }
     if (!errors.empty()) v["errors"] = std::move(errors);
-    if (faults.latency_fixed.count() || faults.latency_jitter.count())
-      v["latency"] = json::object{{"fixedMs", faults.latency_fixed.count()},
-                                  {"jitterMs", faults.latency_jitter.count()}};
+    if (faults.latency_fixed.count() || faults.latency_jitter.count()) {
+      json::object latency{{"fixedMs", faults.latency_fixed.count()},
+                           {"jitterMs", faults.latency_jitter.count()}};
+      add_target(latency, faults.latency_target);
+      v["latency"] = std::move(latency);
+    }
     if (faults.watch_gone_rate > 0) v["forceGoneRate"] = faults.watch_gone_rate;
     if (faults.watch_drop_seconds > 0) v["dropEverySeconds"] = faults.watch_drop_seconds;
     verbs[name] = std::move(v);
@@ -332,7 +350,8 @@ FaultDecision FaultInjector::decide(const RequestTarget& target) {
       }
     }
   }
-  if (faults->latency_fixed.count() > 0 || faults->latency_jitter.count() > 0) {
+  if ((faults->latency_fixed.count() > 0 || faults->latency_jitter.count() > 0) &&
+      faults->latency_target.applies_to(target)) {
     auto jitter = faults->latency_jitter.count() > 0 ? std::uniform_int_distribution<long long>(
                                                            0, faults->latency_jitter.count())(rng_)
                                                      : 0LL;

@@ -14,6 +14,9 @@
 //       - {code: 403, rate: 1.0, resource: workflows}  # only requests that match resource,
 //                                                      # namespace and name (each optional)
 //       latency: {fixedMs: 20, jitterMs: 30}   # delay = fixed + uniform[0, jitter]
+//     patch:
+//       latency: {fixedMs: 500, resource: workflows, name: wf-1}  # only requests that match
+//                                                                 # (resource, namespace, name)
 //     watch:
 //       forceGoneRate: 0.5        # share of watch starts answered with an ERROR 410 Expired event
 //       dropEverySeconds: 10      # every watch connection is cut (no terminating chunk) after 10 s
@@ -56,28 +59,36 @@ struct RequestTarget {
 std::optional<RequestTarget> classify_request(const std::string& method, const std::string& path,
                                               const std::map<std::string, std::string>& query);
 
-struct ErrorRule {
-  int code = 503;   // any 4xx or 5xx
-  double rate = 0;  // probability in [0, 1]
-  int retry_after_seconds =
-      0;  // 429 (default 1) and optionally 503: details.retryAfterSeconds + Retry-After
-  // Which requests the rule applies to ("" = any): the plural resource, namespace and name.
+// Which requests a rule applies to ("" = any): the plural resource, namespace and name.
+struct TargetFilter {
   std::string resource{};
   std::string ns{};
   std::string name{};
 
+  bool any() const { return resource.empty() && ns.empty() && name.empty(); }
   bool applies_to(const RequestTarget& target) const {
     return (resource.empty() || resource == target.resource) && (ns.empty() || ns == target.ns) &&
            (name.empty() || name == target.name);
   }
 };
 
+struct ErrorRule {
+  int code = 503;   // any 4xx or 5xx
+  double rate = 0;  // probability in [0, 1]
+  int retry_after_seconds =
+      0;  // 429 (default 1) and optionally 503: details.retryAfterSeconds + Retry-After
+  TargetFilter target{};
+
+  bool applies_to(const RequestTarget& request) const { return target.applies_to(request); }
+};
+
 struct VerbFaults {
   std::vector<ErrorRule> errors;
   std::chrono::milliseconds latency_fixed{0};
   std::chrono::milliseconds latency_jitter{0};
-  double watch_gone_rate = 0;  // watch only
-  int watch_drop_seconds = 0;  // watch only; 0 = never
+  TargetFilter latency_target{};  // the requests the latency applies to
+  double watch_gone_rate = 0;     // watch only
+  int watch_drop_seconds = 0;     // watch only; 0 = never
 };
 
 struct FaultPlan {

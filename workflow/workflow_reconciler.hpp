@@ -11,8 +11,9 @@
 //     group Running). A create that meets AlreadyExists comes back as the outcome and is adopted
 //     (ours) or fails the Workflow with the collision reason (foreign); no create is ever replayed
 //     after a later one failed, because there is no later one.
-//   - Objects that are not cached (dependencies) are read with LiveGet before they are deleted
-//     (ownership check, UID precondition); a Job missing from the cache is confirmed live. A pass
+//   - Dependencies are read before they are deleted (ownership check, UID precondition): from the
+//     cache when it holds them (watched kinds: TrainingRuntime and our ConfigMaps), else with a
+//     LiveGet; a Job missing from the cache is confirmed live. A pass
 //     that needed live reads launches nothing (it requeues at once); the one create such a pass may
 //     still plan is the failed-nodes ConfigMap of the groups it completes or, when it completes the
 //     last group and closes the iteration in the same status write, the succeeded-nodes ConfigMap.

@@ -85,11 +85,11 @@ k8s::ReconcilePlan reconcile_deletion(const reconcile::Context& input,
   // owned claim's volume is stamped before the claim goes (phase 3 flips only stamped volumes).
   const auto& refs = pass.status.dependencyRefs;
   for (auto it = refs.rbegin(); it != refs.rend(); ++it)
-    pass.live({it->apiVersion, it->kind, it->namespace_, it->name});
+    pass.current({it->apiVersion, it->kind, it->namespace_, it->name});
   if (pass.waiting_for_live()) return pass.finish();
   for (auto it = refs.rbegin(); it != refs.rend(); ++it) {
     const k8s::ObjectRef target{it->apiVersion, it->kind, it->namespace_, it->name};
-    const json::value* object = pass.live(target).object;
+    const json::value* object = pass.current(target).object;
     if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
     if (!stamp_claim_volume(pass, target, *object)) return pass.finish();
     pass.delete_object(target, k8s::uid_of(*object));

@@ -132,7 +132,7 @@ bool cleanup_job_dependencies(Pass& pass, std::string_view group, std::int64_t i
   if (doomed.empty()) return true;
   bool known = true;
   for (auto it = doomed.rbegin(); it != doomed.rend(); ++it)
-    known = pass.live(target_of(*it)).known && known;
+    known = pass.current(target_of(*it)).known && known;
   if (!known) return false;
   // Reverse creation order: dependents go before what they reference. A foreign object with the
   // name (not ours by owner, annotation or tracking label) is skipped and forgotten, never deleted.
@@ -140,12 +140,12 @@ bool cleanup_job_dependencies(Pass& pass, std::string_view group, std::int64_t i
   // node-results ConfigMap); its later ones keep the order.
   bool first = true;
   for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) {
-    const json::value* object = pass.live(target_of(*it)).object;
+    const json::value* object = pass.current(target_of(*it)).object;
     if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
     if (!stamp_claim_volume(pass, target_of(*it), *object)) return false;
   }
   for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) {
-    const json::value* object = pass.live(target_of(*it)).object;
+    const json::value* object = pass.current(target_of(*it)).object;
     if (object == nullptr || !owned_for_cleanup(*object, pass.uid(), pass.name())) continue;
     pass.delete_object(target_of(*it), k8s::uid_of(*object), first);
     first = false;

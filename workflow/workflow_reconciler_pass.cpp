@@ -67,6 +67,11 @@ Pass::LiveAnswer Pass::live(const k8s::ObjectRef& ref) {
   return {false, nullptr};
 }
 
+Pass::LiveAnswer Pass::current(const k8s::ObjectRef& ref) {
+  if (const boost::json::value* cached = in.cache.get(ref)) return {true, cached};
+  return live(ref);
+}
+
 void Pass::plan_reads(k8s::ReconcilePlan reads) {
   for (auto& get : reads.actions) {
     const bool planned = std::any_of(live_gets_.begin(), live_gets_.end(),

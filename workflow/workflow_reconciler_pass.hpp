@@ -62,6 +62,9 @@ class Pass {
     const boost::json::value* object = nullptr;
   };
   LiveAnswer live(const k8s::ObjectRef& ref);
+  // The object as the informer cache holds it when it does (a delete planned from it carries its
+  // UID as precondition, so a stale copy never deletes a same-named replacement), else live(ref).
+  LiveAnswer current(const k8s::ObjectRef& ref);
   bool waiting_for_live() const { return !live_gets_.empty(); }
   // An uncached List of a collection (reconcile/reads.hpp), planned as a live read while
   // unanswered.

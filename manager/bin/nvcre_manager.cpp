@@ -9,6 +9,7 @@
 #include "k8s/leader_election.hpp"
 #include "k8s/connection.hpp"
 #include "manager/flags.hpp"
+#include "manager/reconcile_fault.hpp"
 #include "k8s/metrics.hpp"
 #include "k8s/rest_client.hpp"
 #include "manager/metrics_server.hpp"
@@ -18,11 +19,13 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <random>
 #include <thread>
+#include <variant>
 
 // jemalloc (linked into this binary) reads this before main. The manager's work is many small,
 // short-lived JSON nodes made on a dozen threads; under glibc malloc a quarter of its CPU went to
@@ -74,6 +77,28 @@ std::string fault_target_problem(const nvcre::actors::Manager& manager, const st
     known += (known.empty() ? "" : ", ") + actor;
   }
   return "--fault-kill-actor: no top-level actor named \"" + name + "\" (known: " + known + ")";
+}
+
+// Wraps the reconcile of each --fault-reconcile-throw target's kind; "" or why a target names no
+// controller's kind.
+std::string inject_reconcile_faults(std::vector<nvcre::actors::ControllerSpec>& controllers,
+                                    const std::vector<std::string>& targets) {
+  for (const auto& text : targets) {
+    auto target = std::get<nvcre::manager::ReconcileFaultTarget>(
+        nvcre::manager::parse_reconcile_fault(text));  // validated with the other flags
+    auto controller = std::find_if(controllers.begin(), controllers.end(),
+                                   [&](const auto& spec) { return spec.kind == target.kind; });
+    if (controller == controllers.end()) {
+      std::string known;
+      for (const auto& spec : controllers) known += (known.empty() ? "" : ", ") + spec.kind;
+      return "--fault-reconcile-throw: no controller reconciles kind \"" + target.kind +
+             "\" (known: " + known + ")";
+    }
+    spdlog::warn("fault injection: the reconcile of {} throws on every attempt", text);
+    controller->reconcile =
+        nvcre::manager::throwing_for(std::move(controller->reconcile), std::move(target));
+  }
+  return {};
 }
 
 // The metrics endpoint --metrics-bind-address asks for (nullptr for "0"). Secure, each scrape's
@@ -138,6 +163,11 @@ int main(int argc, char** argv) {
     options.measurement_max_concurrent_reconciles = flags.measurement_max_concurrent_reconciles;
     options.watches = nvcre::actors::nvcre_watches();
     options.controllers = nvcre::actors::nvcre_controllers();
+    if (auto problem = inject_reconcile_faults(options.controllers, flags.fault_reconcile_throw);
+        !problem.empty()) {
+      std::cerr << "Error: " << problem << "\n";
+      return 1;
+    }
     options.gauge_projections = nvcre::actors::nvcre_gauge_projections();
     options.metrics = metrics;
     options.instance = identity();

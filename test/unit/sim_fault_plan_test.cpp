@@ -89,6 +89,39 @@ verbs:
             to_json(injector.plan()));
 }
 
+// Latency for one object: only its requests wait, and the filter survives the JSON round trip.
+TEST(SimFaultPlan, LatencyForOneObjectDelaysOnlyItsRequests) {
+  FaultInjector injector;
+  injector.set_plan(parse_fault_plan(R"(seed: 3
+verbs:
+  patch:
+    latency: {fixedMs: 500, resource: workflows, namespace: team, name: slow}
+)"));
+  RequestTarget slow{Verb::Patch, "nvcre.nvidia.com", "workflows", "team", "slow", "status"};
+  EXPECT_EQ(injector.decide(slow).delay, std::chrono::milliseconds(500));
+  for (RequestTarget other :
+       {RequestTarget{Verb::Patch, "nvcre.nvidia.com", "workflows", "team", "fast", "status"},
+        RequestTarget{Verb::Patch, "nvcre.nvidia.com", "jobs", "team", "slow", ""},
+        RequestTarget{Verb::Patch, "nvcre.nvidia.com", "workflows", "prod", "slow", ""},
+        RequestTarget{Verb::Update, "nvcre.nvidia.com", "workflows", "team", "slow", ""}})
+    EXPECT_EQ(injector.decide(other).delay, std::chrono::milliseconds(0))
+        << other.resource << "/" << other.ns << "/" << other.name;
+  EXPECT_EQ(injector.counter("Latency", Verb::Patch), 1u);
+  EXPECT_EQ(to_json(parse_fault_plan(json::serialize(to_json(injector.plan())))),
+            to_json(injector.plan()));
+  EXPECT_EQ(
+      json::serialize(to_json(injector.plan()).at("verbs").at("patch").at("latency")),
+      R"({"fixedMs":500,"jitterMs":0,"resource":"workflows","namespace":"team","name":"slow"})");
+  try {
+    parse_fault_plan("verbs: {get: {latency: {fixedMs: 1, name: ''}}}");
+    FAIL() << "an empty name was accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("verbs.get.latency.name: must be a non-empty string"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(SimFaultPlan, ClassifiesRequests) {
   std::map<std::string, std::string> none, watch{{"watch", "1"}};
   auto get = classify_request("GET", "/api/v1/namespaces/ns1/configmaps/a", none);
