@@ -244,14 +244,18 @@ void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input,
       result.gpu_architecture = std::string(platform::kUnknownArchitecture);
     defaults = platform::gpu_defaults(result.gpu_architecture, result.platform);
     default_mnnvl = platform::default_enable_mnnvl(result.gpu_architecture);
-    if (auto message = platform::gpu_arch_fallback_message(result.gpu_architecture)) {
-      result.events.push_back({"Warning", "GPUArchitectureDefaults", prefix + *message});
-    }
   } else {
     result.gpu_architecture = input.gpu_architecture;
   }
   settled.gpus = spec.gpusPerNode.value_or(defaults.gpusPerNode);
   settled.mlnx = spec.mlnxPerNode.value_or(defaults.mlnxPerNode);
+  if (!input.nodes.empty()) {
+    if (auto message = platform::gpu_arch_fallback_message(
+            result.gpu_architecture, settled.gpus, settled.mlnx,
+            platform::kGpuArchFieldHintWorkloadRun)) {
+      result.events.push_back({"Warning", "GPUArchitectureDefaults", prefix + *message});
+    }
+  }
   settled.mnnvl = spec.enableMNNVL.value_or(default_mnnvl);
   auto nic = platform::detect_nic_resource_name(spec.nicResourceName.value_or(""), result.platform,
                                                 result.gpu_architecture, settled.mlnx, input.nodes);
