@@ -128,8 +128,9 @@ BOOST_DESCRIBE_STRUCT(CertificateCategory, (), (domain, variant, options))
 
 // In JSON the global CategoryOptions sit inline at spec level, next to target / categories /
 // gangScheduler / placement (Go's `json:",inline"`); here they are the member `options`. The custom
-// codec decodes the four own keys into their members and every other key into `options`, so an unknown
-// key is reported once, at its spec-level path; encoding writes the own keys, then the options.
+// codec decodes the four own keys into their members and every other key into `options`, so an
+// unknown key is reported once, at its spec-level path; encoding writes the own keys, then the
+// options.
 struct CertificationSpec {
   TargetSpec target{};
   std::vector<CertificateCategory> categories{};

@@ -209,9 +209,8 @@ void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
       return;
     case WorkloadPhase::Succeeded:
       draft.set_phase(api::kConditionSucceeded, api::job_reason::kWorkloadCompleted,
-                      state.message.empty()
-                          ? "Workload " + name + " completed successfully"
-                          : "Workload " + name + " completed: " + state.message);
+                      state.message.empty() ? "Workload " + name + " completed successfully"
+                                            : "Workload " + name + " completed: " + state.message);
       return;
     case WorkloadPhase::Pending:
       // Suspended (e.g. waiting for Kueue admission): no clock starts.

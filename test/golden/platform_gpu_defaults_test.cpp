@@ -51,11 +51,10 @@ json::object matrix_of(const json::object& matrix) {
     }
     rows[architecture.empty() ? "(empty)" : architecture] = json::object{
         {"enableMNNVL", platform::default_enable_mnnvl(architecture)},
-        {"fallbackWarning",
-         optional_text(platform::gpu_arch_fallback_message(
-             architecture, platform::kFallbackNodeDefaults.gpusPerNode,
-             platform::kFallbackNodeDefaults.mlnxPerNode,
-             platform::kGpuArchFieldHintCertification))},
+        {"fallbackWarning", optional_text(platform::gpu_arch_fallback_message(
+                                architecture, platform::kFallbackNodeDefaults.gpusPerNode,
+                                platform::kFallbackNodeDefaults.mlnxPerNode,
+                                platform::kGpuArchFieldHintCertification))},
         {"gpusSlashMlnxByPlatform", by_platform}};
   }
   return rows;
