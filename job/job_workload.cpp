@@ -202,12 +202,15 @@ void update_from_workload(JobPass& pass, JobStatusDraft& draft) {
   const trainjob::WorkloadState state = trainjob::workload_state(*found.object);
   switch (state.phase) {
     case WorkloadPhase::Failed:
+      // The TrainJob's own condition message, when it has one, follows the verdict.
       workload_lost(pass, draft, ref, api::job_reason::kWorkloadFailed,
-                    "Workload " + name + " failed: " + state.message);
+                    state.message.empty() ? "Workload " + name + " failed"
+                                          : "Workload " + name + " failed: " + state.message);
       return;
     case WorkloadPhase::Succeeded:
       draft.set_phase(api::kConditionSucceeded, api::job_reason::kWorkloadCompleted,
-                      "Workload " + name + " completed");
+                      state.message.empty() ? "Workload " + name + " completed successfully"
+                                            : "Workload " + name + " completed: " + state.message);
       return;
     case WorkloadPhase::Pending:
       // Suspended (e.g. waiting for Kueue admission): no clock starts.

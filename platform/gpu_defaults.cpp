@@ -101,16 +101,22 @@ bool default_enable_mnnvl(std::string_view architecture) {
   return architecture == "gb200" || architecture == "gb300";
 }
 
-std::optional<std::string> gpu_arch_fallback_message(std::string_view architecture) {
+std::optional<std::string> gpu_arch_fallback_message(std::string_view architecture,
+                                                     std::int32_t gpus_per_node,
+                                                     std::int32_t mlnx_per_node,
+                                                     std::string_view field_hint) {
   if (architecture.empty() || architecture == kUnknownArchitecture ||
       is_known_gpu_architecture(architecture)) {
     return std::nullopt;
   }
   return "GPU architecture \"" + std::string(architecture) +
-         "\" has no built-in node defaults; using gpusPerNode=" +
+         "\" has no entry in the catalog's GPU defaults, which fall back to gpusPerNode=" +
          std::to_string(kFallbackNodeDefaults.gpusPerNode) +
-         " and mlnxPerNode=" + std::to_string(kFallbackNodeDefaults.mlnxPerNode) +
-         ". Set gpusPerNode (and mlnxPerNode) in the category options if the nodes differ";
+         " mlnxPerNode=" + std::to_string(kFallbackNodeDefaults.mlnxPerNode) +
+         " for it; this run is sized at gpusPerNode=" + std::to_string(gpus_per_node) +
+         " mlnxPerNode=" + std::to_string(mlnx_per_node) + ". If the nodes differ, set " +
+         std::string(field_hint) +
+         ", and file an issue so the architecture can be added to the catalog.";
 }
 
 std::string parse_gpu_arch_flag(std::string_view value) {

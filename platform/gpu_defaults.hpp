@@ -34,9 +34,20 @@ NodeDefaults gpu_defaults(std::string_view architecture, std::string_view platfo
 // MNNVL is on by default only for the NVLink-domain parts, GB200 and GB300 (B200/B300 stay off).
 bool default_enable_mnnvl(std::string_view architecture);
 
+// Where a user sets the sizing, named in the GPUArchitectureDefaults Warning (one per kind).
+inline constexpr std::string_view kGpuArchFieldHintCertification =
+    "spec.gpusPerNode and spec.mlnxPerNode (or spec.categories[].options)";
+inline constexpr std::string_view kGpuArchFieldHintWorkloadRun =
+    "spec.gpusPerNode and spec.mlnxPerNode";
+
 // The text of the GPUArchitectureDefaults Warning when `architecture` is a real but unlisted
-// architecture (not "", not "unknown"); nullopt otherwise. Callers prefix "<domain>/<variant>: ".
-std::optional<std::string> gpu_arch_fallback_message(std::string_view architecture);
+// architecture (not "", not "unknown"); nullopt otherwise. It names both the table's fallback
+// sizing and the sizing this run uses (`gpus_per_node`/`mlnx_per_node`, which differ when the
+// user set them), and where to set them (`field_hint`). Callers prefix "<domain>/<variant>: ".
+std::optional<std::string> gpu_arch_fallback_message(std::string_view architecture,
+                                                     std::int32_t gpus_per_node,
+                                                     std::int32_t mlnx_per_node,
+                                                     std::string_view field_hint);
 
 // ParseGPUArchFlag: "" -> ""; otherwise parse_gpu_product(value), which must be a table key, else
 // std::invalid_argument `invalid --gpu-arch "<value>": must be one of a100, b200, ...`.

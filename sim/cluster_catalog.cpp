@@ -14,9 +14,10 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::array<SimGpuModel, 9> kGpuModels{{
+constexpr std::array<SimGpuModel, 10> kGpuModels{{
     {"a100", "NVIDIA-A100-SXM4-80GB", "81920", "ampere", false, 8, 8},
     {"b200", "NVIDIA-B200", "183359", "blackwell", false, 8, 8},
+    {"b300", "NVIDIA-B300-SXM6-AC", "275040", "blackwell", false, 8, 8},  // HGX B300, x86 host
     {"gb200", "NVIDIA-GB200", "189471", "blackwell", true, 4, 8},
     {"gb300", "NVIDIA-GB300", "284208", "blackwell", true, 4, 8},
     {"h100", "NVIDIA-H100-80GB-HBM3", "81559", "hopper", false, 8, 8},

@@ -189,8 +189,7 @@ void check_required_fields(const std::string& name, const api::WorkloadRunSpec& 
 void check_placement_and_scale(const std::string& placement, const std::string& test_scale) {
   if (!workflow::is_unpinned(placement)) return;
   const std::string prefix =
-      "orchestration.placement: Unpinned is incompatible with "
-      "orchestration.testScale \"" +
+      "orchestration.placement: Unpinned is incompatible with orchestration.testScale \"" +
       test_scale + "\": ";
   if (test_scale == api::test_scale::kIntraNode) {
     throw BuildFailure(prefix +
@@ -244,14 +243,15 @@ void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input,
       result.gpu_architecture = std::string(platform::kUnknownArchitecture);
     defaults = platform::gpu_defaults(result.gpu_architecture, result.platform);
     default_mnnvl = platform::default_enable_mnnvl(result.gpu_architecture);
-    if (auto message = platform::gpu_arch_fallback_message(result.gpu_architecture)) {
-      result.events.push_back({"Warning", "GPUArchitectureDefaults", prefix + *message});
-    }
   } else {
     result.gpu_architecture = input.gpu_architecture;
   }
   settled.gpus = spec.gpusPerNode.value_or(defaults.gpusPerNode);
   settled.mlnx = spec.mlnxPerNode.value_or(defaults.mlnxPerNode);
+  if (auto message =
+          platform::gpu_arch_fallback_message(result.gpu_architecture, settled.gpus, settled.mlnx,
+                                              platform::kGpuArchFieldHintWorkloadRun))
+    result.events.push_back({"Warning", "GPUArchitectureDefaults", prefix + *message});
   settled.mnnvl = spec.enableMNNVL.value_or(default_mnnvl);
   auto nic = platform::detect_nic_resource_name(spec.nicResourceName.value_or(""), result.platform,
                                                 result.gpu_architecture, settled.mlnx, input.nodes);

@@ -33,7 +33,9 @@ json::object defaults_of(const std::string& architecture, const std::string& pla
           {"gpusPerNode", defaults.gpusPerNode},
           {"mlnxPerNode", defaults.mlnxPerNode},
           {"enableMNNVL", platform::default_enable_mnnvl(architecture)},
-          {"fallbackWarning", optional_text(platform::gpu_arch_fallback_message(architecture))}};
+          {"fallbackWarning", optional_text(platform::gpu_arch_fallback_message(
+                                  architecture, defaults.gpusPerNode, defaults.mlnxPerNode,
+                                  platform::kGpuArchFieldHintCertification))}};
 }
 
 json::object matrix_of(const json::object& matrix) {
@@ -49,7 +51,10 @@ json::object matrix_of(const json::object& matrix) {
     }
     rows[architecture.empty() ? "(empty)" : architecture] = json::object{
         {"enableMNNVL", platform::default_enable_mnnvl(architecture)},
-        {"fallbackWarning", optional_text(platform::gpu_arch_fallback_message(architecture))},
+        {"fallbackWarning", optional_text(platform::gpu_arch_fallback_message(
+                                architecture, platform::kFallbackNodeDefaults.gpusPerNode,
+                                platform::kFallbackNodeDefaults.mlnxPerNode,
+                                platform::kGpuArchFieldHintCertification))},
         {"gpusSlashMlnxByPlatform", by_platform}};
   }
   return rows;
