@@ -29,8 +29,6 @@ void decode_json(const boost::json::value& in, CertificationSpec& out, DecodeCon
       decode_member(entry.value(), key, out.categories, ctx);
     } else if (key == "gangScheduler") {
       decode_member(entry.value(), key, out.gangScheduler, ctx);
-    } else if (key == "placement") {
-      decode_member(entry.value(), key, out.placement, ctx);
     } else {
       inline_options.emplace(key, entry.value());
     }
@@ -44,7 +42,6 @@ boost::json::value encode_json(const CertificationSpec& in) {
   object.emplace("target", encode_value(in.target));
   if (!in.categories.empty()) object.emplace("categories", encode_value(in.categories));
   if (in.gangScheduler) object.emplace("gangScheduler", encode_value(*in.gangScheduler));
-  if (!in.placement.empty()) object.emplace("placement", in.placement);
   boost::json::value options = encode_value(in.options);
   for (auto& entry : options.as_object()) object.emplace(entry.key(), std::move(entry.value()));
   return object;

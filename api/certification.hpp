@@ -127,22 +127,17 @@ struct CertificateCategory {
 BOOST_DESCRIBE_STRUCT(CertificateCategory, (), (domain, variant, options))
 
 // In JSON the global CategoryOptions sit inline at spec level, next to target / categories /
-// gangScheduler / placement (Go's `json:",inline"`); here they are the member `options`. The custom
-// codec decodes the four own keys into their members and every other key into `options`, so an
-// unknown key is reported once, at its spec-level path; encoding writes the own keys, then the
-// options.
+// gangScheduler (Go's `json:",inline"`); here they are the member `options`. The custom codec
+// decodes the three own keys into their members and every other key into `options`, so an unknown
+// key is reported once, at its spec-level path; encoding writes the own keys, then the options.
 struct CertificationSpec {
   TargetSpec target{};
   std::vector<CertificateCategory> categories{};
   std::optional<GangSchedulerSpec> gangScheduler{};
-  // "" / "Pinned" or "Unpinned": copied to each Workflow's orchestration.placement. Unpinned runs
-  // one Job of exactly nodesPerJob nodes without a hostname pin, so nodesPerJob must be explicit.
-  std::string placement{};
   CategoryOptions options{};
   bool operator==(const CertificationSpec&) const = default;
 };
-BOOST_DESCRIBE_STRUCT(CertificationSpec, (),
-                      (target, categories, gangScheduler, placement, options))
+BOOST_DESCRIBE_STRUCT(CertificationSpec, (), (target, categories, gangScheduler, options))
 void decode_json(const boost::json::value& in, CertificationSpec& out, DecodeContext& ctx);
 boost::json::value encode_json(const CertificationSpec& in);
 

@@ -6,7 +6,6 @@
 #include "certification/options.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "workflow/node_discovery.hpp"
-#include "workflow/workflow_document.hpp"
 #include "overrides/overrides.hpp"
 
 namespace nvcre::certification {
@@ -109,7 +108,6 @@ std::string target_architecture(const api::Certification& certification,
 
 catalog::BuildConfig category_build_config(const std::string& key, const catalog::Entry& entry,
                                            const api::CategoryOptions& options,
-                                           std::string_view placement,
                                            const std::string& architecture,
                                            const platform::DetectionFacts& facts, bool offline,
                                            std::vector<BuildEvent>& events) {
@@ -135,20 +133,6 @@ catalog::BuildConfig category_build_config(const std::string& key, const catalog
   config.nic_resource_name = nic.resourceName;
   if (!nic.message.empty())
     events.push_back({"Normal", "NICResourceDetection", key + ": " + nic.message});
-  if (workflow::is_unpinned(placement) && !options.nodesPerJob) {
-    // Auto-sizing would template the job at every matching node, the fleet-spanning job that
-    // Unpinned exists to avoid; the user must say the size.
-    const std::size_t matching =
-        offline ? arch_nodes.size()
-                : workflow::filter_by_gpu_capacity(arch_nodes, config.gpus_per_node).kept.size();
-    throw CategoryBuildError(
-        std::string(kWorkflowValidationFailed),
-        key +
-            ": placement Unpinned requires an explicit nodesPerJob. Unpinned runs one job of the "
-            "size you ask for and will not fall back to running across all " +
-            std::to_string(matching) +
-            " matching nodes; set nodesPerJob globally or on this category");
-  }
   config.nodes_per_job = offline ? options.nodesPerJob.value_or(1)
                                  : controller_nodes_per_job(key, entry, options, architecture,
                                                             arch_nodes, config.gpus_per_node);
@@ -164,9 +148,6 @@ void build_and_resolve_overrides(ResolvedCategory& resolved, const catalog::Entr
                                  const catalog::BuildConfig& config,
                                  const platform::DetectionFacts& facts, bool offline) {
   api::WorkflowSpec spec = entry.build(certification.spec.target, config);
-  // Before the overrides, so an orchestration override may still replace it.
-  if (!certification.spec.placement.empty())
-    spec.orchestration.placement = certification.spec.placement;
   const std::int64_t domains =
       spec.orchestration.topology
           ? platform::count_topology_domains(spec.orchestration.topology->topologyKey, facts.nodes)
@@ -195,9 +176,8 @@ ResolvedCategory resolve_category(const api::Certification& certification,
   resolved.options = resolved_options(certification.spec, category);
   const std::string key = resolved.key();
   try {
-    const auto config =
-        category_build_config(key, entry, resolved.options, certification.spec.placement,
-                              architecture, facts, offline, resolved.events);
+    const auto config = category_build_config(key, entry, resolved.options, architecture, facts,
+                                              offline, resolved.events);
     build_and_resolve_overrides(resolved, entry, certification, config, facts, offline);
   } catch (const CategoryBuildError&) {
     throw;

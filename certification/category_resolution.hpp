@@ -4,7 +4,6 @@
 // resolution, against detection facts. Pure; throws CategoryBuildError. The catalog_resolver
 // actor runs it for the controller, build_category_workflow for offline renders.
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "api/certification.hpp"
@@ -44,12 +43,9 @@ std::string target_architecture(const api::Certification& certification,
 
 // Options, GPU defaults and node count for the entry's build. Offline,
 // nodesPerJob defaults to 1; the controller sizes the job against the primary-architecture nodes
-// that can supply gpusPerNode. Under `placement` Unpinned nodesPerJob must be explicit
-// (WorkflowValidationFailed otherwise). Appends GPUArchitectureDefaults / NICResourceDetection
-// notices.
+// that can supply gpusPerNode. Appends GPUArchitectureDefaults / NICResourceDetection notices.
 catalog::BuildConfig category_build_config(const std::string& key, const catalog::Entry& entry,
                                            const api::CategoryOptions& options,
-                                           std::string_view placement,
                                            const std::string& architecture,
                                            const platform::DetectionFacts& facts, bool offline,
                                            std::vector<BuildEvent>& events);
