@@ -114,20 +114,18 @@ void run_isolation(const Settings& settings) {
         kThrowing, reconcile_errors(*cluster, kThrowing),
         faulty.extra_verdict_s.contains(kThrowing) ? "reached (unexpected)" : "none (expected)",
         kSlow,
-        static_cast<unsigned long long>(cluster->sim().api().faults().counter(
-                                            "Latency", sim::Verb::Patch) +
-                                        cluster->sim().api().faults().counter(
-                                            "Latency", sim::Verb::Create) +
-                                        cluster->sim().api().faults().counter(
-                                            "Latency", sim::Verb::Update) +
-                                        cluster->sim().api().faults().counter(
-                                            "Latency", sim::Verb::Delete)),
+        static_cast<unsigned long long>(
+            cluster->sim().api().faults().counter("Latency", sim::Verb::Patch) +
+            cluster->sim().api().faults().counter("Latency", sim::Verb::Create) +
+            cluster->sim().api().faults().counter("Latency", sim::Verb::Update) +
+            cluster->sim().api().faults().counter("Latency", sim::Verb::Delete)),
         slow == faulty.extra_verdict_s.end()
             ? "none within 60 s after the others"
             : ("after " + std::to_string(slow->second) + " s").c_str());
-    std::printf("  (the others' figures stop at their own last verdict: the wait for %s is not in "
-                "them)\n",
-                kSlow);
+    std::printf(
+        "  (the others' figures stop at their own last verdict: the wait for %s is not in "
+        "them)\n",
+        kSlow);
   }
   const double clean = median(clean_rates), faulty = median(faulty_rates);
   std::printf(

@@ -30,9 +30,8 @@ reconcile::Function throwing_for(reconcile::Function inner, ReconcileFaultTarget
         jsonkit::string_at(*context.object, {"metadata", "name"}) == target.name &&
         jsonkit::string_at(*context.object, {"metadata", "namespace"}) == target.ns) {
       throw std::runtime_error("fault injection (--fault-reconcile-throw): the reconcile of " +
-                               target.kind + " " +
-                               (target.ns.empty() ? "" : target.ns + "/") + target.name +
-                               " throws on every attempt");
+                               target.kind + " " + (target.ns.empty() ? "" : target.ns + "/") +
+                               target.name + " throws on every attempt");
     }
     return inner(context);
   };

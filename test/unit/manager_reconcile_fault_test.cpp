@@ -28,8 +28,8 @@ TEST(ReconcileFault, ParsesKindNamespaceAndName) {
 }
 
 TEST(ReconcileFault, RefusesWhatIsNotKindNamespaceName) {
-  for (const char* text : {"cert-1", "Certification/cert-1", "a/b/c/d", "/team/cert-1",
-                           "Certification/team/"}) {
+  for (const char* text :
+       {"cert-1", "Certification/cert-1", "a/b/c/d", "/team/cert-1", "Certification/team/"}) {
     auto parsed = parse_reconcile_fault(text);
     ASSERT_TRUE(std::holds_alternative<std::string>(parsed)) << text;
     const auto& problem = std::get<std::string>(parsed);
@@ -55,8 +55,8 @@ TEST(ReconcileFault, OnlyTheTargetThrowsAndOthersReachTheReconcile) {
     return json::value{{"metadata", {{"namespace", ns}, {"name", name}}}};
   };
   auto context = [&](const json::value* primary) {
-    return reconcile::Context{primary, cache, live, outcome, k8s::Clock::now(), pod_logs, answers,
-                              memo};
+    return reconcile::Context{primary,           cache,    live,    outcome,
+                              k8s::Clock::now(), pod_logs, answers, memo};
   };
   const json::value bad = object("team", "bad");
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -64,8 +64,7 @@ TEST(ReconcileFault, OnlyTheTargetThrowsAndOthersReachTheReconcile) {
       (void)wrapped(context(&bad));
       FAIL() << "attempt " << attempt << " did not throw";
     } catch (const std::runtime_error& error) {
-      EXPECT_NE(std::string(error.what()).find("Certification team/bad throws"),
-                std::string::npos)
+      EXPECT_NE(std::string(error.what()).find("Certification team/bad throws"), std::string::npos)
           << error.what();
     }
   }
