@@ -8,6 +8,7 @@
 #include "api/certification.hpp"
 #include "api/codec.hpp"
 #include "certification/naming.hpp"
+#include "jsonkit/paths.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -56,26 +57,28 @@ ThroughputFaults faults_for(const Settings& settings, int node_count) {
   return faults;
 }
 
-// The ReconcileError Events recorded on `name`: proof that the injected crash happened.
+// The ReconcileError Events recorded on `name` (their counts summed): proof that the injected
+// crash happened.
 int reconcile_errors(nvcre::manager::EmbeddedCluster& cluster, const std::string& name) {
   auto client = bench_client(cluster);
   const json::value events = client->list({"", "v1", "events", true}, kNamespace);
   int count = 0;
   for (const auto& event : events.at("items").as_array()) {
-    const auto* regarding = event.as_object().if_contains("involvedObject");
-    if (regarding == nullptr) regarding = event.as_object().if_contains("regarding");
-    if (regarding == nullptr || !regarding->is_object()) continue;
-    const auto* object_name = regarding->as_object().if_contains("name");
-    const auto* reason = event.as_object().if_contains("reason");
-    if (object_name != nullptr && *object_name == name.c_str() && reason != nullptr &&
-        *reason == "ReconcileError") {
-      const auto* count_field = event.as_object().if_contains("count");
-      count += count_field != nullptr && count_field->is_int64()
-                   ? static_cast<int>(count_field->as_int64())
-                   : 1;
-    }
+    if (jsonkit::string_at(event, {"involvedObject", "name"}) != name ||
+        jsonkit::string_at(event, {"reason"}) != "ReconcileError")
+      continue;
+    const json::value* times = jsonkit::value_at(event, {"count"});
+    count += times != nullptr && times->is_int64() ? static_cast<int>(times->as_int64()) : 1;
   }
   return count;
+}
+
+// The requests kube-sim delayed, every verb.
+unsigned long long delayed_requests(nvcre::manager::EmbeddedCluster& cluster) {
+  unsigned long long total = 0;
+  for (sim::Verb verb : sim::kAllVerbs)
+    total += cluster.sim().api().faults().counter("Latency", verb);
+  return total;
 }
 
 double median(std::vector<double> values) { return percentile(std::move(values), 50); }
@@ -113,12 +116,7 @@ void run_isolation(const Settings& settings) {
         "  %s: %d ReconcileError events, verdict %s; %s: %llu writes delayed, verdict %s\n",
         kThrowing, reconcile_errors(*cluster, kThrowing),
         faulty.extra_verdict_s.contains(kThrowing) ? "reached (unexpected)" : "none (expected)",
-        kSlow,
-        static_cast<unsigned long long>(
-            cluster->sim().api().faults().counter("Latency", sim::Verb::Patch) +
-            cluster->sim().api().faults().counter("Latency", sim::Verb::Create) +
-            cluster->sim().api().faults().counter("Latency", sim::Verb::Update) +
-            cluster->sim().api().faults().counter("Latency", sim::Verb::Delete)),
+        kSlow, delayed_requests(*cluster),
         slow == faulty.extra_verdict_s.end()
             ? "none within 60 s after the others"
             : ("after " + std::to_string(slow->second) + " s").c_str());
