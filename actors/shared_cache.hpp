@@ -5,9 +5,11 @@
 // Each read gets its own CacheReader: the objects it parses (the cache keeps them compact) live
 // for that read only, and readers on other threads never share one.
 #include "api/labels.hpp"
+#include "api/meta.hpp"
 #include "k8s/cache_reader.hpp"
 #include "k8s/object_cache.hpp"
 #include "measure/worker_pods.hpp"
+#include "measurement/measurement_watches.hpp"
 
 #include <shared_mutex>
 
@@ -32,11 +34,16 @@ class SharedCache {
   // Nodes stay parsed: the cluster's inventory (in the idle baseline, not per Certification), and
   // node discovery lists every one of them on each Certification create and Workflow discovery.
   // Pods are indexed by the two labels Job and measurement passes select their pods by, so a
-  // pass reads its few pods instead of every pod of the namespace.
+  // pass reads its few pods instead of every pod of the namespace; measurements by the Job they
+  // name, so a Job's change wakes its own measurements without reading the others.
   k8s::ObjectCache cache_{
       std::set<k8s::ObjectCache::KindKey>{{"v1", "Node"}},
       k8s::ObjectCache::IndexedLabels{
-          {{"v1", "Pod"}, {std::string(api::kJobLabel), std::string(measure::kJobSetNameLabel)}}}};
+          {{"v1", "Pod"}, {std::string(api::kJobLabel), std::string(measure::kJobSetNameLabel)}}},
+      k8s::ObjectCache::IndexedFields{{{std::string(api::kApiVersion), "BandwidthMeasurement"},
+                                       {std::string(measurement::kJobRefNamePointer)}},
+                                      {{std::string(api::kApiVersion), "GoodputMeasurement"},
+                                       {std::string(measurement::kJobRefNamePointer)}}}};
 };
 
 }  // namespace nvcre::actors

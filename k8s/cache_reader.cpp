@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
 namespace nvcre::k8s {
 
 const boost::json::value* CacheReader::parsed(const CachedObject& object) const {
@@ -32,8 +34,8 @@ std::vector<const boost::json::value*> CacheReader::list(std::string_view api_ve
     const bool single_value =
         requirement.op == Requirement::Operator::Equals ||
         (requirement.op == Requirement::Operator::In && requirement.values.size() == 1);
-    if (single_value && cache_.for_each_labelled(api_version, kind, ns, requirement.key,
-                                                 requirement.values.front(), take_matching))
+    if (single_value && cache_.for_each_indexed(api_version, kind, ns, requirement.key,
+                                                requirement.values.front(), take_matching))
       return out;
   }
   cache_.for_each(api_version, kind, ns, take_matching);
@@ -48,12 +50,25 @@ std::vector<const boost::json::value*> CacheReader::owned_by(std::string_view ap
                       [&](const CachedObject& object) { return object.has_owner(owner_uid); });
 }
 
-std::vector<const boost::json::value*> CacheReader::list_mentioning(std::string_view api_version,
-                                                                    std::string_view kind,
-                                                                    std::string_view ns,
-                                                                    std::string_view text) const {
-  return parsed_where(api_version, kind, ns,
-                      [&](const CachedObject& object) { return object.mentions(text); });
+std::vector<const boost::json::value*> CacheReader::list_by_field(std::string_view api_version,
+                                                                  std::string_view kind,
+                                                                  std::string_view ns,
+                                                                  std::string_view pointer,
+                                                                  std::string_view value) const {
+  std::vector<const boost::json::value*> out;
+  if (cache_.for_each_indexed(api_version, kind, ns, pointer, value,
+                              [&](const CachedObject& object) { out.push_back(parsed(object)); }))
+    return out;
+  // JSON text holds a string verbatim unless it has a character the serializer escapes.
+  const bool verbatim = std::none_of(value.begin(), value.end(), [](char c) {
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+  });
+  cache_.for_each(api_version, kind, ns, [&](const CachedObject& object) {
+    if (verbatim && !object.mentions(value)) return;
+    const boost::json::value* parsed_object = parsed(object);
+    if (string_at_pointer_is(*parsed_object, pointer, value)) out.push_back(parsed_object);
+  });
+  return out;
 }
 
 }  // namespace nvcre::k8s

@@ -2,9 +2,10 @@
 // The CacheView of one read of an ObjectCache (SharedCache::read, under its lock; or the cache's
 // own view in tests). Objects are stored as text (k8s/cached_object.hpp); the reader parses an
 // object the first time it hands it out and keeps that DOM, at one address, until the reader goes,
-// so a reconcile that reads an object twice gets the same pointer and pays one parse. list() and
-// owned_by() select on the stored labels and owner uids, and parse only what they return. Objects
-// of kinds the cache keeps parsed are handed out as they are kept.
+// so a reconcile that reads an object twice gets the same pointer and pays one parse. list(),
+// owned_by() and list_by_field() select on the stored labels, owner uids and indexed fields, and
+// parse only what they return. Objects of kinds the cache keeps parsed are handed out as they are
+// kept.
 #include "k8s/cached_object.hpp"
 #include "k8s/object_cache.hpp"
 
@@ -27,10 +28,12 @@ class CacheReader final : public CacheView {
   std::vector<const boost::json::value*> owned_by(std::string_view api_version,
                                                   std::string_view kind, std::string_view ns,
                                                   std::string_view owner_uid) const override;
-  // Pre-selects on the stored text (CachedObject::mentions): parses only the candidates.
-  std::vector<const boost::json::value*> list_mentioning(std::string_view api_version,
-                                                         std::string_view kind, std::string_view ns,
-                                                         std::string_view text) const override;
+  // From the field index when the kind has `pointer` indexed; else every object of the kind whose
+  // stored text can hold `value` (CachedObject::mentions) is parsed and checked.
+  std::vector<const boost::json::value*> list_by_field(std::string_view api_version,
+                                                       std::string_view kind, std::string_view ns,
+                                                       std::string_view pointer,
+                                                       std::string_view value) const override;
   bool seen_deleted(const ObjectRef& ref) const override { return cache_.seen_deleted(ref); }
 
   // How many objects this reader parsed (kept-parsed ones are not counted).

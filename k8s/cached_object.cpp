@@ -44,11 +44,21 @@ const json::object* metadata_of(const json::value& object) {
 
 }  // namespace
 
-CachedObject::CachedObject(json::value object, Form form) : form_(form) {
+CachedObject::CachedObject(json::value object, Form form,
+                           const std::vector<std::string>& indexed_fields)
+    : form_(form) {
   for (const auto& [key, value] : labels_of(object)) {
     append_field(index_, key);
     append_field(index_, value);
     ++label_count_;
+  }
+  for (const auto& pointer : indexed_fields) {
+    json::error_code error;
+    const json::value* value = object.find_pointer(pointer, error);
+    append_field(index_, value != nullptr && value->is_string()
+                             ? std::string_view(value->get_string())
+                             : std::string_view());
+    ++field_count_;
   }
   const json::object* meta = metadata_of(object);
   if (const auto* owners = meta == nullptr ? nullptr : meta->if_contains("ownerReferences");
@@ -98,9 +108,17 @@ std::optional<std::string_view> CachedObject::label(std::string_view key) const 
   return std::nullopt;
 }
 
+std::string_view CachedObject::field(std::size_t i) const {
+  if (i >= field_count_) return {};
+  std::size_t at = 0;
+  for (std::size_t skip = 0; skip < 2 * std::size_t{label_count_} + i; ++skip)
+    next_field(index_, at);
+  return next_field(index_, at);
+}
+
 bool CachedObject::has_owner(std::string_view uid) const {
   std::size_t at = 0;
-  for (std::uint32_t i = 0; i < 2 * label_count_; ++i) next_field(index_, at);
+  for (std::uint32_t i = 0; i < 2 * label_count_ + field_count_; ++i) next_field(index_, at);
   while (at < index_.size()) {
     if (next_field(index_, at) == uid) return true;
   }

@@ -6,6 +6,8 @@
 // and a reader parses only the objects it is handed (k8s/cache_reader.hpp).
 // Kinds read in bulk on hot paths and not growing with the work in flight (Nodes: node discovery
 // lists all of them) can instead be kept parsed: then readers get the kept DOM, parse-free.
+// The string values of a kind's indexed fields (JSON pointers, ObjectCache::IndexedFields) are
+// kept beside the labels, so replacing or erasing the object unindexes them without a parse.
 #include "k8s/label_selector.hpp"
 
 #include <boost/json/value.hpp>
@@ -14,13 +16,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nvcre::k8s {
 
 class CachedObject {
  public:
   enum class Form { Text, Parsed };
-  CachedObject(boost::json::value object, Form form);
+  CachedObject(boost::json::value object, Form form,
+               const std::vector<std::string>& indexed_fields = {});
 
   // The DOM of a Parsed object, else nullptr.
   const boost::json::value* kept_parsed() const {
@@ -33,9 +37,11 @@ class CachedObject {
   Labels labels() const;
   // The value of label `key`, nullopt when the object has no such label (no Labels map built).
   std::optional<std::string_view> label(std::string_view key) const;
+  // The string at indexed_fields[i] when the object was stored; "" when missing or not a string.
+  std::string_view field(std::size_t i) const;
   bool has_owner(std::string_view uid) const;
-  // Whether the stored text contains `text` (always true for a Parsed object). A Kubernetes name
-  // is never escaped in JSON, so an object whose text lacks a name has no field holding it.
+  // Whether the stored text contains `text` (always true for a Parsed object). Text JSON never
+  // escapes (no quote, backslash or control character) appears verbatim in any field holding it.
   bool mentions(std::string_view text) const {
     return form_ == Form::Parsed || text_.find(text) != std::string::npos;
   }
@@ -45,9 +51,11 @@ class CachedObject {
  private:
   std::string text_;           // Form::Text
   boost::json::value parsed_;  // Form::Parsed
-  // Length-prefixed fields: label_count_ key/value pairs, then the ownerReferences' uids.
+  // Length-prefixed fields: label_count_ key/value pairs, field_count_ indexed field values, then
+  // the ownerReferences' uids.
   std::string index_;
   std::uint32_t label_count_ = 0;
+  std::uint32_t field_count_ = 0;
   Form form_ = Form::Text;
   bool has_resource_version_ = false;
   std::uint64_t resource_version_ = 0;

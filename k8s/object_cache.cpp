@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace nvcre::k8s {
@@ -42,6 +43,24 @@ std::optional<std::uint64_t> integer_resource_version(const json::value& object)
   return value;
 }
 
+bool string_at_pointer_is(const json::value& object, std::string_view pointer,
+                          std::string_view value) {
+  json::error_code error;
+  const json::value* field = object.find_pointer(pointer, error);
+  return field != nullptr && field->is_string() && field->get_string() == value;
+}
+
+std::vector<const json::value*> CacheView::list_by_field(std::string_view api_version,
+                                                         std::string_view kind, std::string_view ns,
+                                                         std::string_view pointer,
+                                                         std::string_view value) const {
+  std::vector<const json::value*> out;
+  for (const json::value* object : list(api_version, kind, ns)) {
+    if (string_at_pointer_is(*object, pointer, value)) out.push_back(object);
+  }
+  return out;
+}
+
 namespace {
 
 ObjectRef checked_ref_of(const json::value& object) {
@@ -54,13 +73,17 @@ ObjectRef checked_ref_of(const json::value& object) {
 
 }  // namespace
 
-ObjectCache::ObjectCache(std::set<KindKey> kept_parsed, IndexedLabels indexed_labels)
-    : kept_parsed_(std::move(kept_parsed)), indexed_labels_(std::move(indexed_labels)) {}
+ObjectCache::ObjectCache(std::set<KindKey> kept_parsed, IndexedLabels indexed_labels,
+                         IndexedFields indexed_fields)
+    : kept_parsed_(std::move(kept_parsed)),
+      indexed_labels_(std::move(indexed_labels)),
+      indexed_fields_(std::move(indexed_fields)) {}
 ObjectCache::~ObjectCache() = default;
 // Copies and moves take the objects, never the source's own reader (its pointers are the source's).
 ObjectCache::ObjectCache(const ObjectCache& other)
     : kept_parsed_(other.kept_parsed_),
       indexed_labels_(other.indexed_labels_),
+      indexed_fields_(other.indexed_fields_),
       kinds_(other.kinds_),
       label_index_(other.label_index_),
       delivered_(other.delivered_),
@@ -69,6 +92,7 @@ ObjectCache::ObjectCache(const ObjectCache& other)
 ObjectCache::ObjectCache(ObjectCache&& other) noexcept
     : kept_parsed_(std::move(other.kept_parsed_)),
       indexed_labels_(std::move(other.indexed_labels_)),
+      indexed_fields_(std::move(other.indexed_fields_)),
       kinds_(std::move(other.kinds_)),
       label_index_(std::move(other.label_index_)),
       delivered_(std::move(other.delivered_)),
@@ -80,6 +104,7 @@ ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
   if (this != &other) {
     kept_parsed_ = other.kept_parsed_;
     indexed_labels_ = other.indexed_labels_;
+    indexed_fields_ = other.indexed_fields_;
     kinds_ = other.kinds_;
     label_index_ = other.label_index_;
     delivered_ = other.delivered_;
@@ -93,6 +118,7 @@ ObjectCache& ObjectCache::operator=(ObjectCache&& other) noexcept {
   if (this != &other) {
     kept_parsed_ = std::move(other.kept_parsed_);
     indexed_labels_ = std::move(other.indexed_labels_);
+    indexed_fields_ = std::move(other.indexed_fields_);
     kinds_ = std::move(other.kinds_);
     label_index_ = std::move(other.label_index_);
     delivered_ = std::move(other.delivered_);
@@ -132,8 +158,20 @@ std::string ObjectCache::label_index_key(std::string_view api_version, std::stri
   return out.append(value);
 }
 
+const std::vector<std::string>& ObjectCache::fields_of(std::string_view api_version,
+                                                       std::string_view kind) const {
+  static const std::vector<std::string> kNone;
+  if (indexed_fields_.empty()) return kNone;
+  auto fields = indexed_fields_.find(KindKey{api_version, kind});
+  return fields == indexed_fields_.end() ? kNone : fields->second;
+}
+
 bool ObjectCache::is_indexed(std::string_view api_version, std::string_view kind,
                              std::string_view key) const {
+  if (key.starts_with('/')) {
+    const auto& fields = fields_of(api_version, kind);
+    return std::find(fields.begin(), fields.end(), key) != fields.end();
+  }
   if (indexed_labels_.empty()) return false;
   auto keys = indexed_labels_.find(KindKey{api_version, kind});
   return keys != indexed_labels_.end() && keys->second.contains(std::string(key));
@@ -146,21 +184,27 @@ std::size_t ObjectCache::label_index_size() const {
 }
 
 void ObjectCache::index_labels(const ObjectRef& ref, const CachedObject& object, bool add) {
-  auto keys = indexed_labels_.find(KindKey{ref.api_version, ref.kind});
-  if (keys == indexed_labels_.end()) return;
-  for (const auto& key : keys->second) {
-    const auto value = object.label(key);
-    if (!value) continue;
-    const std::string index_key = label_index_key(ref.api_version, ref.kind, key, *value);
+  auto index = [&](std::string_view key, std::string_view value) {
+    const std::string index_key = label_index_key(ref.api_version, ref.kind, key, value);
     if (add) {
       label_index_[index_key].emplace(ref.ns, ref.name);
-      continue;
+      return;
     }
     auto names = label_index_.find(index_key);
-    if (names == label_index_.end()) continue;
+    if (names == label_index_.end()) return;
     if (auto name = names->second.find(StringPair{ref.ns, ref.name}); name != names->second.end())
       names->second.erase(name);
     if (names->second.empty()) label_index_.erase(names);
+  };
+  if (auto keys = indexed_labels_.find(KindKey{ref.api_version, ref.kind});
+      keys != indexed_labels_.end()) {
+    for (const auto& key : keys->second) {
+      if (const auto value = object.label(key)) index(key, *value);
+    }
+  }
+  const auto& fields = fields_of(ref.api_version, ref.kind);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (const std::string_view value = object.field(i); !value.empty()) index(fields[i], value);
   }
 }
 
@@ -175,9 +219,12 @@ void ObjectCache::put(const ObjectRef& ref, json::value object) {
   auto it = kind->second.find(StringPair{ref.ns, ref.name});
   if (it != kind->second.end()) {
     index_labels(ref, it->second, false);
-    it->second = CachedObject(std::move(object), form);
+    it->second = CachedObject(std::move(object), form, fields_of(ref.api_version, ref.kind));
   } else {
-    it = kind->second.emplace(Key{ref.ns, ref.name}, CachedObject(std::move(object), form)).first;
+    it = kind->second
+             .emplace(Key{ref.ns, ref.name},
+                      CachedObject(std::move(object), form, fields_of(ref.api_version, ref.kind)))
+             .first;
   }
   index_labels(ref, it->second, true);
 }
@@ -278,12 +325,13 @@ std::vector<const json::value*> ObjectCache::owned_by(std::string_view api_versi
   return own_reader().owned_by(api_version, kind, ns, owner_uid);
 }
 
-std::vector<const json::value*> ObjectCache::list_mentioning(std::string_view api_version,
-                                                             std::string_view kind,
-                                                             std::string_view ns,
-                                                             std::string_view text) const {
+std::vector<const json::value*> ObjectCache::list_by_field(std::string_view api_version,
+                                                           std::string_view kind,
+                                                           std::string_view ns,
+                                                           std::string_view pointer,
+                                                           std::string_view value) const {
   std::lock_guard lock(own_reader_mutex_);
-  return own_reader().list_mentioning(api_version, kind, ns, text);
+  return own_reader().list_by_field(api_version, kind, ns, pointer, value);
 }
 
 }  // namespace nvcre::k8s

@@ -25,6 +25,10 @@
 
 namespace nvcre::k8s {
 
+// Whether `object`'s value at JSON pointer `pointer` is the string `value`.
+bool string_at_pointer_is(const boost::json::value& object, std::string_view pointer,
+                          std::string_view value);
+
 class CacheView {
  public:
   virtual ~CacheView() = default;
@@ -40,16 +44,15 @@ class CacheView {
                                                           std::string_view kind,
                                                           std::string_view ns,
                                                           std::string_view owner_uid) const = 0;
-  // Objects of (apiVersion, kind) in `ns` whose stored form may mention `text` (a name): a cheap
-  // pre-selection that never leaves out an object containing it, so the caller still checks the
-  // field it means. Spares parsing every object of a kind to find the few that name one object.
-  virtual std::vector<const boost::json::value*> list_mentioning(std::string_view api_version,
-                                                                 std::string_view kind,
-                                                                 std::string_view ns,
-                                                                 std::string_view text) const {
-    (void)text;
-    return list(api_version, kind, ns);
-  }
+  // Objects of (apiVersion, kind) in `ns` whose string at `pointer` (a JSON pointer such as
+  // "/spec/jobRef/name") is `value`, in (namespace, name) order: controller-runtime's field index.
+  // This default reads every object of the kind; ObjectCache answers from an index when the kind
+  // has that field indexed.
+  virtual std::vector<const boost::json::value*> list_by_field(std::string_view api_version,
+                                                               std::string_view kind,
+                                                               std::string_view ns,
+                                                               std::string_view pointer,
+                                                               std::string_view value) const;
   // Whether this object's watch reported it deleted and nothing of that name arrived since: proof
   // of absence as good as a live NotFound (the watch's DELETED event is the server's word), so a
   // reconcile confirming that a child is gone needs no LiveGet. False when unknown.
@@ -67,8 +70,12 @@ class ObjectCache final : public CacheView {
   // Label keys whose values are indexed, per kind (client-go's Indexers): a list selecting
   // key=value on one of them reads the matching objects only, not every object of the kind.
   using IndexedLabels = std::map<KindKey, std::set<std::string>>;
+  // String fields whose values are indexed, per kind, as JSON pointers ("/spec/jobRef/name"):
+  // list_by_field on one of them reads the matching objects only.
+  using IndexedFields = std::map<KindKey, std::vector<std::string>>;
   // `kept_parsed`: kinds stored as DOMs instead of text (see k8s/cached_object.hpp).
-  explicit ObjectCache(std::set<KindKey> kept_parsed = {}, IndexedLabels indexed_labels = {});
+  explicit ObjectCache(std::set<KindKey> kept_parsed = {}, IndexedLabels indexed_labels = {},
+                       IndexedFields indexed_fields = {});
   ~ObjectCache() override;
   ObjectCache(const ObjectCache& other);
   ObjectCache(ObjectCache&& other) noexcept;
@@ -116,11 +123,12 @@ class ObjectCache final : public CacheView {
   }
 
   // Calls fn(const CachedObject&) for each object of (apiVersion, kind) in `ns` ("" = every
-  // namespace) whose label `key` is `value`, in (namespace, name) order, and returns true; returns
-  // false without calling fn when `key` is not indexed for that kind.
+  // namespace) whose label `key` (or, for a `key` starting with '/', whose indexed field at that
+  // JSON pointer; no label key starts with '/') is `value`, in (namespace, name) order, and returns
+  // true; returns false without calling fn when `key` is not indexed for that kind.
   template <class Fn>
-  bool for_each_labelled(std::string_view api_version, std::string_view kind, std::string_view ns,
-                         std::string_view key, std::string_view value, Fn&& fn) const {
+  bool for_each_indexed(std::string_view api_version, std::string_view kind, std::string_view ns,
+                        std::string_view key, std::string_view value, Fn&& fn) const {
     if (!is_indexed(api_version, kind, key)) return false;
     auto names = label_index_.find(label_index_key(api_version, kind, key, value));
     if (names == label_index_.end()) return true;
@@ -133,8 +141,9 @@ class ObjectCache final : public CacheView {
     }
     return true;
   }
-  // Names held by the label index, all entries together: as many as indexed labels on cached
-  // objects, never more (a stale entry would be a leak, not a wrong answer).
+  // Names held by the label and field index, all entries together: as many as indexed labels and
+  // non-empty indexed fields on cached objects, never more (a stale entry would be a leak, not a
+  // wrong answer).
   std::size_t label_index_size() const;
   // The cache's own view, for tests and single-threaded tools: objects are parsed on demand and
   // kept until the next write (which invalidates every pointer handed out). The manager reads
@@ -146,9 +155,10 @@ class ObjectCache final : public CacheView {
   std::vector<const boost::json::value*> owned_by(std::string_view api_version,
                                                   std::string_view kind, std::string_view ns,
                                                   std::string_view owner_uid) const override;
-  std::vector<const boost::json::value*> list_mentioning(std::string_view api_version,
-                                                         std::string_view kind, std::string_view ns,
-                                                         std::string_view text) const override;
+  std::vector<const boost::json::value*> list_by_field(std::string_view api_version,
+                                                       std::string_view kind, std::string_view ns,
+                                                       std::string_view pointer,
+                                                       std::string_view value) const override;
   bool seen_deleted(const ObjectRef& ref) const override { return tombstones_.contains(ref); }
 
   // How many watch deletions seen_deleted remembers: a few thousand refs (a few hundred KiB) cover
@@ -175,7 +185,10 @@ class ObjectCache final : public CacheView {
   static std::string label_index_key(std::string_view api_version, std::string_view kind,
                                      std::string_view key, std::string_view value);
   bool is_indexed(std::string_view api_version, std::string_view kind, std::string_view key) const;
-  // Adds (or removes) `object`'s indexed labels for `ref`.
+  // The kind's indexed fields (empty when none).
+  const std::vector<std::string>& fields_of(std::string_view api_version,
+                                            std::string_view kind) const;
+  // Adds (or removes) `object`'s indexed labels and fields for `ref`.
   void index_labels(const ObjectRef& ref, const CachedObject& object, bool add);
   void put(const ObjectRef& ref, boost::json::value object);  // inserts or replaces
   void note_delivered(const ObjectRef& ref, const boost::json::value& object);
@@ -184,8 +197,9 @@ class ObjectCache final : public CacheView {
 
   std::set<KindKey> kept_parsed_;
   IndexedLabels indexed_labels_;
+  IndexedFields indexed_fields_;
   std::map<Key, Objects, KeyOrder> kinds_;
-  // label_index_key -> the (namespace, name) of every object carrying that label value.
+  // label_index_key -> the (namespace, name) of every object carrying that label (or field) value.
   std::map<std::string, std::set<Key, KeyOrder>, std::less<>> label_index_;
   // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
   std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;

@@ -30,14 +30,12 @@ std::vector<std::string> measurements_of_job(const k8s::ObjectRef& changed,
                                              std::string_view measurement_kind) {
   std::vector<std::string> keys;
   if (changed.api_version != api::kApiVersion || changed.kind != api::Job::kKind) return keys;
-  // Every Job change runs this: parsing every measurement of the namespace each time cost a quarter
-  // of the manager's CPU with 200 Certifications in flight (nvcre_manager_bench under perf).
-  for (const auto* measurement :
-       cache.list_mentioning(api::kApiVersion, measurement_kind, changed.ns, changed.name)) {
-    if (jsonkit::string_at(*measurement, {"spec", "jobRef", "name"}) == changed.name) {
-      keys.push_back(
-          k8s::object_key(changed.ns, jsonkit::string_at(*measurement, {"metadata", "name"})));
-    }
+  // Every Job change runs this: with 200 Certifications in flight, scanning the namespace's
+  // measurements for each one cost 6 % of the manager's CPU (nvcre_manager_bench under perf).
+  for (const auto* measurement : cache.list_by_field(api::kApiVersion, measurement_kind, changed.ns,
+                                                     kJobRefNamePointer, changed.name)) {
+    keys.push_back(
+        k8s::object_key(changed.ns, jsonkit::string_at(*measurement, {"metadata", "name"})));
   }
   std::sort(keys.begin(), keys.end());
   return keys;

@@ -1,6 +1,6 @@
 // What the informer cache knows beyond the objects it holds: which objects its watch saw deleted
 // (proof of absence, so a reconcile confirming a child is gone needs no live read), and which of
-// a kind's objects can mention a name (so a lookup by a field parses only the candidates).
+// a kind's objects hold a value in a field (from an index, or by parsing only the candidates).
 #include "k8s/cache_reader.hpp"
 #include "k8s/object_cache.hpp"
 
@@ -13,6 +13,7 @@ namespace {
 namespace json = boost::json;
 
 const ObjectRef kTrainJob{"trainer.kubeflow.org/v1alpha1", "TrainJob", "ns", "tj-a"};
+constexpr std::string_view kJobRef = "/spec/jobRef/name";
 
 json::value trainjob(std::string_view name, std::string_view resource_version,
                      std::string_view job = "job-a") {
@@ -66,18 +67,55 @@ TEST(ObjectCacheDeletions, TheOldestDeletionsAreForgottenFirst) {
       {kTrainJob.api_version, kTrainJob.kind, "ns", "tj-" + std::to_string(total - 1)}));
 }
 
-TEST(ObjectCacheDeletions, ListMentioningLeavesOutOnlyObjectsThatCannotNameIt) {
+TEST(ObjectCacheFieldIndex, AnUnindexedFieldIsFoundByReadingOnlyTheObjectsThatCanHoldIt) {
   ObjectCache cache;
   cache.upsert(trainjob("tj-a", "1", "job-a"));
   cache.upsert(trainjob("tj-b", "2", "job-b"));
-  cache.upsert(trainjob("job-a-copy", "3", "job-c"));  // mentions job-a in its own name
+  cache.upsert(trainjob("job-a-copy", "3", "job-c"));  // mentions job-a in its own name only
   const CacheReader reader(cache);
-  const auto found = reader.list_mentioning(kTrainJob.api_version, kTrainJob.kind, "ns", "job-a");
-  ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0]->at("metadata").at("name"), "job-a-copy");
-  EXPECT_EQ(found[1]->at("metadata").at("name"), "tj-a");
-  EXPECT_EQ(reader.parsed_count(), 2u) << "the object that cannot name job-a is not parsed";
-  EXPECT_EQ(cache.list_mentioning(kTrainJob.api_version, kTrainJob.kind, "ns", "job-z").size(), 0u);
+  const auto found =
+      reader.list_by_field(kTrainJob.api_version, kTrainJob.kind, "ns", kJobRef, "job-a");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->at("metadata").at("name"), "tj-a");
+  EXPECT_EQ(reader.parsed_count(), 2u) << "the object whose text cannot hold job-a is not parsed";
+  EXPECT_TRUE(
+      cache.list_by_field(kTrainJob.api_version, kTrainJob.kind, "ns", kJobRef, "job-z").empty());
+  // A value the serializer escapes is not in the text verbatim: every object is read.
+  cache.upsert(trainjob("tj-q", "4", "say \"hi\""));
+  const auto quoted =
+      cache.list_by_field(kTrainJob.api_version, kTrainJob.kind, "ns", kJobRef, "say \"hi\"");
+  ASSERT_EQ(quoted.size(), 1u);
+  EXPECT_EQ(quoted[0]->at("metadata").at("name"), "tj-q");
+}
+
+TEST(ObjectCacheFieldIndex, AnIndexedFieldIsAnsweredFromTheIndexAndFollowsEveryChange) {
+  ObjectCache cache({}, {}, {{{kTrainJob.api_version, kTrainJob.kind}, {std::string(kJobRef)}}});
+  auto names = [&](std::string_view ns, std::string_view job) {
+    const CacheReader reader(cache);
+    std::vector<std::string> out;
+    for (const auto* object :
+         reader.list_by_field(kTrainJob.api_version, kTrainJob.kind, ns, kJobRef, job))
+      out.emplace_back(object->at("metadata").at("name").as_string());
+    EXPECT_EQ(reader.parsed_count(), out.size()) << "only the matching objects are parsed";
+    return out;
+  };
+  cache.upsert(trainjob("tj-b", "1", "job-a"));
+  cache.upsert(trainjob("tj-a", "2", "job-a"));
+  cache.upsert(trainjob("job-a", "3", "job-c"));
+  cache.upsert(trainjob("tj-none", "4", ""));
+  EXPECT_EQ(names("ns", "job-a"), (std::vector<std::string>{"tj-a", "tj-b"}));
+  EXPECT_EQ(names("", "job-a"), (std::vector<std::string>{"tj-a", "tj-b"}));
+  EXPECT_TRUE(names("other", "job-a").empty());
+  EXPECT_EQ(cache.label_index_size(), 3u) << "an empty field is not indexed";
+
+  cache.upsert(trainjob("tj-b", "5", "job-c"));  // its reference moves
+  EXPECT_EQ(names("ns", "job-a"), std::vector<std::string>{"tj-a"});
+  EXPECT_EQ(names("ns", "job-c"), (std::vector<std::string>{"job-a", "tj-b"}));
+  cache.erase(trainjob("tj-a", "6", "job-a"));
+  EXPECT_TRUE(names("ns", "job-a").empty());
+  EXPECT_EQ(cache.label_index_size(), 2u) << "no stale entry is left behind";
+  cache.clear_kind(kTrainJob.api_version, kTrainJob.kind);
+  EXPECT_EQ(cache.label_index_size(), 0u);
 }
 
 }  // namespace

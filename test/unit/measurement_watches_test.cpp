@@ -25,13 +25,21 @@ boost::json::value measurement(const std::string& kind, const std::string& ns,
 class MeasurementWatches : public ::testing::Test {
  protected:
   void SetUp() override {
-    cache.upsert(measurement("BandwidthMeasurement", "ns", "j1-bandwidth", "j1"));
-    cache.upsert(measurement("BandwidthMeasurement", "ns", "j2-bandwidth", "j2"));
-    cache.upsert(measurement("BandwidthMeasurement", "other", "j1-bandwidth", "j1"));
-    cache.upsert(measurement("GoodputMeasurement", "ns", "j1-goodput", "j1"));
-    cache.upsert(measurement("BandwidthMeasurement", "ns", "unbound", ""));
+    // The same objects in a plain cache and in one that indexes the field as the manager's does.
+    for (auto* view : {&cache, &indexed}) {
+      view->upsert(measurement("BandwidthMeasurement", "ns", "j1-bandwidth", "j1"));
+      view->upsert(measurement("BandwidthMeasurement", "ns", "j2-bandwidth", "j2"));
+      view->upsert(measurement("BandwidthMeasurement", "other", "j1-bandwidth", "j1"));
+      view->upsert(measurement("GoodputMeasurement", "ns", "j1-goodput", "j1"));
+      view->upsert(measurement("BandwidthMeasurement", "ns", "unbound", ""));
+    }
   }
   nvcre::k8s::ObjectCache cache;
+  nvcre::k8s::ObjectCache indexed{
+      {},
+      {},
+      {{{kNvcre, "BandwidthMeasurement"}, {std::string(nvcre::measurement::kJobRefNamePointer)}},
+       {{kNvcre, "GoodputMeasurement"}, {std::string(nvcre::measurement::kJobRefNamePointer)}}}};
 };
 
 TEST_F(MeasurementWatches, AMeasurementWakesTheJobItNames) {
@@ -49,12 +57,22 @@ TEST_F(MeasurementWatches, NothingIsWokenForAnUnboundGoneOrForeignObject) {
 
 TEST_F(MeasurementWatches, AJobWakesOnlyItsMeasurementsOfTheAskedKindInItsNamespace) {
   const ObjectRef job{kNvcre, "Job", "ns", "j1"};
-  EXPECT_EQ(measurements_of_job(job, cache, "BandwidthMeasurement"),
-            std::vector<std::string>{"ns/j1-bandwidth"});
-  EXPECT_EQ(measurements_of_job(job, cache, "GoodputMeasurement"),
-            std::vector<std::string>{"ns/j1-goodput"});
+  for (const auto* view : {&cache, &indexed}) {
+    EXPECT_EQ(measurements_of_job(job, *view, "BandwidthMeasurement"),
+              std::vector<std::string>{"ns/j1-bandwidth"});
+    EXPECT_EQ(measurements_of_job(job, *view, "GoodputMeasurement"),
+              std::vector<std::string>{"ns/j1-goodput"});
+    EXPECT_TRUE(
+        measurements_of_job({kNvcre, "Job", "ns", "j3"}, *view, "BandwidthMeasurement").empty());
+  }
+}
+
+TEST_F(MeasurementWatches, TheIndexFollowsAMeasurementThatNamesAnotherJob) {
+  indexed.upsert(measurement("BandwidthMeasurement", "ns", "j1-bandwidth", "j2"));
   EXPECT_TRUE(
-      measurements_of_job({kNvcre, "Job", "ns", "j3"}, cache, "BandwidthMeasurement").empty());
+      measurements_of_job({kNvcre, "Job", "ns", "j1"}, indexed, "BandwidthMeasurement").empty());
+  EXPECT_EQ(measurements_of_job({kNvcre, "Job", "ns", "j2"}, indexed, "BandwidthMeasurement"),
+            (std::vector<std::string>{"ns/j1-bandwidth", "ns/j2-bandwidth"}));
 }
 
 TEST_F(MeasurementWatches, OnlyAJobChangeWakesMeasurements) {
