@@ -588,7 +588,8 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
   try {
     api::CategoryOptions options;
     options.workloadMetadata = spec.workloadMetadata;
-    overrides::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
+    overrides::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler,
+                                         platform::kSpecWorkloadLabelsPath);
   } catch (const overrides::TransformError& error) {
     throw BuildError(error.reason, prefix + error.what());
   }
