@@ -33,10 +33,10 @@ void apply_image_override(api::WorkflowSpec& spec, const std::string& image);
 // (at most 32 keys, reserved keys, label grammar). Messages name the labels at `labels_path`: the
 // job template's for a Certification, spec.workloadMetadata.labels for a WorkloadRun (the field
 // its user wrote).
-void apply_workload_labels(
-    api::WorkflowSpec& spec, const std::map<std::string, std::string>& option_labels,
-    const std::optional<api::GangSchedulerSpec>& resolved_gang,
-    std::string_view labels_path = platform::kJobTemplateWorkloadLabelsPath);
+void apply_workload_labels(api::WorkflowSpec& spec,
+                           const std::map<std::string, std::string>& option_labels,
+                           const std::optional<api::GangSchedulerSpec>& resolved_gang,
+                           std::string_view labels_path = platform::kJobTemplateWorkloadLabelsPath);
 
 // All four transforms in order; throws TransformError.
 void apply_resolved_transforms(

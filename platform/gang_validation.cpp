@@ -112,8 +112,8 @@ std::optional<std::string> check_job(const json::value& entry, std::size_t index
                                      const json::object& train_job,
                                      const api::GangSchedulerSpec& intent,
                                      std::string_view runtime_name) {
-  const std::string cannot_check = "gangScheduler is configured but TrainingRuntime " +
-                                   quoted(runtime_name) + " replicatedJob";
+  const std::string cannot_check =
+      "gangScheduler is configured but TrainingRuntime " + quoted(runtime_name) + " replicatedJob";
   const json::object* job = entry.if_object();
   if (job == nullptr) {
     return "gangScheduler is configured but TrainingRuntime " + quoted(runtime_name) +
@@ -222,8 +222,8 @@ std::string conflicting_label_message(std::string_view field_path, std::string_v
          quoted(found) + ", expected " + quoted(expected);
 }
 
-std::optional<std::string> workload_labels_problem(
-    const std::map<std::string, std::string>& labels, std::string_view field_path) {
+std::optional<std::string> workload_labels_problem(const std::map<std::string, std::string>& labels,
+                                                   std::string_view field_path) {
   const std::string path(field_path);
   if (labels.size() > kMaxWorkloadLabels) {
     return path + ": " + std::to_string(labels.size()) + " labels exceeds the maximum of " +
@@ -231,9 +231,9 @@ std::optional<std::string> workload_labels_problem(
   }
   for (const auto& [key, value] : labels) {
     if (key == kManagedByLabel || key.starts_with(kReservedPrefix)) {
-      return path + "[" + quoted(key) + "]: label key is reserved for the controller: " +
-             quoted(kManagedByLabel) + " and any key under " + quoted(kReservedPrefix) +
-             " identify workload ownership";
+      return path + "[" + quoted(key) +
+             "]: label key is reserved for the controller: " + quoted(kManagedByLabel) +
+             " and any key under " + quoted(kReservedPrefix) + " identify workload ownership";
     }
     if (auto errors = k8s::qualified_name_errors(key); !errors.empty())
       return path + "[" + quoted(key) + "]: invalid label key: " + join(errors);

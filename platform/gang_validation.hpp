@@ -49,8 +49,8 @@ struct ResolvedTemplateCheck {
 
 // ValidateResolvedJobTemplate, with the reference's messages ("gangScheduler is configured with
 // queue "q" but TrainingRuntime "r" replicatedJob "node" sets label "k" to "v" on
-// template.metadata.labels", ...). With no (configured) intent only the workload labels are checked.
-// With an intent, in order: the workload queue label (missing -> restored, equal -> ok,
+// template.metadata.labels", ...). With no (configured) intent only the workload labels are
+// checked. With an intent, in order: the workload queue label (missing -> restored, equal -> ok,
 // different -> conflict); a trainJob workload must exist; its runtimeRef (apiGroup defaults to
 // trainer.kubeflow.org, kind to ClusterTrainingRuntime; explicit empty values are kept) must be a
 // trainer.kubeflow.org TrainingRuntime supplied among `dependencies` by name; that runtime must

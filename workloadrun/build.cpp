@@ -586,8 +586,7 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
 
   // The Certification post-resolve transforms (gang rewrite, workload labels, intent).
   try {
-    api::CategoryOptions options;
-    options.workloadMetadata = spec.workloadMetadata;
+    const api::CategoryOptions options{.workloadMetadata = spec.workloadMetadata};
     overrides::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler,
                                          platform::kSpecWorkloadLabelsPath);
   } catch (const overrides::TransformError& error) {

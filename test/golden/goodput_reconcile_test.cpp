@@ -53,16 +53,15 @@ TEST(GoodputTerminalFreeze, ATerminalReentryRewritesTheSameStatus) {
     using nvcre::testing::measurement_harness::run;
     const nvcre::testing::ReconcileCase first_case =
         nvcre::testing::load_reconcile_case(golden_case);
-    const auto first = written_status(run(nvcre::measurement::reconcile_goodput_measurement,
-                                          first_case));
+    const auto first =
+        written_status(run(nvcre::measurement::reconcile_goodput_measurement, first_case));
     nvcre::testing::ReconcileCase again = nvcre::testing::load_reconcile_case(golden_case);
     json::value stored = nvcre::jsonkit::merge_patch(json::object{}, first);
     auto& conditions = stored.as_object()["conditions"].as_array();
-    conditions.erase(std::remove_if(conditions.begin(), conditions.end(),
-                                    [](const json::value& c) {
-                                      return c.at("type").as_string() == "Complete";
-                                    }),
-                     conditions.end());
+    conditions.erase(
+        std::remove_if(conditions.begin(), conditions.end(),
+                       [](const json::value& c) { return c.at("type").as_string() == "Complete"; }),
+        conditions.end());
     again.object->as_object()["status"] = stored;
     again.now += std::chrono::minutes(7);  // later wall clock: must not matter
     const auto second =

@@ -66,7 +66,8 @@ status:
 }
 
 // The reference records its ten goodput gauges together with each running sample, 0 for a figure
-// not measured yet (its integration golden `goodput-measurement` pins warmup time 0 and every name).
+// not measured yet (its integration golden `goodput-measurement` pins warmup time 0 and every
+// name).
 TEST(MeasurementGauges, ASampledRunningGoodputShowsAllTenFigures) {
   const auto running = parse_yaml(R"(
 kind: GoodputMeasurement
@@ -85,17 +86,16 @@ status:
   const auto gauges = nvcre::measurement::measurement_gauges(running);
   std::map<std::string, double> by_name;
   for (const auto& g : gauges) by_name[g.name] = g.value;
-  const std::map<std::string, double> expected{
-      {"nvcre_goodput_ratio", 0},
-      {"nvcre_goodput_avg_tflops_per_gpu", 612.4},
-      {"nvcre_goodput_avg_step_time_seconds", 1.04},
-      {"nvcre_goodput_reschedule_time_seconds", 0},
-      {"nvcre_goodput_resume_time_seconds", 4.25},
-      {"nvcre_goodput_checkpoint_save_time_seconds", 3.1},
-      {"nvcre_goodput_lost_work_time_seconds", 0},
-      {"nvcre_goodput_training_time_seconds", 0},
-      {"nvcre_goodput_warmup_time_seconds", 0},
-      {"nvcre_goodput_non_warmup_time_seconds", 3.12}};
+  const std::map<std::string, double> expected{{"nvcre_goodput_ratio", 0},
+                                               {"nvcre_goodput_avg_tflops_per_gpu", 612.4},
+                                               {"nvcre_goodput_avg_step_time_seconds", 1.04},
+                                               {"nvcre_goodput_reschedule_time_seconds", 0},
+                                               {"nvcre_goodput_resume_time_seconds", 4.25},
+                                               {"nvcre_goodput_checkpoint_save_time_seconds", 3.1},
+                                               {"nvcre_goodput_lost_work_time_seconds", 0},
+                                               {"nvcre_goodput_training_time_seconds", 0},
+                                               {"nvcre_goodput_warmup_time_seconds", 0},
+                                               {"nvcre_goodput_non_warmup_time_seconds", 3.12}};
   EXPECT_EQ(by_name, expected);
   EXPECT_EQ(gauges.size(), 10U);
   // Every family is known to the registry.
