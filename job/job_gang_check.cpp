@@ -145,7 +145,8 @@ GangCheck check_gang_consistency(JobPass& pass) {
     }
   }
   auto check = platform::validate_resolved_job_template(api::JobTemplateSpec{.spec = pass.job.spec},
-                                                        dependencies, intent);
+                                                        dependencies, intent,
+                                                        platform::kSpecWorkloadLabelsPath);
   out.conflict = std::move(check.conflict);
   if (check.jobTemplate.spec.workloadMetadata)
     out.workload_labels = check.jobTemplate.spec.workloadMetadata->labels;

@@ -87,6 +87,24 @@ std::string bandwidth_measurement_name(std::string_view job) {
   return k8s::truncate_name(std::string(job) + "-bandwidth", kMaxNameLength);
 }
 
+std::vector<const json::value*> measurements_of(const k8s::CacheView& cache, const api::Job& job,
+                                                std::string_view kind) {
+  const std::string own = kind == api::GoodputMeasurement::kKind
+                              ? goodput_measurement_name(job.metadata.name)
+                              : bandwidth_measurement_name(job.metadata.name);
+  std::vector<const json::value*> out;
+  for (const json::value* m :
+       cache.list_mentioning(api::kApiVersion, kind, job.metadata.namespace_, job.metadata.name)) {
+    if (jsonkit::string_at(*m, {"spec", "jobRef", "name"}) != job.metadata.name) continue;
+    if (jsonkit::string_at(*m, {"metadata", "name"}) == own) {
+      out.insert(out.begin(), m);
+    } else {
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+
 bool measures_job(const json::value& measurement, const api::Job& job) {
   const json::value* uid =
       jsonkit::value_at(measurement, {"metadata", "annotations", api::kJobUidAnnotation});

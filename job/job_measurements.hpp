@@ -10,11 +10,20 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nvcre::job::detail {
 
 std::string goodput_measurement_name(std::string_view job);
 std::string bandwidth_measurement_name(std::string_view job);
+
+// The measurements of `kind` (GoodputMeasurement / BandwidthMeasurement) in the Job's namespace
+// whose spec.jobRef names the Job. The reference finds them through a spec.jobRef.name field index,
+// so one created under another name (by a user, or a test harness) measures the Job too. The Job's
+// own child (`<job>-goodput` / `<job>-bandwidth`) comes first, the others follow by name: "the
+// first" is then deterministic where the reference takes the first of an index list.
+std::vector<const boost::json::value*> measurements_of(const k8s::CacheView& cache,
+                                                       const api::Job& job, std::string_view kind);
 
 // Whether `measurement` (a BandwidthMeasurement) was made for this instance of the Job: its
 // job-uid annotation names the Job's uid; one without the annotation is taken at its name.

@@ -20,10 +20,11 @@ constexpr std::chrono::seconds kDefaultStartupStallTimeout{1200};
 constexpr std::chrono::seconds kDefaultGoodputSampleInterval{60};
 constexpr std::chrono::seconds kDefaultRestartGrace{30};
 
+// The GoodputMeasurement stall detection reads and a restart resets: the first that measures the
+// Job (its own `<job>-goodput` when there is one).
 const json::value* goodput_measurement(const JobPass& pass) {
-  return pass.in.cache.get(k8s::ObjectRef{
-      std::string(api::kApiVersion), std::string(api::GoodputMeasurement::kKind),
-      pass.job.metadata.namespace_, goodput_measurement_name(pass.job.metadata.name)});
+  const auto all = measurements_of(pass.in.cache, pass.job, api::GoodputMeasurement::kKind);
+  return all.empty() ? nullptr : all.front();
 }
 
 std::optional<k8s::Clock::time_point> time_at(const json::value& object,
@@ -89,10 +90,13 @@ bool restart_allowed(const JobPass& pass, const api::JobStatus& status) {
   const auto& checkpoint = pass.job.spec.checkpoint;
   if (!checkpoint) return false;
   if (status.restartCount.value_or(0) >= checkpoint->maxRestarts.value_or(0)) return false;
-  const json::value* gm = goodput_measurement(pass);
-  const json::value* step =
-      gm == nullptr ? nullptr : value_at(*gm, {"status", "lastCheckpointStep"});
-  return step != nullptr && step->is_int64() && step->get_int64() > 0;
+  // Any measurement of the Job that saw a checkpoint will do.
+  for (const json::value* gm :
+       measurements_of(pass.in.cache, pass.job, api::GoodputMeasurement::kKind)) {
+    const json::value* step = value_at(*gm, {"status", "lastCheckpointStep"});
+    if (step != nullptr && step->is_int64() && step->get_int64() > 0) return true;
+  }
+  return false;
 }
 
 namespace {

@@ -18,15 +18,18 @@ namespace {
 
 constexpr std::chrono::minutes kDefaultMeasurementTimeout{5};
 
-const json::value* measurement(const JobPass& pass, std::string_view kind, std::string name) {
-  return pass.in.cache.get(k8s::ObjectRef{std::string(api::kApiVersion), std::string(kind),
-                                          pass.job.metadata.namespace_, std::move(name)});
+// The first BandwidthMeasurement made for this instance of the Job (by jobRef and job uid).
+const json::value* bandwidth_measurement(const JobPass& pass) {
+  for (const json::value* m :
+       measurements_of(pass.in.cache, pass.job, api::BandwidthMeasurement::kKind)) {
+    if (measures_job(*m, pass.job)) return m;
+  }
+  return nullptr;
 }
 
 void add_bandwidth(const JobPass& pass, std::map<std::string, double>& values) {
-  const json::value* object = measurement(pass, api::BandwidthMeasurement::kKind,
-                                          bandwidth_measurement_name(pass.job.metadata.name));
-  if (object == nullptr || !measures_job(*object, pass.job)) return;
+  const json::value* object = bandwidth_measurement(pass);
+  if (object == nullptr) return;
   const auto conditions = reconcile::status_conditions(*object);
   const api::Condition* complete = api::find_condition(conditions, api::kConditionComplete);
   // Only a measurement completed from the whole log of a succeeded Job is final: a live sample
@@ -47,8 +50,8 @@ void add_bandwidth(const JobPass& pass, std::map<std::string, double>& values) {
 }
 
 void add_goodput(const JobPass& pass, std::map<std::string, double>& values) {
-  const json::value* object = measurement(pass, api::GoodputMeasurement::kKind,
-                                          goodput_measurement_name(pass.job.metadata.name));
+  const auto goodput = measurements_of(pass.in.cache, pass.job, api::GoodputMeasurement::kKind);
+  const json::value* object = goodput.empty() ? nullptr : goodput.front();
   if (object == nullptr ||
       !api::condition_is_true(reconcile::status_conditions(*object), api::kConditionComplete))
     return;

@@ -12,8 +12,6 @@ using TimePoint = Clock::time_point;
 
 // Only the most recent steps of a window feed the averages.
 constexpr std::size_t kMaxWindowSteps = 100;
-// The span of a terminal anchor (a condition time, whole seconds).
-constexpr std::chrono::seconds kAnchorSecond{1};
 
 // In double: two nanosecond time points from log lines centuries apart (1709 and 2026 are both
 // representable) overflow int64 when subtracted.
@@ -68,7 +66,6 @@ struct WindowScan {
   std::optional<Step> first_step;
   std::vector<Checkpoint> checkpoints;
   std::optional<PendingCheckpointSave> open_save;  // a save line whose done line did not come
-  std::optional<TimePoint> last_event_time;        // the latest time of the events read
 };
 
 Step step_of(const CompiledProfile& profile, const LogEvent& event) {
@@ -88,8 +85,6 @@ class WindowScanner {
   explicit WindowScanner(const CompiledProfile& profile) : profile_(profile) {}
 
   void add(const LogEvent& event) {
-    if (event.timestamp && (!scan_.last_event_time || *event.timestamp > *scan_.last_event_time))
-      scan_.last_event_time = event.timestamp;
     const std::string& name = event.pattern;
     if (name == "applicationStart") {
       if (event.timestamp && !scan_.application_start) {
@@ -228,10 +223,13 @@ struct Totals {
     s.rescheduleTimeSec = format_status_number(reschedule);
     s.resumeTimeSec = format_status_number(resume);
     s.checkpointSaveTimeSec = format_status_number(checkpoint_save);
-    if (!s.currentStep) s.currentStep = 0;
-    if (!s.highestStep) s.highestStep = 0;
-    if (!s.lastCheckpointStep) s.lastCheckpointStep = 0;
-    if (!s.interruptionCount) s.interruptionCount = 0;
+    // The reference's counters are omitempty integers: a count of 0 is not written at all (the
+    // status patch turns a count falling back to 0 into a null, so nothing stale stays behind).
+    for (std::optional<std::int64_t>* count :
+         {&s.currentStep, &s.highestStep, &s.lastCheckpointStep, &s.interruptionCount,
+          &s.lastNonWarmupStep, &s.logInterval}) {
+      if (*count && **count == 0) count->reset();
+    }
   }
 };
 
@@ -307,6 +305,10 @@ void close_interruption(api::GoodputMeasurementStatus& s, Totals& totals, const 
     s.priorWarmupTimeSec.clear();
     s.priorNonWarmupTimeSec.clear();
   }
+  // The checkpoint the run resumed from, when the status did not keep its time (a status restored
+  // by hand or by an older writer), as the reference rebuilds it from the pending interruption.
+  if (s.lastCheckpointTime.empty() && open.checkpointStep.value_or(0) > 0)
+    s.lastCheckpointTime = open.tCheckpoint;
   TimePoint scheduled = first_step_at;
   if (scan.application_start) {
     scheduled = *scan.application_start;
@@ -450,18 +452,10 @@ GoodputUpdate merge_goodput_window(api::GoodputMeasurementStatus status,
   api::GoodputMeasurementStatus& s = status;
   WindowScan scan = scan_window(window);
   Totals totals(s);
-  // A running application is alive between its logged lines: its last sign of life is the
-  // sample time. An ended one stopped after its last line (of those up to the anchor).
-  if (window.last_log_time && !window.terminal) {
-    s.applicationStopTime = time_text(window.now);
-  } else if (window.last_log_time) {
-    const bool within = *window.last_log_time < window.now + kAnchorSecond;
-    if (within) {
-      s.applicationStopTime = time_text(*window.last_log_time);
-    } else if (scan.last_event_time) {
-      s.applicationStopTime = time_text(*scan.last_event_time);
-    }
-  }
+  // An application is alive between its logged lines (one that logs every N steps lags its crash
+  // by up to N steps): its last sign of life is the sample time, and for a final merge the Job's
+  // terminal transition, as the reference stamps it (a failed run's lost work runs to the anchor).
+  if (window.last_log_time) s.applicationStopTime = time_text(window.now);
   fill_pending_save(scan, window.pending_save);
   std::optional<PendingCheckpointSave> carry = window.pending_save;
   if (scan.open_save) {

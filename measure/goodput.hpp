@@ -72,7 +72,7 @@ struct GoodputWindow {
   std::optional<PendingCheckpointSave> pending_save;
   // A final merge: events after `now` (whole seconds: the Job condition's time) are dropped, steps
   // never move back, the averages are kept unless the window reaches past the highest step already
-  // recorded, and the application stopped at the window's last line rather than at `now`.
+  // recorded. Either way a window with a timestamped line stops the application at `now`.
   bool terminal = false;
 };
 

@@ -46,15 +46,38 @@ void bandwidth(const json::value& m, std::vector<k8s::GaugeSample>& out) {
   }
 }
 
+// Status field -> gauge, in the reference's order. While the measurement samples a running Job the
+// reference records every one of them (0 for a figure not measured yet); once Complete only the
+// ratio stays, the outcome.
+constexpr std::pair<const char*, const char*> kGoodputGauges[] = {
+    {"nvcre_goodput_ratio", "result"},
+    {"nvcre_goodput_avg_tflops_per_gpu", "avgTFLOPSPerGPU"},
+    {"nvcre_goodput_avg_step_time_seconds", "avgStepTimeSec"},
+    {"nvcre_goodput_reschedule_time_seconds", "rescheduleTimeSec"},
+    {"nvcre_goodput_resume_time_seconds", "resumeTimeSec"},
+    {"nvcre_goodput_checkpoint_save_time_seconds", "checkpointSaveTimeSec"},
+    {"nvcre_goodput_lost_work_time_seconds", "lostWorkTimeSec"},
+    {"nvcre_goodput_training_time_seconds", "trainingTimeSec"},
+    {"nvcre_goodput_warmup_time_seconds", "warmupTimeSec"},
+    {"nvcre_goodput_non_warmup_time_seconds", "nonWarmupTimeSec"},
+};
+
 void goodput(const json::value& m, bool complete, std::vector<k8s::GaugeSample>& out) {
   const auto labels = base_labels(m);
-  if (auto ratio = decimal(string_at(m, {"status", "result"})))
-    out.push_back({"nvcre_goodput_ratio", labels, *ratio});
-  if (complete) return;
-  if (auto tflops = decimal(string_at(m, {"status", "avgTFLOPSPerGPU"})))
-    out.push_back({"nvcre_goodput_avg_tflops_per_gpu", labels, *tflops});
-  if (auto step = decimal(string_at(m, {"status", "avgStepTimeSec"})))
-    out.push_back({"nvcre_goodput_avg_step_time_seconds", labels, *step});
+  if (complete) {
+    if (auto ratio = decimal(string_at(m, {"status", "result"})))
+      out.push_back({"nvcre_goodput_ratio", labels, *ratio});
+    return;
+  }
+  // A sample of the running Job was recorded (Measuring True): the whole set, as the reference
+  // records it with each sample. Before that, only what the status already holds.
+  const bool sampled =
+      api::condition_is_true(reconcile::status_conditions(m), api::kConditionMeasuring);
+  for (const auto& [name, field] : kGoodputGauges) {
+    auto value = decimal(string_at(m, {"status", field}));
+    if (!value && sampled) value = 0.0;
+    if (value) out.push_back({name, labels, *value});
+  }
 }
 
 }  // namespace

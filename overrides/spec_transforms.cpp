@@ -75,7 +75,8 @@ void apply_image_override(api::WorkflowSpec& spec, const std::string& image) {
 
 void apply_workload_labels(api::WorkflowSpec& spec,
                            const std::map<std::string, std::string>& option_labels,
-                           const std::optional<api::GangSchedulerSpec>& resolved_gang) {
+                           const std::optional<api::GangSchedulerSpec>& resolved_gang,
+                           std::string_view labels_path) {
   std::map<std::string, std::string> labels;
   if (spec.jobTemplate.spec.workloadMetadata)
     labels = spec.jobTemplate.spec.workloadMetadata->labels;
@@ -85,34 +86,32 @@ void apply_workload_labels(api::WorkflowSpec& spec,
     const std::string& queue = resolved_gang->queue;
     auto existing = labels.find(key);
     if (existing != labels.end() && existing->second != queue) {
-      // The reference controller's wording: the field, the key, the value found, the one needed.
-      throw TransformError(std::string(kGangSchedulingConflict),
-                           "spec.jobTemplate.spec.workloadMetadata.labels[\"" + key +
-                               "\"]: conflicting label value \"" + existing->second +
-                               "\", expected \"" + queue + "\"");
+      throw TransformError(
+          std::string(kGangSchedulingConflict),
+          platform::conflicting_label_message(labels_path, key, existing->second, queue));
     }
     labels[key] = queue;
   }
   if (labels.empty()) return;
-  if (auto problem = platform::workload_labels_problem(labels)) {
-    throw TransformError(std::string(kGangSchedulingConflict),
-                         "invalid workload labels: " + *problem);
-  }
+  if (auto problem = platform::workload_labels_problem(labels, labels_path))
+    throw TransformError(std::string(kGangSchedulingConflict), *problem);
   if (!spec.jobTemplate.spec.workloadMetadata) spec.jobTemplate.spec.workloadMetadata.emplace();
   spec.jobTemplate.spec.workloadMetadata->labels = std::move(labels);
 }
 
 void apply_resolved_transforms(api::WorkflowSpec& spec, const api::CategoryOptions& options,
-                               const std::optional<api::GangSchedulerSpec>& gang_scheduler) {
+                               const std::optional<api::GangSchedulerSpec>& gang_scheduler,
+                               std::string_view labels_path) {
   const auto resolved_gang = platform::resolve_gang_scheduler(gang_scheduler);
   platform::apply_gang_scheduler_to_dependencies(spec.dependencies, gang_scheduler);
   apply_image_override(spec, options.image);
   static const std::map<std::string, std::string> no_labels;
-  apply_workload_labels(
-      spec, options.workloadMetadata ? options.workloadMetadata->labels : no_labels, resolved_gang);
+  apply_workload_labels(spec,
+                        options.workloadMetadata ? options.workloadMetadata->labels : no_labels,
+                        resolved_gang, labels_path);
   spec.gangScheduler = resolved_gang;
-  auto check =
-      platform::validate_resolved_job_template(spec.jobTemplate, spec.dependencies, resolved_gang);
+  auto check = platform::validate_resolved_job_template(spec.jobTemplate, spec.dependencies,
+                                                        resolved_gang, labels_path);
   if (check.conflict) throw TransformError(check.conflict->reason, check.conflict->message);
   spec.jobTemplate = std::move(check.jobTemplate);
 }

@@ -7,9 +7,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "api/certification.hpp"
 #include "api/workflow.hpp"
+#include "platform/gang_validation.hpp"
 
 namespace nvcre::overrides {
 
@@ -28,13 +30,18 @@ void apply_image_override(api::WorkflowSpec& spec, const std::string& image);
 // Workload labels in precedence order: those already on the job template, then `option_labels`
 // (per key, replacing), then the gang queue label, which is insert-only: an existing equal value is
 // fine, a different one throws TransformError (GangSchedulingConflict). The result is validated
-// (at most 32 keys, reserved keys, label grammar).
+// (at most 32 keys, reserved keys, label grammar). Messages name the labels at `labels_path`: the
+// job template's for a Certification, spec.workloadMetadata.labels for a WorkloadRun (the field
+// its user wrote).
 void apply_workload_labels(api::WorkflowSpec& spec,
                            const std::map<std::string, std::string>& option_labels,
-                           const std::optional<api::GangSchedulerSpec>& resolved_gang);
+                           const std::optional<api::GangSchedulerSpec>& resolved_gang,
+                           std::string_view labels_path = platform::kJobTemplateWorkloadLabelsPath);
 
 // All four transforms in order; throws TransformError.
-void apply_resolved_transforms(api::WorkflowSpec& spec, const api::CategoryOptions& options,
-                               const std::optional<api::GangSchedulerSpec>& gang_scheduler);
+void apply_resolved_transforms(
+    api::WorkflowSpec& spec, const api::CategoryOptions& options,
+    const std::optional<api::GangSchedulerSpec>& gang_scheduler,
+    std::string_view labels_path = platform::kJobTemplateWorkloadLabelsPath);
 
 }  // namespace nvcre::overrides

@@ -4,8 +4,6 @@
 #include "jsonkit/named_merge.hpp"
 #include "overrides/when_expression.hpp"
 
-#include <boost/json/serialize.hpp>
-
 #include <algorithm>
 #include <vector>
 
@@ -49,12 +47,31 @@ std::string join_list(const std::vector<std::string>& items) {
   return out + "]";
 }
 
+// The reference's one value per matcher: equals if set, else the `in` list, else the `notIn` list,
+// else "<any>" (a matcher present with nothing in it), e.g. "gpuArchitecture=in [gb200,gb300]".
 void summarize_string_match(std::vector<std::string>& parts, const std::string& name,
                             const std::optional<api::StringMatchSpec>& match) {
   if (!match) return;
-  if (!match->equals.empty()) parts.push_back(name + "=" + match->equals);
-  if (!match->in.empty()) parts.push_back(name + " in " + join_list(match->in));
-  if (!match->notIn.empty()) parts.push_back(name + " notIn " + join_list(match->notIn));
+  std::string value = "<any>";
+  if (!match->equals.empty()) {
+    value = match->equals;
+  } else if (!match->in.empty()) {
+    value = "in " + join_list(match->in);
+  } else if (!match->notIn.empty()) {
+    value = "notIn " + join_list(match->notIn);
+  }
+  parts.push_back(name + "=" + value);
+}
+
+// "=2,>1,<3": the bounds that are set, comma-joined.
+std::string summarize_int_match(const api::IntMatchSpec& match) {
+  std::vector<std::string> bounds;
+  if (match.equals) bounds.push_back("=" + std::to_string(*match.equals));
+  if (match.greaterThan) bounds.push_back(">" + std::to_string(*match.greaterThan));
+  if (match.lessThan) bounds.push_back("<" + std::to_string(*match.lessThan));
+  std::string out;
+  for (std::size_t i = 0; i < bounds.size(); ++i) out += (i ? "," : "") + bounds[i];
+  return out;
 }
 
 }  // namespace
@@ -119,16 +136,11 @@ std::string summarize_when(const api::WhenSpec& when) {
   if (!when.workloadKind.empty()) parts.push_back("workloadKind=" + when.workloadKind);
   if (when.topology) {
     if (!when.topology->mode.empty()) parts.push_back("topology.mode=" + when.topology->mode);
-    if (const auto& count = when.topology->domainCount) {
-      if (count->equals) parts.push_back("topology.domainCount=" + std::to_string(*count->equals));
-      if (count->greaterThan)
-        parts.push_back("topology.domainCount>" + std::to_string(*count->greaterThan));
-      if (count->lessThan)
-        parts.push_back("topology.domainCount<" + std::to_string(*count->lessThan));
-    }
+    if (const auto& count = when.topology->domainCount)
+      parts.push_back("topology.domainCount=" + summarize_int_match(*count));
   }
-  if (!when.config.is_null())
-    parts.push_back("config=" + truncate_for_summary(boost::json::serialize(when.config)));
+  // The reference does not print the config it matches against.
+  if (!when.config.is_null()) parts.push_back("config=<custom>");
   if (!when.expression.empty())
     parts.push_back("expression=" + truncate_for_summary(when.expression));
   if (parts.empty()) return "<always>";

@@ -41,9 +41,10 @@ MatchContext match_context_for(const api::WorkflowSpec& spec, std::string platfo
 // for an expression it cannot evaluate.
 bool when_matches(const api::WhenSpec& when, const MatchContext& context);
 
-// "gpuArchitecture=h100, platform=aws"; "platform in [aws,gcp]"; "platform notIn [aws]";
-// "<always>" for an empty WhenSpec. Parts follow WhenSpec field order; expression (and config JSON)
-// longer than 40 characters is cut to 37 + "...".
+// The reference's wording: "gpuArchitecture=h100, platform=aws"; "platform=in [aws,gcp]";
+// "platform=notIn [aws]" (one value per matcher: equals, else in, else notIn, else "<any>");
+// "topology.domainCount=>1,<8"; "config=<custom>"; "<always>" for an empty WhenSpec. Parts follow
+// WhenSpec field order; an expression longer than 40 characters is cut to 37 + "...".
 std::string summarize_when(const api::WhenSpec& when);
 
 // Subset match of `when.config` against the context config: every key of a wanted object must

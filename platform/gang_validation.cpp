@@ -15,7 +15,26 @@ namespace {
 using api::kManagedByLabel;
 constexpr std::string_view kReservedPrefix = "nvcre.nvidia.com/";
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+// Go's %q for the strings these messages quote (label keys and values, names): '"' and '\\'
+// escaped, control characters as \xNN.
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
 
 std::string join(const std::vector<std::string>& parts) {
   std::string out;
@@ -66,20 +85,53 @@ void fold_job(const json::object& job, EffectiveJob& effective) {
   }
 }
 
-std::string describe(const json::value* value) {
-  if (value == nullptr) return "missing";
-  if (value->is_string()) return quoted(value->get_string());
-  return json::serialize(*value);
+std::string text_of(const json::value* value) {
+  if (value == nullptr) return {};
+  return value->is_string() ? std::string(value->get_string()) : json::serialize(*value);
 }
 
-std::optional<std::string> check_job(const json::object& job, std::size_t index,
+// The reference's assertQueueLabel: the configured queue under the configured key, at `path`.
+std::optional<std::string> queue_label_problem(const json::object& labels,
+                                               const api::GangSchedulerSpec& intent,
+                                               std::string_view runtime_name,
+                                               std::string_view job_name, std::string_view path) {
+  const std::string head = "gangScheduler is configured with queue " + quoted(intent.queue) +
+                           " but TrainingRuntime " + quoted(runtime_name) + " replicatedJob " +
+                           quoted(job_name);
+  const json::value* value = labels.if_contains(intent.queueLabelKey);
+  if (value == nullptr)
+    return head + " is missing label " + quoted(intent.queueLabelKey) + " on " + std::string(path);
+  if (*value != json::value(intent.queue)) {
+    return head + " sets label " + quoted(intent.queueLabelKey) + " to " + quoted(text_of(value)) +
+           " on " + std::string(path);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_job(const json::value& entry, std::size_t index,
                                      const json::object& train_job,
                                      const api::GangSchedulerSpec& intent,
                                      std::string_view runtime_name) {
-  const json::string* name = find_string(&job, "name");
-  const std::string job_name = name != nullptr ? std::string(*name) : "#" + std::to_string(index);
+  const std::string cannot_check =
+      "gangScheduler is configured but TrainingRuntime " + quoted(runtime_name) + " replicatedJob";
+  const json::object* job = entry.if_object();
+  if (job == nullptr) {
+    return "gangScheduler is configured but TrainingRuntime " + quoted(runtime_name) +
+           " replicatedJobs[" + std::to_string(index) +
+           "] is not an object, so its queue label cannot be checked";
+  }
+  const json::string* name = find_string(job, "name");
+  const std::string job_name = name != nullptr ? std::string(*name) : std::string();
+  if (find_object(*job, {"template"}) == nullptr) {
+    return cannot_check + " " + quoted(job_name) +
+           " has no template, so its queue label cannot be checked";
+  }
+  if (find_object(*job, {"template", "spec", "template"}) == nullptr) {
+    return cannot_check + " " + quoted(job_name) +
+           " has no pod template, so its queue label cannot be checked";
+  }
   EffectiveJob effective;
-  fold_job(job, effective);
+  fold_job(*job, effective);
   // Runtime patches are applied by the Trainer in list order, so a later patch wins.
   if (const json::value* patches = train_job.if_contains("runtimePatches");
       patches != nullptr && patches->is_array()) {
@@ -93,28 +145,26 @@ std::optional<std::string> check_job(const json::object& job, std::size_t index,
       for (const auto& patch_job : *patch_jobs) {
         const json::object* patch_job_object = patch_job.if_object();
         const json::string* patch_name = find_string(patch_job_object, "name");
-        if (name != nullptr && patch_name != nullptr && *patch_name == *name)
+        if (patch_name != nullptr && *patch_name == job_name)
           fold_job(*patch_job_object, effective);
       }
     }
   }
-  const std::string where =
-      "TrainingRuntime " + quoted(runtime_name) + " replicatedJob " + quoted(job_name);
-  const json::value want(intent.queue);
-  const json::value* job_label = effective.jobLabels.if_contains(intent.queueLabelKey);
-  if (job_label == nullptr || *job_label != want) {
-    return where + ": job template label " + quoted(intent.queueLabelKey) + " is " +
-           describe(job_label) + ", gangScheduler.queue is " + quoted(intent.queue);
-  }
-  const json::value* pod_label = effective.podLabels.if_contains(intent.queueLabelKey);
-  if (pod_label == nullptr || *pod_label != want) {
-    return where + ": pod template label " + quoted(intent.queueLabelKey) + " is " +
-           describe(pod_label) + ", gangScheduler.queue is " + quoted(intent.queue);
+  if (auto problem = queue_label_problem(effective.jobLabels, intent, runtime_name, job_name,
+                                         "template.metadata.labels"))
+    return problem;
+  if (auto problem = queue_label_problem(effective.podLabels, intent, runtime_name, job_name,
+                                         "template.spec.template.metadata.labels"))
+    return problem;
+  if (find_object(*job, {"template", "spec", "template", "spec"}) == nullptr) {
+    return cannot_check + " " + quoted(job_name) +
+           " has no pod spec, so its scheduler name cannot be checked";
   }
   const json::value* scheduler = effective.schedulerName ? &*effective.schedulerName : nullptr;
   if (scheduler == nullptr || *scheduler != json::value(intent.schedulerName)) {
-    return where + ": pod schedulerName is " + describe(scheduler) +
-           ", gangScheduler.schedulerName is " + quoted(intent.schedulerName);
+    return "gangScheduler is configured with schedulerName " + quoted(intent.schedulerName) +
+           " but TrainingRuntime " + quoted(runtime_name) + " replicatedJob " + quoted(job_name) +
+           " sets schedulerName " + quoted(text_of(scheduler));
   }
   return std::nullopt;
 }
@@ -123,63 +173,72 @@ std::optional<std::string> check_runtime(const api::JobTemplateSpec& job_templat
                                          const std::vector<api::DependencySpec>& dependencies,
                                          const api::GangSchedulerSpec& intent) {
   const auto& train_job = job_template.spec.workload.trainJob;
-  if (!train_job) return "gang scheduling needs a trainJob workload, and the job template has none";
-  const json::object* ref = find_object(*train_job, {"runtimeRef"});
-  if (ref == nullptr)
-    return "trainJob has no runtimeRef, so no TrainingRuntime carries the gang scheduler";
+  if (!train_job) {
+    return "gangScheduler is configured but spec.jobTemplate.spec.workload has no trainJob, so "
+           "its runtime scheduling cannot be checked";
+  }
+  // An absent runtimeRef reads as one with every field absent: Kubeflow's defaults apply.
+  static const json::object kNoRef;
+  const json::object* found_ref = find_object(*train_job, {"runtimeRef"});
+  const json::object& ref = found_ref != nullptr ? *found_ref : kNoRef;
   const std::string group =
-      jsonkit::optional_string_of(*ref, "apiGroup").value_or(std::string(kTrainerApiGroup));
+      jsonkit::optional_string_of(ref, "apiGroup").value_or(std::string(kTrainerApiGroup));
   const std::string kind =
-      jsonkit::optional_string_of(*ref, "kind").value_or(std::string(kClusterTrainingRuntimeKind));
-  const std::string name = jsonkit::optional_string_of(*ref, "name").value_or("");
-  const std::string ref_text = "trainJob.runtimeRef (apiGroup " + quoted(group) + ", kind " +
-                               quoted(kind) + ", name " + quoted(name) + ")";
-  if (group != kTrainerApiGroup || kind != kTrainingRuntimeKind) {
-    return ref_text +
-           " must name a trainer.kubeflow.org TrainingRuntime supplied in the Workflow "
-           "dependencies; anything else escapes the gang scheduler";
+      jsonkit::optional_string_of(ref, "kind").value_or(std::string(kClusterTrainingRuntimeKind));
+  const std::string name = jsonkit::optional_string_of(ref, "name").value_or("");
+  if (group != kTrainerApiGroup) {
+    return "gangScheduler is configured but the workload references runtime apiGroup " +
+           quoted(group) + " rather than " + quoted(kTrainerApiGroup) +
+           ", so its scheduling cannot be checked";
+  }
+  if (kind != kTrainingRuntimeKind) {
+    return "gangScheduler is configured but the workload references runtime kind " + quoted(kind) +
+           "; only a namespaced " + std::string(kTrainingRuntimeKind) +
+           " supplied as a Workflow dependency can be checked";
   }
   const json::object* runtime = find_runtime(dependencies, name);
   if (runtime == nullptr) {
-    return ref_text +
-           " points outside the Workflow dependencies; no trainer.kubeflow.org TrainingRuntime " +
-           quoted(name) + " is among them";
+    return "gangScheduler is configured but the workload references runtime " + quoted(name) +
+           ", which is not among the Workflow's " + std::string(kTrainingRuntimeKind) + "." +
+           std::string(kTrainerApiGroup) + " dependencies";
   }
+  // An empty list is a list: nothing to carry the queue, nothing to contradict it.
   const json::array* jobs = find_array(*runtime, {"spec", "template", "spec", "replicatedJobs"});
-  if (jobs == nullptr || jobs->empty()) {
-    return "TrainingRuntime " + quoted(name) + " has no replicatedJobs to carry the gang scheduler";
+  if (jobs == nullptr) {
+    return "gangScheduler is configured but TrainingRuntime " + quoted(name) +
+           " has no spec.template.spec.replicatedJobs, so its queue labels cannot be checked";
   }
   for (std::size_t i = 0; i < jobs->size(); ++i) {
-    const json::object* job = (*jobs)[i].if_object();
-    if (job == nullptr) {
-      return "TrainingRuntime " + quoted(name) + " replicatedJob #" + std::to_string(i) +
-             " is not an object";
-    }
-    if (auto problem = check_job(*job, i, *train_job, intent, name)) return problem;
+    if (auto problem = check_job((*jobs)[i], i, *train_job, intent, name)) return problem;
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> workload_labels_problem(
-    const std::map<std::string, std::string>& labels) {
+std::string conflicting_label_message(std::string_view field_path, std::string_view key,
+                                      std::string_view found, std::string_view expected) {
+  return std::string(field_path) + "[" + quoted(key) + "]: conflicting label value " +
+         quoted(found) + ", expected " + quoted(expected);
+}
+
+std::optional<std::string> workload_labels_problem(const std::map<std::string, std::string>& labels,
+                                                   std::string_view field_path) {
+  const std::string path(field_path);
   if (labels.size() > kMaxWorkloadLabels) {
-    return "workload labels: " + std::to_string(labels.size()) + " labels exceed the limit of " +
+    return path + ": " + std::to_string(labels.size()) + " labels exceeds the maximum of " +
            std::to_string(kMaxWorkloadLabels);
   }
   for (const auto& [key, value] : labels) {
-    if (key == kManagedByLabel)
-      return "workload labels: key " + quoted(key) + " is reserved for the controller";
-    if (key.starts_with(kReservedPrefix)) {
-      return "workload labels: key " + quoted(key) + " uses the reserved prefix " +
-             quoted(kReservedPrefix);
+    if (key == kManagedByLabel || key.starts_with(kReservedPrefix)) {
+      return path + "[" + quoted(key) +
+             "]: label key is reserved for the controller: " + quoted(kManagedByLabel) +
+             " and any key under " + quoted(kReservedPrefix) + " identify workload ownership";
     }
-    if (auto errors = k8s::qualified_name_errors(key); !errors.empty()) {
-      return "workload labels: invalid key " + quoted(key) + ": " + join(errors);
-    }
+    if (auto errors = k8s::qualified_name_errors(key); !errors.empty())
+      return path + "[" + quoted(key) + "]: invalid label key: " + join(errors);
     if (auto errors = k8s::label_value_errors(value); !errors.empty()) {
-      return "workload labels: invalid value " + quoted(value) + " for key " + quoted(key) + ": " +
+      return path + "[" + quoted(key) + "]: invalid label value " + quoted(value) + ": " +
              join(errors);
     }
   }
@@ -188,7 +247,7 @@ std::optional<std::string> workload_labels_problem(
 
 ResolvedTemplateCheck validate_resolved_job_template(
     api::JobTemplateSpec job_template, const std::vector<api::DependencySpec>& dependencies,
-    const std::optional<api::GangSchedulerSpec>& intent) {
+    const std::optional<api::GangSchedulerSpec>& intent, std::string_view labels_path) {
   ResolvedTemplateCheck check;
   const auto resolved = resolve_gang_scheduler(intent);
   auto conflict = [&](std::string message) {
@@ -204,12 +263,13 @@ ResolvedTemplateCheck validate_resolved_job_template(
       metadata->labels[resolved->queueLabelKey] = resolved->queue;
       check.queueLabelRestored = true;
     } else if (existing->second != resolved->queue) {
-      conflict("workload label " + quoted(resolved->queueLabelKey) + " is " +
-               quoted(existing->second) + ", gangScheduler.queue is " + quoted(resolved->queue));
+      conflict(conflicting_label_message(labels_path, resolved->queueLabelKey, existing->second,
+                                         resolved->queue));
     }
   }
   if (!check.conflict && job_template.spec.workloadMetadata) {
-    if (auto problem = workload_labels_problem(job_template.spec.workloadMetadata->labels))
+    if (auto problem =
+            workload_labels_problem(job_template.spec.workloadMetadata->labels, labels_path))
       conflict(*problem);
   }
   if (!check.conflict && resolved) {

@@ -51,12 +51,22 @@ Observation observe_bandwidth(Pass& pass, const api::GroupStatus& group) {
   } catch (const api::DecodeError& error) {
     return unavailable("Job " + ref.name + " cannot be decoded: " + error.what());
   }
-  if (!job.spec.bandwidthMeasurement)
-    return unavailable("Job " + ref.name + " measures no bandwidth");
-  const json::value* measurement = pass.in.cache.get(
-      {std::string(api::kApiVersion), std::string(api::BandwidthMeasurement::kKind), ref.ns,
-       job::detail::bandwidth_measurement_name(job.metadata.name)});
-  if (measurement == nullptr || !job::detail::measures_job(*measurement, job)) return {};
+  // Found by its jobRef, as the reference's index finds it: the Job's own `<job>-bandwidth`, or one
+  // created for it under another name.
+  const json::value* measurement = nullptr;
+  for (const json::value* m :
+       job::detail::measurements_of(pass.in.cache, job, api::BandwidthMeasurement::kKind)) {
+    if (job::detail::measures_job(*m, job)) {
+      measurement = m;
+      break;
+    }
+  }
+  if (measurement == nullptr) {
+    // None yet: one comes when the Job asks for it; otherwise waiting would never end.
+    if (!job.spec.bandwidthMeasurement)
+      return unavailable("Job " + ref.name + " measures no bandwidth");
+    return {};
+  }
   const auto conditions = reconcile::status_conditions(*measurement);
   const api::Condition* complete = api::find_condition(conditions, api::kConditionComplete);
   if (complete == nullptr || complete->status != api::condition_status::kTrue) return {};

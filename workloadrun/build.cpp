@@ -586,9 +586,9 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
 
   // The Certification post-resolve transforms (gang rewrite, workload labels, intent).
   try {
-    api::CategoryOptions options;
-    options.workloadMetadata = spec.workloadMetadata;
-    overrides::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler);
+    const api::CategoryOptions options{.workloadMetadata = spec.workloadMetadata};
+    overrides::apply_resolved_transforms(workflow_spec, options, spec.gangScheduler,
+                                         platform::kSpecWorkloadLabelsPath);
   } catch (const overrides::TransformError& error) {
     throw BuildError(error.reason, prefix + error.what());
   }

@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 namespace {
 
 using nvcre::jsonkit::parse_yaml;
@@ -60,6 +63,57 @@ status:
   ASSERT_EQ(gauges.size(), 1U);
   EXPECT_EQ(gauges[0].name, "nvcre_goodput_ratio");
   EXPECT_DOUBLE_EQ(gauges[0].value, 0.912);
+}
+
+// The reference records its ten goodput gauges together with each running sample, 0 for a figure
+// not measured yet (its integration golden `goodput-measurement` pins warmup time 0 and every
+// name).
+TEST(MeasurementGauges, ASampledRunningGoodputShowsAllTenFigures) {
+  const auto running = parse_yaml(R"(
+kind: GoodputMeasurement
+metadata: {name: j-goodput, namespace: ns}
+spec: {jobRef: {name: j}, logProfileRef: megatron-training}
+status:
+  lostWorkTimeSec: "0.000000"
+  rescheduleTimeSec: "0.000000"
+  resumeTimeSec: "4.250000"
+  checkpointSaveTimeSec: "3.100000"
+  avgStepTimeSec: "1.040000"
+  nonWarmupTimeSec: "3.120000"
+  avgTFLOPSPerGPU: "612.40"
+  conditions: [{type: Measuring, status: "True", reason: JobRunning}]
+)");
+  const auto gauges = nvcre::measurement::measurement_gauges(running);
+  std::map<std::string, double> by_name;
+  for (const auto& g : gauges) by_name[g.name] = g.value;
+  const std::map<std::string, double> expected{{"nvcre_goodput_ratio", 0},
+                                               {"nvcre_goodput_avg_tflops_per_gpu", 612.4},
+                                               {"nvcre_goodput_avg_step_time_seconds", 1.04},
+                                               {"nvcre_goodput_reschedule_time_seconds", 0},
+                                               {"nvcre_goodput_resume_time_seconds", 4.25},
+                                               {"nvcre_goodput_checkpoint_save_time_seconds", 3.1},
+                                               {"nvcre_goodput_lost_work_time_seconds", 0},
+                                               {"nvcre_goodput_training_time_seconds", 0},
+                                               {"nvcre_goodput_warmup_time_seconds", 0},
+                                               {"nvcre_goodput_non_warmup_time_seconds", 3.12}};
+  EXPECT_EQ(by_name, expected);
+  EXPECT_EQ(gauges.size(), 10U);
+  // Every family is known to the registry.
+  nvcre::k8s::Metrics metrics;
+  metrics.replace_object_gauges("GoodputMeasurement/ns/j-goodput", gauges);
+  EXPECT_NE(metrics.render().find("nvcre_goodput_non_warmup_time_seconds{"), std::string::npos);
+}
+
+TEST(MeasurementGauges, GoodputBeforeItsFirstSampleShowsOnlyWhatItHolds) {
+  const auto fresh = parse_yaml(R"(
+kind: GoodputMeasurement
+metadata: {name: j-goodput, namespace: ns}
+spec: {jobRef: {name: j}, logProfileRef: megatron-training}
+status: {resumeTimeSec: "1.500000"}
+)");
+  const auto gauges = nvcre::measurement::measurement_gauges(fresh);
+  ASSERT_EQ(gauges.size(), 1U);
+  EXPECT_EQ(gauges[0].name, "nvcre_goodput_resume_time_seconds");
 }
 
 TEST(ObjectGauges, SeriesAnObjectNoLongerProjectsAreRemoved) {
