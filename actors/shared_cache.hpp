@@ -5,11 +5,11 @@
 // Each read gets its own CacheReader: the objects it parses (the cache keeps them compact) live
 // for that read only, and readers on other threads never share one.
 #include "api/labels.hpp"
+#include "api/measurement.hpp"
 #include "api/meta.hpp"
 #include "k8s/cache_reader.hpp"
 #include "k8s/object_cache.hpp"
 #include "measure/worker_pods.hpp"
-#include "measurement/measurement_watches.hpp"
 
 #include <shared_mutex>
 
@@ -41,9 +41,9 @@ class SharedCache {
       k8s::ObjectCache::IndexedLabels{
           {{"v1", "Pod"}, {std::string(api::kJobLabel), std::string(measure::kJobSetNameLabel)}}},
       k8s::ObjectCache::IndexedFields{{{std::string(api::kApiVersion), "BandwidthMeasurement"},
-                                       {std::string(measurement::kJobRefNamePointer)}},
+                                       {std::string(api::kJobRefNamePointer)}},
                                       {{std::string(api::kApiVersion), "GoodputMeasurement"},
-                                       {std::string(measurement::kJobRefNamePointer)}}}};
+                                       {std::string(api::kJobRefNamePointer)}}}};
 };
 
 }  // namespace nvcre::actors

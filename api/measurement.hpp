@@ -37,6 +37,9 @@ inline constexpr std::string_view kBandwidthMeasurementFinalizer =
 // On a BandwidthMeasurement: the uid of the Job instance it measures (a group retry replaces the
 // Job under the same name).
 inline constexpr std::string_view kJobUidAnnotation = "nvcre.nvidia.com/job-uid";
+// Where a measurement names its Job (a JSON pointer): the manager's cache indexes it for both
+// kinds, so whoever looks for a Job's measurements reads only those (as a field index would).
+inline constexpr std::string_view kJobRefNamePointer = "/spec/jobRef/name";
 
 // ---------------------------------------------------------------------------------------------
 // GoodputMeasurement

@@ -93,9 +93,8 @@ std::vector<const json::value*> measurements_of(const k8s::CacheView& cache, con
                               ? goodput_measurement_name(job.metadata.name)
                               : bandwidth_measurement_name(job.metadata.name);
   std::vector<const json::value*> out;
-  for (const json::value* m :
-       cache.list_mentioning(api::kApiVersion, kind, job.metadata.namespace_, job.metadata.name)) {
-    if (jsonkit::string_at(*m, {"spec", "jobRef", "name"}) != job.metadata.name) continue;
+  for (const json::value* m : cache.list_by_field(api::kApiVersion, kind, job.metadata.namespace_,
+                                                  api::kJobRefNamePointer, job.metadata.name)) {
     if (jsonkit::string_at(*m, {"metadata", "name"}) == own) {
       out.insert(out.begin(), m);
     } else {

@@ -18,8 +18,8 @@ std::string goodput_measurement_name(std::string_view job);
 std::string bandwidth_measurement_name(std::string_view job);
 
 // The measurements of `kind` (GoodputMeasurement / BandwidthMeasurement) in the Job's namespace
-// whose spec.jobRef names the Job. The reference finds them through a spec.jobRef.name field index,
-// so one created under another name (by a user, or a test harness) measures the Job too. The Job's
+// whose spec.jobRef names the Job (the manager's cache indexes that field), so one created under
+// another name (by a user, or a test harness) measures the Job too. The Job's
 // own child (`<job>-goodput` / `<job>-bandwidth`) comes first, the others follow by name: "the
 // first" is then deterministic where the reference takes the first of an index list.
 std::vector<const boost::json::value*> measurements_of(const k8s::CacheView& cache,

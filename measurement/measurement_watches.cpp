@@ -33,7 +33,7 @@ std::vector<std::string> measurements_of_job(const k8s::ObjectRef& changed,
   // Every Job change runs this: with 200 Certifications in flight, scanning the namespace's
   // measurements for each one cost 6 % of the manager's CPU (nvcre_manager_bench under perf).
   for (const auto* measurement : cache.list_by_field(api::kApiVersion, measurement_kind, changed.ns,
-                                                     kJobRefNamePointer, changed.name)) {
+                                                     api::kJobRefNamePointer, changed.name)) {
     keys.push_back(
         k8s::object_key(changed.ns, jsonkit::string_at(*measurement, {"metadata", "name"})));
   }

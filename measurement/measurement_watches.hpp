@@ -11,10 +11,6 @@
 
 namespace nvcre::measurement {
 
-// Where a measurement names its Job (a JSON pointer): the field the manager's cache indexes for
-// both measurement kinds, so a Job change finds its measurements without reading the others.
-inline constexpr std::string_view kJobRefNamePointer = "/spec/jobRef/name";
-
 // The "ns/name" key of the Job a cached Bandwidth/GoodputMeasurement names in spec.jobRef; empty
 // when `changed` is not a measurement, is not cached or names no Job.
 std::string measured_job_key(const k8s::ObjectRef& changed, const k8s::CacheView& cache);

@@ -2,6 +2,7 @@
 // wakes the measurements of one kind that name it (and no others).
 #include "jsonkit/yaml.hpp"
 #include "k8s/object_cache.hpp"
+#include "api/measurement.hpp"
 #include "measurement/measurement_watches.hpp"
 
 #include <gtest/gtest.h>
@@ -38,8 +39,8 @@ class MeasurementWatches : public ::testing::Test {
   nvcre::k8s::ObjectCache indexed{
       {},
       {},
-      {{{kNvcre, "BandwidthMeasurement"}, {std::string(nvcre::measurement::kJobRefNamePointer)}},
-       {{kNvcre, "GoodputMeasurement"}, {std::string(nvcre::measurement::kJobRefNamePointer)}}}};
+      {{{kNvcre, "BandwidthMeasurement"}, {std::string(nvcre::api::kJobRefNamePointer)}},
+       {{kNvcre, "GoodputMeasurement"}, {std::string(nvcre::api::kJobRefNamePointer)}}}};
 };
 
 TEST_F(MeasurementWatches, AMeasurementWakesTheJobItNames) {
