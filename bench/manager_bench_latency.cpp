@@ -104,9 +104,16 @@ int run_certifications(const Settings& settings, k8s::RestClient& client, Record
   for (int s = 0; s < stream.concurrency; ++s) free_slices.push_back(stream.first_slice + s);
   int created = 0;
   int finished = 0;
+  std::optional<Clock::time_point> drain_until;
   for (;;) {
     const bool more = created < stream.count && !stream.stop.stop_requested();
     if (!more && slice_of.empty()) break;
+    if (stream.stop.stop_requested() && !drain_until) drain_until = Clock::now() + stream.drain;
+    if (drain_until && Clock::now() > *drain_until) {
+      std::printf("WARNING: %zu Certifications still in flight %lld s after the stream stopped\n",
+                  slice_of.size(), static_cast<long long>(stream.drain.count()));
+      break;
+    }
     const bool refill =
         more && (!settings.lockstep || static_cast<int>(free_slices.size()) == stream.concurrency);
     while (refill && !free_slices.empty() && created < stream.count) {

@@ -7,6 +7,7 @@
 
 #include "sim/store.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -62,8 +63,10 @@ struct CertificationStream {
   int concurrency = 1;
   int count = 0;  // Certifications in all
   Clock::time_point deadline;
-  // Ends the stream early: no Certification is created after it, the ones in flight finish.
+  // Ends the stream early: no Certification is created after it; the ones in flight are waited
+  // for up to `drain` longer (a manager that fell behind must not hold the bench for hours).
   std::stop_token stop{};
+  std::chrono::seconds drain{120};
 };
 
 // Runs `stream`; returns how many finished by its deadline (a warning names the manager's log
