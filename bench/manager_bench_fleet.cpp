@@ -146,11 +146,12 @@ void print_relist(int index, const Relist& relist) {
   std::printf("  slowest kinds:");
   for (std::size_t i = 0; i < slowest.size() && i < 4; ++i)
     std::printf(" %s %.0f ms", slowest[i].second.c_str(), slowest[i].first);
-  std::printf("\n  manager VmRSS before %.1f MiB, after %.1f MiB; peak during (VmHWM%s) %.1f MiB, "
-              "%+.1f MiB over before\n",
-              mib(relist.before.rss), mib(relist.after.rss),
-              relist.peak_reset ? ", reset at the start" : ": NOT reset, since start",
-              mib(relist.after.hwm), mib(relist.after.hwm - relist.before.rss));
+  std::printf(
+      "\n  manager VmRSS before %.1f MiB, after %.1f MiB; peak during (VmHWM%s) %.1f MiB, "
+      "%+.1f MiB over before\n",
+      mib(relist.before.rss), mib(relist.after.rss),
+      relist.peak_reset ? ", reset at the start" : ": NOT reset, since start",
+      mib(relist.after.hwm), mib(relist.after.hwm - relist.before.rss));
   std::printf("  cached objects (nvcre_cache_objects) before %.0f, after %.0f; %s\n",
               relist.objects_before, relist.objects_after, relist.cpu.c_str());
   print_load();
@@ -233,9 +234,10 @@ void run_fleet(const Settings& settings) {
       "start-up sync (spawn -> /readyz, every watched kind listed): %.2f s; manager CPU %.1f s, "
       "kube-sim + bench CPU %.1f s\n",
       sync_s, sync_manager_cpu, sync_sim_cpu);
-  std::printf("manager idle: VmRSS %.1f MiB (at /readyz %.1f MiB; VmHWM %.1f MiB), %.0f objects "
-              "cached\n",
-              mib(idle.rss), mib(at_sync.rss), mib(idle.hwm), cached_objects(manager));
+  std::printf(
+      "manager idle: VmRSS %.1f MiB (at /readyz %.1f MiB; VmHWM %.1f MiB), %.0f objects "
+      "cached\n",
+      mib(idle.rss), mib(at_sync.rss), mib(idle.hwm), cached_objects(manager));
   print_load();
 
   // 2. The Certifications in flight.
@@ -243,9 +245,10 @@ void run_fleet(const Settings& settings) {
   {
     CpuSpan cpu(manager);
     for (int i = 0; i < settings.in_flight; ++i)
-      driver->create(kCertifications, kNamespace,
-                     certification("fleet-" + std::to_string(i), slice_nodes(i, settings, node_count),
-                                   settings.nodes_per_job, settings.gpus_per_node));
+      driver->create(
+          kCertifications, kNamespace,
+          certification("fleet-" + std::to_string(i), slice_nodes(i, settings, node_count),
+                        settings.nodes_per_job, settings.gpus_per_node));
     wait_settled(settings, manager, *driver);
     std::printf("%d Certifications in flight, settled in %.1f s; %s\n", settings.in_flight,
                 std::chrono::duration<double>(Clock::now() - started).count(), cpu.text().c_str());

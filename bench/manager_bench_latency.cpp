@@ -200,8 +200,8 @@ void print_row_header() {
 }
 
 void print_row(std::string_view what, const std::vector<double>& v) {
-  std::printf("%-50.*s %9.1f %9.1f %9.1f %9.1f %9.1f\n", static_cast<int>(what.size()),
-              what.data(), percentile(v, 50), percentile(v, 90), percentile(v, 99),
+  std::printf("%-50.*s %9.1f %9.1f %9.1f %9.1f %9.1f\n", static_cast<int>(what.size()), what.data(),
+              percentile(v, 50), percentile(v, 90), percentile(v, 99),
               v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
               v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()));
 }

@@ -177,8 +177,7 @@ std::vector<MetricSample> ManagerProcess::metric(const std::string& name) const 
 std::map<std::pair<std::string, std::string>, std::uint64_t> ManagerProcess::api_requests() const {
   std::map<std::pair<std::string, std::string>, std::uint64_t> out;
   for (auto& sample : metric("nvcre_api_requests_total"))
-    out[{sample.labels["kind"], sample.labels["verb"]}] +=
-        static_cast<std::uint64_t>(sample.value);
+    out[{sample.labels["kind"], sample.labels["verb"]}] += static_cast<std::uint64_t>(sample.value);
   return out;
 }
 

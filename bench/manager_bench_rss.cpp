@@ -27,7 +27,6 @@ std::string string_at(const json::value& object, std::string_view a, std::string
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
-
 }  // namespace
 
 CachedKinds cached_kinds(k8s::RestClient& client) {

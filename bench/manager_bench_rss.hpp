@@ -31,8 +31,7 @@ void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout);
 
 // Settled: every one of settings.in_flight Certifications has its TrainJobs, the watched objects
 // stop changing in number and the manager goes idle (or the waits time out).
-void wait_settled(const Settings& settings, const ManagerProcess& manager,
-                  k8s::RestClient& client);
+void wait_settled(const Settings& settings, const ManagerProcess& manager, k8s::RestClient& client);
 
 void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
                         const CachedKinds& idle_cache);

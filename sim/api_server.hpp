@@ -138,7 +138,8 @@ class ApiServer {
   // POST serviceaccounts/<name>/token (TokenRequest).
   HttpResponse token_request(const HttpRequest& request, const ResourceInfo& info,
                              const std::string& ns, const std::string& name);
-  HttpResponse admin(const HttpRequest& request);  // /sim/faults, /sim/stats, /sim/logs, /sim/watches
+  // /sim/faults, /sim/stats, /sim/logs, /sim/watches (api_server_admin.cpp).
+  HttpResponse admin(const HttpRequest& request);
   HttpResponse replay_log(const HttpRequest& request);  // PUT /sim/logs/<namespace>/<pod>
   HttpResponse dispatch(const HttpRequest& request, const rbac::UserInfo& user,
                         std::shared_ptr<WatchStream>& watch);
@@ -183,7 +184,7 @@ class ApiServer {
   FaultInjector faults_;
   RequestLog log_;
   auth::TokenRegistry tokens_;
-  PodLogs pod_logs_;             // the Trainer's pods' container logs (pods/<name>/log)
+  PodLogs pod_logs_;                    // the Trainer's pods' container logs (pods/<name>/log)
   std::uint64_t watch_generation_ = 0;  // DELETE /sim/watches ends the watches opened before
   std::mutex simulation_mutex_;  // one Trainer pass at a time (the ticker, a test's own call)
   std::unique_ptr<Trainer> trainer_;

@@ -217,13 +217,15 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec,
 
 const json::value* NodePicker::node(const std::string& name) const {
   const auto& all = nodes_->nodes;
-  auto it = std::lower_bound(all.begin(), all.end(), name, [](const json::value& node, const auto& n) {
-    return node.at("metadata").at("name").as_string() < n;
-  });
+  auto it =
+      std::lower_bound(all.begin(), all.end(), name, [](const json::value& node, const auto& n) {
+        return node.at("metadata").at("name").as_string() < n;
+      });
   return it != all.end() && it->at("metadata").at("name").as_string() == name ? &*it : nullptr;
 }
 
-std::optional<std::vector<std::size_t>> NodePicker::named_nodes(const json::object& pod_spec) const {
+std::optional<std::vector<std::size_t>> NodePicker::named_nodes(
+    const json::object& pod_spec) const {
   const auto* terms =
       find_array(pod_spec, {"affinity", "nodeAffinity",
                             "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"});
