@@ -114,7 +114,13 @@ Relist force_relist(const ManagerProcess& manager, k8s::RestClient& client,
   if (reset.status != 200) throw std::runtime_error("DELETE /sim/watches: " + reset.body);
   while (!waiting.empty() && Clock::now() < relist.forced + timeout) {
     std::this_thread::sleep_for(50ms);
-    const auto restarts = by_label(manager.metric("nvcre_watch_restarts_total"), "kind");
+    std::map<std::string, double> restarts;
+    try {
+      restarts = by_label(manager.metric("nvcre_watch_restarts_total"), "kind");
+    } catch (const std::exception& e) {
+      std::printf("  (/metrics unanswered: %s)\n", e.what());
+      continue;
+    }
     const auto at = Clock::now();
     for (auto it = waiting.begin(); it != waiting.end();) {
       auto was = restarts_before.find(*it);

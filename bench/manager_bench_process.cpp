@@ -99,13 +99,14 @@ bool ManagerProcess::alive() const {
 
 namespace {
 
-k8s::RestClient loopback_client(unsigned short port) {
+k8s::RestClient loopback_client(unsigned short port,
+                                std::chrono::milliseconds timeout = std::chrono::seconds(1)) {
   k8s::ClientConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
   config.rate_limit.qps = -1;
   k8s::RestClientOptions options;
   options.max_retries = 0;
-  options.timeout = 1s;
+  options.timeout = timeout;
   return k8s::RestClient(config, options);
 }
 
@@ -146,7 +147,8 @@ bool ManagerProcess::reset_peak_memory() const {
 // Lines such as nvcre_api_requests_total{code="200",kind="Job",verb="Create"} 400 (Prometheus text
 // format: label values escaped, values plain numbers; ours hold no quote).
 std::vector<MetricSample> ManagerProcess::metric(const std::string& name) const {
-  k8s::RestClient client = loopback_client(metrics_port_);
+  // A manager busy at fleet size took over a second to answer (a forced relist at 10,000 nodes).
+  k8s::RestClient client = loopback_client(metrics_port_, std::chrono::seconds(30));
   const std::string text = client.request({"GET", "/metrics", {}, "", ""}).body;
   std::vector<MetricSample> out;
   std::istringstream lines(text);

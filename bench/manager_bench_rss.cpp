@@ -92,14 +92,16 @@ void wait_settled(const Settings& settings, const ManagerProcess& manager,
                   k8s::RestClient& client) {
   std::size_t previous_count = 0;
   std::size_t previous_bound = 0;
+  int stable_rounds = 0;  // unchanged while short of the TrainJobs expected (some failed)
   const auto deadline = Clock::now() + std::chrono::seconds(60 + settings.in_flight / 2);
   while (Clock::now() < deadline) {
     wait_idle(manager, std::chrono::seconds(5));
     CachedKinds at_peak = cached_kinds(client);
-    if (at_peak.count["TrainJob"] >= expected_trainjobs(settings) &&
-        at_peak.total_count == previous_count && at_peak.bound_pods == previous_bound) {
+    const bool stable =
+        at_peak.total_count == previous_count && at_peak.bound_pods == previous_bound;
+    stable_rounds = stable ? stable_rounds + 1 : 0;
+    if (stable && (at_peak.count["TrainJob"] >= expected_trainjobs(settings) || stable_rounds >= 3))
       break;
-    }
     previous_count = at_peak.total_count;
     previous_bound = at_peak.bound_pods;
   }

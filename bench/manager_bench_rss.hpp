@@ -29,8 +29,9 @@ CachedKinds cached_kinds(k8s::RestClient& client);
 // `timeout` for that.
 void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout);
 
-// Settled: every one of settings.in_flight Certifications has its TrainJobs, the watched objects
-// stop changing in number and the manager goes idle (or the waits time out).
+// Settled: the watched objects stop changing in number once every one of settings.in_flight
+// Certifications has its TrainJobs (or for three checks in a row short of them: some failed), and
+// the manager goes idle (or the waits time out).
 void wait_settled(const Settings& settings, const ManagerProcess& manager, k8s::RestClient& client);
 
 void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
