@@ -35,14 +35,23 @@
 //            them. Reported: growth over idle, per Certification, and growth / JSON bytes; also
 //            how many pods the Trainer bound (every Certification fanned out, or not), and the
 //            bytes the cache keeps of those objects after its transform (k8s::trim_for_cache).
+//   fleet (not part of "all"): fleet size, 10,000 nodes (aws:h100:10000) and M=2000
+//            Certifications in flight (their nodes stalled: they run until deleted) beside a stream
+//            of short ones (C at a time): the manager's start-up sync time and idle RSS, the rss
+//            phase's figures once the M are settled, then --relists forced relists of every watch
+//            (kube-sim's DELETE /sim/watches: every resume gets 410) while the stream runs: each
+//            relist's time until every watched kind relisted (nvcre_watch_restarts_total), the
+//            manager's RSS peak during it, and the stream's completion latency overlapping a relist
+//            beside before and after (manager_bench_fleet.cpp).
 //
-// Usage: nvcre_manager_bench [--quick] [--phase all|latency|throughput|isolation|rss]
-// [--certifications N]
+// Usage: nvcre_manager_bench [--quick] [--phase all|latency|throughput|isolation|rss|fleet]
+// [--certifications N] [--relists R]
 //          [--concurrency C] [--lockstep] [--in-flight M] [--cluster P:G:NODES] [--nodes-per-cert
 //          K]
 //          [--nodes-per-job J] [--gpus-per-node G] [--trainer-step-ms S] [--manager PATH]
 //          [-- MANAGER-ARG...]   (--help lists them)
-//   defaults: N=200, C=4, M=1000, K=4, J=2, S=500; --quick: N=4, M=20.
+//   defaults: N=200, C=4, M=1000 (fleet 2000), K=4, J=2, S=500, R=3; --quick: N=4, M=20 (fleet
+//   8 on aws:h100:64).
 //   latency: aws:h100:64 and the catalog's gpusPerNode (the whole node).
 //   rss:     G=1 (eight Certifications share an H100 node) on aws:h100 with just enough nodes for
 //            all M*K pods to be bound at once (at least 64; 500 for M=1000), so every Certification
@@ -61,8 +70,9 @@
 // Requests per Certification come from the manager's own nvcre_api_requests_total (by kind and
 // verb); the latency phase counts them once every deleted Certification's cascade is over, so they
 // cover each Certification's whole life.
-// The phases live in manager_bench_latency.cpp, manager_bench_throughput.cpp and
-// manager_bench_rss.cpp, the manager process in manager_bench_process.cpp.
+// The phases live in manager_bench_latency.cpp, manager_bench_throughput.cpp,
+// manager_bench_rss.cpp and manager_bench_fleet.cpp, the manager process in
+// manager_bench_process.cpp.
 #include "bench/manager_bench.hpp"
 #include "bench/manager_bench_process.hpp"
 
@@ -85,7 +95,7 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", settings.quick,
                "a short pass: 4 Certifications (latency), 20 in flight (rss)");
   app.add_option("--phase", settings.phase, "which phase to run")
-      ->check(CLI::IsMember({"all", "latency", "throughput", "isolation", "rss"}));
+      ->check(CLI::IsMember({"all", "latency", "throughput", "isolation", "rss", "fleet"}));
   app.add_option("--certifications", certifications,
                  "latency, throughput: Certifications in all (default 200)")
       ->check(CLI::PositiveNumber);
@@ -95,7 +105,8 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--lockstep", settings.lockstep,
       "latency: start --concurrency Certifications together, the next ones when all are done");
-  app.add_option("--in-flight", in_flight, "rss: Certifications left in flight (default 1000)")
+  app.add_option("--in-flight", in_flight,
+                 "rss, fleet: Certifications left in flight (default 1000, fleet 2000)")
       ->check(CLI::PositiveNumber);
   app.add_option("--cluster", settings.cluster,
                  "simulated cluster PLATFORM:GPU:NODES (default per phase)");
@@ -115,12 +126,15 @@ int main(int argc, char** argv) {
   app.add_option("--isolation-rounds", settings.isolation_rounds,
                  "isolation: clean / faulty run pairs (the medians are compared)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--relists", settings.relists, "fleet: forced relists of every watch")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--manager", settings.manager, "the nvcre-manager binary")
       ->check(CLI::ExistingFile);
   app.add_option("manager-args", settings.manager_args, "arguments for nvcre-manager (after --)");
   CLI11_PARSE(app, argc, argv);
   settings.certifications = certifications.value_or(settings.quick ? 4 : 200);
-  settings.in_flight = in_flight.value_or(settings.quick ? 20 : 1000);
+  settings.in_flight = in_flight.value_or(settings.phase == "fleet" ? (settings.quick ? 8 : 2000)
+                                                                    : (settings.quick ? 20 : 1000));
   settings.trainer_step_set = step->count() > 0;
   ::signal(SIGPIPE, SIG_IGN);
   ::signal(SIGINT, stop_manager_and_exit);
@@ -130,6 +144,7 @@ int main(int argc, char** argv) {
     if (settings.phase == "all" || settings.phase == "throughput") run_throughput(settings);
     if (settings.phase == "all" || settings.phase == "rss") run_rss(settings);
     if (settings.phase == "isolation") run_isolation(settings);
+    if (settings.phase == "fleet") run_fleet(settings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nvcre_manager_bench: %s\n", e.what());
     return 1;

@@ -46,6 +46,7 @@ struct Settings {
   bool trainer_step_set = false;  // --trainer-step-ms given (the throughput phase's default is 20)
   int floor_clients = 4;          // throughput: kube-sim floor replay clients
   int isolation_rounds = 3;       // isolation: clean / faulty run pairs
+  int relists = 3;                // fleet: forced relists
   std::string manager = NVCRE_MANAGER_BINARY;
   std::vector<std::string> manager_args;
 };
@@ -54,6 +55,7 @@ void run_latency(const Settings& settings);
 void run_rss(const Settings& settings);
 void run_throughput(const Settings& settings);
 void run_isolation(const Settings& settings);
+void run_fleet(const Settings& settings);
 
 double ms(Clock::duration d);
 
@@ -84,8 +86,10 @@ json::value certification(const std::string& name, const std::vector<std::string
 // The nodes of slice `slice`: settings.nodes_per_cert consecutive nodes, wrapping around.
 std::vector<std::string> slice_nodes(int slice, const Settings& settings, int node_count);
 
+// kube-sim with the `profile` cluster; the groups with a node of `stall_nodes` run until deleted.
 std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(
-    const std::string& profile, std::chrono::milliseconds trainer_step);
+    const std::string& profile, std::chrono::milliseconds trainer_step,
+    std::vector<std::string> stall_nodes = {});
 
 // The bench's own clients carry their own User-Agent so kube-sim's stats tell the manager apart.
 std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedCluster& cluster);

@@ -1,18 +1,15 @@
 // The latency phase: Certifications run to completion, each timed from its last TrainJob turning
 // Complete to its own Succeeded, as kube-sim's store commits each write (see manager_bench.cpp).
-#include "bench/manager_bench.hpp"
+#include "bench/manager_bench_latency.hpp"
 #include "bench/manager_bench_process.hpp"
 
 #include "sim/api_server.hpp"
 #include "sim/kube_sim.hpp"
-#include "sim/store.hpp"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,105 +33,91 @@ std::string controller_owner(const json::value& object) {
   return {};
 }
 
+const char* chain_kind(std::string_view group, std::string_view resource) {
+  static const std::pair<const k8s::ResourceRef*, const char*> kChain[] = {
+      {&kTrainJobs, "TrainJob"},
+      {&kJobs, "Job"},
+      {&kWorkflows, "Workflow"},
+      {&kCertifications, "Certification"}};
+  for (const auto& [ref, kind] : kChain) {
+    if (group == ref->group && resource == ref->resource) return kind;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
-// What the watches saw: per object, its controlling owner and when it was first seen terminal.
+// What the store committed: per object, its controlling owner and when it was first terminal.
 
-struct Seen {
-  std::string owner;
-  std::string terminal;
-  std::optional<Clock::time_point> terminal_at;
-};
-
-using SeenByKind = std::map<std::string, std::map<std::string, Seen>>;  // kind -> name -> seen
-
-class Recorder {
- public:
-  void observe(const std::string& kind, const json::value& object, Clock::time_point at) {
-    std::string name(object.at("metadata").at("name").as_string());
-    std::string terminal = terminal_condition(object);
-    std::lock_guard lock(mutex_);
-    auto& seen = seen_[kind][name];
-    if (seen.owner.empty()) seen.owner = controller_owner(object);
-    if (!terminal.empty() && !seen.terminal_at) {
-      seen.terminal = terminal;
-      seen.terminal_at = at;
-      if (kind == "Certification") changed_.notify_all();
-    }
+void Recorder::observe(const std::string& kind, const json::value& object, Clock::time_point at) {
+  std::string name(object.at("metadata").at("name").as_string());
+  std::string terminal = terminal_condition(object);
+  std::lock_guard lock(mutex_);
+  auto& seen = seen_[kind][name];
+  if (seen.owner.empty()) seen.owner = controller_owner(object);
+  if (!terminal.empty() && !seen.terminal_at) {
+    seen.terminal = terminal;
+    seen.terminal_at = at;
+    if (kind == "Certification") changed_.notify_all();
   }
-  // Blocks until one of `names` is terminal (or `deadline`); returns it, or "".
-  std::string wait_for_terminal(const std::vector<std::string>& names, Clock::time_point deadline) {
-    std::unique_lock lock(mutex_);
-    std::string found;
-    changed_.wait_until(lock, deadline, [&] {
-      for (const auto& name : names) {
-        auto it = seen_["Certification"].find(name);
-        if (it != seen_["Certification"].end() && it->second.terminal_at) {
-          found = name;
-          return true;
-        }
+}
+
+std::string Recorder::wait_for_terminal(const std::vector<std::string>& names,
+                                        Clock::time_point deadline) {
+  std::unique_lock lock(mutex_);
+  std::string found;
+  changed_.wait_until(lock, deadline, [&] {
+    for (const auto& name : names) {
+      auto it = seen_["Certification"].find(name);
+      if (it != seen_["Certification"].end() && it->second.terminal_at) {
+        found = name;
+        return true;
       }
-      return false;
-    });
-    return found;
-  }
-  SeenByKind snapshot() const {
-    std::lock_guard lock(mutex_);
-    return seen_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  SeenByKind seen_;
-};
-
-// Feeds the recorder from kube-sim's store as each write commits, for the kinds of the chain.
-class CommitObserver {
- public:
-  CommitObserver(sim::Store& store, Recorder& recorder) : store_(store) {
-    store_.set_on_commit([&recorder](const sim::WatchEvent& event) {
-      const auto at = Clock::now();
-      if (const char* kind = chain_kind(event.group, event.resource))
-        recorder.observe(kind, *event.object, at);
-    });
-  }
-  ~CommitObserver() { stop(); }
-  void stop() { store_.set_on_commit(nullptr); }
-
- private:
-  static const char* chain_kind(std::string_view group, std::string_view resource) {
-    static const std::pair<const k8s::ResourceRef*, const char*> kChain[] = {
-        {&kTrainJobs, "TrainJob"},
-        {&kJobs, "Job"},
-        {&kWorkflows, "Workflow"},
-        {&kCertifications, "Certification"}};
-    for (const auto& [ref, kind] : kChain) {
-      if (group == ref->group && resource == ref->resource) return kind;
     }
-    return nullptr;
-  }
+    return false;
+  });
+  return found;
+}
 
-  sim::Store& store_;
-};
+SeenByKind Recorder::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return seen_;
+}
+
+CommitObserver::CommitObserver(sim::Store& store, Recorder& recorder) : store_(store) {
+  store_.set_on_commit([&recorder](const sim::WatchEvent& event) {
+    const auto at = Clock::now();
+    if (const char* kind = chain_kind(event.group, event.resource))
+      recorder.observe(kind, *event.object, at);
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The run
 
-// Creates settings.certifications Certifications, `concurrency` in flight at a time, each on a
-// free slice of nodes, and deletes each one as it finishes. Returns how many finished by
-// `deadline`.
 int run_certifications(const Settings& settings, k8s::RestClient& client, Recorder& recorder,
-                       int node_count, int concurrency, Clock::time_point deadline,
+                       int node_count, const CertificationStream& stream,
                        const std::string& manager_log) {
   std::map<std::string, int> slice_of;  // in-flight Certification -> its node slice
   std::deque<int> free_slices;
-  for (int s = 0; s < concurrency; ++s) free_slices.push_back(s);
+  for (int s = 0; s < stream.concurrency; ++s) free_slices.push_back(stream.first_slice + s);
   int created = 0;
   int finished = 0;
-  while (finished < settings.certifications) {
-    const bool refill = !settings.lockstep || static_cast<int>(free_slices.size()) == concurrency;
-    while (refill && !free_slices.empty() && created < settings.certifications) {
-      std::string name = "lat-" + std::to_string(created++);
+  std::optional<Clock::time_point> drain_until;
+  for (;;) {
+    const bool more = created < stream.count && !stream.stop.stop_requested();
+    if (!more && slice_of.empty()) break;
+    if (stream.stop.stop_requested() && !drain_until) drain_until = Clock::now() + stream.drain;
+    if (drain_until && Clock::now() > *drain_until) {
+      std::printf("WARNING: %zu Certifications still in flight %lld s after the stream stopped\n",
+                  slice_of.size(), static_cast<long long>(stream.drain.count()));
+      break;
+    }
+    const bool refill =
+        more && (!settings.lockstep || static_cast<int>(free_slices.size()) == stream.concurrency);
+    while (refill && !free_slices.empty() && created < stream.count) {
+      std::string name = stream.prefix + std::to_string(created++);
       int slice = free_slices.front();
       free_slices.pop_front();
       client.create(kCertifications, kNamespace,
@@ -144,11 +127,13 @@ int run_certifications(const Settings& settings, k8s::RestClient& client, Record
     }
     std::vector<std::string> in_flight;
     for (const auto& [name, slice] : slice_of) in_flight.push_back(name);
-    auto done = recorder.wait_for_terminal(in_flight, deadline);
+    // A second at a time, so that a stop request is seen while nothing finishes.
+    auto done = recorder.wait_for_terminal(in_flight, std::min(stream.deadline, Clock::now() + 1s));
     if (done.empty()) {
+      if (Clock::now() < stream.deadline) continue;
       std::printf(
           "WARNING: only %d of %d Certifications finished in time; reporting those (see %s)\n",
-          finished, settings.certifications, manager_log.c_str());
+          finished, stream.count, manager_log.c_str());
       break;
     }
     free_slices.push_back(slice_of[done]);
@@ -165,16 +150,6 @@ int run_certifications(const Settings& settings, k8s::RestClient& client, Record
 // ---------------------------------------------------------------------------------------------
 // The figures
 
-// Per Succeeded Certification, in ms: its last TrainJob to complete, that TrainJob's Job, the
-// Workflow, itself.
-struct ChainLatencies {
-  std::vector<double> total, to_job, to_workflow, to_certification, trainjobs_per_cert;
-  std::vector<std::pair<Clock::time_point, Clock::time_point>>
-      chains;  // last TrainJob Complete, Succeeded
-  int failed = 0;
-  int incomplete = 0;
-};
-
 ChainLatencies chain_latencies(SeenByKind& seen) {
   std::map<std::string, std::vector<std::string>>
       children[3];  // Certification->Workflows, Workflow->Jobs, Job->TrainJobs
@@ -183,6 +158,10 @@ ChainLatencies chain_latencies(SeenByKind& seen) {
   for (const auto& [name, s] : seen["TrainJob"]) children[2][s.owner].push_back(name);
   ChainLatencies out;
   for (const auto& [cert, s] : seen["Certification"]) {
+    if (s.terminal.empty()) {
+      ++out.unfinished;
+      continue;
+    }
     if (s.terminal != "Succeeded") {
       ++out.failed;
       continue;
@@ -216,14 +195,19 @@ ChainLatencies chain_latencies(SeenByKind& seen) {
   return out;
 }
 
-void print_row(const char* what, const std::vector<double>& v) {
-  std::printf("%-50s %9.1f %9.1f %9.1f %9.1f %9.1f\n", what, percentile(v, 50), percentile(v, 90),
-              percentile(v, 99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
+void print_row_header() {
+  std::printf("%-50s %9s %9s %9s %9s %9s\n", "ms", "median", "p90", "p99", "max", "min");
+}
+
+void print_row(std::string_view what, const std::vector<double>& v) {
+  std::printf("%-50.*s %9.1f %9.1f %9.1f %9.1f %9.1f\n", static_cast<int>(what.size()), what.data(),
+              percentile(v, 50), percentile(v, 90), percentile(v, 99),
+              v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
               v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()));
 }
 
 void print_latencies(const ChainLatencies& latencies) {
-  std::printf("%-50s %9s %9s %9s %9s %9s\n", "ms", "median", "p90", "p99", "max", "min");
+  print_row_header();
   std::printf("  (n = %zu Certifications)\n", latencies.total.size());
   print_row("last TrainJob Complete -> Certification Succeeded", latencies.total);
   print_row("  TrainJob Complete -> its Job terminal", latencies.to_job);
@@ -244,11 +228,9 @@ void print_latencies(const ChainLatencies& latencies) {
   for (const auto& [others, overlapping] : by_overlap) {
     const std::string what = "  overlapping " + std::to_string(others) +
                              " other completion(s): n = " + std::to_string(overlapping.size());
-    print_row(what.c_str(), overlapping);
+    print_row(what, overlapping);
   }
 }
-
-}  // namespace
 
 void run_latency(const Settings& settings) {
   const std::string profile = settings.cluster.value_or("aws:h100:64");
@@ -273,8 +255,12 @@ void run_latency(const Settings& settings) {
   const auto started = Clock::now();
   // Generous: with --qps 20 (not the default) a Certification's ~60 requests take ~3 s of budget.
   const auto deadline = started + std::chrono::seconds(60 + settings.certifications * 10);
-  const int finished = run_certifications(settings, *driver, recorder, node_count, concurrency,
-                                          deadline, manager.log());
+  CertificationStream stream;
+  stream.concurrency = concurrency;
+  stream.count = settings.certifications;
+  stream.deadline = deadline;
+  const int finished =
+      run_certifications(settings, *driver, recorder, node_count, stream, manager.log());
   const double wall = std::chrono::duration<double>(Clock::now() - started).count();
   const double manager_cpu = manager.cpu_seconds();
   // The last deletions' cascades (finalizers, garbage collection) finish after the last verdict.
@@ -289,7 +275,7 @@ void run_latency(const Settings& settings) {
   std::printf(
       "finished %d Certifications in %.1f s (%d not Succeeded, %d without a complete chain); "
       "manager CPU %.1f s; %.1f TrainJobs per Certification\n",
-      finished, wall, latencies.failed, latencies.incomplete, manager_cpu,
+      finished, wall, latencies.failed + latencies.unfinished, latencies.incomplete, manager_cpu,
       latencies.trainjobs_per_cert.empty() ? 0.0 : percentile(latencies.trainjobs_per_cert, 50));
   print_requests(requests, sim_counted, finished);
   print_latencies(latencies);

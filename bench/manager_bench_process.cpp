@@ -99,13 +99,14 @@ bool ManagerProcess::alive() const {
 
 namespace {
 
-k8s::RestClient loopback_client(unsigned short port) {
+k8s::RestClient loopback_client(unsigned short port,
+                                std::chrono::milliseconds timeout = std::chrono::seconds(1)) {
   k8s::ClientConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
   config.rate_limit.qps = -1;
   k8s::RestClientOptions options;
   options.max_retries = 0;
-  options.timeout = 1s;
+  options.timeout = timeout;
   return k8s::RestClient(config, options);
 }
 
@@ -136,26 +137,49 @@ MemoryKb ManagerProcess::memory() const {
   return m;
 }
 
+bool ManagerProcess::reset_peak_memory() const {
+  std::ofstream clear_refs("/proc/" + std::to_string(pid_) + "/clear_refs");
+  clear_refs << "5";
+  clear_refs.flush();
+  return static_cast<bool>(clear_refs);
+}
+
 // Lines such as nvcre_api_requests_total{code="200",kind="Job",verb="Create"} 400 (Prometheus text
-// format: labels sorted, values plain numbers).
-std::map<std::pair<std::string, std::string>, std::uint64_t> ManagerProcess::api_requests() const {
-  k8s::RestClient client = loopback_client(metrics_port_);
+// format: label values escaped, values plain numbers; ours hold no quote).
+std::vector<MetricSample> ManagerProcess::metric(const std::string& name) const {
+  // A manager busy at fleet size took over a second to answer (a forced relist at 10,000 nodes).
+  k8s::RestClient client = loopback_client(metrics_port_, std::chrono::seconds(30));
   const std::string text = client.request({"GET", "/metrics", {}, "", ""}).body;
-  std::map<std::pair<std::string, std::string>, std::uint64_t> out;
-  auto label = [](std::string_view line, std::string_view name) {
-    const std::string key = std::string(name) + "=\"";
-    auto at = line.find(key);
-    if (at == std::string_view::npos) return std::string();
-    at += key.size();
-    return std::string(line.substr(at, line.find('"', at) - at));
-  };
+  std::vector<MetricSample> out;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
-    if (line.rfind("nvcre_api_requests_total{", 0) != 0) continue;
-    const auto value = std::stod(line.substr(line.rfind(' ') + 1));
-    out[{label(line, "kind"), label(line, "verb")}] += static_cast<std::uint64_t>(value);
+    if (line.size() <= name.size() || line.compare(0, name.size(), name) != 0 ||
+        (line[name.size()] != '{' && line[name.size()] != ' '))
+      continue;
+    MetricSample sample;
+    std::size_t at = name.size();
+    if (line[at] == '{') {
+      const std::size_t end = line.find('}', at);
+      while (at < end) {
+        const std::size_t eq = line.find("=\"", at);
+        const std::size_t close = line.find('"', eq + 2);
+        if (eq == std::string::npos || close == std::string::npos || close > end) break;
+        sample.labels[line.substr(at + 1, eq - at - 1)] = line.substr(eq + 2, close - eq - 2);
+        at = close + 1;  // at ',' or '}'
+      }
+      at = end + 1;
+    }
+    sample.value = std::stod(line.substr(line.find_first_not_of(' ', at)));
+    out.push_back(std::move(sample));
   }
+  return out;
+}
+
+std::map<std::pair<std::string, std::string>, std::uint64_t> ManagerProcess::api_requests() const {
+  std::map<std::pair<std::string, std::string>, std::uint64_t> out;
+  for (auto& sample : metric("nvcre_api_requests_total"))
+    out[{sample.labels["kind"], sample.labels["verb"]}] += static_cast<std::uint64_t>(sample.value);
   return out;
 }
 

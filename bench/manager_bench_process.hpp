@@ -18,6 +18,12 @@ struct MemoryKb {
   long hwm = 0;
 };
 
+// One sample of a metric family: its labels and value.
+struct MetricSample {
+  std::map<std::string, std::string> labels;
+  double value = 0;
+};
+
 // Ends the running manager, so an interrupted bench does not leave it behind, then the bench
 // itself; installed for SIGINT and SIGTERM.
 void stop_manager_and_exit(int signal);
@@ -38,10 +44,15 @@ class ManagerProcess {
   // /readyz answers 200 once every watched kind is listed (the informer caches are synced).
   void wait_ready(std::chrono::seconds timeout) const;
   MemoryKb memory() const;
+  // Resets VmHWM to the current VmRSS (/proc/<pid>/clear_refs "5"), so a later memory().hwm is the
+  // peak since now; false when the kernel refused.
+  bool reset_peak_memory() const;
   // User + system CPU seconds so far.
   double cpu_seconds() const;
   // Its API requests so far by (kind, verb), from its nvcre_api_requests_total metric.
   std::map<std::pair<std::string, std::string>, std::uint64_t> api_requests() const;
+  // Every sample of the metric family `name` from its /metrics (Prometheus text format).
+  std::vector<MetricSample> metric(const std::string& name) const;
 
  private:
   pid_t pid_ = -1;

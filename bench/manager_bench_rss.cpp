@@ -1,7 +1,6 @@
 // The rss phase: Certifications left in flight, the manager's memory against the JSON it caches
 // (see manager_bench.cpp).
-#include "bench/manager_bench.hpp"
-#include "bench/manager_bench_process.hpp"
+#include "bench/manager_bench_rss.hpp"
 
 #include "actors/controllers.hpp"
 #include "k8s/cache_transform.hpp"
@@ -10,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,17 +27,8 @@ std::string string_at(const json::value& object, std::string_view a, std::string
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
-struct CachedKinds {
-  std::map<std::string, std::size_t> count;
-  std::map<std::string, std::size_t> bytes;
-  std::map<std::string, std::size_t> trimmed_bytes;  // what the cache keeps (k8s::trim_for_cache)
-  std::size_t total_count = 0;
-  std::size_t total_bytes = 0;
-  std::size_t total_trimmed_bytes = 0;
-  std::size_t bound_pods = 0;  // pods with spec.nodeName: the Trainer placed them
-};
+}  // namespace
 
-// Every object the manager caches, as the API returns it (the list's items).
 CachedKinds cached_kinds(k8s::RestClient& client) {
   CachedKinds out;
   for (const auto& watch : actors::nvcre_watches()) {
@@ -63,6 +52,8 @@ CachedKinds cached_kinds(k8s::RestClient& client) {
   return out;
 }
 
+namespace {
+
 // The rss phase's default cluster: aws:h100 with room for every worker pod of the in-flight
 // Certifications at once (G GPUs each), a multiple of K nodes so the slices tile it, at least 64.
 std::string rss_cluster(const Settings& settings, int gpus_per_pod) {
@@ -75,7 +66,8 @@ std::string rss_cluster(const Settings& settings, int gpus_per_pod) {
   return "aws:h100:" + std::to_string(nodes);
 }
 
-// The manager is idle when it used under 2% of a core over the last second.
+}  // namespace
+
 void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout) {
   auto until = Clock::now() + timeout;
   double before = manager.cpu_seconds();
@@ -87,24 +79,29 @@ void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout) {
   }
 }
 
+namespace {
+
 std::size_t expected_trainjobs(const Settings& settings) {
   return static_cast<std::size_t>(settings.in_flight) *
          static_cast<std::size_t>(settings.nodes_per_cert / settings.nodes_per_job);
 }
 
-// Settled: the watched objects stop changing in number and the manager goes idle.
+}  // namespace
+
 void wait_settled(const Settings& settings, const ManagerProcess& manager,
                   k8s::RestClient& client) {
   std::size_t previous_count = 0;
   std::size_t previous_bound = 0;
+  int stable_rounds = 0;  // unchanged while short of the TrainJobs expected (some failed)
   const auto deadline = Clock::now() + std::chrono::seconds(60 + settings.in_flight / 2);
   while (Clock::now() < deadline) {
     wait_idle(manager, std::chrono::seconds(5));
     CachedKinds at_peak = cached_kinds(client);
-    if (at_peak.count["TrainJob"] >= expected_trainjobs(settings) &&
-        at_peak.total_count == previous_count && at_peak.bound_pods == previous_bound) {
+    const bool stable =
+        at_peak.total_count == previous_count && at_peak.bound_pods == previous_bound;
+    stable_rounds = stable ? stable_rounds + 1 : 0;
+    if (stable && (at_peak.count["TrainJob"] >= expected_trainjobs(settings) || stable_rounds >= 3))
       break;
-    }
     previous_count = at_peak.total_count;
     previous_bound = at_peak.bound_pods;
   }
@@ -149,8 +146,6 @@ void print_memory(const Settings& settings, const MemoryKb& idle, const MemoryKb
               at_peak.total_bytes / 1048576.0,
               static_cast<double>(at_peak.total_bytes) / 1024.0 / settings.in_flight);
 }
-
-}  // namespace
 
 void run_rss(const Settings& settings) {
   const int gpus_per_node = settings.gpus_per_node.value_or(1);

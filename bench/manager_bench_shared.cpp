@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 
 namespace nvcre::bench {
 
@@ -62,9 +63,11 @@ std::vector<std::string> slice_nodes(int slice, const Settings& settings, int no
 // The cluster and the bench's clients
 
 std::unique_ptr<nvcre::manager::EmbeddedCluster> start_cluster(
-    const std::string& profile, std::chrono::milliseconds trainer_step) {
+    const std::string& profile, std::chrono::milliseconds trainer_step,
+    std::vector<std::string> stall_nodes) {
   nvcre::manager::EmbeddedClusterOptions options;
   options.profile = profile;
+  options.stall_nodes = std::move(stall_nodes);
   options.trainer_step = trainer_step;
   options.crds_dir = std::string(NVCRE_SOURCE_DIR) + "/deploy/crds";
   options.namespaces = {kNamespace};

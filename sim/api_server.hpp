@@ -66,6 +66,8 @@ struct WatchStream {
   std::chrono::milliseconds delay{0};  // injected latency before the first bytes
   std::optional<std::chrono::steady_clock::time_point> drop_at;  // injected drop
   bool dropped = false;  // set with closed: cut the connection without the terminating chunk
+  // ApiServer's watch generation when the watch opened: DELETE /sim/watches ends older ones.
+  std::uint64_t generation = 0;
   // Rewrites each event's object before it is sent (events.k8s.io/v1 Events, stored as core v1).
   std::function<boost::json::value(const boost::json::value&)> present{};
 };
@@ -136,7 +138,8 @@ class ApiServer {
   // POST serviceaccounts/<name>/token (TokenRequest).
   HttpResponse token_request(const HttpRequest& request, const ResourceInfo& info,
                              const std::string& ns, const std::string& name);
-  HttpResponse admin(const HttpRequest& request);       // /sim/faults, /sim/stats, /sim/logs
+  // /sim/faults, /sim/stats, /sim/logs, /sim/watches (api_server_admin.cpp).
+  HttpResponse admin(const HttpRequest& request);
   HttpResponse replay_log(const HttpRequest& request);  // PUT /sim/logs/<namespace>/<pod>
   HttpResponse dispatch(const HttpRequest& request, const rbac::UserInfo& user,
                         std::shared_ptr<WatchStream>& watch);
@@ -181,7 +184,8 @@ class ApiServer {
   FaultInjector faults_;
   RequestLog log_;
   auth::TokenRegistry tokens_;
-  PodLogs pod_logs_;             // the Trainer's pods' container logs (pods/<name>/log)
+  PodLogs pod_logs_;                    // the Trainer's pods' container logs (pods/<name>/log)
+  std::uint64_t watch_generation_ = 0;  // DELETE /sim/watches ends the watches opened before
   std::mutex simulation_mutex_;  // one Trainer pass at a time (the ticker, a test's own call)
   std::unique_ptr<Trainer> trainer_;
   std::unique_ptr<PeriodicTicker> ticker_;  // last: its thread stops before anything it uses goes

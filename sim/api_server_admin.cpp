@@ -11,6 +11,11 @@
 //                              replace that container's log with the body (a captured log to
 //                              replay): each line keeps a leading RFC 3339 timestamp, else gets
 //                              the time of the PUT; the simulation writes no more to it
+//   DELETE /sim/watches        end every open watch (cleanly, as at its timeout) and compact
+//                              past the current resourceVersion (Store::compact_all): every
+//                              client resumes its watch, gets 410 Expired and relists, as after
+//                              an API server restart that outlived the watch cache's window.
+//                              Answers {"resourceVersion": the first version still watchable}
 // /sim/* requests are neither logged nor subject to faults or access control (they are the
 // simulation's controls, not part of the Kubernetes API).
 #include "sim/api_server.hpp"
@@ -177,6 +182,14 @@ HttpResponse ApiServer::admin(const HttpRequest& request) {
     throw method_not_allowed("the server does not allow this method on the requested resource");
   }
   if (request.path.starts_with("/sim/logs/")) return replay_log(request);
+  if (request.path == "/sim/watches") {
+    if (request.method != "DELETE")
+      throw method_not_allowed("the server does not allow this method on the requested resource");
+    ++watch_generation_;
+    store_.compact_all();
+    return json_response(
+        json::object{{"resourceVersion", std::to_string(store_.resource_version())}});
+  }
   throw not_found_error;
 }
 

@@ -31,6 +31,7 @@ std::shared_ptr<WatchStream> ApiServer::open_watch(const HttpRequest& request,
     return it == request.query.end() ? std::string() : it->second;
   };
   auto stream = std::make_shared<WatchStream>();
+  stream->generation = watch_generation_;
   stream->type = info.type;
   stream->ns = ns;
   stream->filter = make_filter(param("labelSelector"), param("fieldSelector"));
@@ -89,6 +90,12 @@ std::vector<std::string> ApiServer::poll_watch(WatchStream& stream) {
   std::lock_guard lock(mutex_);
   std::vector<std::string> lines;
   if (stream.closed) return lines;
+  // Ended by DELETE /sim/watches: a clean end (as at its timeout), so the client resumes from its
+  // last resourceVersion, which that request compacted away.
+  if (stream.generation != watch_generation_) {
+    stream.closed = true;
+    return lines;
+  }
   if (stream.drop_at && std::chrono::steady_clock::now() >= *stream.drop_at) {
     stream.closed = true;
     stream.dropped = true;

@@ -17,7 +17,9 @@ namespace nvcre::sim {
 namespace json = boost::json;
 namespace {
 
-constexpr int kMaxNodes = 1000;
+// The fleet size nvcre_manager_bench --phase fleet runs (10,000 nodes, 2,000 Certifications in
+// flight).
+constexpr int kMaxNodes = 10000;
 constexpr int kNodesPerNvlinkDomain = 18;  // GB200/GB300 NVL72: 18 compute trays of 4 GPUs
 
 struct InstanceType {

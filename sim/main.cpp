@@ -11,6 +11,7 @@
 // a group with a --slow-node reports, hangs a group with a --stall-node, and sets a
 // --node-condition node's condition TYPE to False a few steps into a job there.
 // PUT /sim/logs/<namespace>/<pod>[?container=C] replaces a pod's log (a capture to replay).
+// DELETE /sim/watches ends every open watch and compacts the event log: every resume gets 410.
 // --fault-plan loads a YAML/JSON fault plan (sim/fault_plan.hpp); PUT /sim/faults replaces it
 // later. --request-log appends every request to FILE as a JSON line (sim/request_log.hpp).
 // --tls-cert-file/--tls-private-key-file serve HTTPS (PEM, like kube-apiserver's flags);

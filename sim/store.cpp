@@ -569,4 +569,10 @@ void Store::compact() {
   events_.clear();
 }
 
+void Store::compact_all() {
+  std::lock_guard lock(mutex_);
+  compacted_rv_ = ++rv_;
+  events_.clear();
+}
+
 }  // namespace nvcre::sim

@@ -154,6 +154,10 @@ class Store {
   std::uint64_t last_change(const ResourceType& type) const;
   // Drops the whole event log (a forced compaction: every older watch resume gets 410).
   void compact();
+  // compact(), and past the current resourceVersion too: the version moves on by one with no
+  // event (as etcd's revision moves on with writes elsewhere), so a resume from any version served
+  // so far, the latest included, gets 410, and a list made afterwards is at the new version.
+  void compact_all();
 
   // Invoked (outside the lock) after every committed change, with the type that changed.
   void set_on_change(std::function<void(const ResourceType&)> callback);

@@ -41,6 +41,10 @@
 
 namespace nvcre::sim {
 
+namespace trainer {
+struct NodeList;
+}  // namespace trainer
+
 struct TrainerOptions {
   bool enabled = false;
   std::chrono::milliseconds step{500};  // minimum time between a TrainJob's stages
@@ -98,7 +102,7 @@ class Trainer {
   std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid
   std::map<std::string, RunningLog> running_logs_;                           // by pod uid
   // The Nodes as of the store's last Node change: copied again only when one changes.
-  std::shared_ptr<const std::vector<boost::json::value>> nodes_;
+  std::shared_ptr<const trainer::NodeList> nodes_;
   std::uint64_t nodes_version_ = 0;
 };
 

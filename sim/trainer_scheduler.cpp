@@ -157,12 +157,19 @@ NodePicker::Nodes sorted_nodes(std::vector<json::value> nodes) {
   std::sort(nodes.begin(), nodes.end(), [](const json::value& a, const json::value& b) {
     return a.at("metadata").at("name").as_string() < b.at("metadata").at("name").as_string();
   });
-  return std::make_shared<const std::vector<json::value>>(std::move(nodes));
+  auto list = std::make_shared<NodeList>();
+  list->nodes = std::move(nodes);
+  for (std::size_t i = 0; i < list->nodes.size(); ++i) {
+    const auto* labels = labels_of(list->nodes[i]);
+    if (const auto* hostname = find_string(labels, "kubernetes.io/hostname"))
+      list->by_hostname[std::string(*hostname)].push_back(i);
+  }
+  return list;
 }
 
 NodePicker::NodePicker(Nodes nodes, const std::map<std::string, std::int64_t>& gpus_in_use)
     : nodes_(std::move(nodes)) {
-  for (const auto& node : *nodes_) {
+  for (const auto& node : nodes_->nodes) {
     const std::string name(node.at("metadata").at("name").as_string());
     const auto* allocatable = find_object(node.as_object(), {"status", "allocatable"});
     auto used = gpus_in_use.find(name);
@@ -176,7 +183,14 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec,
                                         const std::set<std::string>& taken) {
   const std::int64_t gpus = gpu_request(pod_spec);
   std::map<std::string, int> reasons;  // kube-scheduler's per-reason node counts
-  for (const auto& node : *nodes_) {
+  const auto& all = nodes_->nodes;
+  const auto named = named_nodes(pod_spec);
+  if (named && named->size() < all.size())
+    reasons["node(s) didn't match Pod's node affinity/selector"] +=
+        static_cast<int>(all.size() - named->size());
+  const std::size_t count = named ? named->size() : all.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const json::value& node = all[named ? (*named)[i] : i];
     const std::string name(node.at("metadata").at("name").as_string());
     if (!selector_and_affinity_match(pod_spec, node)) {
       ++reasons["node(s) didn't match Pod's node affinity/selector"];
@@ -192,7 +206,7 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec,
       return {name, {}};
     }
   }
-  std::string message = "0/" + std::to_string(nodes_->size()) + " nodes are available";
+  std::string message = "0/" + std::to_string(all.size()) + " nodes are available";
   std::string separator = ": ";
   for (const auto& [reason, count] : reasons) {
     message += separator + std::to_string(count) + " " + reason;
@@ -202,9 +216,52 @@ NodePicker::Placement NodePicker::place(const json::object& pod_spec,
 }
 
 const json::value* NodePicker::node(const std::string& name) const {
-  for (const auto& node : *nodes_)
-    if (node.at("metadata").at("name").as_string() == name) return &node;
-  return nullptr;
+  const auto& all = nodes_->nodes;
+  auto it =
+      std::lower_bound(all.begin(), all.end(), name, [](const json::value& node, const auto& n) {
+        return node.at("metadata").at("name").as_string() < n;
+      });
+  return it != all.end() && it->at("metadata").at("name").as_string() == name ? &*it : nullptr;
+}
+
+std::optional<std::vector<std::size_t>> NodePicker::named_nodes(
+    const json::object& pod_spec) const {
+  const auto* terms =
+      find_array(pod_spec, {"affinity", "nodeAffinity",
+                            "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"});
+  if (terms == nullptr) return std::nullopt;
+  std::set<std::size_t> positions;
+  // A term's requirements all hold for a node it matches: one that names nodes bounds the term.
+  auto term_names_nodes = [&](const json::object& term) {
+    for (const char* list : {"matchExpressions", "matchFields"}) {
+      const auto* requirements = find_array(term, {list});
+      if (requirements == nullptr) continue;
+      for (const auto& r : *requirements) {
+        const auto* key = find_string(r.if_object(), "key");
+        const auto* op = find_string(r.if_object(), "operator");
+        const auto* values = r.is_object() ? find_array(r.as_object(), {"values"}) : nullptr;
+        const bool by_name = std::string_view(list) == "matchFields";
+        if (key == nullptr || op == nullptr || values == nullptr || *op != "In" ||
+            *key != (by_name ? "metadata.name" : "kubernetes.io/hostname"))
+          continue;
+        for (const auto& v : *values) {
+          if (!v.is_string()) continue;
+          if (by_name) {
+            if (const auto* node = this->node(std::string(v.as_string())))
+              positions.insert(static_cast<std::size_t>(node - nodes_->nodes.data()));
+          } else if (auto it = nodes_->by_hostname.find(std::string(v.as_string()));
+                     it != nodes_->by_hostname.end()) {
+            positions.insert(it->second.begin(), it->second.end());
+          }
+        }
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const auto& term : *terms)
+    if (!term.is_object() || !term_names_nodes(term.as_object())) return std::nullopt;
+  return std::vector<std::size_t>(positions.begin(), positions.end());
 }
 
 }  // namespace nvcre::sim::trainer

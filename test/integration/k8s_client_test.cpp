@@ -409,6 +409,64 @@ TEST_F(K8sClient, WatchAfterCompactionGets410) {
   EXPECT_TRUE(error->expired());
 }
 
+// DELETE /sim/watches: an open watch ends cleanly at once (its client would resume), and a resume
+// from the last resourceVersion it saw, the server's latest, gets 410; a list made afterwards
+// gives a version that can be watched again.
+TEST_F(K8sClient, ResetWatchesEndsOpenWatchesAndTheirResumeGets410) {
+  RestClient watcher(client_->config());
+  std::atomic<int> events = 0;
+  std::string last_rv;  // written by the watch thread; read after it ended
+  auto watching = std::async(std::launch::async, [&] {
+    WatchOptions options;
+    options.timeout_seconds = 600;  // far beyond the test: only the reset can end it in time
+    options.allow_watch_bookmarks = false;
+    watcher.watch(kConfigMaps, "it", options, [&](const WatchEvent& e) {
+      last_rv = e.resource_version();
+      ++events;
+      return WatchControl::Continue;
+    });
+  });
+  int written = 0;  // until the watch shows one: it may open after the first writes
+  ASSERT_TRUE(test::eventually([&] {
+    client_->create(kConfigMaps, "it", config_map("w" + std::to_string(written++)));
+    return events.load() > 0;
+  }));
+  const RestResponse reset = client_->request({"DELETE", "/sim/watches", {}, "", ""});
+  ASSERT_EQ(reset.status, 200) << reset.body;
+  ASSERT_EQ(watching.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "the open watch did not end";
+  watching.get();  // a clean end, not an error
+  const json::value list = client_->list(kConfigMaps, "it");
+  const std::string latest = list.at("metadata").at("resourceVersion").as_string().c_str();
+  EXPECT_EQ(latest, json::parse(reset.body).at("resourceVersion").as_string());
+
+  // The resume from the newest version the watch saw (with no write since: plain compaction would
+  // still serve it) and from the version the server listed just before the reset.
+  for (const std::string& from : {last_rv, std::to_string(std::stoull(latest) - 1)}) {
+    WatchOptions options;
+    options.resource_version = from;
+    options.timeout_seconds = 10;
+    std::optional<WatchEvent> error;
+    watcher.watch(kConfigMaps, "it", options, [&](const WatchEvent& e) {
+      if (e.type == WatchEventType::Error) error = e;
+      return WatchControl::Continue;
+    });
+    ASSERT_TRUE(error) << "resume from " << from;
+    EXPECT_TRUE(error->expired()) << "resume from " << from;
+  }
+  // Relisted: the list's version is watchable (nothing new: a clean end at the timeout).
+  WatchOptions options;
+  options.resource_version = latest;
+  options.timeout_seconds = 1;
+  options.allow_watch_bookmarks = false;
+  int after = 0;
+  watcher.watch(kConfigMaps, "it", options, [&](const WatchEvent&) {
+    ++after;
+    return WatchControl::Continue;
+  });
+  EXPECT_EQ(after, 0);
+}
+
 TEST_F(K8sClient, WatchRequestErrorsAreApiErrors) {
   const ResourceRef unknown{"nope.example.com", "v1", "widgets", true};
   auto e = expect_api_error([&] {

@@ -39,8 +39,9 @@ TEST(SimClusterProfile, ParsesPlatformArchitectureAndCount) {
 
 TEST(SimClusterProfile, RejectsMalformedSpecs) {
   for (const char* spec : {"aws:h100", "aws:h100:16:2", "mars:h100:2", "aws:z999:2", "aws:h100:0",
-                           "aws:h100:x", "aws::2", "aws:h100:1001"})
+                           "aws:h100:x", "aws::2", "aws:h100:10001"})
     EXPECT_THROW(parse_cluster_profile(spec), std::invalid_argument) << spec;
+  EXPECT_EQ(parse_cluster_profile("aws:h100:10000").node_count, 10000);  // the fleet bench's size
   try {
     parse_cluster_profile("mars:h100:2");
   } catch (const std::invalid_argument& e) {

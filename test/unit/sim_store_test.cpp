@@ -331,6 +331,21 @@ TEST(SimStore, WatchWindowAnswersGone) {
   EXPECT_TRUE(store.events_since(store.resource_version(), cert_type(), "").empty());
 }
 
+// compact_all: the latest version served is gone too; the version after it is the new start.
+TEST(SimStore, CompactAllExpiresTheLatestVersionToo) {
+  Store store(fixed_options());
+  store.create(cert_type(), "ns1", cert("a"));
+  const std::uint64_t latest = store.resource_version();
+  store.compact_all();
+  EXPECT_EQ(store.resource_version(), latest + 1);
+  EXPECT_THROW(store.events_since(latest, cert_type(), ""), ApiError);
+  EXPECT_TRUE(store.events_since(latest + 1, cert_type(), "").empty());
+  EXPECT_EQ(store.list(cert_type(), "", {}).resource_version, latest + 1);
+  auto b = store.create(cert_type(), "ns1", cert("b"));
+  EXPECT_EQ(rv(b), std::to_string(latest + 2));
+  EXPECT_EQ(store.events_since(latest + 1, cert_type(), "").size(), 1u);
+}
+
 TEST(SimStore, ListPaginatesInNamespaceNameOrder) {
   Store store(fixed_options());
   for (const char* ns : {"b", "a"})

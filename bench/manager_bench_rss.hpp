@@ -1,0 +1,44 @@
+#pragma once
+// The rss phase's pieces, also used by the fleet phase: what the manager caches as the API returns
+// it, waiting for the manager to go idle and for Certifications in flight to settle, and how the
+// memory figures are printed (see manager_bench.cpp).
+#include "bench/manager_bench.hpp"
+#include "bench/manager_bench_process.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <string>
+
+namespace nvcre::bench {
+
+struct CachedKinds {
+  std::map<std::string, std::size_t> count;
+  std::map<std::string, std::size_t> bytes;
+  std::map<std::string, std::size_t> trimmed_bytes;  // what the cache keeps (k8s::trim_for_cache)
+  std::size_t total_count = 0;
+  std::size_t total_bytes = 0;
+  std::size_t total_trimmed_bytes = 0;
+  std::size_t bound_pods = 0;  // pods with spec.nodeName: the Trainer placed them
+};
+
+// Every object the manager caches, as the API returns it (the list's items).
+CachedKinds cached_kinds(k8s::RestClient& client);
+
+// The manager is idle when it used under 2% of a core over the last second; waits at most
+// `timeout` for that.
+void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout);
+
+// Settled: the watched objects stop changing in number once every one of settings.in_flight
+// Certifications has its TrainJobs (or for three checks in a row short of them: some failed), and
+// the manager goes idle (or the waits time out).
+void wait_settled(const Settings& settings, const ManagerProcess& manager, k8s::RestClient& client);
+
+void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
+                        const CachedKinds& idle_cache);
+// VmRSS / VmHWM once settled against the idle baseline, per Certification in flight and per byte
+// of JSON cached.
+void print_memory(const Settings& settings, const MemoryKb& idle, const MemoryKb& settled,
+                  const CachedKinds& at_peak, const CachedKinds& idle_cache);
+
+}  // namespace nvcre::bench
