@@ -15,7 +15,11 @@
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
+#include <functional>
 #include <mutex>
+#include <random>
+#include <string>
 
 namespace nvcre::actors {
 
@@ -98,6 +102,10 @@ reflector_actor spawn_watch(caf::actor_system& system, const ManagerOptions& o,
   rc.options.ns = watch.resource.namespace_scoped ? o.watch_namespace : "";
   rc.options.label_selector = watch.label_selector;
   rc.options.max_watch_timeout = o.max_watch_timeout;
+  // Its own jitter: with one seed for all, every reflector (and every replica) retried and timed
+  // its watches out in the same instant, and a forced relist hit the API server all at once.
+  rc.options.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^
+                    std::hash<std::string>{}(watch.api_version + "/" + watch.kind);
   rc.api_version = watch.api_version;
   rc.kind = watch.kind;
   rc.store = the_store;

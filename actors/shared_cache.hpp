@@ -7,6 +7,7 @@
 #include "api/labels.hpp"
 #include "api/measurement.hpp"
 #include "api/meta.hpp"
+#include "job/job_watches.hpp"
 #include "k8s/cache_reader.hpp"
 #include "k8s/object_cache.hpp"
 #include "measure/worker_pods.hpp"
@@ -34,13 +35,15 @@ class SharedCache {
   // Nodes stay parsed: the cluster's inventory (in the idle baseline, not per Certification), and
   // node discovery lists every one of them on each Certification create and Workflow discovery.
   // Pods are indexed by the two labels Job and measurement passes select their pods by, so a
-  // pass reads its few pods instead of every pod of the namespace; measurements by the Job they
-  // name, so a Job's change wakes its own measurements without reading the others.
+  // pass reads its few pods instead of every pod of the namespace, and by their node, so a Node's
+  // change (one per node on every relist) reads only that node's pods; measurements by the Job
+  // they name, so a Job's change wakes its own measurements without reading the others.
   k8s::ObjectCache cache_{
       std::set<k8s::ObjectCache::KindKey>{{"v1", "Node"}},
       k8s::ObjectCache::IndexedLabels{
           {{"v1", "Pod"}, {std::string(api::kJobLabel), std::string(measure::kJobSetNameLabel)}}},
-      k8s::ObjectCache::IndexedFields{{{std::string(api::kApiVersion), "BandwidthMeasurement"},
+      k8s::ObjectCache::IndexedFields{{{"v1", "Pod"}, {std::string(job::kPodNodeNamePointer)}},
+                                      {{std::string(api::kApiVersion), "BandwidthMeasurement"},
                                        {std::string(api::kJobRefNamePointer)}},
                                       {{std::string(api::kApiVersion), "GoodputMeasurement"},
                                        {std::string(api::kJobRefNamePointer)}}}};

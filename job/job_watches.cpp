@@ -14,8 +14,9 @@ using detail::string_at;
 
 std::vector<k8s::ObjectRef> jobs_on_node(const k8s::CacheView& cache, std::string_view node_name) {
   std::set<k8s::ObjectRef> jobs;
-  for (const json::value* pod : cache.list("v1", "Pod", "")) {
-    if (string_at(*pod, {"spec", "nodeName"}) != node_name) continue;
+  if (node_name.empty()) return {};
+  for (const json::value* pod :
+       cache.list_by_field("v1", "Pod", "", kPodNodeNamePointer, node_name)) {
     const std::string job = string_at(*pod, {"metadata", "labels", trainjob::kJobLabel});
     if (job.empty()) continue;
     jobs.insert(k8s::ObjectRef{std::string(api::kApiVersion), std::string(api::Job::kKind),

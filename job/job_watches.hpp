@@ -11,6 +11,10 @@
 
 namespace nvcre::job {
 
+// Where a pod names its node (a JSON pointer): the manager's cache indexes it, because a relist
+// brings one Node notice per node and each would otherwise read every cached pod.
+inline constexpr std::string_view kPodNodeNamePointer = "/spec/nodeName";
+
 // Every Job named by the `nvcre.nvidia.com/job` label of a cached pod bound to `node_name`, sorted.
 std::vector<k8s::ObjectRef> jobs_on_node(const k8s::CacheView& cache, std::string_view node_name);
 

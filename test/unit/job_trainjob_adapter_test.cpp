@@ -204,25 +204,36 @@ TEST(TrainJobAdapter, TheWorkloadIsControlledByItsJob) {
 }
 
 TEST(JobWatches, NodeEventsReachEveryJobWithAPodOnTheNode) {
-  k8s::ObjectCache cache;
-  auto add_pod = [&](std::string ns, std::string name, std::string node, std::string job) {
-    json::object labels;
-    if (!job.empty()) labels["nvcre.nvidia.com/job"] = job;
-    cache.upsert(json::object{
-        {"apiVersion", "v1"},
-        {"kind", "Pod"},
-        {"metadata", json::object{{"name", name}, {"namespace", ns}, {"labels", labels}}},
-        {"spec", json::object{{"nodeName", node}}}});
-  };
-  add_pod("a", "p1", "node-1", "job-x");
-  add_pod("a", "p2", "node-1", "job-x");
-  add_pod("b", "p3", "node-1", "job-y");
-  add_pod("a", "p4", "node-2", "job-z");
-  add_pod("a", "launcher", "node-1", "");  // launcher pods carry no Job label
-  EXPECT_EQ(job::jobs_on_node(cache, "node-1"),
-            (std::vector<k8s::ObjectRef>{{"nvcre.nvidia.com/v1alpha1", "Job", "a", "job-x"},
-                                         {"nvcre.nvidia.com/v1alpha1", "Job", "b", "job-y"}}));
-  EXPECT_TRUE(job::jobs_on_node(cache, "node-3").empty());
+  // The same answer from a plain cache and from one indexing pods by node, as the manager's does.
+  k8s::ObjectCache plain;
+  k8s::ObjectCache indexed({}, {}, {{{"v1", "Pod"}, {std::string(job::kPodNodeNamePointer)}}});
+  for (k8s::ObjectCache* cache : {&plain, &indexed}) {
+    auto add_pod = [&](std::string ns, std::string name, std::string node, std::string job) {
+      json::object labels;
+      if (!job.empty()) labels["nvcre.nvidia.com/job"] = job;
+      json::object spec;
+      if (!node.empty()) spec["nodeName"] = node;
+      cache->upsert(json::object{
+          {"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", json::object{{"name", name}, {"namespace", ns}, {"labels", labels}}},
+          {"spec", spec}});
+    };
+    add_pod("a", "p1", "node-1", "job-x");
+    add_pod("a", "p2", "node-1", "job-x");
+    add_pod("b", "p3", "node-1", "job-y");
+    add_pod("a", "p4", "node-2", "job-z");
+    add_pod("a", "launcher", "node-1", "");  // launcher pods carry no Job label
+    add_pod("a", "pending", "", "job-w");    // not bound yet
+    EXPECT_EQ(job::jobs_on_node(*cache, "node-1"),
+              (std::vector<k8s::ObjectRef>{{"nvcre.nvidia.com/v1alpha1", "Job", "a", "job-x"},
+                                           {"nvcre.nvidia.com/v1alpha1", "Job", "b", "job-y"}}));
+    EXPECT_TRUE(job::jobs_on_node(*cache, "node-3").empty());
+    EXPECT_TRUE(job::jobs_on_node(*cache, "").empty()) << "an unbound pod is on no node";
+    add_pod("a", "p4", "node-1", "job-z");  // rebound elsewhere (a new pod of that name)
+    EXPECT_EQ(job::jobs_on_node(*cache, "node-2"), std::vector<k8s::ObjectRef>{});
+    EXPECT_EQ(job::jobs_on_node(*cache, "node-1").size(), 3u);
+  }
 }
 
 // Failure attribution helpers of the Job reconcile that goldens cannot pin cheaply.
