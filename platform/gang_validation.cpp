@@ -1,6 +1,7 @@
 #include "platform/gang_validation.hpp"
 
 #include "api/labels.hpp"
+#include "cel/go_format.hpp"
 
 #include "k8s/label_validation.hpp"
 #include "platform/gang_scheduling.hpp"
@@ -14,27 +15,6 @@ namespace {
 
 using api::kManagedByLabel;
 constexpr std::string_view kReservedPrefix = "nvcre.nvidia.com/";
-
-// Go's %q for the strings these messages quote (label keys and values, names): '"' and '\\'
-// escaped, control characters as \xNN.
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string join(const std::vector<std::string>& parts) {
   std::string out;
@@ -95,15 +75,17 @@ std::optional<std::string> queue_label_problem(const json::object& labels,
                                                const api::GangSchedulerSpec& intent,
                                                std::string_view runtime_name,
                                                std::string_view job_name, std::string_view path) {
-  const std::string head = "gangScheduler is configured with queue " + quoted(intent.queue) +
-                           " but TrainingRuntime " + quoted(runtime_name) + " replicatedJob " +
-                           quoted(job_name);
+  const std::string head = "gangScheduler is configured with queue " +
+                           cel::quote_go_string(intent.queue) + " but TrainingRuntime " +
+                           cel::quote_go_string(runtime_name) + " replicatedJob " +
+                           cel::quote_go_string(job_name);
   const json::value* value = labels.if_contains(intent.queueLabelKey);
   if (value == nullptr)
-    return head + " is missing label " + quoted(intent.queueLabelKey) + " on " + std::string(path);
+    return head + " is missing label " + cel::quote_go_string(intent.queueLabelKey) + " on " +
+           std::string(path);
   if (*value != json::value(intent.queue)) {
-    return head + " sets label " + quoted(intent.queueLabelKey) + " to " + quoted(text_of(value)) +
-           " on " + std::string(path);
+    return head + " sets label " + cel::quote_go_string(intent.queueLabelKey) + " to " +
+           cel::quote_go_string(text_of(value)) + " on " + std::string(path);
   }
   return std::nullopt;
 }
@@ -112,22 +94,22 @@ std::optional<std::string> check_job(const json::value& entry, std::size_t index
                                      const json::object& train_job,
                                      const api::GangSchedulerSpec& intent,
                                      std::string_view runtime_name) {
-  const std::string cannot_check =
-      "gangScheduler is configured but TrainingRuntime " + quoted(runtime_name) + " replicatedJob";
+  const std::string cannot_check = "gangScheduler is configured but TrainingRuntime " +
+                                   cel::quote_go_string(runtime_name) + " replicatedJob";
   const json::object* job = entry.if_object();
   if (job == nullptr) {
-    return "gangScheduler is configured but TrainingRuntime " + quoted(runtime_name) +
+    return "gangScheduler is configured but TrainingRuntime " + cel::quote_go_string(runtime_name) +
            " replicatedJobs[" + std::to_string(index) +
            "] is not an object, so its queue label cannot be checked";
   }
   const json::string* name = find_string(job, "name");
   const std::string job_name = name != nullptr ? std::string(*name) : std::string();
   if (find_object(*job, {"template"}) == nullptr) {
-    return cannot_check + " " + quoted(job_name) +
+    return cannot_check + " " + cel::quote_go_string(job_name) +
            " has no template, so its queue label cannot be checked";
   }
   if (find_object(*job, {"template", "spec", "template"}) == nullptr) {
-    return cannot_check + " " + quoted(job_name) +
+    return cannot_check + " " + cel::quote_go_string(job_name) +
            " has no pod template, so its queue label cannot be checked";
   }
   EffectiveJob effective;
@@ -157,14 +139,15 @@ std::optional<std::string> check_job(const json::value& entry, std::size_t index
                                          "template.spec.template.metadata.labels"))
     return problem;
   if (find_object(*job, {"template", "spec", "template", "spec"}) == nullptr) {
-    return cannot_check + " " + quoted(job_name) +
+    return cannot_check + " " + cel::quote_go_string(job_name) +
            " has no pod spec, so its scheduler name cannot be checked";
   }
   const json::value* scheduler = effective.schedulerName ? &*effective.schedulerName : nullptr;
   if (scheduler == nullptr || *scheduler != json::value(intent.schedulerName)) {
-    return "gangScheduler is configured with schedulerName " + quoted(intent.schedulerName) +
-           " but TrainingRuntime " + quoted(runtime_name) + " replicatedJob " + quoted(job_name) +
-           " sets schedulerName " + quoted(text_of(scheduler));
+    return "gangScheduler is configured with schedulerName " +
+           cel::quote_go_string(intent.schedulerName) + " but TrainingRuntime " +
+           cel::quote_go_string(runtime_name) + " replicatedJob " + cel::quote_go_string(job_name) +
+           " sets schedulerName " + cel::quote_go_string(text_of(scheduler));
   }
   return std::nullopt;
 }
@@ -188,24 +171,25 @@ std::optional<std::string> check_runtime(const api::JobTemplateSpec& job_templat
   const std::string name = jsonkit::optional_string_of(ref, "name").value_or("");
   if (group != kTrainerApiGroup) {
     return "gangScheduler is configured but the workload references runtime apiGroup " +
-           quoted(group) + " rather than " + quoted(kTrainerApiGroup) +
+           cel::quote_go_string(group) + " rather than " + cel::quote_go_string(kTrainerApiGroup) +
            ", so its scheduling cannot be checked";
   }
   if (kind != kTrainingRuntimeKind) {
-    return "gangScheduler is configured but the workload references runtime kind " + quoted(kind) +
-           "; only a namespaced " + std::string(kTrainingRuntimeKind) +
+    return "gangScheduler is configured but the workload references runtime kind " +
+           cel::quote_go_string(kind) + "; only a namespaced " + std::string(kTrainingRuntimeKind) +
            " supplied as a Workflow dependency can be checked";
   }
   const json::object* runtime = find_runtime(dependencies, name);
   if (runtime == nullptr) {
-    return "gangScheduler is configured but the workload references runtime " + quoted(name) +
-           ", which is not among the Workflow's " + std::string(kTrainingRuntimeKind) + "." +
-           std::string(kTrainerApiGroup) + " dependencies";
+    return "gangScheduler is configured but the workload references runtime " +
+           cel::quote_go_string(name) + ", which is not among the Workflow's " +
+           std::string(kTrainingRuntimeKind) + "." + std::string(kTrainerApiGroup) +
+           " dependencies";
   }
   // An empty list is a list: nothing to carry the queue, nothing to contradict it.
   const json::array* jobs = find_array(*runtime, {"spec", "template", "spec", "replicatedJobs"});
   if (jobs == nullptr) {
-    return "gangScheduler is configured but TrainingRuntime " + quoted(name) +
+    return "gangScheduler is configured but TrainingRuntime " + cel::quote_go_string(name) +
            " has no spec.template.spec.replicatedJobs, so its queue labels cannot be checked";
   }
   for (std::size_t i = 0; i < jobs->size(); ++i) {
@@ -218,8 +202,8 @@ std::optional<std::string> check_runtime(const api::JobTemplateSpec& job_templat
 
 std::string conflicting_label_message(std::string_view field_path, std::string_view key,
                                       std::string_view found, std::string_view expected) {
-  return std::string(field_path) + "[" + quoted(key) + "]: conflicting label value " +
-         quoted(found) + ", expected " + quoted(expected);
+  return std::string(field_path) + "[" + cel::quote_go_string(key) + "]: conflicting label value " +
+         cel::quote_go_string(found) + ", expected " + cel::quote_go_string(expected);
 }
 
 std::optional<std::string> workload_labels_problem(const std::map<std::string, std::string>& labels,
@@ -231,15 +215,16 @@ std::optional<std::string> workload_labels_problem(const std::map<std::string, s
   }
   for (const auto& [key, value] : labels) {
     if (key == kManagedByLabel || key.starts_with(kReservedPrefix)) {
-      return path + "[" + quoted(key) +
-             "]: label key is reserved for the controller: " + quoted(kManagedByLabel) +
-             " and any key under " + quoted(kReservedPrefix) + " identify workload ownership";
+      return path + "[" + cel::quote_go_string(key) +
+             "]: label key is reserved for the controller: " +
+             cel::quote_go_string(kManagedByLabel) + " and any key under " +
+             cel::quote_go_string(kReservedPrefix) + " identify workload ownership";
     }
     if (auto errors = k8s::qualified_name_errors(key); !errors.empty())
-      return path + "[" + quoted(key) + "]: invalid label key: " + join(errors);
+      return path + "[" + cel::quote_go_string(key) + "]: invalid label key: " + join(errors);
     if (auto errors = k8s::label_value_errors(value); !errors.empty()) {
-      return path + "[" + quoted(key) + "]: invalid label value " + quoted(value) + ": " +
-             join(errors);
+      return path + "[" + cel::quote_go_string(key) + "]: invalid label value " +
+             cel::quote_go_string(value) + ": " + join(errors);
     }
   }
   return std::nullopt;
