@@ -30,17 +30,27 @@ bool is_write_on_primary(const ReconcilerConfig& config, const k8s::Action& acti
 
 void run_action(self_pointer self, std::size_t index);
 
-// Keeps a create's AlreadyExists and its holder for the rest of the pass (the newest per target).
+// Keeps a create's holder (met as AlreadyExists, or made by the create itself) for the rest of the
+// pass (the newest per target).
 void remember_holder(std::vector<k8s::ActionOutcome>& held, const k8s::ActionOutcome& outcome) {
   std::erase_if(
       held, [&](const k8s::ActionOutcome& h) { return h.action.target == outcome.action.target; });
   held.push_back(outcome);
 }
 
+// A successful Create holds its name for the rest of the pass, as an AlreadyExists would: a later
+// plan of the pass (after a later action failed) adopts it instead of creating it again.
+void remember_created(self_pointer self, std::size_t index, const k8s::ActionResult& answer) {
+  const k8s::Action& action = self->state.pass->result.plan.actions[index];
+  if (action.verb == k8s::ActionVerb::Create && answer.ok() && answer.object.is_object())
+    remember_holder(self->state.pass->held, k8s::created_by_this_pass(action, answer.object));
+}
+
 // What to do with the answer to actions[index]: go on with actions[next], or re-plan from the
 // failure (a conflict on the primary re-reads it; an AlreadyExists reads the holder).
 void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::ActionResult answer) {
   if (answer.ok()) {
+    remember_created(self, index, answer);
     run_action(self, next);
     return;
   }
@@ -114,6 +124,7 @@ void run_together(self_pointer self, std::size_t index, std::size_t end) {
               wave->answers[i - index] = std::move(answer);
               if (--wave->outstanding > 0) return;
               for (std::size_t j = index; j < end; ++j) {
+                remember_created(self, j, *wave->answers[j - index]);
                 if (!wave->answers[j - index]->ok()) {
                   on_answer(self, j, end, std::move(*wave->answers[j - index]));
                   return;

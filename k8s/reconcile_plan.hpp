@@ -121,6 +121,10 @@ struct ActionOutcome {
                     // (read live), or nullopt when that read failed
 };
 
+// A Create that succeeded, told to a later plan of the same pass as what holds the name: an
+// AlreadyExists whose holder is the created object (the answer a replayed Create would get).
+ActionOutcome created_by_this_pass(const Action& create, const boost::json::value& created);
+
 // Answers to LiveGet actions: present and null means a live NotFound.
 using LiveReads = std::map<ObjectRef, boost::json::value>;
 

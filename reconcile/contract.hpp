@@ -63,9 +63,11 @@ struct Context {
   // for correctness, only to avoid repeating work.
   const boost::json::value& memo;
   // The creates of this pass's earlier plans that met AlreadyExists, each with the holder read
-  // live (nullptr: none). A plan that adopts one child and then meets the next child's
-  // AlreadyExists must still know the first: with only the last outcome it would create the first
-  // again, and the plans would alternate between the two until the pass gave up.
+  // live, and those that succeeded, each as an AlreadyExists held by the created object
+  // (k8s::created_by_this_pass) (nullptr: none). A plan that adopts one child and then meets the
+  // next child's AlreadyExists, or whose later action failed after its creates went through, must
+  // still know the first: with only the last outcome it would create the first again, and the
+  // plans would alternate between the two until the pass gave up.
   const std::vector<k8s::ActionOutcome>* held = nullptr;
 };
 

@@ -7,10 +7,12 @@
 // How the imperative upstream flow maps onto plans:
 //   - Every status change of a pass is one conditional MergePatchStatus ({metadata.resourceVersion,
 //     status}) written after the pass's other actions, so a 409 re-plans from a fresh copy.
-//   - At most one Create per pass, followed by the status write that records it (dependency ref,
-//     group Running). A create that meets AlreadyExists comes back as the outcome and is adopted
-//     (ours) or fails the Workflow with the collision reason (foreign); no create is ever replayed
-//     after a later one failed, because there is no later one.
+//   - A pass that launches groups creates every launchable group's job-scoped copies and Job, in
+//     order, and records them (dependency refs, groups Running) in its one status write; any other
+//     create is one per pass, followed by the status write that records it. A create that meets
+//     AlreadyExists comes back as the outcome and is adopted (ours) or fails the Workflow with the
+//     collision reason (foreign). When a later action of the plan fails, the re-plan knows the
+//     creates that went through (Context::held) and adopts them instead of replaying them.
 //   - Dependencies are read before they are deleted (ownership check, UID precondition): from the
 //     cache when it holds them (watched kinds: TrainingRuntime and our ConfigMaps), else with a
 //     LiveGet; a Job missing from the cache is confirmed live. A pass

@@ -1,5 +1,6 @@
-// Launching Pending groups: job-scoped dependency copies first (one create per pass, 15 s
-// after a new ComputeDomain so the DRA driver can publish its channel template), then the Job.
+// Launching Pending groups: job-scoped dependency copies first, then the Job, for every group
+// that may start, in one pass and one status write (a new ComputeDomain ends the pass: the Job
+// waits 15 s for the DRA driver to publish its channel template).
 #include "platform/gang_validation.hpp"
 #include "k8s/meta.hpp"
 #include "workflow/dependency_plan.hpp"
@@ -86,6 +87,7 @@ Launch ensure_copies(Pass& pass, const api::GroupStatus& group, std::int64_t ite
         continue;
       case CreateResult::Planned:
         pass.status.dependencyRefs.push_back(ref);
+        if (ref.kind != "ComputeDomain" && pass.batching()) continue;
         pass.requeue(ref.kind == "ComputeDomain" ? kComputeDomainWait : k8s::kImmediateRequeue);
         return Launch::Waiting;
       case CreateResult::NoBudget:
@@ -203,6 +205,7 @@ void launch_pending_groups(Pass& pass) {
   const std::int64_t max_concurrent = pass.spec.orchestration.execution.maxConcurrent.value_or(0);
   auto running = std::count_if(orch.groups.begin(), orch.groups.end(), group_running);
   bool launched = false;
+  pass.batch_creates(true);
   for (auto& group : orch.groups) {
     if (group.phase != api::group_phase::kPending || pass.reset_groups.count(group.name) != 0)
       continue;
@@ -213,6 +216,7 @@ void launch_pending_groups(Pass& pass) {
     ++running;
     launched = true;
   }
+  pass.batch_creates(false);
   if (launched) {
     pass.set_condition(api::kConditionInProgress, reason::kJobCreated,
                        "Iteration " + std::to_string(orch.currentIteration.value_or(1)) + "/" +

@@ -76,11 +76,15 @@ class Pass {
   // The outcome of the previous plan when it concerns `verb` on `target`.
   const k8s::ActionOutcome* outcome_for(k8s::ActionVerb verb, const k8s::ObjectRef& target) const;
 
-  // Side actions run before the status write. At most one Create per pass (see the header of
-  // workflow_reconciler.hpp); can_create() says whether this pass may still plan one. Launches also
-  // stay out of passes that needed live reads, so a create's replay never depends on them.
+  // Side actions run before the status write. At most one Create per pass outside launches (see
+  // the header of workflow_reconciler.hpp); can_create() says whether this pass may still plan one.
+  // Launches also stay out of passes that needed live reads, so a create's replay never depends on
+  // them.
   void add(k8s::Action action) { actions_.push_back(std::move(action)); }
-  bool can_create() const { return !created_ && !waiting_for_live(); }
+  bool can_create() const { return (!created_ || batching_) && !waiting_for_live(); }
+  // While on, creates are not limited to one (the launch of every launchable group).
+  void batch_creates(bool on) { batching_ = on; }
+  bool batching() const { return batching_; }
   bool can_launch() const { return can_create() && !used_live_; }
   void add_create(k8s::Action action);
   // joins_previous: the delete does not have to wait for the action planned before it.
@@ -110,6 +114,7 @@ class Pass {
   std::optional<std::chrono::milliseconds> requeue_;
   std::string error_;
   bool created_ = false;
+  bool batching_ = false;
   bool used_live_ = false;
 };
 

@@ -88,6 +88,48 @@ reconcile::Result echo_reconcile(const reconcile::Context& context) {
   return result;
 }
 
+// Creates "<name>-first" and "<name>-second" in one plan, then marks itself with annotation pair.
+// A name held by someone else ends it with the collision noted (the children before it still
+// ensured). The creates of the plan that went through before a later one failed reach the re-plan
+// as held (ours), so they are not sent again.
+reconcile::Result pair_reconcile(const reconcile::Context& context) {
+  reconcile::Result result;
+  if (context.object == nullptr) return result;
+  const auto ref = k8s::object_ref_of(*context.object);
+  if (!annotation(*context.object, "pair").empty()) return result;
+  std::string verdict = "created";
+  for (const std::string suffix : {"-first", "-second"}) {
+    const k8s::ObjectRef child{"v1", "ConfigMap", ref.ns, ref.name + suffix};
+    const k8s::ActionOutcome* known =
+        reconcile::outcome_of(context, k8s::ActionVerb::Create, child);
+    if (known == nullptr) {
+      json::value object = json::object{
+          {"apiVersion", "v1"},
+          {"kind", "ConfigMap"},
+          {"metadata",
+           {{"name", child.name},
+            {"namespace", child.ns},
+            {"ownerReferences", json::array{json::object{{"apiVersion", "v1"},
+                                                         {"kind", "ConfigMap"},
+                                                         {"name", ref.name},
+                                                         {"uid", k8s::uid_of(*context.object)},
+                                                         {"controller", true}}}}}}};
+      result.plan.actions.push_back(
+          k8s::make_action(k8s::ActionVerb::Create, child, std::move(object)));
+      continue;
+    }
+    if (known->reason != "AlreadyExists" || !known->live_holder ||
+        !owned_by(*known->live_holder, k8s::uid_of(*context.object))) {
+      verdict = "collision on " + child.name;
+      break;
+    }
+  }
+  result.plan.actions.push_back(
+      k8s::make_action(k8s::ActionVerb::MergePatch, ref,
+                       json::object{{"metadata", {{"annotations", {{"pair", verdict}}}}}}));
+  return result;
+}
+
 json::value config_map(const std::string& name, const std::string& value,
                        json::object labels = {}) {
   return json::object{
@@ -117,14 +159,14 @@ class ManagerShell : public ::testing::Test {
     sim_->stop();
   }
 
-  void start_manager() {
+  void start_manager(reconcile::Function reconcile = echo_reconcile) {
     ManagerOptions options;
     options.client = config_;
     options.instance = "shell-test";
     options.max_watch_timeout = std::chrono::seconds(5);
     options.watches.push_back(WatchSpec{kConfigMaps, "v1", "ConfigMap", ""});
     options.controllers.push_back(
-        ControllerSpec{"echo", "v1", "ConfigMap", {"ConfigMap"}, echo_reconcile});
+        ControllerSpec{"echo", "v1", "ConfigMap", {"ConfigMap"}, std::move(reconcile)});
     manager_ = std::make_unique<Manager>(options);
     manager_->start();
   }
@@ -163,6 +205,17 @@ TEST_F(ManagerShell, AlreadyExistsReachesThePureFunctionWithTheHolder) {
   client_->create(kConfigMaps, "shell", config_map("other", "o", {{"want-child", "yes"}}));
   EXPECT_TRUE(eventually([&] { return annotation(get("other"), "echo") == "o"; }));
   EXPECT_NO_THROW(get("other-child"));
+}
+
+TEST_F(ManagerShell, CreatesThatWentThroughReachTheReplanAsHeld) {
+  client_->create(kConfigMaps, "shell", config_map("pair-second", "foreign"));  // squats a name
+  start_manager(pair_reconcile);
+  client_->create(kConfigMaps, "shell", config_map("pair", "p"));
+  EXPECT_TRUE(
+      eventually([&] { return annotation(get("pair"), "pair") == "collision on pair-second"; }));
+  // The first child was created once: the re-plan after the second's AlreadyExists knew it.
+  EXPECT_EQ(sim_->api().request_log().create_attempts("configmaps", "shell", "pair-first"), 1u);
+  EXPECT_TRUE(owned_by(get("pair-first"), k8s::uid_of(get("pair"))));
 }
 
 TEST_F(ManagerShell, ACrashingReconcilerIsIsolatedAndReportsWhy) {

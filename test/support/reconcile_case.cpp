@@ -74,6 +74,12 @@ ReconcileCase load_reconcile_case(const GoldenCase& golden_case) {
   if (const auto* outcome = o.if_contains("outcome"); outcome != nullptr && outcome->is_object()) {
     out.outcome = outcome_from(outcome->as_object(), where);
   }
+  if (const auto* held = o.if_contains("held"); held != nullptr && held->is_array()) {
+    for (const auto& item : held->as_array()) {
+      if (!item.is_object()) throw std::runtime_error(where + ": every held entry is an outcome");
+      out.held.push_back(outcome_from(item.as_object(), where));
+    }
+  }
   if (const auto* extra = o.if_contains("extra")) out.extra = *extra;
   return out;
 }

@@ -12,6 +12,7 @@
 //     reason: AlreadyExists
 //     message: "..."
 //     liveHolder: {...}               # Create + AlreadyExists: who holds the name
+//   held: [ {outcome}, ... ]          # this pass's earlier creates (Context::held), outcome-shaped
 //   extra: {...}                      # controller-specific knobs, read by the suite itself
 // The expected output is `expected.yaml`: k8s::plan_to_json of the plan.
 #include "k8s/object_cache.hpp"
@@ -25,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nvcre::testing {
 
@@ -34,6 +36,7 @@ struct ReconcileCase {
   k8s::ObjectCache cache;
   k8s::LiveReads live;
   std::optional<k8s::ActionOutcome> outcome;
+  std::vector<k8s::ActionOutcome> held;
   boost::json::value extra;  // null when absent
   std::map<std::string, reconcile::PodLogAnswer> no_pod_logs;
   reconcile::BuildAnswers no_builds;
@@ -41,8 +44,15 @@ struct ReconcileCase {
 
   // The reconcile context of the case, with no pod logs or builds answered yet.
   reconcile::Context context() const {
-    return {
-        object ? &*object : nullptr, cache, live, outcome, now, no_pod_logs, no_builds, no_memo};
+    return {object ? &*object : nullptr,
+            cache,
+            live,
+            outcome,
+            now,
+            no_pod_logs,
+            no_builds,
+            no_memo,
+            &held};
   }
 };
 
