@@ -4,7 +4,8 @@ namespace nvcre::platform::mpi {
 
 std::string worker_sshd_script() {
   return "set -x"
-         " && (test -x /usr/sbin/sshd || (apt-get update && apt-get install -y openssh-server))"
+         " && (test -x /usr/sbin/sshd || (apt-get update && apt-get install -y "
+         "--no-install-recommends openssh-server))"
          " && mkdir -p -m 0755 /var/run/sshd"
          " && mkdir -p -m 700 /root/.ssh"
          " && cp /tmp/mpi-ssh-raw/* /root/.ssh/"
