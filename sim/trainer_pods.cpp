@@ -46,9 +46,14 @@ void apply_trainer(const json::object& trainer, json::object& pod_spec) {
   if (!target->is_object()) return;
   for (const char* key : {"image", "command", "args"})
     if (const auto* value = trainer.if_contains(key)) target->as_object()[key] = *value;
-  if (const auto* env = trainer.if_contains("env"))
-    target->as_object()["env"] = jsonkit::merge_named(
-        target->as_object().contains("env") ? target->as_object()["env"] : json::value(), *env);
+  // trainer.env adds to the container's env, replacing same-named variables (merged as the env
+  // of two containers, so the lists merge by name instead of the override replacing the list).
+  if (const auto* env = trainer.if_contains("env")) {
+    json::object base;
+    if (const auto* current = target->as_object().if_contains("env")) base["env"] = *current;
+    target->as_object()["env"] =
+        jsonkit::merge_named(base, json::object{{"env", *env}}).as_object()["env"];
+  }
 }
 
 // Trainer v2.0's podTemplateOverrides: [{targetJobs: [{name}], metadata, spec}].
