@@ -80,4 +80,9 @@ json::value merge_named(const json::value& base, const json::value& override_val
   return without_nulls(override_value);
 }
 
+json::value merge_named_lists(const json::value& base, const json::value& override_list) {
+  // The same rule as a key holding the lists: one merge, not a second copy of the list case.
+  return merge_maps(json::object{{"list", base}}, json::object{{"list", override_list}})["list"];
+}
+
 }  // namespace nvcre::jsonkit

@@ -46,13 +46,11 @@ void apply_trainer(const json::object& trainer, json::object& pod_spec) {
   if (!target->is_object()) return;
   for (const char* key : {"image", "command", "args"})
     if (const auto* value = trainer.if_contains(key)) target->as_object()[key] = *value;
-  // trainer.env adds to the container's env, replacing same-named variables (merged as the env
-  // of two containers, so the lists merge by name instead of the override replacing the list).
+  // trainer.env adds to the container's env, replacing same-named variables.
   if (const auto* env = trainer.if_contains("env")) {
-    json::object base;
-    if (const auto* current = target->as_object().if_contains("env")) base["env"] = *current;
+    const json::value* current = target->as_object().if_contains("env");
     target->as_object()["env"] =
-        jsonkit::merge_named(base, json::object{{"env", *env}}).as_object()["env"];
+        jsonkit::merge_named_lists(current != nullptr ? *current : json::value(), *env);
   }
 }
 

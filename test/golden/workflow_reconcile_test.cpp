@@ -13,6 +13,8 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 
 namespace {
@@ -42,12 +44,20 @@ void check_invariants(const ReconcileCase& c, const k8s::ReconcilePlan& plan) {
     EXPECT_TRUE(plan.events.empty() && !plan.requeue_after && plan.error.empty())
         << "a waiting plan decides";
   }
-  // Launches batch (each group's job-scoped copies, named <dependency>-<hash>-<group>-iter-<n>,
-  // then its Job); any other create is one per pass.
+  // Launches batch: each group's Job and the job-scoped copies the plan's status write records;
+  // any other create is one per pass.
+  std::set<std::string> job_scoped;
+  for (const auto& action : plan.actions) {
+    if (action.verb != k8s::ActionVerb::MergePatchStatus) continue;
+    const auto* refs = action.body.at("status").as_object().if_contains("dependencyRefs");
+    if (refs == nullptr || !refs->is_array()) continue;
+    for (const auto& ref : refs->as_array())
+      if (ref.as_object().contains("scope") && ref.at("scope") == "job")
+        job_scoped.insert(std::string(ref.at("name").as_string()));
+  }
   const auto other_creates =
-      std::count_if(plan.actions.begin(), plan.actions.end(), [](const k8s::Action& a) {
-        const bool launch =
-            a.target.kind == "Job" || a.target.name.find("-iter-") != std::string::npos;
+      std::count_if(plan.actions.begin(), plan.actions.end(), [&](const k8s::Action& a) {
+        const bool launch = a.target.kind == "Job" || job_scoped.contains(a.target.name);
         return a.verb == k8s::ActionVerb::Create && !launch;
       });
   EXPECT_LE(other_creates, 1) << "one create per pass outside launches";

@@ -162,3 +162,21 @@ TEST(WorkflowMerge, JsonEqualComparesNumbersByValueAndIgnoresMemberOrder) {
 }
 
 }  // namespace
+
+namespace {
+
+// Lists given directly merge as the same lists under a key would; a missing base takes the
+// override, and an unnamed item makes the override replace.
+TEST(WorkflowMerge, ListsGivenDirectlyMergeAsUnderAKey) {
+  const auto merged = [](const char* base, const char* override_list) {
+    return json::serialize(
+        nvcre::jsonkit::merge_named_lists(json::parse(base), json::parse(override_list)));
+  };
+  EXPECT_EQ(merged(R"([{"name":"A","value":"1"},{"name":"B","value":"0"}])",
+                   R"([{"name":"B","value":"1"},{"name":"C","value":"x"}])"),
+            R"([{"name":"A","value":"1"},{"name":"B","value":"1"},{"name":"C","value":"x"}])");
+  EXPECT_EQ(merged("null", R"([{"name":"B","value":"1"}])"), R"([{"name":"B","value":"1"}])");
+  EXPECT_EQ(merged(R"([{"name":"A"}])", R"([{"value":"1"}])"), R"([{"value":"1"}])");
+}
+
+}  // namespace
