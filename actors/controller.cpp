@@ -13,7 +13,7 @@ namespace {
 using self_pointer = controller_actor::stateful_pointer<ControllerState>;
 using SteadyClock = std::chrono::steady_clock;
 
-constexpr auto kReapEvery = std::chrono::seconds(10);
+constexpr auto kReapEvery = std::chrono::seconds(1);
 
 k8s::ObjectRef ref_of_key(const ControllerConfig& config, const std::string& key) {
   return k8s::ref_from_key(config.api_version, config.kind, key);
@@ -38,13 +38,13 @@ void arm_timer(self_pointer self) {
 
 void pump(self_pointer self);
 
-void finish_pass(self_pointer self, const std::string& key, const PassResult& result,
-                 bool crashed) {
+void finish_pass(self_pointer self, const std::string& key, PassResult result, bool crashed) {
   auto& state = self->state;
   auto now = SteadyClock::now();
   if (auto it = state.reconcilers.find(key); it != state.reconcilers.end()) {
     it->second.busy = false;
     it->second.last_used = now;
+    if (!crashed) it->second.memo = std::move(result.memo);
   }
   --state.in_flight;
   ++state.stats.passes;
@@ -64,7 +64,8 @@ void finish_pass(self_pointer self, const std::string& key, const PassResult& re
   pump(self);
 }
 
-reconciler_actor spawn_reconciler(self_pointer self, const std::string& key) {
+reconciler_actor spawn_reconciler(self_pointer self, const std::string& key,
+                                  boost::json::value memo) {
   auto& config = self->state.config;
   ReconcilerConfig rc;
   rc.primary = ref_of_key(config, key);
@@ -74,6 +75,7 @@ reconciler_actor spawn_reconciler(self_pointer self, const std::string& key) {
   rc.recorder = config.recorder;
   rc.services = config.services;
   rc.clock = config.clock;
+  rc.memo = std::move(memo);
   auto actor = self->spawn(reconciler, std::move(rc));
   self->monitor(actor);
   self->state.key_by_actor[actor.address()] = key;
@@ -84,7 +86,7 @@ reconciler_actor spawn_reconciler(self_pointer self, const std::string& key) {
 void dispatch(self_pointer self, const std::string& key) {
   auto& state = self->state;
   auto& slot = state.reconcilers[key];
-  if (!slot.actor) slot.actor = spawn_reconciler(self, key);
+  if (!slot.actor) slot.actor = spawn_reconciler(self, key, std::move(slot.memo));
   slot.busy = true;
   slot.pass_id = ++state.next_pass_id;
   ++state.in_flight;
@@ -114,7 +116,7 @@ void dispatch(self_pointer self, const std::string& key) {
               self->state.config.metrics->observe_reconcile_seconds(
                   name, std::chrono::duration<double>(SteadyClock::now() - started).count());
             }
-            finish_pass(self, key, result, false);
+            finish_pass(self, key, std::move(result), false);
           },
           [=](caf::error&) {
             if (still_open()) finish_pass(self, key, PassResult{}, true);
@@ -140,12 +142,23 @@ void pump(self_pointer self) {
   arm_timer(self);
 }
 
+// Ends idle reconcilers. The slot lets go of the actor at once (the next pass of its key spawns
+// a new one, whatever the old one's down message does later) and stays while it keeps a memo.
 void reap_idle(self_pointer self) {
   auto& state = self->state;
   auto now = SteadyClock::now();
-  for (auto& [key, slot] : state.reconcilers) {
-    if (!slot.busy && slot.actor && now - slot.last_used > state.config.idle_reap) {
+  for (auto it = state.reconcilers.begin(); it != state.reconcilers.end();) {
+    auto& slot = it->second;
+    const auto idle = now - slot.last_used;
+    if (!slot.busy && slot.actor && idle > state.config.idle_reap) {
       self->send_exit(slot.actor, caf::exit_reason::user_shutdown);
+      slot.actor = nullptr;
+    }
+    const bool forgotten = slot.memo.is_null() || idle > state.config.memo_kept;
+    if (!slot.busy && !slot.actor && forgotten) {
+      it = state.reconcilers.erase(it);
+    } else {
+      ++it;
     }
   }
   self->delayed_send(self, kReapEvery, reap_atom::value);
@@ -157,12 +170,15 @@ void on_reconciler_down(self_pointer self, const caf::down_msg& down) {
   if (found == state.key_by_actor.end()) return;
   std::string key = found->second;
   state.key_by_actor.erase(found);
-  bool was_busy = false;
-  if (auto it = state.reconcilers.find(key); it != state.reconcilers.end()) {
-    was_busy = it->second.busy;
-    state.reconcilers.erase(it);
-    if (state.config.metrics) state.config.metrics->reconcilers_changed(state.config.name, -1);
+  if (state.config.metrics) state.config.metrics->reconcilers_changed(state.config.name, -1);
+  auto it = state.reconcilers.find(key);
+  // A reaped actor's slot let go of it already (and may hold its successor by now).
+  if (it == state.reconcilers.end() || !it->second.actor ||
+      it->second.actor.address() != down.source) {
+    return;
   }
+  const bool was_busy = it->second.busy;
+  state.reconcilers.erase(it);
   if (was_busy) finish_pass(self, key, PassResult{}, true);
   if (!down.reason || down.reason == caf::exit_reason::user_shutdown) return;  // reaped or normal
   ++state.stats.crashes;
@@ -242,7 +258,7 @@ controller_actor::behavior_type controller(controller_actor::stateful_pointer<Co
         auto stats = self->state.stats;
         stats.queue_depth = self->state.queue.len();
         stats.in_flight = self->state.in_flight;
-        stats.live_reconcilers = self->state.reconcilers.size();
+        stats.live_reconcilers = self->state.key_by_actor.size();
         return stats;
       },
   };

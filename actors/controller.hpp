@@ -38,7 +38,11 @@ struct ControllerConfig {
   ServiceActors services;
   int max_concurrent = 10;
   bool leading = true;  // false until the leader elector says so (when election is on)
-  std::chrono::seconds idle_reap{60};
+  // An idle reconciler actor ends after `idle_reap` without a pass (its next pass spawns another:
+  // idle actors cost memory, a spawn costs microseconds); the key's memo, which the controller
+  // keeps for the next one, goes after `memo_kept` without a pass.
+  std::chrono::milliseconds idle_reap{1000};
+  std::chrono::seconds memo_kept{60};
   std::function<k8s::Clock::time_point()> clock = [] { return k8s::Clock::now(); };
   std::shared_ptr<k8s::Metrics> metrics;  // optional
 };
@@ -55,9 +59,10 @@ struct ControllerState {
     bool busy = false;
     std::uint64_t pass_id = 0;  // answers of an abandoned pass (crashed actor) are ignored
     std::chrono::steady_clock::time_point last_used;
+    boost::json::value memo;  // the last pass's memo, while no actor holds it
   };
-  std::map<std::string, Slot> reconcilers;
-  std::map<caf::actor_addr, std::string> key_by_actor;
+  std::map<std::string, Slot> reconcilers;  // keys with a live reconciler or a kept memo
+  std::map<caf::actor_addr, std::string> key_by_actor;  // every live reconciler, reaped ones too
   std::size_t in_flight = 0;
   std::uint64_t next_pass_id = 0;
   bool synced = false;

@@ -82,7 +82,7 @@ std::vector<controller_actor> spawn_controllers(caf::actor_system& system, const
     cc.max_concurrent =
         measurement ? o.measurement_max_concurrent_reconciles : o.max_concurrent_reconciles;
     // Longer than a default sample interval, so the sampling memo usually survives a sample.
-    if (measurement) cc.idle_reap = std::chrono::minutes(5);
+    if (measurement) cc.memo_kept = std::chrono::minutes(5);
     cc.leading = !o.leader_elect;
     cc.metrics = o.metrics;
     auto c = system.spawn(controller, std::move(cc));

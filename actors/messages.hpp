@@ -71,6 +71,9 @@ struct StoreDelta {
 struct PassResult {
   std::optional<std::chrono::milliseconds> requeue_after;
   std::string error;  // non-empty: rate-limited requeue
+  // The object's memo after the pass (reconcile::Context::memo): the controller keeps it for the
+  // next reconciler of the key, so an idle reconciler can end without losing it.
+  boost::json::value memo;
 };
 
 struct ControllerStats {

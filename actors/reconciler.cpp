@@ -19,6 +19,7 @@ void plan_and_run(self_pointer self);
 
 void finish(self_pointer self, PassResult result) {
   auto& state = self->state;
+  result.memo = state.memo;
   state.pass->promise.deliver(std::move(result));
   state.pass.reset();
 }
@@ -64,8 +65,9 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
             [=](k8s::ActionResult& fresh) {
               auto& p = *self->state.pass;
               if (!fresh.ok()) {
-                finish(self,
-                       PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message});
+                finish(
+                    self,
+                    PassResult{std::nullopt, "re-reading after a conflict: " + fresh.message, {}});
                 return;
               }
               p.fresh_primary = std::move(fresh.object);
@@ -74,7 +76,7 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
               plan_and_run(self);
             },
             [=](caf::error& error) {
-              finish(self, PassResult{std::nullopt, to_string(error)});
+              finish(self, PassResult{std::nullopt, to_string(error), {}});
             });
     return;
   }
@@ -95,7 +97,7 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
               plan_and_run(self);
             },
             [=](caf::error& error) {
-              finish(self, PassResult{std::nullopt, to_string(error)});
+              finish(self, PassResult{std::nullopt, to_string(error), {}});
             });
     return;
   }
@@ -135,7 +137,7 @@ void run_together(self_pointer self, std::size_t index, std::size_t end) {
             [=](caf::error& error) {
               if (wave->failed) return;
               wave->failed = true;
-              finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)});
+              finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error), {}});
             });
   }
 }
@@ -149,7 +151,7 @@ void run_action(self_pointer self, std::size_t index) {
       self->send(self->state.config.recorder, record_atom::value, event);
     if (pass.result.memo && pass.result.plan.error.empty())
       self->state.memo = std::move(*pass.result.memo);
-    PassResult result{pass.result.plan.requeue_after, pass.result.plan.error};
+    PassResult result{pass.result.plan.requeue_after, pass.result.plan.error, {}};
     finish(self, std::move(result));
     return;
   }
@@ -164,7 +166,7 @@ void run_action(self_pointer self, std::size_t index) {
       .then(
           [=](k8s::ActionResult& answer) { on_answer(self, index, index + 1, std::move(answer)); },
           [=](caf::error& error) {
-            finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error)});
+            finish(self, PassResult{std::nullopt, "API call failed: " + to_string(error), {}});
           });
 }
 
@@ -184,7 +186,7 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets,
   auto failed = [=](std::string message) {
     if (batch->failed) return;
     batch->failed = true;
-    finish(self, PassResult{std::nullopt, std::move(message)});
+    finish(self, PassResult{std::nullopt, std::move(message), {}});
   };
   auto& config = self->state.config;
   for (const auto& get : gets) {
@@ -234,16 +236,16 @@ void ask_builds(self_pointer self, std::vector<reconcile::CategoryBuildRequest> 
   reconcile::CategoryBuildRequest request = std::move(requests.back());
   requests.pop_back();
   auto key = reconcile::build_request_key(request);
-  ask_category_build(self, config.services, std::move(request), config.build_timeout,
-                     [=](BuildReply reply) mutable {
-                       if (!reply.answer) {
-                         finish(self, PassResult{std::nullopt, "asking services: " + reply.error});
-                         return;
-                       }
-                       self->state.pass->build_answers.insert_or_assign(key,
-                                                                        std::move(*reply.answer));
-                       ask_builds(self, std::move(requests));
-                     });
+  ask_category_build(
+      self, config.services, std::move(request), config.build_timeout,
+      [=](BuildReply reply) mutable {
+        if (!reply.answer) {
+          finish(self, PassResult{std::nullopt, "asking services: " + reply.error, {}});
+          return;
+        }
+        self->state.pass->build_answers.insert_or_assign(key, std::move(*reply.answer));
+        ask_builds(self, std::move(requests));
+      });
 }
 
 // Counts one more plan of this pass; false (and the pass ended) past max_plans_per_pass.
@@ -253,9 +255,11 @@ bool count_plan(self_pointer self) {
   if (++pass.plans <= state.config.max_plans_per_pass) return true;
   std::string last = pass.outcome ? pass.outcome->reason + ": " + pass.outcome->message
                                   : std::string("no failure");
-  finish(self, PassResult{std::nullopt, "reconcile did not settle after " +
-                                            std::to_string(state.config.max_plans_per_pass) +
-                                            " plans (last: " + last + ")"});
+  finish(self, PassResult{std::nullopt,
+                          "reconcile did not settle after " +
+                              std::to_string(state.config.max_plans_per_pass) +
+                              " plans (last: " + last + ")",
+                          {}});
   return false;
 }
 
@@ -290,12 +294,13 @@ void carry_out(self_pointer self) {
   }
   if (asks_reads) {
     // Every read it asks for is already answered: a pure function must not ask again.
-    finish(self, PassResult{std::nullopt, "reconcile asked again for live reads it already has"});
+    finish(self,
+           PassResult{std::nullopt, "reconcile asked again for live reads it already has", {}});
     return;
   }
   if (!pass.result.wanted_builds.empty()) {
-    finish(self,
-           PassResult{std::nullopt, "reconcile asked again for category builds it already has"});
+    finish(self, PassResult{
+                     std::nullopt, "reconcile asked again for category builds it already has", {}});
     return;
   }
   run_action(self, 0);
@@ -339,6 +344,7 @@ void resume_or_replan(self_pointer self) {
 
 reconciler_actor::behavior_type reconciler(reconciler_actor::stateful_pointer<ReconcilerState> self,
                                            ReconcilerConfig config) {
+  self->state.memo = std::move(config.memo);
   self->state.config = std::move(config);
   // The exit reason carries the exception's text, so the controller can report it on the object.
   self->set_exception_handler([](caf::scheduled_actor*, std::exception_ptr& failure) -> caf::error {

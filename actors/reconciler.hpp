@@ -29,6 +29,7 @@ struct ReconcilerConfig {
   int max_plans_per_pass = 12;  // a pure function that keeps failing the same way ends the pass
   std::chrono::milliseconds api_timeout{60000};
   std::chrono::milliseconds build_timeout{30000};  // per build service request
+  boost::json::value memo;  // the key's memo from its previous reconciler (null: none)
 };
 
 struct ReconcilerPass {

@@ -45,7 +45,7 @@ const json::object* metadata_of(const json::value& object) {
 }  // namespace
 
 CachedObject::CachedObject(json::value object, Form form,
-                           const std::vector<std::string>& indexed_fields)
+                           const std::vector<std::string>& indexed_fields, TextPacker* packer)
     : form_(form) {
   for (const auto& [key, value] : labels_of(object)) {
     append_field(index_, key);
@@ -77,14 +77,21 @@ CachedObject::CachedObject(json::value object, Form form,
   }
   if (form_ == Form::Parsed) {
     parsed_ = std::move(object);
+  } else if (packer != nullptr) {
+    text_ = packer->pack(json::serialize(object));
   } else {
-    text_ = json::serialize(object);
-    text_.shrink_to_fit();  // serialize grows its buffer geometrically
+    text_.bytes = json::serialize(object);
+    text_.bytes.shrink_to_fit();  // serialize grows its buffer geometrically
+    text_.size = static_cast<std::uint32_t>(text_.bytes.size());
   }
 }
 
 json::value CachedObject::parse() const {
-  return form_ == Form::Parsed ? parsed_ : json::parse(text_);
+  return form_ == Form::Parsed ? parsed_ : json::parse(unpack(text_));
+}
+
+bool CachedObject::mentions(std::string_view text) const {
+  return form_ == Form::Parsed || unpack(text_).find(text) != std::string_view::npos;
 }
 
 Labels CachedObject::labels() const {

@@ -54,7 +54,16 @@ struct Metrics::Impl {
   std::mutex objects_mutex;
   std::map<std::string, prometheus::Family<prometheus::Gauge>*> object_families;
   std::map<std::string, prometheus::Family<prometheus::Counter>*> object_counters;
-  std::map<std::string, std::vector<GaugeSample>> object_series;  // by object key
+  // One object's series, as the registry holds it: enough to remove it again, without a copy of
+  // its name and labels (the registry has those; thousands of objects project a few series each).
+  struct Series {
+    prometheus::Family<prometheus::Gauge>* gauge_family = nullptr;
+    prometheus::Gauge* gauge = nullptr;
+    prometheus::Family<prometheus::Counter>* counter_family = nullptr;
+    prometheus::Counter* counter = nullptr;
+    bool operator==(const Series&) const = default;
+  };
+  std::map<std::string, std::vector<Series>> object_series;  // by object key
 
   prometheus::Family<prometheus::Gauge>& object_family(const std::string& name) {
     return family_of(object_families, object_gauge_families(), name, prometheus::BuildGauge());
@@ -80,23 +89,25 @@ struct Metrics::Impl {
     return object_counter_families().count(name) != 0;
   }
 
-  void remove(const GaugeSample& old) {
-    if (is_counter(old.name)) {
-      auto& family = counter_family(old.name);
-      family.Remove(&family.Add(old.labels));
-    } else {
-      auto& family = object_family(old.name);
-      family.Remove(&family.Add(old.labels));
-    }
+  static void remove(const Series& old) {
+    if (old.counter_family != nullptr) old.counter_family->Remove(old.counter);
+    if (old.gauge_family != nullptr) old.gauge_family->Remove(old.gauge);
   }
 
-  void apply(const GaugeSample& sample) {
+  // Sets the sample's series (Add finds the one already there for the same labels).
+  Series apply(const GaugeSample& sample) {
+    Series series;
     if (!is_counter(sample.name)) {
-      object_family(sample.name).Add(sample.labels).Set(sample.value);
-      return;
+      series.gauge_family = &object_family(sample.name);
+      series.gauge = &series.gauge_family->Add(sample.labels);
+      series.gauge->Set(sample.value);
+      return series;
     }
-    auto& counter = counter_family(sample.name).Add(sample.labels);
-    if (sample.value > counter.Value()) counter.Increment(sample.value - counter.Value());
+    series.counter_family = &counter_family(sample.name);
+    series.counter = &series.counter_family->Add(sample.labels);
+    if (sample.value > series.counter->Value())
+      series.counter->Increment(sample.value - series.counter->Value());
+    return series;
   }
 };
 
@@ -180,17 +191,16 @@ void Metrics::replace_object_gauges(const std::string& object_key,
                                     const std::vector<GaugeSample>& samples) {
   std::lock_guard lock(impl_->objects_mutex);
   auto& previous = impl_->object_series[object_key];
+  std::vector<Impl::Series> current;
+  current.reserve(samples.size());
+  for (const auto& sample : samples) current.push_back(impl_->apply(sample));
   for (const auto& old : previous) {
-    const bool kept = std::any_of(samples.begin(), samples.end(), [&](const GaugeSample& s) {
-      return s.name == old.name && s.labels == old.labels;
-    });
-    if (!kept) impl_->remove(old);
+    if (std::find(current.begin(), current.end(), old) == current.end()) Impl::remove(old);
   }
-  for (const auto& sample : samples) impl_->apply(sample);
-  if (samples.empty()) {
+  if (current.empty()) {
     impl_->object_series.erase(object_key);
   } else {
-    previous = samples;
+    previous = std::move(current);
   }
 }
 

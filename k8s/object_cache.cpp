@@ -85,15 +85,18 @@ ObjectCache::ObjectCache(const ObjectCache& other)
       indexed_labels_(other.indexed_labels_),
       indexed_fields_(other.indexed_fields_),
       kinds_(other.kinds_),
-      label_index_(other.label_index_),
+      packers_(other.packers_),
       delivered_(other.delivered_),
       tombstones_(other.tombstones_),
-      tombstone_order_(other.tombstone_order_) {}
+      tombstone_order_(other.tombstone_order_) {
+  reindex();
+}
 ObjectCache::ObjectCache(ObjectCache&& other) noexcept
     : kept_parsed_(std::move(other.kept_parsed_)),
       indexed_labels_(std::move(other.indexed_labels_)),
       indexed_fields_(std::move(other.indexed_fields_)),
       kinds_(std::move(other.kinds_)),
+      packers_(std::move(other.packers_)),
       label_index_(std::move(other.label_index_)),
       delivered_(std::move(other.delivered_)),
       tombstones_(std::move(other.tombstones_)),
@@ -106,7 +109,8 @@ ObjectCache& ObjectCache::operator=(const ObjectCache& other) {
     indexed_labels_ = other.indexed_labels_;
     indexed_fields_ = other.indexed_fields_;
     kinds_ = other.kinds_;
-    label_index_ = other.label_index_;
+    packers_ = other.packers_;
+    reindex();
     delivered_ = other.delivered_;
     tombstones_ = other.tombstones_;
     tombstone_order_ = other.tombstone_order_;
@@ -120,6 +124,7 @@ ObjectCache& ObjectCache::operator=(ObjectCache&& other) noexcept {
     indexed_labels_ = std::move(other.indexed_labels_);
     indexed_fields_ = std::move(other.indexed_fields_);
     kinds_ = std::move(other.kinds_);
+    packers_ = std::move(other.packers_);
     label_index_ = std::move(other.label_index_);
     delivered_ = std::move(other.delivered_);
     tombstones_ = std::move(other.tombstones_);
@@ -183,18 +188,28 @@ std::size_t ObjectCache::label_index_size() const {
   return count;
 }
 
-void ObjectCache::index_labels(const ObjectRef& ref, const CachedObject& object, bool add) {
+void ObjectCache::reindex() {
+  label_index_.clear();
+  for (const auto& [kind, objects] : kinds_) {
+    for (const auto& entry : objects) {
+      index_labels(ObjectRef{kind.first, kind.second, entry.first.first, entry.first.second}, entry,
+                   true);
+    }
+  }
+}
+
+void ObjectCache::index_labels(const ObjectRef& ref, const Entry& entry, bool add) {
+  const CachedObject& object = entry.second;
   auto index = [&](std::string_view key, std::string_view value) {
     const std::string index_key = label_index_key(ref.api_version, ref.kind, key, value);
     if (add) {
-      label_index_[index_key].emplace(ref.ns, ref.name);
+      label_index_[index_key].insert(&entry);
       return;
     }
-    auto names = label_index_.find(index_key);
-    if (names == label_index_.end()) return;
-    if (auto name = names->second.find(StringPair{ref.ns, ref.name}); name != names->second.end())
-      names->second.erase(name);
-    if (names->second.empty()) label_index_.erase(names);
+    auto entries = label_index_.find(index_key);
+    if (entries == label_index_.end()) return;
+    entries->second.erase(&entry);
+    if (entries->second.empty()) label_index_.erase(entries);
   };
   if (auto keys = indexed_labels_.find(KindKey{ref.api_version, ref.kind});
       keys != indexed_labels_.end()) {
@@ -216,17 +231,17 @@ void ObjectCache::put(const ObjectRef& ref, json::value object) {
                         : CachedObject::Form::Text;
   auto kind = kinds_.find(StringPair{ref.api_version, ref.kind});
   if (kind == kinds_.end()) kind = kinds_.emplace(Key{ref.api_version, ref.kind}, Objects{}).first;
+  TextPacker* packer =
+      form == CachedObject::Form::Text ? &packers_[KindKey{ref.api_version, ref.kind}] : nullptr;
+  CachedObject stored(std::move(object), form, fields_of(ref.api_version, ref.kind), packer);
   auto it = kind->second.find(StringPair{ref.ns, ref.name});
   if (it != kind->second.end()) {
-    index_labels(ref, it->second, false);
-    it->second = CachedObject(std::move(object), form, fields_of(ref.api_version, ref.kind));
+    index_labels(ref, *it, false);
+    it->second = std::move(stored);
   } else {
-    it = kind->second
-             .emplace(Key{ref.ns, ref.name},
-                      CachedObject(std::move(object), form, fields_of(ref.api_version, ref.kind)))
-             .first;
+    it = kind->second.emplace(Key{ref.ns, ref.name}, std::move(stored)).first;
   }
-  index_labels(ref, it->second, true);
+  index_labels(ref, *it, true);
 }
 
 void ObjectCache::note_delivered(const ObjectRef& ref, const json::value& object) {
@@ -269,7 +284,7 @@ void ObjectCache::erase(const ObjectRef& ref) {
   if (objects == kinds_.end()) return;
   auto it = objects->second.find(StringPair{ref.ns, ref.name});
   if (it == objects->second.end()) return;
-  index_labels(ref, it->second, false);
+  index_labels(ref, *it, false);
   objects->second.erase(it);
 }
 

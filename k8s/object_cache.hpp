@@ -130,14 +130,12 @@ class ObjectCache final : public CacheView {
   bool for_each_indexed(std::string_view api_version, std::string_view kind, std::string_view ns,
                         std::string_view key, std::string_view value, Fn&& fn) const {
     if (!is_indexed(api_version, kind, key)) return false;
-    auto names = label_index_.find(label_index_key(api_version, kind, key, value));
-    if (names == label_index_.end()) return true;
-    auto objects = kinds_.find(StringPair{api_version, kind});
-    if (objects == kinds_.end()) return true;
-    for (auto it = names->second.lower_bound(StringPair{ns, {}}); it != names->second.end(); ++it) {
-      if (!ns.empty() && it->first != ns) break;
-      auto object = objects->second.find(KeyOrder::view(*it));
-      if (object != objects->second.end()) fn(object->second);
+    auto entries = label_index_.find(label_index_key(api_version, kind, key, value));
+    if (entries == label_index_.end()) return true;
+    for (auto it = entries->second.lower_bound(StringPair{ns, {}}); it != entries->second.end();
+         ++it) {
+      if (!ns.empty() && (*it)->first.first != ns) break;
+      fn((*it)->second);
     }
     return true;
   }
@@ -180,6 +178,18 @@ class ObjectCache final : public CacheView {
   };
   // Per kind, so no object repeats its apiVersion and kind; ordered by (namespace, name).
   using Objects = std::map<Key, CachedObject, KeyOrder>;
+  // An object's place in its kind's map (stable until the object is erased), as the label index
+  // holds it: no copy of its namespace and name, and no second lookup to reach it.
+  using Entry = Objects::value_type;
+  struct EntryOrder {
+    using is_transparent = void;
+    static StringPair view(const Entry* entry) { return KeyOrder::view(entry->first); }
+    static StringPair view(const StringPair& key) { return key; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return view(a) < view(b);
+    }
+  };
 
   // label_index_'s key: apiVersion, kind, label key and value, NUL-separated.
   static std::string label_index_key(std::string_view api_version, std::string_view kind,
@@ -188,8 +198,10 @@ class ObjectCache final : public CacheView {
   // The kind's indexed fields (empty when none).
   const std::vector<std::string>& fields_of(std::string_view api_version,
                                             std::string_view kind) const;
-  // Adds (or removes) `object`'s indexed labels and fields for `ref`.
-  void index_labels(const ObjectRef& ref, const CachedObject& object, bool add);
+  // Adds (or removes) the indexed labels and fields of `entry`, the object `ref` names.
+  void index_labels(const ObjectRef& ref, const Entry& entry, bool add);
+  // Indexes every cached object again (a copy's index must point into its own maps).
+  void reindex();
   void put(const ObjectRef& ref, boost::json::value object);  // inserts or replaces
   void note_delivered(const ObjectRef& ref, const boost::json::value& object);
   CacheReader& own_reader() const;  // with own_reader_mutex_ held
@@ -199,8 +211,10 @@ class ObjectCache final : public CacheView {
   IndexedLabels indexed_labels_;
   IndexedFields indexed_fields_;
   std::map<Key, Objects, KeyOrder> kinds_;
-  // label_index_key -> the (namespace, name) of every object carrying that label (or field) value.
-  std::map<std::string, std::set<Key, KeyOrder>, std::less<>> label_index_;
+  // Per kind stored as text: its packer (k8s/packed_text.hpp).
+  std::map<KindKey, TextPacker> packers_;
+  // label_index_key -> every object carrying that label (or field) value, by (namespace, name).
+  std::map<std::string, std::set<const Entry*, EntryOrder>, std::less<>> label_index_;
   // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
   std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;
   // Watch deletions (seen_deleted), oldest first in tombstone_order_ (which may hold refs since

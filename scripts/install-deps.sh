@@ -10,6 +10,7 @@ packages=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libssl-dev zlib1g-dev
   libcli11-dev prometheus-cpp-dev libre2-dev libkainjow-mustache-dev
   libjemalloc-dev                              # the manager's allocator (actors/CMakeLists.txt)
+  libzstd-dev                                  # the informer cache packs object text (k8s/packed_text.hpp)
   libgtest-dev libgmock-dev libbenchmark-dev
   kubectl python3 python3-yaml                # python3-yaml: deploy/crds generator check
   python3-kubernetes                           # test/python: the official client against kube-sim

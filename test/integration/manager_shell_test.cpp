@@ -4,6 +4,7 @@
 // isolated from the others while its object reports why (a ReconcileError event).
 #include "actors/manager.hpp"
 
+#include "k8s/metrics.hpp"
 #include "k8s/object_cache.hpp"
 #include "sim/kube_sim.hpp"
 #include "test/support/eventually.hpp"
@@ -130,6 +131,23 @@ reconcile::Result pair_reconcile(const reconcile::Context& context) {
   return result;
 }
 
+// Counts its passes in the memo and stamps the count on the object (annotation pass) whenever
+// data.value is new to it (annotation seen).
+reconcile::Result counting_reconcile(const reconcile::Context& context) {
+  reconcile::Result result;
+  if (context.object == nullptr) return result;
+  const std::int64_t passes =
+      (context.memo.is_object() ? context.memo.at("passes").to_number<std::int64_t>() : 0) + 1;
+  result.memo = json::object{{"passes", passes}};
+  const std::string value(context.object->at("data").at("value").as_string());
+  if (annotation(*context.object, "seen") == value) return result;
+  result.plan.actions.push_back(k8s::make_action(
+      k8s::ActionVerb::MergePatch, k8s::object_ref_of(*context.object),
+      json::object{
+          {"metadata", {{"annotations", {{"seen", value}, {"pass", std::to_string(passes)}}}}}}));
+  return result;
+}
+
 json::value config_map(const std::string& name, const std::string& value,
                        json::object labels = {}) {
   return json::object{
@@ -161,6 +179,7 @@ class ManagerShell : public ::testing::Test {
 
   void start_manager(reconcile::Function reconcile = echo_reconcile) {
     ManagerOptions options;
+    options.metrics = metrics_;
     options.client = config_;
     options.instance = "shell-test";
     options.max_watch_timeout = std::chrono::seconds(5);
@@ -177,6 +196,7 @@ class ManagerShell : public ::testing::Test {
   k8s::ClientConfig config_;
   std::unique_ptr<k8s::RestClient> client_;
   std::unique_ptr<Manager> manager_;
+  std::shared_ptr<k8s::Metrics> metrics_ = std::make_shared<k8s::Metrics>();
 };
 
 TEST_F(ManagerShell, ReconcilesExistingAndNewObjects) {
@@ -216,6 +236,21 @@ TEST_F(ManagerShell, CreatesThatWentThroughReachTheReplanAsHeld) {
   // The first child was created once: the re-plan after the second's AlreadyExists knew it.
   EXPECT_EQ(sim_->api().request_log().create_attempts("configmaps", "shell", "pair-first"), 1u);
   EXPECT_TRUE(owned_by(get("pair-first"), k8s::uid_of(get("pair"))));
+}
+
+TEST_F(ManagerShell, AnIdleReconcilerEndsAndItsMemoReachesTheNextOne) {
+  start_manager(counting_reconcile);
+  client_->create(kConfigMaps, "shell", config_map("counted", "1"));
+  EXPECT_TRUE(eventually([&] { return annotation(get("counted"), "pass") == "1"; }));
+  // Idle, its reconciler actor ends (no actor is left for the key)...
+  EXPECT_TRUE(eventually([&] {
+    return metrics_->render().find("nvcre_reconciler_actors{controller=\"echo\"} 0\n") !=
+           std::string::npos;
+  }));
+  // ...and the next pass, on a new actor, counts on from the memo the controller kept.
+  client_->merge_patch(kConfigMaps, "shell", "counted", json::object{{"data", {{"value", "2"}}}});
+  ASSERT_TRUE(eventually([&] { return annotation(get("counted"), "seen") == "2"; }));
+  EXPECT_GE(std::stoi(annotation(get("counted"), "pass")), 3);
 }
 
 TEST_F(ManagerShell, ACrashingReconcilerIsIsolatedAndReportsWhy) {

@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -55,6 +56,22 @@ TEST(ObjectCacheLabelIndex, AnIndexedEqualityReadsTheEntryInNamespaceNameOrder) 
   EXPECT_EQ(listed(cache, "a", "job=j3"), (std::vector<std::string>{}));
   EXPECT_EQ(listed(cache, "b", "role=worker"), (std::vector<std::string>{"b/p2"}))
       << "a selector on an unindexed key scans";
+}
+
+TEST(ObjectCacheLabelIndex, ACopysIndexIsItsOwnAndOutlivesTheOriginal) {
+  auto original = std::make_unique<ObjectCache>(ObjectCache({}, kPodJobIndex));
+  original->upsert(pod("a", "p1", {{"job", "j1"}}));
+  original->upsert(pod("a", "p2", {{"job", "j1"}}));
+  ObjectCache copy = *original;
+  ObjectCache assigned({}, kPodJobIndex);
+  assigned.upsert(pod("z", "gone", {{"job", "j1"}}));
+  assigned = *original;
+  original->upsert(pod("a", "p2", {{"job", "j2"}}, 2));  // the copies keep their own p2
+  original.reset();
+  for (const ObjectCache* cache : {&copy, &assigned}) {
+    EXPECT_EQ(listed(*cache, "", "job=j1"), (std::vector<std::string>{"a/p1", "a/p2"}));
+    EXPECT_EQ(cache->label_index_size(), 2u);
+  }
 }
 
 TEST(ObjectCacheLabelIndex, RelabelDeleteAndRelistKeepTheIndexTrue) {
