@@ -255,9 +255,10 @@ void run_fleet(const Settings& settings) {
           kCertifications, kNamespace,
           certification("fleet-" + std::to_string(i), slice_nodes(i, settings, node_count),
                         settings.nodes_per_job, settings.gpus_per_node));
-    wait_settled(settings, manager, *driver);
-    std::printf("%d Certifications in flight, settled in %.1f s; %s\n", settings.in_flight,
-                std::chrono::duration<double>(Clock::now() - started).count(), cpu.text().c_str());
+    const auto last_write = wait_settled(settings, *driver);
+    std::printf("%d Certifications in flight, settled in %.1f s (the manager's last write); %s\n",
+                settings.in_flight, std::chrono::duration<double>(last_write - started).count(),
+                cpu.text().c_str());
   }
   const MemoryKb settled = manager.memory();
   CachedKinds at_peak = cached_kinds(*driver);

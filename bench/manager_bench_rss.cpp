@@ -88,24 +88,44 @@ std::size_t expected_trainjobs(const Settings& settings) {
 
 }  // namespace
 
-void wait_settled(const Settings& settings, const ManagerProcess& manager,
-                  k8s::RestClient& client) {
+// The manager's writes so far, as kube-sim counted them.
+std::uint64_t manager_writes(k8s::RestClient& client) {
+  std::uint64_t writes = 0;
+  for (const auto& [verb, count] : manager_requests(client)) {
+    if (verb == "create" || verb == "update" || verb == "patch" || verb == "delete" ||
+        verb == "deletecollection")
+      writes += count;
+  }
+  return writes;
+}
+
+Clock::time_point wait_settled(const Settings& settings, k8s::RestClient& client) {
+  constexpr auto kQuiet = std::chrono::seconds(2);
+  std::uint64_t writes = manager_writes(client);
+  auto last_write = Clock::now();
   std::size_t previous_count = 0;
   std::size_t previous_bound = 0;
   int stable_rounds = 0;  // unchanged while short of the TrainJobs expected (some failed)
   const auto deadline = Clock::now() + std::chrono::seconds(60 + settings.in_flight / 2);
   while (Clock::now() < deadline) {
-    wait_idle(manager, std::chrono::seconds(5));
+    std::this_thread::sleep_for(250ms);
+    if (const auto now_writes = manager_writes(client); now_writes != writes) {
+      writes = now_writes;
+      last_write = Clock::now();
+      continue;
+    }
+    if (Clock::now() - last_write < kQuiet) continue;
     CachedKinds at_peak = cached_kinds(client);
     const bool stable =
         at_peak.total_count == previous_count && at_peak.bound_pods == previous_bound;
     stable_rounds = stable ? stable_rounds + 1 : 0;
-    if (stable && (at_peak.count["TrainJob"] >= expected_trainjobs(settings) || stable_rounds >= 3))
-      break;
+    const bool fanned_out = at_peak.count["TrainJob"] >= expected_trainjobs(settings) &&
+                            at_peak.bound_pods == at_peak.count["Pod"];
+    if (fanned_out || stable_rounds >= 3) break;
     previous_count = at_peak.total_count;
     previous_bound = at_peak.bound_pods;
   }
-  wait_idle(manager, std::chrono::seconds(30));
+  return last_write;
 }
 
 void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
@@ -183,12 +203,14 @@ void run_rss(const Settings& settings) {
         certification("rss-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
                       settings.nodes_per_job, gpus_per_node));
   }
-  wait_settled(settings, manager, client);
+  const auto last_write = wait_settled(settings, client);
   const MemoryKb settled = manager.memory();
+  const double cpu_settled = manager.cpu_seconds();
   CachedKinds at_peak = cached_kinds(client);
-  const double settle_s = std::chrono::duration<double>(Clock::now() - started).count();
+  const double settle_s = std::chrono::duration<double>(last_write - started).count();
 
-  std::printf("settled in %.1f s; manager CPU %.1f s\n", settle_s, manager.cpu_seconds());
+  std::printf("settled in %.1f s (the manager's last write); manager CPU %.1f s\n", settle_s,
+              cpu_settled);
   print_requests(manager.api_requests(), manager_requests(client), settings.in_flight);
   print_cached_kinds(settings, at_peak, idle_cache);
   print_memory(settings, idle, settled, at_peak, idle_cache);

@@ -29,10 +29,13 @@ CachedKinds cached_kinds(k8s::RestClient& client);
 // `timeout` for that.
 void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout);
 
-// Settled: the watched objects stop changing in number once every one of settings.in_flight
-// Certifications has its TrainJobs (or for three checks in a row short of them: some failed), and
-// the manager goes idle (or the waits time out).
-void wait_settled(const Settings& settings, const ManagerProcess& manager, k8s::RestClient& client);
+// Settled: every one of settings.in_flight Certifications has its TrainJobs with their pods bound
+// (or the watched objects stopped changing in number for three checks short of that: some failed),
+// and the manager has written nothing (kube-sim's count of its creates, updates, patches and
+// deletes) for two seconds. Returns when its last write was seen: the settle time, without the
+// quiet window that proves it. Idle CPU is no criterion: the periodic passes of thousands of running
+// Jobs and measurements keep a settled manager at a few percent of a core.
+Clock::time_point wait_settled(const Settings& settings, k8s::RestClient& client);
 
 void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
                         const CachedKinds& idle_cache);
