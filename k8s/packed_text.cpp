@@ -74,12 +74,13 @@ PackedText TextPacker::pack(std::string_view text) {
   PackedText out;
   out.size = static_cast<std::uint32_t>(text.size());
   out.dictionary = dictionary_;
-  std::string frame(ZSTD_compressBound(text.size()), '\0');
+  thread_local std::string frame;  // grows to the largest bound once, then is reused
+  if (frame.size() < ZSTD_compressBound(text.size())) frame.resize(ZSTD_compressBound(text.size()));
   const std::size_t written =
       ZSTD_compress_usingCDict(&compression_context(), frame.data(), frame.size(), text.data(),
                                text.size(), compressor_->dictionary);
   if (ZSTD_isError(written)) throw std::runtime_error(ZSTD_getErrorName(written));
-  out.bytes.assign(frame.data(), written);  // exactly its size: the frame buffer is the bound
+  out.bytes.assign(frame.data(), written);  // exactly its size
   return out;
 }
 
