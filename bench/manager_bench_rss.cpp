@@ -6,6 +6,7 @@
 #include "k8s/cache_transform.hpp"
 #include "platform/gpu_defaults.hpp"
 #include "sim/kube_sim.hpp"
+#include "sim/request_log_reader.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -92,9 +93,7 @@ std::size_t expected_trainjobs(const Settings& settings) {
 std::uint64_t manager_writes(k8s::RestClient& client) {
   std::uint64_t writes = 0;
   for (const auto& [verb, count] : manager_requests(client)) {
-    if (verb == "create" || verb == "update" || verb == "patch" || verb == "delete" ||
-        verb == "deletecollection")
-      writes += count;
+    if (sim::is_write_verb(verb)) writes += count;
   }
   return writes;
 }

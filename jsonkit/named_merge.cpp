@@ -54,17 +54,25 @@ json::array merge_named_lists(const json::array& base, const json::array& overri
   return out;
 }
 
+// What a key holding `current` ends with when the override gives it the non-null `value`: maps
+// merge, two named lists merge by name, anything else is replaced.
+json::value merged_value(const json::value& current, const json::value& value) {
+  if (current.is_object() && value.is_object())
+    return merge_maps(current.get_object(), value.get_object());
+  if (current.is_array() && value.is_array() && is_named_list(current.get_array()) &&
+      is_named_list(value.get_array()))
+    return merge_named_lists(current.get_array(), value.get_array());
+  return without_nulls(value);
+}
+
 json::object merge_maps(const json::object& base, const json::object& override_map) {
   json::object out = base;
   for (const auto& [key, value] : override_map) {
     json::value* current = out.if_contains(key);
     if (value.is_null()) {
       if (current != nullptr) out.stable_erase(key);  // stable: keep the order of the other keys
-    } else if (current != nullptr && current->is_object() && value.is_object()) {
-      *current = merge_maps(current->get_object(), value.get_object());
-    } else if (current != nullptr && current->is_array() && value.is_array() &&
-               is_named_list(current->get_array()) && is_named_list(value.get_array())) {
-      *current = merge_named_lists(current->get_array(), value.get_array());
+    } else if (current != nullptr) {
+      *current = merged_value(*current, value);
     } else {
       out[key] = without_nulls(value);
     }
@@ -81,8 +89,7 @@ json::value merge_named(const json::value& base, const json::value& override_val
 }
 
 json::value merge_named_lists(const json::value& base, const json::value& override_list) {
-  // The same rule as a key holding the lists: one merge, not a second copy of the list case.
-  return merge_maps(json::object{{"list", base}}, json::object{{"list", override_list}})["list"];
+  return override_list.is_null() ? base : merged_value(base, override_list);
 }
 
 }  // namespace nvcre::jsonkit

@@ -20,8 +20,8 @@ boost::json::value merge_named(const boost::json::value& base,
                                const boost::json::value& override_value);
 
 // Two lists merged as merge_named merges a key that holds them in both objects: by item `name`
-// under the rule above, else the override replaces (e.g. a container's env and the env a
-// TrainJob's trainer adds to it).
+// under the rule above, else the override replaces; a null override leaves the base (e.g. a
+// container's env and the env a TrainJob's trainer adds to it).
 boost::json::value merge_named_lists(const boost::json::value& base,
                                      const boost::json::value& override_list);
 

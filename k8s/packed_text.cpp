@@ -79,7 +79,9 @@ PackedText TextPacker::pack(std::string_view text) {
   const std::size_t written =
       ZSTD_compress_usingCDict(&compression_context(), frame.data(), frame.size(), text.data(),
                                text.size(), compressor_->dictionary);
-  if (ZSTD_isError(written)) throw std::runtime_error(ZSTD_getErrorName(written));
+  if (ZSTD_isError(written))
+    throw std::runtime_error(std::string("packing a cached object's text: ") +
+                             ZSTD_getErrorName(written));
   out.bytes.assign(frame.data(), written);  // exactly its size
   return out;
 }
@@ -91,8 +93,13 @@ std::string_view unpack(const PackedText& packed) {
   const std::size_t read = ZSTD_decompress_usingDict(
       &decompression_context(), buffer.data(), buffer.size(), packed.bytes.data(),
       packed.bytes.size(), packed.dictionary->data(), packed.dictionary->size());
-  if (ZSTD_isError(read) || read != packed.size)
-    throw std::runtime_error("cached object text does not decompress");
+  if (ZSTD_isError(read) || read != packed.size) {
+    // Only corrupted memory gets here: the reconcile fails and is retried; the cache is rebuilt
+    // by restarting the manager.
+    throw std::runtime_error(std::string("a cached object's text does not decompress (") +
+                             (ZSTD_isError(read) ? ZSTD_getErrorName(read) : "wrong size") +
+                             "): the informer cache is corrupt; restart the manager to rebuild it");
+  }
   return buffer;
 }
 

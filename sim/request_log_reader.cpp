@@ -48,9 +48,12 @@ std::vector<LoggedRequest> read_request_log(std::istream& in) {
   return out;
 }
 
-bool is_write(const LoggedRequest& r) {
-  return r.verb == "create" || r.verb == "update" || r.verb == "patch" || r.verb == "delete";
+bool is_write_verb(std::string_view verb) {
+  return verb == "create" || verb == "update" || verb == "patch" || verb == "delete" ||
+         verb == "deletecollection";
 }
+
+bool is_write(const LoggedRequest& r) { return is_write_verb(r.verb); }
 
 bool LeasePath::matches(std::string_view path) const {
   path = path.substr(0, path.find('?'));

@@ -25,7 +25,9 @@ struct LoggedRequest {
 // it when a line is not one of the log's JSON objects.
 std::vector<LoggedRequest> read_request_log(std::istream& in);
 
-bool is_write(const LoggedRequest& request);  // create, update, patch, delete
+// Whether a Kubernetes verb changes state: create, update, patch, delete, deletecollection.
+bool is_write_verb(std::string_view verb);
+bool is_write(const LoggedRequest& request);  // is_write_verb(request.verb)
 
 // The Lease's collection (POST creates it) and object (PUT/PATCH renew or take it) paths.
 struct LeasePath {

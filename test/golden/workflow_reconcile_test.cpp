@@ -2,9 +2,11 @@
 // reconcile-case format (test/support/reconcile_case.hpp); expected.yaml is plan_to_json(plan).
 //
 // Every case is also held to the plan contract the Workflow reconciler promises: a plan that waits
-// for live reads does nothing else, there is at most one Create and one status write per plan, the
+// for live reads does nothing else, there is at most one status write per plan and one Create
+// besides a launch's Jobs and job-scoped copies, the
 // status write comes last among the writes and is conditional on the version it was computed from,
 // and the reconcile is pure (the same inputs give the same plan).
+#include "jsonkit/paths.hpp"
 #include "jsonkit/yaml.hpp"
 #include "test/support/golden.hpp"
 #include "test/support/reconcile_case.hpp"
@@ -13,9 +15,8 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-#include <set>
-
 #include <algorithm>
+#include <set>
 
 namespace {
 
@@ -49,11 +50,11 @@ void check_invariants(const ReconcileCase& c, const k8s::ReconcilePlan& plan) {
   std::set<std::string> job_scoped;
   for (const auto& action : plan.actions) {
     if (action.verb != k8s::ActionVerb::MergePatchStatus) continue;
-    const auto* refs = action.body.at("status").as_object().if_contains("dependencyRefs");
+    const auto* refs = nvcre::jsonkit::value_at(action.body, {"status", "dependencyRefs"});
     if (refs == nullptr || !refs->is_array()) continue;
     for (const auto& ref : refs->as_array())
-      if (ref.as_object().contains("scope") && ref.at("scope") == "job")
-        job_scoped.insert(std::string(ref.at("name").as_string()));
+      if (nvcre::jsonkit::string_at(ref, {"scope"}) == "job")
+        job_scoped.insert(nvcre::jsonkit::string_at(ref, {"name"}));
   }
   const auto other_creates =
       std::count_if(plan.actions.begin(), plan.actions.end(), [&](const k8s::Action& a) {

@@ -161,12 +161,8 @@ TEST(WorkflowMerge, JsonEqualComparesNumbersByValueAndIgnoresMemberOrder) {
       nvcre::jsonkit::json_equal(json::parse(R"({"a":null})"), json::parse(R"({"b":null})")));
 }
 
-}  // namespace
-
-namespace {
-
 // Lists given directly merge as the same lists under a key would; a missing base takes the
-// override, and an unnamed item makes the override replace.
+// override, an unnamed item makes the override replace, and a null override leaves the base.
 TEST(WorkflowMerge, ListsGivenDirectlyMergeAsUnderAKey) {
   const auto merged = [](const char* base, const char* override_list) {
     return json::serialize(
@@ -177,6 +173,7 @@ TEST(WorkflowMerge, ListsGivenDirectlyMergeAsUnderAKey) {
             R"([{"name":"A","value":"1"},{"name":"B","value":"1"},{"name":"C","value":"x"}])");
   EXPECT_EQ(merged("null", R"([{"name":"B","value":"1"}])"), R"([{"name":"B","value":"1"}])");
   EXPECT_EQ(merged(R"([{"name":"A"}])", R"([{"value":"1"}])"), R"([{"value":"1"}])");
+  EXPECT_EQ(merged(R"([{"name":"A"}])", "null"), R"([{"name":"A"}])");
 }
 
 }  // namespace
