@@ -2,6 +2,7 @@
 
 #include "api/codec.hpp"
 #include "jsonkit/numbers.hpp"
+#include "jsonkit/paths.hpp"
 #include "k8s/label_selector.hpp"
 #include "k8s/quantity.hpp"
 #include "platform/detect.hpp"
@@ -9,6 +10,8 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -28,9 +31,12 @@ std::string string_member(const json::object* object, std::string_view key) {
   return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
 }
 
-bool matches_expressions(const k8s::Labels& labels,
-                         const std::vector<api::NodeSelectorRequirement>& expressions) {
+// The target's matchExpressions as one selector; nullopt when one of them can match no node (an
+// operator upstream does not convert, or an invalid requirement), which rejects every node.
+std::optional<k8s::LabelSelector> compile_expressions(
+    const std::vector<api::NodeSelectorRequirement>& expressions) {
   using Op = k8s::Requirement::Operator;
+  std::vector<k8s::Requirement> requirements;
   for (const auto& expression : expressions) {
     Op op;
     if (expression.operator_ == api::node_selector_operator::kIn) {
@@ -42,16 +48,26 @@ bool matches_expressions(const k8s::Labels& labels,
     } else if (expression.operator_ == api::node_selector_operator::kDoesNotExist) {
       op = Op::DoesNotExist;
     } else {
-      return false;  // upstream converts only these four operators; anything else rejects the node
+      return std::nullopt;
     }
     try {
-      if (!k8s::make_requirement(expression.key, op, expression.values).matches(labels))
-        return false;
+      requirements.push_back(k8s::make_requirement(expression.key, op, expression.values));
     } catch (const std::invalid_argument&) {
-      return false;
+      return std::nullopt;
     }
   }
-  return true;
+  return k8s::LabelSelector::from_requirements(std::move(requirements));
+}
+
+// Reads a node's labels in place: discovery runs on every Workflow pass over the whole fleet.
+std::function<std::optional<std::string_view>(std::string_view)> label_reader(
+    const json::value& node) {
+  const json::object* labels = jsonkit::object_at(node, {"metadata", "labels"});
+  return [labels](std::string_view key) -> std::optional<std::string_view> {
+    const json::string* value = jsonkit::find_string(labels, key);
+    if (value == nullptr) return std::nullopt;
+    return std::string_view(*value);
+  };
 }
 
 bool has_taint(const json::value& node, const api::TaintSelector& selector) {
@@ -132,27 +148,34 @@ DiscoveredNodeViews discover_target_node_views(const k8s::CacheView& cache,
   k8s::LabelSelector selector;
   if (target && !target->nodeSelector.empty())
     selector = k8s::LabelSelector::from_match_labels(target->nodeSelector);
-  const std::set<std::string> names =
-      target ? std::set<std::string>(target->nodeNames.begin(), target->nodeNames.end())
-             : std::set<std::string>();
   const bool keep_cordoned = targets_cordoned_nodes(target);
+  const auto expressions = target ? compile_expressions(target->matchExpressions)
+                                  : std::optional<k8s::LabelSelector>(k8s::LabelSelector());
   DiscoveredNodeViews out;
-  for (const json::value* node : cache.list("v1", "Node", "", selector)) {
-    const k8s::Labels labels = k8s::labels_of(*node);
-    const std::string name = node_name(*node);
-    if (target && !matches_expressions(labels, target->matchExpressions)) continue;
-    if (!names.empty() && names.count(name) == 0) continue;
+  if (!expressions) return out;  // an expression no node can satisfy
+  auto consider = [&](const json::value& node) {
+    const auto label = label_reader(node);
+    if (!expressions->empty() && !expressions->matches_lookup(label)) return;
     if (target && !std::all_of(target->taintSelectors.begin(), target->taintSelectors.end(),
-                               [&](const api::TaintSelector& s) { return has_taint(*node, s); })) {
-      continue;
+                               [&](const api::TaintSelector& s) { return has_taint(node, s); })) {
+      return;
     }
-    auto gpu = labels.find(std::string(kGpuPresentLabel));
-    const bool gpu_present = gpu != labels.end() && gpu->second == "true";
-    if (!keep_cordoned && is_unschedulable(*node)) {
-      if (gpu_present) out.cordoned.push_back(name);  // only GPU nodes cost coverage
-      continue;
+    const bool gpu_present = label(kGpuPresentLabel) == std::optional<std::string_view>("true");
+    if (!keep_cordoned && is_unschedulable(node)) {
+      if (gpu_present) out.cordoned.push_back(node_name(node));  // only GPU nodes cost coverage
+      return;
     }
-    if (gpu_present) out.nodes.push_back(node);
+    if (gpu_present) out.nodes.push_back(&node);
+  };
+  if (target && !target->nodeNames.empty()) {
+    // Named nodes are read by name: a fleet's other nodes are never looked at.
+    const std::set<std::string> names(target->nodeNames.begin(), target->nodeNames.end());
+    for (const auto& name : names) {
+      const json::value* node = cache.get({"v1", "Node", "", name});
+      if (node != nullptr && selector.matches_lookup(label_reader(*node))) consider(*node);
+    }
+  } else {
+    for (const json::value* node : cache.list("v1", "Node", "", selector)) consider(*node);
   }
   std::stable_sort(
       out.nodes.begin(), out.nodes.end(),
