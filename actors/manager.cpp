@@ -128,6 +128,7 @@ void Manager::start() {
   // sleeps, which was most of the manager's CPU (perf, bench/manager_bench.cpp) and, on a busy
   // node, took cores from the reconciles and the API server.
   impl_->config->set("scheduler.policy", caf::atom("sharing"));
+  if (o.scheduler_threads > 0) impl_->config->set("scheduler.max-threads", o.scheduler_threads);
   impl_->system = std::make_unique<caf::actor_system>(*impl_->config);
   auto& system = *impl_->system;
   impl_->supervisor = spawn_supervisor(

@@ -60,6 +60,9 @@ struct ManagerOptions {
   int max_concurrent_reconciles = 10;
   int measurement_max_concurrent_reconciles = 5;
   std::size_t api_workers = 8;
+  // The CAF scheduler's worker threads (0: CAF's default, at least 4). Set it to the CPUs the
+  // process may use: more workers than CPUs only hand messages between threads.
+  std::size_t scheduler_threads = 0;
   std::size_t build_service_pool = 2;  // catalog resolvers and gang schedulers, each
   std::vector<WatchSpec> watches;
   std::vector<ControllerSpec> controllers;

@@ -76,6 +76,10 @@ int parse_manager_flags(int argc, char** argv, ManagerFlags& flags) {
                  flags.measurement_max_concurrent_reconciles,
                  "Reconciles running at once per measurement controller (Goodput, Bandwidth)")
       ->capture_default_str();
+  app.add_option("--worker-threads", flags.worker_threads,
+                 "Threads running reconciles and the actors' messages (0: one per CPU the process "
+                 "may use, by its affinity and its cgroup CPU quota)")
+      ->capture_default_str();
   app.add_option("--qps", flags.qps,
                  "Client-side API request rate per second (negative: no client-side limit)")
       ->capture_default_str();
@@ -117,6 +121,10 @@ std::string validate_manager_flags(const ManagerFlags& flags) {
   if (flags.measurement_max_concurrent_reconciles <= 0) {
     return "--measurement-max-concurrent-reconciles must be greater than 0, got " +
            std::to_string(flags.measurement_max_concurrent_reconciles);
+  }
+  if (flags.worker_threads < 0) {
+    return "--worker-threads must be 0 (one per usable CPU) or more, got " +
+           std::to_string(flags.worker_threads);
   }
   if (flags.burst <= 0 && flags.qps > 0)
     return "--burst must be greater than 0 when --qps is set, got " + std::to_string(flags.burst);

@@ -30,6 +30,7 @@ struct ManagerFlags {
   std::string health_probe_bind_address = ":8081";
   int max_concurrent_reconciles = 10;
   int measurement_max_concurrent_reconciles = 5;
+  int worker_threads = 0;  // the scheduler's threads; 0 = one per usable CPU (cpu_budget.hpp)
   // No client-side rate by default: the API server's priority and fairness queues and sheds load
   // (429 + Retry-After, honoured), and the API client never has more than its workers in flight.
   double qps = -1;

@@ -8,6 +8,7 @@
 #include "k8s/duration.hpp"
 #include "k8s/leader_election.hpp"
 #include "k8s/connection.hpp"
+#include "manager/cpu_budget.hpp"
 #include "manager/flags.hpp"
 #include "manager/reconcile_fault.hpp"
 #include "k8s/metrics.hpp"
@@ -161,6 +162,10 @@ int main(int argc, char** argv) {
     options.watch_namespace = flags.watch_namespace;
     options.max_concurrent_reconciles = flags.max_concurrent_reconciles;
     options.measurement_max_concurrent_reconciles = flags.measurement_max_concurrent_reconciles;
+    options.scheduler_threads = flags.worker_threads > 0
+                                    ? static_cast<std::size_t>(flags.worker_threads)
+                                    : nvcre::manager::detect_usable_cpus();
+    spdlog::info("{} worker threads", options.scheduler_threads);
     options.watches = nvcre::actors::nvcre_watches();
     options.controllers = nvcre::actors::nvcre_controllers();
     if (auto problem = inject_reconcile_faults(options.controllers, flags.fault_reconcile_throw);

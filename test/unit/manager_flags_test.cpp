@@ -34,4 +34,19 @@ TEST(ManagerFlags, TheMeasurementConcurrencyIsParsed) {
   EXPECT_EQ(flags.measurement_max_concurrent_reconciles, 7);
 }
 
+TEST(ManagerFlags, WorkerThreadsAreZeroForAutomaticOrPositive) {
+  nvcre::manager::ManagerFlags flags;
+  EXPECT_EQ(flags.worker_threads, 0);
+  std::vector<std::string> words{"nvcre-manager", "--worker-threads", "3"};
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  ASSERT_EQ(nvcre::manager::parse_manager_flags(static_cast<int>(argv.size()), argv.data(), flags),
+            -1);
+  EXPECT_EQ(flags.worker_threads, 3);
+  EXPECT_EQ(nvcre::manager::validate_manager_flags(flags), "");
+  flags.worker_threads = -1;
+  EXPECT_EQ(nvcre::manager::validate_manager_flags(flags),
+            "--worker-threads must be 0 (one per usable CPU) or more, got -1");
+}
+
 }  // namespace
