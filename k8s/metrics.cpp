@@ -135,6 +135,10 @@ const std::map<std::string, std::string>& object_gauge_families() {
        "Non-warmup step time (s) of a running training Job"},
       {"nvcre_job_status", "Current status of a Job (1 = current status, 0 = not)"},
       {"nvcre_job_failed_nodes", "Nodes with a detected hardware failure, per Job"},
+      {"nvcre_topology_validated_nodes",
+       "Nodes that passed burn-in validation per topology domain (1 per node)"},
+      {"nvcre_topology_failed_nodes",
+       "Nodes that failed burn-in validation per topology domain (1 per node)"},
   };
   return families;
 }
