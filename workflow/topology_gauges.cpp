@@ -2,9 +2,11 @@
 
 #include "api/workflow.hpp"
 #include "jsonkit/paths.hpp"
+#include "reconcile/lifecycle_gauges.hpp"
 
 #include <boost/json.hpp>
 
+#include <iterator>
 #include <set>
 #include <string>
 #include <utility>
@@ -78,6 +80,14 @@ std::vector<k8s::GaugeSample> topology_gauges(const json::value& workflow) {
   };
   emit("nvcre_topology_validated_nodes", validated);
   emit("nvcre_topology_failed_nodes", failed);
+  return out;
+}
+
+std::vector<k8s::GaugeSample> workflow_gauges(const json::value& workflow) {
+  std::vector<k8s::GaugeSample> out = reconcile::workflow_status_gauges(workflow);
+  auto topology = topology_gauges(workflow);
+  out.insert(out.end(), std::make_move_iterator(topology.begin()),
+             std::make_move_iterator(topology.end()));
   return out;
 }
 

@@ -18,4 +18,8 @@ namespace nvcre::workflow {
 
 std::vector<k8s::GaugeSample> topology_gauges(const boost::json::value& workflow);
 
+// Everything a Workflow projects: its lifecycle status (reconcile::workflow_status_gauges) and
+// its topology gauges.
+std::vector<k8s::GaugeSample> workflow_gauges(const boost::json::value& workflow);
+
 }  // namespace nvcre::workflow

@@ -4,7 +4,7 @@
 // rack-a group succeeds and the rack-b group fails, so /metrics carries
 // nvcre_topology_validated_nodes for both rack-a nodes and nvcre_topology_failed_nodes for both
 // rack-b nodes (NVCRE's reconcile case workflow-topology-metrics), with the Workflow's namespace,
-// name and topology key.
+// name and topology key, beside its lifecycle series (nvcre_workflow_status failed).
 #include "k8s/metrics.hpp"
 #include "test/support/embedded_manager.hpp"
 #include "test/support/eventually.hpp"
@@ -79,7 +79,9 @@ TEST_F(ManagerTopologyGauges, EachNodeIsCountedUnderItsRackAsValidatedOrFailed) 
       series("nvcre_topology_validated_nodes", "a", "gpu-node-00"),
       series("nvcre_topology_validated_nodes", "a", "gpu-node-01"),
       series("nvcre_topology_failed_nodes", "b", "gpu-node-02"),
-      series("nvcre_topology_failed_nodes", "b", "gpu-node-03")};
+      series("nvcre_topology_failed_nodes", "b", "gpu-node-03"),
+      R"(nvcre_workflow_status{certification="",namespace="it",status="failed",workflow="racks"} 1)",
+      R"(nvcre_workflow_status{certification="",namespace="it",status="in_progress",workflow="racks"} 0)"};
   EXPECT_TRUE(nvcre::test::eventually([&] {
     const std::string text = metrics_->render();
     for (const auto& line : expected)
