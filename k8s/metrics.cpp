@@ -113,9 +113,11 @@ struct Metrics::Impl {
 
 const std::map<std::string, std::string>& object_gauge_families() {
   static const std::map<std::string, std::string> families{
-      {"nvcre_nccl_busbw_gbps", "Bus bandwidth (GB/s) of a running NCCL test, per message size"},
-      {"nvcre_nccl_algbw_gbps",
+      {"nvcre_nccl_busbw_gbs", "Bus bandwidth (GB/s) of a running NCCL test, per message size"},
+      {"nvcre_nccl_algbw_gbs",
        "Algorithm bandwidth (GB/s) of a running NCCL test, per message size"},
+      {"nvcre_nccl_busbw_gbps", "Deprecated alias of nvcre_nccl_busbw_gbs (the values are GB/s)"},
+      {"nvcre_nccl_algbw_gbps", "Deprecated alias of nvcre_nccl_algbw_gbs (the values are GB/s)"},
       {"nvcre_goodput_ratio", "Goodput ratio (0-1) of a training Job"},
       {"nvcre_goodput_avg_tflops_per_gpu", "Average TFLOPS per GPU of a running training Job"},
       {"nvcre_goodput_avg_step_time_seconds",
