@@ -23,7 +23,9 @@ std::vector<k8s::GaugeSample> lifecycle_status_gauges(
   namespace type = api::condition_type;
   // The verdict first, so a Job that timed out before the exclusive write reads as failed.
   const std::pair<std::string_view, std::string_view> precedence[] = {
-      {type::kFailed, "failed"}, {type::kSucceeded, "succeeded"}, {type::kInProgress, "in_progress"}};
+      {type::kFailed, "failed"},
+      {type::kSucceeded, "succeeded"},
+      {type::kInProgress, "in_progress"}};
   std::string_view current;
   for (const auto& [condition, status] : precedence) {
     if (api::condition_is_true(conditions, condition)) {
@@ -53,8 +55,7 @@ std::vector<k8s::GaugeSample> workflow_status_gauges(const json::value& workflow
       "nvcre_workflow_status",
       {{"namespace", string_at(workflow, {"metadata", "namespace"})},
        {"workflow", string_at(workflow, {"metadata", "name"})},
-       {"certification",
-        string_at(workflow, {"metadata", "labels", api::kCertificationLabel})}},
+       {"certification", string_at(workflow, {"metadata", "labels", api::kCertificationLabel})}},
       workflow);
 }
 

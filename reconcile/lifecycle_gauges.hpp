@@ -18,9 +18,9 @@
 namespace nvcre::reconcile {
 
 // The three series of `family` with `labels` plus status=..., from the object's conditions.
-std::vector<k8s::GaugeSample> lifecycle_status_gauges(const std::string& family,
-                                                      const std::map<std::string, std::string>& labels,
-                                                      const boost::json::value& object);
+std::vector<k8s::GaugeSample> lifecycle_status_gauges(
+    const std::string& family, const std::map<std::string, std::string>& labels,
+    const boost::json::value& object);
 
 std::vector<k8s::GaugeSample> certification_status_gauges(const boost::json::value& certification);
 std::vector<k8s::GaugeSample> workflow_status_gauges(const boost::json::value& workflow);

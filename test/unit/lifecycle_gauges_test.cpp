@@ -71,10 +71,9 @@ status:
   - {type: InProgress, status: "False", reason: NotApplicable}
   - {type: Succeeded, status: "True", reason: AllWorkflowsSucceeded}
 )");
-  EXPECT_EQ(
-      by_status(nvcre::reconcile::certification_status_gauges(certification),
-                "nvcre_certification_status", {{"namespace", "ns"}, {"certification", "c"}}),
-      (std::map<std::string, double>{{"failed", 0}, {"in_progress", 0}, {"succeeded", 1}}));
+  EXPECT_EQ(by_status(nvcre::reconcile::certification_status_gauges(certification),
+                      "nvcre_certification_status", {{"namespace", "ns"}, {"certification", "c"}}),
+            (std::map<std::string, double>{{"failed", 0}, {"in_progress", 0}, {"succeeded", 1}}));
 }
 
 TEST(LifecycleGauges, NoPhaseConditionTrueReportsNothing) {
@@ -82,7 +81,8 @@ TEST(LifecycleGauges, NoPhaseConditionTrueReportsNothing) {
 kind: Workflow
 metadata: {name: wf, namespace: ns}
 status: {conditions: [{type: InProgress, status: "False", reason: NotApplicable}]}
-)")).empty());
+)"))
+                  .empty());
   EXPECT_TRUE(
       nvcre::reconcile::certification_status_gauges(parse_yaml("{kind: Certification}")).empty());
 }

@@ -46,11 +46,11 @@ status:
 )";
 
 TEST(WorkflowTopologyGauges, SucceededGroupsValidateAndFailedGroupsFailTheirNodes) {
-  EXPECT_EQ(series(topology_gauges(parse_yaml(kTwoZones))),
-            (std::vector<std::string>{"nvcre_topology_validated_nodes{zone-a,n1}",
-                                      "nvcre_topology_validated_nodes{zone-a,n2}",
-                                      "nvcre_topology_failed_nodes{zone-b,n3}",
-                                      "nvcre_topology_failed_nodes{zone-b,n4}"}));
+  EXPECT_EQ(
+      series(topology_gauges(parse_yaml(kTwoZones))),
+      (std::vector<std::string>{
+          "nvcre_topology_validated_nodes{zone-a,n1}", "nvcre_topology_validated_nodes{zone-a,n2}",
+          "nvcre_topology_failed_nodes{zone-b,n3}", "nvcre_topology_failed_nodes{zone-b,n4}"}));
 }
 
 TEST(WorkflowTopologyGauges, ANodeOfAFailedGroupIsNotValidatedByAnother) {
@@ -71,7 +71,8 @@ TEST(WorkflowTopologyGauges, NoTopologyKeyOrNoGroupsProjectNothing) {
 kind: Workflow
 metadata: {name: wf, namespace: ns}
 spec: {orchestration: {topology: {topologyKey: example.com/zone}}}
-)")).empty());
+)"))
+                  .empty());
 }
 
 TEST(WorkflowTopologyGauges, TheFamiliesAreDeclared) {
