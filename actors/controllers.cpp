@@ -8,6 +8,8 @@
 #include "measurement/goodput_reconciler.hpp"
 #include "measurement/measurement_gauges.hpp"
 #include "measurement/measurement_watches.hpp"
+#include "reconcile/lifecycle_gauges.hpp"
+#include "workflow/topology_gauges.hpp"
 #include "workflow/workflow_reconciler.hpp"
 #include "workloadrun/reconciler.hpp"
 
@@ -106,7 +108,9 @@ std::vector<ControllerSpec> nvcre_controllers() {
 decltype(ManagerOptions::gauge_projections) nvcre_gauge_projections() {
   return {{"BandwidthMeasurement", measurement::measurement_gauges},
           {"GoodputMeasurement", measurement::measurement_gauges},
-          {"Job", job::job_gauges}};
+          {"Job", job::job_gauges},
+          {"Workflow", workflow::workflow_gauges},
+          {"Certification", reconcile::certification_status_gauges}};
 }
 
 }  // namespace nvcre::actors

@@ -10,6 +10,8 @@ inline constexpr std::string_view kManagedByValue = "nvcre";
 
 // Jobs, dependencies and measurements: the Workflow they belong to.
 inline constexpr std::string_view kWorkflowLabel = "nvcre.nvidia.com/workflow";
+// A Certification's Workflows: the Certification they run a category of.
+inline constexpr std::string_view kCertificationLabel = "nvcre.nvidia.com/certification";
 // A Job's TrainJob and pods: which nvcre Job and node group they run for.
 inline constexpr std::string_view kJobLabel = "nvcre.nvidia.com/job";
 inline constexpr std::string_view kGroupLabel = "nvcre.nvidia.com/group";

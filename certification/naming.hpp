@@ -9,9 +9,9 @@
 
 namespace nvcre::certification {
 
+using api::kCertificationLabel;
 using api::kManagedByLabel;
 using api::kManagedByValue;
-inline constexpr std::string_view kCertificationLabel = "nvcre.nvidia.com/certification";
 inline constexpr std::string_view kCategoryDomainLabel = "nvcre.nvidia.com/category-domain";
 inline constexpr std::string_view kCategoryVariantLabel = "nvcre.nvidia.com/category-variant";
 inline constexpr std::string_view kRequestedTestScaleAnnotation =

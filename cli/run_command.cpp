@@ -75,7 +75,7 @@ Plan plan_run(const CertificationRunOptions& options, std::optional<api::Certifi
     const std::string product = cluster_gpu_product(client);
     err << "Discovered GPU nodes with product: " << product << "\n";
     plan.certification = certification_from_flags(options.name.empty() ? generated : options.name,
-                                                  flag_ns.empty() ? generated : flag_ns, product,
+                                                  flag_ns.empty() ? generated : flag_ns,
                                                   std::move(categories), options.category);
   }
   if (!options.archive_to.empty()) set_archive_destination(plan.certification, options.archive_to);

@@ -20,8 +20,6 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::string_view kGpuProductLabel = "nvidia.com/gpu.product";
-
 std::vector<std::string> split_commas(const std::vector<std::string>& values) {
   std::vector<std::string> out;
   for (const auto& value : values) {
@@ -97,7 +95,6 @@ std::vector<api::CertificateCategory> parse_categories(const std::vector<std::st
 }
 
 api::Certification certification_from_flags(const std::string& name, const std::string& ns,
-                                            const std::string& product,
                                             std::vector<api::CertificateCategory> categories,
                                             const CategoryFlags& flags) {
   api::Certification certification;
@@ -107,8 +104,7 @@ api::Certification certification_from_flags(const std::string& name, const std::
   certification.metadata.namespace_ = ns;
   certification.metadata.labels = {{std::string(api::kManagedByLabel), "nvcre"},
                                    {"app.kubernetes.io/created-by", "nvcrectl"}};
-  certification.spec.target.nodeSelector = {{std::string(api::kGpuPresentLabel), "true"},
-                                            {std::string(kGpuProductLabel), product}};
+  certification.spec.target.nodeSelector = {{std::string(api::kGpuPresentLabel), "true"}};
   certification.spec.categories = std::move(categories);
   auto& options = certification.spec.options;
   if (flags.nodes_per_job > 0) options.nodesPerJob = flags.nodes_per_job;

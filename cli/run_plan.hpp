@@ -49,10 +49,11 @@ void check_run_inputs(const std::string& cert_file, const std::vector<std::strin
 // `unknown category "<s>"` followed by the available categories.
 std::vector<api::CertificateCategory> parse_categories(const std::vector<std::string>& values);
 
-// The Certification category mode creates: every GPU node of `product`, labelled as made by
-// nvcrectl, with the options the user set.
+// The Certification category mode creates: every GPU node (nvidia.com/gpu.present only: the
+// product found at creation is not stored, so node discovery is not tied to what the nodes
+// reported then, as NVCRE v0.6.0 does it, #378), labelled as made by nvcrectl, with the options the
+// user set.
 api::Certification certification_from_flags(const std::string& name, const std::string& ns,
-                                            const std::string& product,
                                             std::vector<api::CertificateCategory> categories,
                                             const CategoryFlags& flags);
 

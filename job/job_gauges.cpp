@@ -5,6 +5,7 @@
 #include "api/labels.hpp"
 #include "jsonkit/paths.hpp"
 #include "reconcile/kit.hpp"
+#include "reconcile/lifecycle_gauges.hpp"
 
 #include <boost/json.hpp>
 
@@ -15,28 +16,15 @@ namespace json = boost::json;
 using jsonkit::string_at;
 
 std::vector<k8s::GaugeSample> job_gauges(const json::value& job) {
-  std::vector<k8s::GaugeSample> out;
-  if (!job.is_object()) return out;
+  if (!job.is_object()) return {};
   const std::map<std::string, std::string> labels{
       {"namespace", string_at(job, {"metadata", "namespace"})},
       {"job", string_at(job, {"metadata", "name"})},
       {"workflow", string_at(job, {"metadata", "labels", api::kWorkflowLabel})}};
+  std::vector<k8s::GaugeSample> out =
+      reconcile::lifecycle_status_gauges("nvcre_job_status", labels, job);
   const auto conditions = reconcile::status_conditions(job);
   namespace type = api::condition_type;
-  const std::pair<std::string_view, std::string_view> statuses[] = {
-      {"in_progress", type::kInProgress},
-      {"succeeded", type::kSucceeded},
-      {"failed", type::kFailed}};
-  bool any = false;
-  for (const auto& [name, condition] : statuses)
-    any |= api::condition_is_true(conditions, condition);
-  for (const auto& [name, condition] : statuses) {
-    if (!any) break;
-    auto with_status = labels;
-    with_status["status"] = std::string(name);
-    out.push_back({"nvcre_job_status", with_status,
-                   api::condition_is_true(conditions, condition) ? 1.0 : 0.0});
-  }
   if (!api::condition_is_true(conditions, type::kHardwareFailed)) return out;
   std::set<std::string> failed;
   std::set<std::string> detected;

@@ -200,10 +200,10 @@ WorkloadState workload_state(const json::value& train_job) {
   const json::value* suspend = spec == nullptr ? nullptr : spec->if_contains("suspend");
   if (suspend != nullptr && suspend->is_bool() && suspend->get_bool()) {
     // A suspended TrainJob waits for admission (Kueue clears suspend): it is pending, not running.
+    // NVCRE's adapter words it so, naming the controller that manages it.
     const std::string managed_by = string_or_empty(spec, "managedBy");
-    std::string message = "TrainJob is suspended";
-    if (!managed_by.empty())
-      message += "; spec.managedBy is " + managed_by + ", which decides when it starts";
+    std::string message = "TrainJob is suspended (spec.suspend=true), waiting for it to be resumed";
+    if (!managed_by.empty()) message += "; managed by " + managed_by;
     return {WorkloadPhase::Pending, "Suspended", std::move(message)};
   }
   return {WorkloadPhase::Running, {}, {}};

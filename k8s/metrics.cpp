@@ -113,9 +113,11 @@ struct Metrics::Impl {
 
 const std::map<std::string, std::string>& object_gauge_families() {
   static const std::map<std::string, std::string> families{
-      {"nvcre_nccl_busbw_gbps", "Bus bandwidth (GB/s) of a running NCCL test, per message size"},
-      {"nvcre_nccl_algbw_gbps",
+      {"nvcre_nccl_busbw_gbs", "Bus bandwidth (GB/s) of a running NCCL test, per message size"},
+      {"nvcre_nccl_algbw_gbs",
        "Algorithm bandwidth (GB/s) of a running NCCL test, per message size"},
+      {"nvcre_nccl_busbw_gbps", "Deprecated alias of nvcre_nccl_busbw_gbs (the values are GB/s)"},
+      {"nvcre_nccl_algbw_gbps", "Deprecated alias of nvcre_nccl_algbw_gbs (the values are GB/s)"},
       {"nvcre_goodput_ratio", "Goodput ratio (0-1) of a training Job"},
       {"nvcre_goodput_avg_tflops_per_gpu", "Average TFLOPS per GPU of a running training Job"},
       {"nvcre_goodput_avg_step_time_seconds",
@@ -133,8 +135,17 @@ const std::map<std::string, std::string>& object_gauge_families() {
       {"nvcre_goodput_warmup_time_seconds", "Warmup step time (s) of a running training Job"},
       {"nvcre_goodput_non_warmup_time_seconds",
        "Non-warmup step time (s) of a running training Job"},
-      {"nvcre_job_status", "Current status of a Job (1 = current status, 0 = not)"},
+      {"nvcre_job_status",
+       "Current status of NVCRE jobs (1 = current status, 0 = not current status)"},
+      {"nvcre_workflow_status",
+       "Current status of NVCRE Workflows (1 = current status, 0 = not current status)"},
+      {"nvcre_certification_status",
+       "Current status of NVCRE Certifications (1 = current status, 0 = not current status)"},
       {"nvcre_job_failed_nodes", "Nodes with a detected hardware failure, per Job"},
+      {"nvcre_topology_validated_nodes",
+       "Nodes that passed burn-in validation per topology domain (1 per node)"},
+      {"nvcre_topology_failed_nodes",
+       "Nodes that failed burn-in validation per topology domain (1 per node)"},
   };
   return families;
 }

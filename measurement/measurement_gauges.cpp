@@ -39,10 +39,16 @@ void bandwidth(const json::value& m, std::vector<k8s::GaugeSample>& out) {
     const json::value* size = jsonkit::value_at(row, {"sizeBytes"});
     if (size == nullptr || !size->is_int64()) continue;
     labels["message_size_bytes"] = std::to_string(size->get_int64());
-    if (auto bus = decimal(string_at(row, {"busBW"})))
+    // GB/s under NVCRE's current names (_gbs), and under the _gbps names NVCRE kept as
+    // deprecated aliases for one minor release when it renamed them (v0.6.0).
+    if (auto bus = decimal(string_at(row, {"busBW"}))) {
+      out.push_back({"nvcre_nccl_busbw_gbs", labels, *bus});
       out.push_back({"nvcre_nccl_busbw_gbps", labels, *bus});
-    if (auto alg = decimal(string_at(row, {"algBW"})))
+    }
+    if (auto alg = decimal(string_at(row, {"algBW"}))) {
+      out.push_back({"nvcre_nccl_algbw_gbs", labels, *alg});
       out.push_back({"nvcre_nccl_algbw_gbps", labels, *alg});
+    }
   }
 }
 

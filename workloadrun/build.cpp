@@ -229,9 +229,10 @@ struct Settled {
 };
 
 // Detection and hardware defaults; the spec's own values win over the defaults.
-// Records the platform, architecture, GPUs per node and their events in `result`.
-void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input,
-                     const std::string& prefix, Settled& settled, WorkloadRunBuild& result) {
+// Records the platform, architecture, GPUs per node and their events in `result`. The events are
+// about the run they are recorded on, so their text does not name it again (as NVCRE words them).
+void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input, Settled& settled,
+                     WorkloadRunBuild& result) {
   platform::NodeDefaults defaults = platform::kFallbackNodeDefaults;
   bool default_mnnvl = false;
   if (!input.nodes.empty()) {
@@ -251,12 +252,12 @@ void settle_hardware(const api::WorkloadRunSpec& spec, const BuildInput& input,
   if (auto message =
           platform::gpu_arch_fallback_message(result.gpu_architecture, settled.gpus, settled.mlnx,
                                               platform::kGpuArchFieldHintWorkloadRun))
-    result.events.push_back({"Warning", "GPUArchitectureDefaults", prefix + *message});
+    result.events.push_back({"Warning", "GPUArchitectureDefaults", *message});
   settled.mnnvl = spec.enableMNNVL.value_or(default_mnnvl);
   auto nic = platform::detect_nic_resource_name(spec.nicResourceName.value_or(""), result.platform,
                                                 result.gpu_architecture, settled.mlnx, input.nodes);
   if (!nic.message.empty())
-    result.events.push_back({"Normal", "NICResourceDetection", prefix + nic.message});
+    result.events.push_back({"Normal", "NICResourceDetection", nic.message});
   settled.nic_resource_name = std::move(nic.resourceName);
   result.gpus_per_node = settled.gpus;
 }
@@ -464,14 +465,13 @@ void resolve_overrides_offline(const BuildInput& input, api::WorkflowSpec& workf
 // The Workflow's spec before the Certification transforms; failures throw BuildFailure (or what
 // the platform and override code throw).
 api::WorkflowSpec build_workflow_spec(const std::string& name, const api::WorkloadRunSpec& spec,
-                                      const BuildInput& input, const std::string& prefix,
-                                      WorkloadRunBuild& result) {
+                                      const BuildInput& input, WorkloadRunBuild& result) {
   api::WorkflowSpec workflow_spec;
   check_required_fields(name, spec);
   Settled settled;
   settled.framework = select_framework(spec.framework);
   settled.test_scale = supported_test_scale(spec);
-  settle_hardware(spec, input, prefix, settled, result);
+  settle_hardware(spec, input, settled, result);
 
   settled.env = platform::merge_env_vars(platform::base_nccl_env_vars(settled.mnnvl), spec.env);
   Volumes volumes = volumes_with_config(name, spec);
@@ -577,7 +577,7 @@ WorkloadRunBuild build_workloadrun_workflow(const api::WorkloadRun& run, const B
   WorkloadRunBuild result;
   api::WorkflowSpec workflow_spec;
   try {
-    workflow_spec = build_workflow_spec(name, spec, input, prefix, result);
+    workflow_spec = build_workflow_spec(name, spec, input, result);
   } catch (const BuildError&) {
     throw;
   } catch (const std::exception& error) {

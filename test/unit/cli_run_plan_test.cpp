@@ -69,17 +69,15 @@ TEST(CliRunPlan, CategoryModeCopiesOnlyTheFlagsTheUserSet) {
   flags.nodes_per_job = 4;
   flags.enable_mnnvl = false;
   flags.storage_class = "fast";
-  const auto certification =
-      certification_from_flags("nvcrectl-x", "ns-x", "NVIDIA-H100-80GB-HBM3",
-                               parse_categories({"communication/nccl-all-reduce"}), flags);
+  const auto certification = certification_from_flags(
+      "nvcrectl-x", "ns-x", parse_categories({"communication/nccl-all-reduce"}), flags);
   const json::value object = api::encode_object(certification);
   const json::value expected = json::parse(R"({
     "apiVersion": "nvcre.nvidia.com/v1alpha1", "kind": "Certification",
     "metadata": {"name": "nvcrectl-x", "namespace": "ns-x",
                  "labels": {"app.kubernetes.io/created-by": "nvcrectl",
                             "app.kubernetes.io/managed-by": "nvcre"}},
-    "spec": {"target": {"nodeSelector": {"nvidia.com/gpu.present": "true",
-                                         "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}},
+    "spec": {"target": {"nodeSelector": {"nvidia.com/gpu.present": "true"}},
              "categories": [{"domain": "communication", "variant": "nccl-all-reduce"}],
              "nodesPerJob": 4, "enableMNNVL": false, "storageClassName": "fast"}})");
   EXPECT_EQ(object, expected) << json::serialize(object);
@@ -88,9 +86,8 @@ TEST(CliRunPlan, CategoryModeCopiesOnlyTheFlagsTheUserSet) {
 TEST(CliRunPlan, ExitDurationAndArchiveDestination) {
   CategoryFlags flags;
   flags.exit_duration_mins = 45;
-  auto certification =
-      certification_from_flags("c", "ns", "NVIDIA-H100-80GB-HBM3",
-                               parse_categories({"communication/nccl-all-reduce"}), flags);
+  auto certification = certification_from_flags(
+      "c", "ns", parse_categories({"communication/nccl-all-reduce"}), flags);
   EXPECT_EQ(certification.spec.options.exitDurationMins, 45);
   EXPECT_TRUE(certification.metadata.annotations.empty());
   set_archive_destination(certification, "lab-s3");

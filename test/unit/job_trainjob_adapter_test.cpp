@@ -187,7 +187,11 @@ status:
   const auto suspended = state("spec: {suspend: true, managedBy: kueue.x-k8s.io/multikueue}");
   EXPECT_EQ(suspended.phase, WorkloadPhase::Pending);
   EXPECT_EQ(suspended.reason, "Suspended");
-  EXPECT_NE(suspended.message.find("kueue.x-k8s.io/multikueue"), std::string::npos);
+  EXPECT_EQ(suspended.message,
+            "TrainJob is suspended (spec.suspend=true), waiting for it to be resumed; managed by "
+            "kueue.x-k8s.io/multikueue");
+  EXPECT_EQ(state("spec: {suspend: true}").message,
+            "TrainJob is suspended (spec.suspend=true), waiting for it to be resumed");
   EXPECT_EQ(state("spec: {suspend: false}").phase, WorkloadPhase::Running);
   EXPECT_EQ(state("status: {conditions: [{type: Created, status: \"True\"}]}").phase,
             WorkloadPhase::Running);

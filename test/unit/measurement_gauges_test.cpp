@@ -28,15 +28,21 @@ status:
 
 TEST(MeasurementGauges, ARunningBandwidthMeasurementShowsEachSize) {
   const auto gauges = nvcre::measurement::measurement_gauges(parse_yaml(kRunning));
-  ASSERT_EQ(gauges.size(), 4U);
-  EXPECT_EQ(gauges[0].name, "nvcre_nccl_busbw_gbps");
+  // Each figure under NVCRE's current _gbs name and its deprecated _gbps alias.
+  ASSERT_EQ(gauges.size(), 8U);
+  EXPECT_EQ(gauges[0].name, "nvcre_nccl_busbw_gbs");
   EXPECT_DOUBLE_EQ(gauges[0].value, 31.75);
+  EXPECT_EQ(gauges[1].name, "nvcre_nccl_busbw_gbps");
+  EXPECT_DOUBLE_EQ(gauges[1].value, 31.75);
   const std::map<std::string, std::string> labels{
       {"namespace", "ns"}, {"measurement", "j-bandwidth"}, {"job", "j"},
       {"workflow", "wf"},  {"nccl_test", "all_reduce"},    {"message_size_bytes", "1048576"}};
   EXPECT_EQ(gauges[0].labels, labels);
-  EXPECT_EQ(gauges[1].name, "nvcre_nccl_algbw_gbps");
-  EXPECT_EQ(gauges[3].labels.at("message_size_bytes"), "2097152");
+  EXPECT_EQ(gauges[1].labels, labels);
+  EXPECT_EQ(gauges[2].name, "nvcre_nccl_algbw_gbs");
+  EXPECT_DOUBLE_EQ(gauges[2].value, 16.93);
+  EXPECT_EQ(gauges[3].name, "nvcre_nccl_algbw_gbps");
+  EXPECT_EQ(gauges[7].labels.at("message_size_bytes"), "2097152");
 }
 
 TEST(MeasurementGauges, ACompleteBandwidthMeasurementShowsNone) {
