@@ -1,5 +1,7 @@
 #include "k8s/metrics.hpp"
 
+#include "k8s/object_gauges.hpp"
+
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
 #include <prometheus/gauge.h>
@@ -52,63 +54,7 @@ struct Metrics::Impl {
           .Register(*registry);
 
   std::mutex objects_mutex;
-  std::map<std::string, prometheus::Family<prometheus::Gauge>*> object_families;
-  std::map<std::string, prometheus::Family<prometheus::Counter>*> object_counters;
-  // One object's series, as the registry holds it: enough to remove it again, without a copy of
-  // its name and labels (the registry has those; thousands of objects project a few series each).
-  struct Series {
-    prometheus::Family<prometheus::Gauge>* gauge_family = nullptr;
-    prometheus::Gauge* gauge = nullptr;
-    prometheus::Family<prometheus::Counter>* counter_family = nullptr;
-    prometheus::Counter* counter = nullptr;
-    bool operator==(const Series&) const = default;
-  };
-  std::map<std::string, std::vector<Series>> object_series;  // by object key
-
-  prometheus::Family<prometheus::Gauge>& object_family(const std::string& name) {
-    return family_of(object_families, object_gauge_families(), name, prometheus::BuildGauge());
-  }
-  prometheus::Family<prometheus::Counter>& counter_family(const std::string& name) {
-    return family_of(object_counters, object_counter_families(), name, prometheus::BuildCounter());
-  }
-
-  template <typename Metric, typename Builder>
-  prometheus::Family<Metric>& family_of(std::map<std::string, prometheus::Family<Metric>*>& known,
-                                        const std::map<std::string, std::string>& declared,
-                                        const std::string& name, Builder builder) {
-    auto found = known.find(name);
-    if (found != known.end()) return *found->second;
-    auto help = declared.find(name);
-    if (help == declared.end()) throw std::invalid_argument("unknown object gauge family " + name);
-    auto& family = builder.Name(name).Help(help->second).Register(*registry);
-    known.emplace(name, &family);
-    return family;
-  }
-
-  static bool is_counter(const std::string& name) {
-    return object_counter_families().count(name) != 0;
-  }
-
-  static void remove(const Series& old) {
-    if (old.counter_family != nullptr) old.counter_family->Remove(old.counter);
-    if (old.gauge_family != nullptr) old.gauge_family->Remove(old.gauge);
-  }
-
-  // Sets the sample's series (Add finds the one already there for the same labels).
-  Series apply(const GaugeSample& sample) {
-    Series series;
-    if (!is_counter(sample.name)) {
-      series.gauge_family = &object_family(sample.name);
-      series.gauge = &series.gauge_family->Add(sample.labels);
-      series.gauge->Set(sample.value);
-      return series;
-    }
-    series.counter_family = &counter_family(sample.name);
-    series.counter = &series.counter_family->Add(sample.labels);
-    if (sample.value > series.counter->Value())
-      series.counter->Increment(sample.value - series.counter->Value());
-    return series;
-  }
+  ObjectGauges object_gauges;  // exposed beside the registry's families (render)
 };
 
 const std::map<std::string, std::string>& object_gauge_families() {
@@ -201,25 +147,17 @@ void Metrics::watch_restart(const std::string& kind) {
 void Metrics::replace_object_gauges(const std::string& object_key,
                                     const std::vector<GaugeSample>& samples) {
   std::lock_guard lock(impl_->objects_mutex);
-  auto& previous = impl_->object_series[object_key];
-  std::vector<Impl::Series> current;
-  current.reserve(samples.size());
-  for (const auto& sample : samples) current.push_back(impl_->apply(sample));
-  for (const auto& old : previous) {
-    if (std::find(current.begin(), current.end(), old) == current.end()) Impl::remove(old);
-  }
-  if (current.empty()) {
-    impl_->object_series.erase(object_key);
-  } else {
-    previous = std::move(current);
-  }
+  impl_->object_gauges.replace(object_key, samples);
 }
-
-std::shared_ptr<prometheus::Registry> Metrics::registry() const { return impl_->registry; }
 
 std::string Metrics::render() const {
   std::ostringstream out;
-  prometheus::TextSerializer().Serialize(out, impl_->registry->Collect());
+  auto families = impl_->registry->Collect();
+  {
+    std::lock_guard lock(impl_->objects_mutex);
+    for (auto& family : impl_->object_gauges.collect()) families.push_back(std::move(family));
+  }
+  prometheus::TextSerializer().Serialize(out, families);
   return out.str();
 }
 

@@ -9,10 +9,6 @@
 #include <string_view>
 #include <vector>
 
-namespace prometheus {
-class Registry;
-}
-
 namespace nvcre::k8s {
 
 // One gauge series an object's state projects (e.g. a measurement's bus bandwidth per size).
@@ -56,7 +52,6 @@ class Metrics {
   void replace_object_gauges(const std::string& object_key,
                              const std::vector<GaugeSample>& samples);
 
-  std::shared_ptr<prometheus::Registry> registry() const;
   // The text exposition format, for tests and for the probe server's /metrics fallback.
   std::string render() const;
 
