@@ -1,6 +1,7 @@
 #include "actors/controller.hpp"
 
 #include "actors/reconciler.hpp"
+#include "k8s/idle_reap.hpp"
 #include "k8s/metrics.hpp"
 
 #include <caf/all.hpp>
@@ -149,13 +150,14 @@ void reap_idle(self_pointer self) {
   auto now = SteadyClock::now();
   for (auto it = state.reconcilers.begin(); it != state.reconcilers.end();) {
     auto& slot = it->second;
-    const auto idle = now - slot.last_used;
-    if (!slot.busy && slot.actor && idle > state.config.idle_reap) {
+    const auto decision = k8s::decide_reap(
+        {slot.busy, static_cast<bool>(slot.actor), !slot.memo.is_null(), now - slot.last_used},
+        {state.config.idle_reap, state.config.memo_kept});
+    if (decision.end_actor) {
       self->send_exit(slot.actor, caf::exit_reason::user_shutdown);
       slot.actor = nullptr;
     }
-    const bool forgotten = slot.memo.is_null() || idle > state.config.memo_kept;
-    if (!slot.busy && !slot.actor && forgotten) {
+    if (decision.forget) {
       it = state.reconcilers.erase(it);
     } else {
       ++it;
