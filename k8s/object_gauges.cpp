@@ -32,8 +32,9 @@ const std::vector<FamilyInfo>& families() {
 
 std::uint16_t family_index(const std::string& name) {
   const auto& all = families();
-  auto found = std::lower_bound(all.begin(), all.end(), name,
-                                [](const FamilyInfo& f, const std::string& n) { return f.name < n; });
+  auto found =
+      std::lower_bound(all.begin(), all.end(), name,
+                       [](const FamilyInfo& f, const std::string& n) { return f.name < n; });
   if (found == all.end() || found->name != name)
     throw std::invalid_argument("unknown object gauge family " + name);
   return static_cast<std::uint16_t>(found - all.begin());
@@ -103,8 +104,7 @@ std::vector<prometheus::MetricFamily> ObjectGauges::collect() const {
     auto& family = by_family[i];
     family.name = all[i].name;
     family.help = all[i].help;
-    family.type =
-        all[i].counter ? prometheus::MetricType::Counter : prometheus::MetricType::Gauge;
+    family.type = all[i].counter ? prometheus::MetricType::Counter : prometheus::MetricType::Gauge;
     out.push_back(std::move(family));
   }
   return out;

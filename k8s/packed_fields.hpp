@@ -1,7 +1,8 @@
 #pragma once
 // Strings packed one after another into one std::string, each prefixed with its length (LEB128),
 // so any string, even one holding NULs, round-trips. Compact per-object facts (the cache's label
-// and field index, object gauge labels) are kept this way: one allocation instead of one per string.
+// and field index, object gauge labels) are kept this way: one allocation instead of one per
+// string.
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -16,8 +16,8 @@ using nvcre::k8s::Metrics;
 using nvcre::k8s::ObjectGauges;
 
 GaugeSample status(const std::string& job, const std::string& value_of_status, double value) {
-  return {"nvcre_job_status", {{"namespace", "ns"}, {"job", job}, {"status", value_of_status}},
-          value};
+  return {
+      "nvcre_job_status", {{"namespace", "ns"}, {"job", job}, {"status", value_of_status}}, value};
 }
 
 TEST(ObjectGauges, AnObjectsSeriesAreReplacedAsAWhole) {
