@@ -33,18 +33,21 @@ void run_action(self_pointer self, std::size_t index);
 
 // Keeps a create's holder (met as AlreadyExists, or made by the create itself) for the rest of the
 // pass (the newest per target).
-void remember_holder(std::vector<k8s::ActionOutcome>& held, const k8s::ActionOutcome& outcome) {
+void remember_holder(std::vector<k8s::ActionOutcome>& held, k8s::ActionOutcome outcome) {
   std::erase_if(
       held, [&](const k8s::ActionOutcome& h) { return h.action.target == outcome.action.target; });
-  held.push_back(outcome);
+  held.push_back(std::move(outcome));
 }
 
 // A successful Create holds its name for the rest of the pass, as an AlreadyExists would: a later
-// plan of the pass (after a later action failed) adopts it instead of creating it again.
-void remember_created(self_pointer self, std::size_t index, const k8s::ActionResult& answer) {
+// plan of the pass (after a later action failed) adopts it instead of creating it again. Takes
+// the created object: a successful answer is not read again.
+void remember_created(self_pointer self, std::size_t index, k8s::ActionResult& answer) {
   const k8s::Action& action = self->state.pass->result.plan.actions[index];
-  if (action.verb == k8s::ActionVerb::Create && answer.ok() && answer.object.is_object())
-    remember_holder(self->state.pass->held, k8s::created_by_this_pass(action, answer.object));
+  if (action.verb == k8s::ActionVerb::Create && answer.ok() && answer.object.is_object()) {
+    remember_holder(self->state.pass->held,
+                    k8s::created_by_this_pass(action, std::move(answer.object)));
+  }
 }
 
 // What to do with the answer to actions[index]: go on with actions[next], or re-plan from the
@@ -126,11 +129,12 @@ void run_together(self_pointer self, std::size_t index, std::size_t end) {
               wave->answers[i - index] = std::move(answer);
               if (--wave->outstanding > 0) return;
               for (std::size_t j = index; j < end; ++j) {
-                remember_created(self, j, *wave->answers[j - index]);
                 if (!wave->answers[j - index]->ok()) {
                   on_answer(self, j, end, std::move(*wave->answers[j - index]));
                   return;
                 }
+                // on_answer remembers the last one.
+                if (j + 1 < end) remember_created(self, j, *wave->answers[j - index]);
               }
               on_answer(self, end - 1, end, std::move(*wave->answers.back()));
             },

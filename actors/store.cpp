@@ -45,10 +45,12 @@ void publish_cache_sizes(StoreState& state) {
   if (!state.config.metrics) return;
   auto sizes =
       state.config.cache->write([](k8s::ObjectCache& cache) { return cache.size_by_kind(); });
-  for (const auto& kind : state.published_kinds) sizes.try_emplace(kind, 0);
+  for (const auto& [kind, count] : state.published_sizes) sizes.try_emplace(kind, 0);
   for (const auto& [kind, count] : sizes) {
+    auto [published, added] = state.published_sizes.try_emplace(kind, count);
+    if (!added && published->second == count) continue;
+    published->second = count;
     state.config.metrics->set_cache_objects(kind.first, kind.second, count);
-    state.published_kinds.insert(kind);
   }
 }
 

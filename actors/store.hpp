@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <memory>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,7 +33,8 @@ struct StoreState {
   std::vector<change_subscriber_actor> subscribers;
   std::set<std::pair<std::string, std::string>> synced_kinds;
   bool synced = false;
-  std::set<std::pair<std::string, std::string>> published_kinds;  // nvcre_cache_objects series
+  // nvcre_cache_objects as last published, by kind: a batch that changes no count sets nothing.
+  std::map<std::pair<std::string, std::string>, std::size_t> published_sizes;
   static inline const char* name = "store";
 };
 

@@ -97,13 +97,14 @@ json::value plan_to_json(const ReconcilePlan& plan) {
   return out;
 }
 
-ActionOutcome created_by_this_pass(const Action& create, const boost::json::value& created) {
+ActionOutcome created_by_this_pass(const Action& create, boost::json::value created) {
   ActionOutcome outcome;
-  outcome.action = create;
+  outcome.action.verb = create.verb;
+  outcome.action.target = create.target;
   outcome.code = 409;
   outcome.reason = "AlreadyExists";
   outcome.message = "created by an earlier plan of this pass";
-  outcome.live_holder = created;
+  outcome.live_holder = std::move(created);
   return outcome;
 }
 

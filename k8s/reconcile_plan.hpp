@@ -122,8 +122,10 @@ struct ActionOutcome {
 };
 
 // A Create that succeeded, told to a later plan of the same pass as what holds the name: an
-// AlreadyExists whose holder is the created object (the answer a replayed Create would get).
-ActionOutcome created_by_this_pass(const Action& create, const boost::json::value& created);
+// AlreadyExists whose holder is the created object (the answer a replayed Create would get). Its
+// action names the Create's verb and target only: a later plan decides on the holder, and the
+// body it sent is in the holder.
+ActionOutcome created_by_this_pass(const Action& create, boost::json::value created);
 
 // Answers to LiveGet actions: present and null means a live NotFound.
 using LiveReads = std::map<ObjectRef, boost::json::value>;
