@@ -51,7 +51,7 @@ std::vector<api::CertificateCategory> parse_categories(const std::vector<std::st
 
 // The Certification category mode creates: every GPU node (nvidia.com/gpu.present only: the
 // product found at creation is not stored, so node discovery is not tied to what the nodes
-// reported then, as NVCRE v0.6.0 does it, #378), labelled as made by nvcrectl, with the options the
+// reported then), labelled as made by nvcrectl, with the options the
 // user set.
 api::Certification certification_from_flags(const std::string& name, const std::string& ns,
                                             std::vector<api::CertificateCategory> categories,

@@ -1,6 +1,6 @@
 #pragma once
-// The lifecycle status series of NVCRE's three tiers, projected from an object's persisted
-// conditions (ADR-086's scrape-time rule, which the projection on every change reproduces):
+// The lifecycle status series of the three tiers, projected from an object's persisted
+// conditions alone (each change re-projects them, so a restarted manager reports the same):
 // nvcre_certification_status {namespace, certification, status}, nvcre_workflow_status
 // {namespace, workflow, certification (the Workflow's nvcre.nvidia.com/certification label),
 // status} and nvcre_job_status {namespace, job, workflow (its nvcre.nvidia.com/workflow label),

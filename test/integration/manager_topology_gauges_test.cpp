@@ -3,7 +3,7 @@
 // where pods on gpu-node-03 fail. A Workflow partitioned by rack runs one group per rack; the
 // rack-a group succeeds and the rack-b group fails, so /metrics carries
 // nvcre_topology_validated_nodes for both rack-a nodes and nvcre_topology_failed_nodes for both
-// rack-b nodes (NVCRE's reconcile case workflow-topology-metrics), with the Workflow's namespace,
+// rack-b nodes, with the Workflow's namespace,
 // name and topology key, beside its lifecycle series (nvcre_workflow_status failed).
 #include "k8s/metrics.hpp"
 #include "test/support/embedded_manager.hpp"

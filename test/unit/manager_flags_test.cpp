@@ -4,7 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace {
+
+// parse_manager_flags over "nvcre-manager" and `args`: -1 when the manager should go on.
+int parse(std::vector<std::string> args, nvcre::manager::ManagerFlags& flags) {
+  args.insert(args.begin(), "nvcre-manager");
+  std::vector<char*> argv;
+  for (auto& word : args) argv.push_back(word.data());
+  return nvcre::manager::parse_manager_flags(static_cast<int>(argv.size()), argv.data(), flags);
+}
 
 TEST(ManagerFlags, DefaultsAreValid) {
   const nvcre::manager::ManagerFlags flags;
@@ -26,22 +37,14 @@ TEST(ManagerFlags, ConcurrenciesMustBePositive) {
 
 TEST(ManagerFlags, TheMeasurementConcurrencyIsParsed) {
   nvcre::manager::ManagerFlags flags;
-  std::vector<std::string> words{"nvcre-manager", "--measurement-max-concurrent-reconciles", "7"};
-  std::vector<char*> argv;
-  for (auto& word : words) argv.push_back(word.data());
-  ASSERT_EQ(nvcre::manager::parse_manager_flags(static_cast<int>(argv.size()), argv.data(), flags),
-            -1);
+  ASSERT_EQ(parse({"--measurement-max-concurrent-reconciles", "7"}, flags), -1);
   EXPECT_EQ(flags.measurement_max_concurrent_reconciles, 7);
 }
 
 TEST(ManagerFlags, WorkerThreadsAreZeroForAutomaticOrPositive) {
   nvcre::manager::ManagerFlags flags;
   EXPECT_EQ(flags.worker_threads, 0);
-  std::vector<std::string> words{"nvcre-manager", "--worker-threads", "3"};
-  std::vector<char*> argv;
-  for (auto& word : words) argv.push_back(word.data());
-  ASSERT_EQ(nvcre::manager::parse_manager_flags(static_cast<int>(argv.size()), argv.data(), flags),
-            -1);
+  ASSERT_EQ(parse({"--worker-threads", "3"}, flags), -1);
   EXPECT_EQ(flags.worker_threads, 3);
   EXPECT_EQ(nvcre::manager::validate_manager_flags(flags), "");
   flags.worker_threads = -1;
