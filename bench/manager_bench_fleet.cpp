@@ -25,8 +25,6 @@
 #include "sim/cluster_profile.hpp"
 #include "sim/kube_sim.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -43,23 +41,17 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// This process's CPU seconds: kube-sim (server, store, Trainer) and the bench's own clients.
-double own_cpu_seconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
 // CPU seconds of the manager and of kube-sim over a stretch of the run.
 class CpuSpan {
  public:
   explicit CpuSpan(const ManagerProcess& manager)
-      : manager_(manager), manager_at_(manager.cpu_seconds()), sim_at_(own_cpu_seconds()) {}
+      : manager_(manager),
+        manager_at_(manager.cpu_seconds()),
+        sim_at_(bench_process_cpu_seconds()) {}
   std::string text() const {
     char out[96];
     std::snprintf(out, sizeof out, "manager CPU %.1f s, kube-sim + bench CPU %.1f s",
-                  manager_.cpu_seconds() - manager_at_, own_cpu_seconds() - sim_at_);
+                  manager_.cpu_seconds() - manager_at_, bench_process_cpu_seconds() - sim_at_);
     return out;
   }
 
@@ -227,11 +219,11 @@ void run_fleet(const Settings& settings) {
   ManagerProcess manager(settings, cluster->sim().url(), "fleet");
   std::fprintf(stderr, "fleet phase: manager pid %d, log %s\n", manager.pid(),
                manager.log().c_str());
-  const double sim_cpu_at_spawn = own_cpu_seconds();
+  const double sim_cpu_at_spawn = bench_process_cpu_seconds();
   manager.wait_ready(std::chrono::seconds(600));
   const double sync_s = std::chrono::duration<double>(Clock::now() - started).count();
   const double sync_manager_cpu = manager.cpu_seconds();
-  const double sync_sim_cpu = own_cpu_seconds() - sim_cpu_at_spawn;
+  const double sync_sim_cpu = bench_process_cpu_seconds() - sim_cpu_at_spawn;
   const MemoryKb at_sync = manager.memory();
   wait_idle(manager, 30s);
   const MemoryKb idle = manager.memory();
@@ -255,7 +247,7 @@ void run_fleet(const Settings& settings) {
           kCertifications, kNamespace,
           certification("fleet-" + std::to_string(i), slice_nodes(i, settings, node_count),
                         settings.nodes_per_job, settings.gpus_per_node));
-    const auto last_write = wait_settled(settings, *driver);
+    const auto last_write = wait_settled(settings, *driver).last_write;
     std::printf("%d Certifications in flight, settled in %.1f s (the manager's last write); %s\n",
                 settings.in_flight, std::chrono::duration<double>(last_write - started).count(),
                 cpu.text().c_str());

@@ -4,6 +4,7 @@
 
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -181,6 +182,15 @@ std::map<std::pair<std::string, std::string>, std::uint64_t> ManagerProcess::api
   for (auto& sample : metric("nvcre_api_requests_total"))
     out[{sample.labels["kind"], sample.labels["verb"]}] += static_cast<std::uint64_t>(sample.value);
   return out;
+}
+
+double bench_process_cpu_seconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 double ManagerProcess::cpu_seconds() const {

@@ -28,6 +28,10 @@ struct MetricSample {
 // itself; installed for SIGINT and SIGTERM.
 void stop_manager_and_exit(int signal);
 
+// User + system CPU seconds of this process: kube-sim (server, store, Trainer) and the bench's own
+// clients, which do little beside it.
+double bench_process_cpu_seconds();
+
 class ManagerProcess {
  public:
   // Its stderr goes to $TMPDIR/nvcre_manager_bench.<phase>.<pid>.log.

@@ -98,10 +98,11 @@ std::uint64_t manager_writes(k8s::RestClient& client) {
   return writes;
 }
 
-Clock::time_point wait_settled(const Settings& settings, k8s::RestClient& client) {
+Settled wait_settled(const Settings& settings, k8s::RestClient& client) {
   constexpr auto kQuiet = std::chrono::seconds(2);
   std::uint64_t writes = manager_writes(client);
   auto last_write = Clock::now();
+  double sim_cpu_at_last_write = bench_process_cpu_seconds();
   std::size_t previous_count = 0;
   std::size_t previous_bound = 0;
   int stable_rounds = 0;  // unchanged while short of the TrainJobs expected (some failed)
@@ -111,6 +112,7 @@ Clock::time_point wait_settled(const Settings& settings, k8s::RestClient& client
     if (const auto now_writes = manager_writes(client); now_writes != writes) {
       writes = now_writes;
       last_write = Clock::now();
+      sim_cpu_at_last_write = bench_process_cpu_seconds();
       continue;
     }
     if (Clock::now() - last_write < kQuiet) continue;
@@ -124,7 +126,7 @@ Clock::time_point wait_settled(const Settings& settings, k8s::RestClient& client
     previous_count = at_peak.total_count;
     previous_bound = at_peak.bound_pods;
   }
-  return last_write;
+  return {last_write, sim_cpu_at_last_write};
 }
 
 void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
@@ -196,20 +198,26 @@ void run_rss(const Settings& settings) {
   const CachedKinds idle_cache = cached_kinds(client);
 
   const auto started = Clock::now();
+  const double manager_cpu_at_start = manager.cpu_seconds();
+  const double sim_cpu_at_start = bench_process_cpu_seconds();
   for (int i = 0; i < settings.in_flight; ++i) {
     client.create(
         kCertifications, kNamespace,
         certification("rss-" + std::to_string(i), slice_nodes(i % slices, settings, node_count),
                       settings.nodes_per_job, gpus_per_node));
   }
-  const auto last_write = wait_settled(settings, client);
+  const Settled done = wait_settled(settings, client);
   const MemoryKb settled = manager.memory();
   const double cpu_settled = manager.cpu_seconds();
+  const double sim_cpu = done.sim_cpu_at_last_write - sim_cpu_at_start;
   CachedKinds at_peak = cached_kinds(client);
-  const double settle_s = std::chrono::duration<double>(last_write - started).count();
+  const double settle_s = std::chrono::duration<double>(done.last_write - started).count();
 
-  std::printf("settled in %.1f s (the manager's last write); manager CPU %.1f s\n", settle_s,
-              cpu_settled);
+  std::printf(
+      "settled in %.1f s (the manager's last write); manager CPU %.1f s (%.1f s of it since the "
+      "first create); kube-sim and the bench's client %.1f s from the first create to the last "
+      "write\n",
+      settle_s, cpu_settled, cpu_settled - manager_cpu_at_start, sim_cpu);
   print_requests(manager.api_requests(), manager_requests(client), settings.in_flight);
   print_cached_kinds(settings, at_peak, idle_cache);
   print_memory(settings, idle, settled, at_peak, idle_cache);

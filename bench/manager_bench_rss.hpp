@@ -33,9 +33,14 @@ void wait_idle(const ManagerProcess& manager, std::chrono::seconds timeout);
 // (or the watched objects stopped changing in number for three checks short of that: some failed),
 // and the manager has written nothing (kube-sim's count of its creates, updates, patches and
 // deletes) for two seconds. Returns when its last write was seen: the settle time, without the
-// quiet window that proves it. Idle CPU is no criterion: the periodic passes of thousands of
+// quiet window that proves it, and this process's CPU seconds then (the quiet window and the
+// listing that ends it come after). Idle CPU is no criterion: the periodic passes of thousands of
 // running Jobs and measurements keep a settled manager at a few percent of a core.
-Clock::time_point wait_settled(const Settings& settings, k8s::RestClient& client);
+struct Settled {
+  Clock::time_point last_write;
+  double sim_cpu_at_last_write = 0;
+};
+Settled wait_settled(const Settings& settings, k8s::RestClient& client);
 
 void print_cached_kinds(const Settings& settings, CachedKinds& at_peak,
                         const CachedKinds& idle_cache);

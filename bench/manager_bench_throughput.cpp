@@ -8,8 +8,6 @@
 #include "sim/kube_sim.hpp"
 #include "sim/store.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -29,17 +27,6 @@ namespace {
 using namespace std::chrono_literals;
 
 const k8s::ResourceRef kConfigMaps{"", "v1", "configmaps", true};
-
-// CPU seconds (user + system) of this process: kube-sim's threads, plus the bench's own driver
-// and commit hook, which do little beside it.
-double process_cpu_seconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 // Counts the measured Certifications (names in `counted`) turning terminal as kube-sim's store
 // commits them, and times the others' verdicts from `started`.
@@ -163,7 +150,7 @@ Floor replay_floor(const nvcre::manager::EmbeddedCluster& cluster, const Request
   for (int c = 0; c < clients; ++c) load.push_back(bench_client(cluster));
   Floor floor;
   for (const auto& [key, count] : mix) floor.requests += count;
-  const double cpu_before = process_cpu_seconds();
+  const double cpu_before = bench_process_cpu_seconds();
   const auto started = Clock::now();
   std::vector<std::thread> threads;
   std::atomic<bool> failed{false};
@@ -179,7 +166,7 @@ Floor replay_floor(const nvcre::manager::EmbeddedCluster& cluster, const Request
   }
   for (auto& thread : threads) thread.join();
   floor.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
-  floor.cpu_s = process_cpu_seconds() - cpu_before;
+  floor.cpu_s = bench_process_cpu_seconds() - cpu_before;
   if (failed) throw std::runtime_error("the kube-sim floor replay failed (see above)");
   return floor;
 }
@@ -218,7 +205,7 @@ ThroughputRun measure_throughput(nvcre::manager::EmbeddedCluster& cluster, const
   ThroughputRun run;
   run.manager_log = manager->log();
   const double manager_cpu_before = manager->cpu_seconds();
-  const double sim_cpu_before = process_cpu_seconds();
+  const double sim_cpu_before = bench_process_cpu_seconds();
   const auto started = Clock::now();
   verdicts.start(started);
   for (int i = 0; i < n; ++i) {
@@ -232,7 +219,7 @@ ThroughputRun measure_throughput(nvcre::manager::EmbeddedCluster& cluster, const
   run.finished = verdicts.wait_for_all(started + std::chrono::seconds(60 + n));
   run.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
   run.manager_cpu_s = manager->cpu_seconds() - manager_cpu_before;
-  run.sim_cpu_s = process_cpu_seconds() - sim_cpu_before;
+  run.sim_cpu_s = bench_process_cpu_seconds() - sim_cpu_before;
   for (const auto& name : faults.awaited)
     verdicts.wait_for_other(name, Clock::now() + faults.awaited_grace);
   run.requests = manager->api_requests();

@@ -22,6 +22,6 @@ if(NVCRE_SANITIZE)
   add_link_options(${nvcre_sanitize_flags})
   # The sanitizer runtimes bring their own malloc: jemalloc in front of it would hide every heap
   # error from ASan and fight it over the allocator symbols.
-  set(NVCRE_JEMALLOC OFF CACHE BOOL "link nvcre-manager with jemalloc" FORCE)
+  set(NVCRE_JEMALLOC OFF CACHE BOOL "link nvcre-manager, kube-sim and the manager bench with jemalloc" FORCE)
   message(STATUS "sanitizers: ${nvcre_sanitize_flags} (jemalloc off)")
 endif()

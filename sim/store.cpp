@@ -197,14 +197,21 @@ json::value Store::create(const ResourceType& type, const std::string& ns, json:
   return object;
 }
 
-std::optional<json::value> Store::find(const ResourceType& type, const std::string& ns,
-                                       const std::string& name) const {
+StoredObject Store::find_shared(const ResourceType& type, const std::string& ns,
+                                const std::string& name) const {
   std::lock_guard lock(mutex_);
   auto bucket = buckets_.find(bucket_key(type));
-  if (bucket == buckets_.end()) return std::nullopt;
+  if (bucket == buckets_.end()) return nullptr;
   auto it = bucket->second.find({type.namespaced ? ns : std::string(), name});
-  if (it == bucket->second.end()) return std::nullopt;
-  return *it->second;
+  if (it == bucket->second.end()) return nullptr;
+  return it->second;
+}
+
+std::optional<json::value> Store::find(const ResourceType& type, const std::string& ns,
+                                       const std::string& name) const {
+  StoredObject found = find_shared(type, ns, name);
+  if (!found) return std::nullopt;
+  return *found;
 }
 
 json::value Store::get(const ResourceType& type, const std::string& ns,

@@ -97,6 +97,9 @@ class Store {
                          const std::string& name) const;
   std::optional<boost::json::value> find(const ResourceType& type, const std::string& ns,
                                          const std::string& name) const;
+  // The stored object itself, shared (nullptr when absent): for readers that only look at it.
+  StoredObject find_shared(const ResourceType& type, const std::string& ns,
+                           const std::string& name) const;
 
   // ns empty: every namespace. Items in (namespace, name) order; `limit` 0 = all.
   ListResult list(const ResourceType& type, const std::string& ns, const Filter& filter = {},

@@ -149,6 +149,9 @@ std::size_t Trainer::reconcile() {
     if (runs_here(*job)) running.push_back(std::move(job));
   }
   std::erase_if(last_stage_, [&](const auto& entry) { return !seen.contains(entry.first); });
+  std::set<std::string> running_uids;
+  for (const auto& job : running) running_uids.insert(meta_string(*job, "uid"));
+  std::erase_if(planned_, [&](const auto& entry) { return !running_uids.contains(entry.first); });
   if (running.empty()) return 0;
 
   std::unordered_map<std::string, std::vector<StoredObject>> pods_by_owner;
@@ -297,17 +300,17 @@ bool Trainer::suspend(Pass& pass, const json::value& train_job,
   return true;
 }
 
-std::optional<json::value> Trainer::find_runtime(const json::value& train_job) const {
+StoredObject Trainer::find_runtime(const json::value& train_job) const {
   const auto* ref = find_object(train_job.as_object(), {"spec", "runtimeRef"});
   const auto* name = find_string(ref, "name");
-  if (name == nullptr) return std::nullopt;
+  if (name == nullptr) return nullptr;
   const auto* kind = find_string(ref, "kind");  // the Trainer's default is ClusterTrainingRuntime
   const bool cluster = kind == nullptr || *kind != "TrainingRuntime";
   auto type = lookup_(std::string(kTrainerGroup), "v1alpha1",
                       cluster ? "clustertrainingruntimes" : "trainingruntimes");
-  if (!type) return std::nullopt;
-  return store_.find(*type, cluster ? std::string() : meta_string(train_job, "namespace"),
-                     std::string(*name));
+  if (!type) return nullptr;
+  return store_.find_shared(*type, cluster ? std::string() : meta_string(train_job, "namespace"),
+                            std::string(*name));
 }
 
 void Trainer::create_missing_pods(Pass& pass, const json::value& train_job,
@@ -318,6 +321,15 @@ void Trainer::create_missing_pods(Pass& pass, const json::value& train_job,
   for (const auto& pod : pods) existing.insert(meta_string(*pod, "name"));
   PodIdentity id{meta_string(train_job, "name"), meta_string(train_job, "namespace"),
                  meta_string(train_job, "uid")};
+  std::string versions =
+      meta_string(train_job, "resourceVersion") + "/" + meta_string(runtime, "resourceVersion");
+  PlannedPods& planned = planned_[id.uid];
+  if (planned.versions == versions &&
+      std::all_of(planned.names.begin(), planned.names.end(),
+                  [&](const std::string& name) { return existing.contains(name); }))
+    return;
+  // Remembered only once every pod was made: a pass that failed midway plans again.
+  PlannedPods made{std::move(versions), {}};
   for (const auto& plan : plan_replicated_jobs(train_job.at("spec").as_object(), *runtime_spec)) {
     std::set<std::string> taken;
     for (const auto& pod : pods)
@@ -325,7 +337,8 @@ void Trainer::create_missing_pods(Pass& pass, const json::value& train_job,
         taken.insert(pod_node(*pod));
     for (id.index = 0; id.index < plan.pods; ++id.index) {
       json::value pod = build_pod(id, plan);
-      if (existing.contains(meta_string(pod, "name"))) continue;
+      made.names.push_back(meta_string(pod, "name"));
+      if (existing.contains(made.names.back())) continue;
       auto& spec = pod.as_object()["spec"].as_object();
       auto placement = pass.picker.place(spec, taken);
       if (!placement.node.empty()) {
@@ -338,6 +351,7 @@ void Trainer::create_missing_pods(Pass& pass, const json::value& train_job,
           write_status_of(store_, pass.pods, std::move(created))));
     }
   }
+  planned = std::move(made);
 }
 
 bool Trainer::bind_unscheduled(Pass& pass, std::vector<StoredObject>& pods) {

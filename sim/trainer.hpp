@@ -72,7 +72,7 @@ class Trainer {
   bool reconcile_train_job(Pass& pass, const boost::json::value& train_job);
   bool suspend(Pass& pass, const boost::json::value& train_job,
                const std::vector<StoredObject>& pods);
-  std::optional<boost::json::value> find_runtime(const boost::json::value& train_job) const;
+  StoredObject find_runtime(const boost::json::value& train_job) const;
   // Creates the pods the TrainJob should have and does not (all of them at first), bound where they
   // fit.
   void create_missing_pods(Pass& pass, const boost::json::value& train_job,
@@ -100,7 +100,14 @@ class Trainer {
   TypeLookup lookup_;
   TrainerOptions options_;
   std::map<std::string, std::chrono::steady_clock::time_point> last_stage_;  // by TrainJob uid
-  std::map<std::string, RunningLog> running_logs_;                           // by pod uid
+  // The pod names a running TrainJob's plan asked for, at its and its runtime's resourceVersions:
+  // a pass that finds them all does not plan again (a pass visits every running TrainJob).
+  struct PlannedPods {
+    std::string versions;
+    std::vector<std::string> names;
+  };
+  std::map<std::string, PlannedPods> planned_;      // by TrainJob uid
+  std::map<std::string, RunningLog> running_logs_;  // by pod uid
   // The Nodes as of the store's last Node change: copied again only when one changes.
   std::shared_ptr<const trainer::NodeList> nodes_;
   std::uint64_t nodes_version_ = 0;

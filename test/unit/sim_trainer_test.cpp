@@ -10,7 +10,9 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <set>
 #include <sstream>
+#include <string>
 
 namespace nvcre::sim {
 namespace {
@@ -401,6 +403,32 @@ TEST_F(SimTrainer, StagesWaitForTheStepOnTheInjectedClock) {
   now_ += std::chrono::milliseconds(1);
   EXPECT_EQ(api_->advance_simulation(), 1u);
   EXPECT_EQ(phase(pods("slow")[0]), "Running");
+}
+
+// A pass that finds every planned pod skips planning; one that misses a pod (deleted by a client
+// while the TrainJob itself did not change) plans again and makes it.
+TEST_F(SimTrainer, APodDeletedWhileItsTrainJobWaitsIsMadeAgain) {
+  start(std::chrono::milliseconds(1000));
+  post("trainingruntimes", runtime("torch"));
+  post("trainjobs", train_job("waits", "torch", {"gpu-node-00", "gpu-node-01"}, 2));
+  EXPECT_EQ(api_->advance_simulation(), 1u);  // pods made
+  EXPECT_EQ(api_->advance_simulation(), 0u);  // same instant: all there, nothing to do
+  EXPECT_EQ(api_->advance_simulation(), 0u);
+  auto before = pods("waits");
+  ASSERT_EQ(before.size(), 2u);
+  const std::string gone(before[1].at("metadata").at("name").as_string());
+  auto deleted = call("DELETE", "/api/v1/namespaces/default/pods/" + gone);
+  ASSERT_EQ(deleted.status, 200) << deleted.body;
+  ASSERT_EQ(pods("waits").size(), 1u);
+
+  EXPECT_EQ(api_->advance_simulation(), 1u);
+  auto after = pods("waits");
+  ASSERT_EQ(after.size(), 2u);
+  std::set<std::string> names;
+  for (const auto& pod : after)
+    names.insert(std::string(pod.at("metadata").at("name").as_string()));
+  EXPECT_TRUE(names.contains(gone));
+  EXPECT_EQ(api_->advance_simulation(), 0u);
 }
 
 // `kubectl annotate node ... sim.nvcre.nvidia.com/condition-on-run=GPUHealthy` (or
