@@ -31,6 +31,15 @@ bool is_write_on_primary(const ReconcilerConfig& config, const k8s::Action& acti
 
 void run_action(self_pointer self, std::size_t index);
 
+// The plan's action as sent: its body moves into the message and the rest is copied. Nothing
+// reads the body once it is sent: the answer, the verb and the target decide what comes next.
+k8s::Action take_for_sending(k8s::Action& planned) {
+  boost::json::value body = std::move(planned.body);
+  k8s::Action sent = planned;
+  sent.body = std::move(body);
+  return sent;
+}
+
 // Keeps a create's holder (met as AlreadyExists, or made by the create itself) for the rest of the
 // pass (the newest per target).
 void remember_holder(std::vector<k8s::ActionOutcome>& held, k8s::ActionOutcome outcome) {
@@ -122,7 +131,7 @@ void run_together(self_pointer self, std::size_t index, std::size_t end) {
   auto& config = self->state.config;
   for (std::size_t i = index; i < end; ++i) {
     self->request(config.api, config.api_timeout, execute_atom::value,
-                  self->state.pass->result.plan.actions[i])
+                  take_for_sending(self->state.pass->result.plan.actions[i]))
         .then(
             [=](k8s::ActionResult& answer) {
               if (wave->failed) return;
@@ -151,8 +160,8 @@ void run_action(self_pointer self, std::size_t index) {
   auto& pass = *self->state.pass;
   const auto& actions = pass.result.plan.actions;
   if (index == actions.size()) {
-    for (const auto& event : pass.result.plan.events)
-      self->send(self->state.config.recorder, record_atom::value, event);
+    for (auto& event : pass.result.plan.events)
+      self->send(self->state.config.recorder, record_atom::value, std::move(event));
     if (pass.result.memo && pass.result.plan.error.empty())
       self->state.memo = std::move(*pass.result.memo);
     PassResult result{pass.result.plan.requeue_after, pass.result.plan.error, {}};
@@ -166,7 +175,7 @@ void run_action(self_pointer self, std::size_t index) {
     return;
   }
   self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
-                actions[index])
+                take_for_sending(pass.result.plan.actions[index]))
       .then(
           [=](k8s::ActionResult& answer) { on_answer(self, index, index + 1, std::move(answer)); },
           [=](caf::error& error) {
