@@ -37,10 +37,14 @@ std::vector<std::string> series(const std::vector<nvcre::k8s::GaugeSample>& samp
   return out;
 }
 
-const char* kTwoZones = R"(
+// A Workflow partitioned by example.com/zone, with no status yet.
+const std::string kZoned = R"(
 kind: Workflow
 metadata: {name: wf, namespace: ns}
 spec: {orchestration: {topology: {topologyKey: example.com/zone}}}
+)";
+
+const std::string kTwoZones = kZoned + R"(
 status:
   orchestration:
     groups:
@@ -73,20 +77,11 @@ TEST(WorkflowTopologyGauges, NoTopologyKeyOrNoGroupsProjectNothing) {
   without_key.at("spec").at("orchestration").as_object().erase("topology");
   EXPECT_TRUE(topology_gauges(without_key, {}).empty());
   EXPECT_TRUE(nodes_needing_own_domain(without_key).empty());
-  EXPECT_TRUE(topology_gauges(parse_yaml(R"(
-kind: Workflow
-metadata: {name: wf, namespace: ns}
-spec: {orchestration: {topology: {topologyKey: example.com/zone}}}
-)"),
-                              {})
-                  .empty());
+  EXPECT_TRUE(topology_gauges(parse_yaml(kZoned), {}).empty());
 }
 
 // An overflow group's nodes, each in the domain its own label names.
-const char* kOverflow = R"(
-kind: Workflow
-metadata: {name: wf, namespace: ns}
-spec: {orchestration: {topology: {topologyKey: example.com/zone}}}
+const std::string kOverflow = kZoned + R"(
 status:
   orchestration:
     groups:
