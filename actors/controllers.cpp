@@ -106,11 +106,17 @@ std::vector<ControllerSpec> nvcre_controllers() {
 }
 
 decltype(ManagerOptions::gauge_projections) nvcre_gauge_projections() {
-  return {{"BandwidthMeasurement", measurement::measurement_gauges},
-          {"GoodputMeasurement", measurement::measurement_gauges},
-          {"Job", job::job_gauges},
+  // The projections that read their object alone.
+  const auto object_only = [](auto projection) -> k8s::GaugeProjection {
+    return [projection](const boost::json::value& object, const k8s::CacheView&) {
+      return projection(object);
+    };
+  };
+  return {{"BandwidthMeasurement", object_only(measurement::measurement_gauges)},
+          {"GoodputMeasurement", object_only(measurement::measurement_gauges)},
+          {"Job", object_only(job::job_gauges)},
           {"Workflow", workflow::workflow_gauges},
-          {"Certification", reconcile::certification_status_gauges}};
+          {"Certification", object_only(reconcile::certification_status_gauges)}};
 }
 
 }  // namespace nvcre::actors

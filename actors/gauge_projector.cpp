@@ -20,7 +20,8 @@ change_subscriber_actor::behavior_type gauge_projector(
         const std::string key = notice.ref.kind + "/" + notice.ref.ns + "/" + notice.ref.name;
         auto samples = config.cache->read([&](const k8s::CacheView& cache) {
           const boost::json::value* object = cache.get(notice.ref);
-          return object == nullptr ? std::vector<k8s::GaugeSample>{} : projection->second(*object);
+          return object == nullptr ? std::vector<k8s::GaugeSample>{}
+                                   : projection->second(*object, cache);
         });
         try {
           config.metrics->replace_object_gauges(key, samples);

@@ -67,8 +67,7 @@ struct ManagerOptions {
   std::vector<WatchSpec> watches;
   std::vector<ControllerSpec> controllers;
   // Kinds whose objects project gauges (by kind), applied to `metrics` when it is set.
-  std::map<std::string, std::function<std::vector<k8s::GaugeSample>(const boost::json::value&)>>
-      gauge_projections;
+  std::map<std::string, k8s::GaugeProjection> gauge_projections;
   bool leader_elect = false;
   k8s::LeaderElectionConfig election;  // lease namespace/name/identity/durations
   bool abandon_lease_on_stop = false;  // tests: a crash leaves the lease for the standby to expire

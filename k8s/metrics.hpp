@@ -3,6 +3,9 @@
 // reconcile duration, queue depth, live reconciler actors, informer cache objects by kind, API
 // requests by verb, kind and code, watch restarts. Thread-safe (prometheus-cpp metrics are atomic);
 // shared by every actor.
+#include <boost/json/fwd.hpp>
+
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,6 +21,12 @@ struct GaugeSample {
   double value = 0;
   bool operator==(const GaugeSample&) const = default;
 };
+
+class CacheView;
+// The series an object projects, from the object and the cache it is in (a projection may read
+// the objects it names, e.g. a Workflow's nodes for their topology labels).
+using GaugeProjection =
+    std::function<std::vector<GaugeSample>(const boost::json::value&, const CacheView&)>;
 
 // The families object gauges may use: name -> help.
 const std::map<std::string, std::string>& object_gauge_families();

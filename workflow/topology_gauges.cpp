@@ -19,6 +19,17 @@ namespace {
 
 using DomainNode = std::pair<std::string, std::string>;
 
+std::string topology_key(const json::value& workflow) {
+  return string_at(workflow, {"spec", "orchestration", "topology", "topologyKey"});
+}
+
+// The current iteration's groups, or nullptr when the Workflow projects no topology gauges.
+const json::array* counted_groups(const json::value& workflow) {
+  if (!workflow.is_object() || topology_key(workflow).empty()) return nullptr;
+  const json::value* groups = jsonkit::value_at(workflow, {"status", "orchestration", "groups"});
+  return groups != nullptr && groups->is_array() ? &groups->get_array() : nullptr;
+}
+
 // The group's one domain; "" when it spans none or several.
 std::string single_domain(const json::value& group) {
   const json::value* domains = jsonkit::value_at(group, {"domains"});
@@ -37,39 +48,64 @@ std::vector<std::string> group_nodes(const json::value& group) {
   return out;
 }
 
+bool counted_phase(const json::value& group) {
+  const std::string phase = string_at(group, {"phase"});
+  return phase == api::group_phase::kSucceeded || phase == api::group_phase::kFailed;
+}
+
+// The node's domain in this group: the group's own when it spans one, else the node's label.
+std::string node_domain(const std::string& group_domain, const std::string& node,
+                        const NodeDomains& node_domains) {
+  if (!group_domain.empty()) return group_domain;
+  const auto found = node_domains.find(node);
+  return found == node_domains.end() ? std::string() : found->second;
+}
+
 }  // namespace
 
-std::vector<k8s::GaugeSample> topology_gauges(const json::value& workflow) {
+std::vector<std::string> nodes_needing_own_domain(const json::value& workflow) {
+  std::set<std::string> nodes;
+  if (const json::array* groups = counted_groups(workflow)) {
+    for (const auto& group : *groups) {
+      if (!counted_phase(group) || !single_domain(group).empty()) continue;
+      for (auto& node : group_nodes(group)) nodes.insert(std::move(node));
+    }
+  }
+  return {nodes.begin(), nodes.end()};
+}
+
+std::vector<k8s::GaugeSample> topology_gauges(const json::value& workflow,
+                                              const NodeDomains& node_domains) {
   std::vector<k8s::GaugeSample> out;
-  if (!workflow.is_object()) return out;
-  const std::string key = string_at(workflow, {"spec", "orchestration", "topology", "topologyKey"});
-  const json::value* groups = jsonkit::value_at(workflow, {"status", "orchestration", "groups"});
-  if (key.empty() || groups == nullptr || !groups->is_array()) return out;
+  const json::array* groups = counted_groups(workflow);
+  if (groups == nullptr) return out;
 
   std::set<std::string> failed_nodes;
   std::set<DomainNode> failed;
-  for (const auto& group : groups->get_array()) {
+  for (const auto& group : *groups) {
     if (string_at(group, {"phase"}) != api::group_phase::kFailed) continue;
     const std::string domain = single_domain(group);
     for (const auto& node : group_nodes(group)) {
       failed_nodes.insert(node);
-      if (!domain.empty()) failed.emplace(domain, node);
+      std::string own = node_domain(domain, node, node_domains);
+      if (!own.empty()) failed.emplace(std::move(own), node);
     }
   }
   std::set<DomainNode> validated;
-  for (const auto& group : groups->get_array()) {
+  for (const auto& group : *groups) {
     if (string_at(group, {"phase"}) != api::group_phase::kSucceeded) continue;
     const std::string domain = single_domain(group);
-    if (domain.empty()) continue;
     for (const auto& node : group_nodes(group)) {
-      if (!failed_nodes.contains(node)) validated.emplace(domain, node);
+      if (failed_nodes.contains(node)) continue;
+      std::string own = node_domain(domain, node, node_domains);
+      if (!own.empty()) validated.emplace(std::move(own), node);
     }
   }
 
   const std::map<std::string, std::string> labels{
       {"namespace", string_at(workflow, {"metadata", "namespace"})},
       {"workflow", string_at(workflow, {"metadata", "name"})},
-      {"topology_key", key}};
+      {"topology_key", topology_key(workflow)}};
   const auto emit = [&](const char* name, const std::set<DomainNode>& nodes) {
     for (const auto& [domain, node] : nodes) {
       auto with_node = labels;
@@ -83,9 +119,19 @@ std::vector<k8s::GaugeSample> topology_gauges(const json::value& workflow) {
   return out;
 }
 
-std::vector<k8s::GaugeSample> workflow_gauges(const json::value& workflow) {
+std::vector<k8s::GaugeSample> workflow_gauges(const json::value& workflow,
+                                              const k8s::CacheView& cache) {
+  NodeDomains node_domains;
+  const std::string key = topology_key(workflow);
+  for (const auto& node : nodes_needing_own_domain(workflow)) {
+    const json::value* object = cache.get({"v1", "Node", "", node});
+    if (object == nullptr) continue;
+    const json::value* domain = jsonkit::value_at(*object, {"metadata", "labels", key});
+    if (domain != nullptr && domain->is_string() && !domain->get_string().empty())
+      node_domains.emplace(node, std::string(domain->get_string()));
+  }
   std::vector<k8s::GaugeSample> out = reconcile::workflow_status_gauges(workflow);
-  auto topology = topology_gauges(workflow);
+  auto topology = topology_gauges(workflow, node_domains);
   out.insert(out.end(), std::make_move_iterator(topology.begin()),
              std::make_move_iterator(topology.end()));
   return out;

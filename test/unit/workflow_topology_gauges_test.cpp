@@ -1,9 +1,11 @@
 // The topology gauges a Workflow's status projects (workflow/topology_gauges.hpp): one series of
 // value 1 per node, validated for the nodes of Succeeded groups, failed for the nodes of Failed
-// groups, a node in both counted failed only; nothing without a topology key; nodes of a group
-// spanning several domains left out.
+// groups, a node in both counted failed only; nothing without a topology key; the nodes of a
+// group spanning several domains counted under their own value of the key, or left out when it is
+// unknown.
 #include "jsonkit/yaml.hpp"
 #include "k8s/metrics.hpp"
+#include "k8s/object_cache.hpp"
 #include "workflow/topology_gauges.hpp"
 
 #include <gtest/gtest.h>
@@ -14,7 +16,10 @@
 namespace {
 
 using nvcre::jsonkit::parse_yaml;
+using nvcre::workflow::NodeDomains;
+using nvcre::workflow::nodes_needing_own_domain;
 using nvcre::workflow::topology_gauges;
+using nvcre::workflow::workflow_gauges;
 
 // "name{domain,node}" of each sample, in output order; every sample must carry the Workflow's
 // namespace, name and topology key, and value 1.
@@ -32,10 +37,14 @@ std::vector<std::string> series(const std::vector<nvcre::k8s::GaugeSample>& samp
   return out;
 }
 
-const char* kTwoZones = R"(
+// A Workflow partitioned by example.com/zone, with no status yet.
+const std::string kZoned = R"(
 kind: Workflow
 metadata: {name: wf, namespace: ns}
 spec: {orchestration: {topology: {topologyKey: example.com/zone}}}
+)";
+
+const std::string kTwoZones = kZoned + R"(
 status:
   orchestration:
     groups:
@@ -47,7 +56,7 @@ status:
 
 TEST(WorkflowTopologyGauges, SucceededGroupsValidateAndFailedGroupsFailTheirNodes) {
   EXPECT_EQ(
-      series(topology_gauges(parse_yaml(kTwoZones))),
+      series(topology_gauges(parse_yaml(kTwoZones), {})),
       (std::vector<std::string>{
           "nvcre_topology_validated_nodes{zone-a,n1}", "nvcre_topology_validated_nodes{zone-a,n2}",
           "nvcre_topology_failed_nodes{zone-b,n3}", "nvcre_topology_failed_nodes{zone-b,n4}"}));
@@ -57,7 +66,7 @@ TEST(WorkflowTopologyGauges, ANodeOfAFailedGroupIsNotValidatedByAnother) {
   auto workflow = parse_yaml(kTwoZones);
   auto& groups = workflow.at("status").at("orchestration").at("groups").as_array();
   groups[0].as_object()["nodes"] = boost::json::array{"n1", "n3"};
-  EXPECT_EQ(series(topology_gauges(workflow)),
+  EXPECT_EQ(series(topology_gauges(workflow, {})),
             (std::vector<std::string>{"nvcre_topology_validated_nodes{zone-a,n1}",
                                       "nvcre_topology_failed_nodes{zone-b,n3}",
                                       "nvcre_topology_failed_nodes{zone-b,n4}"}));
@@ -66,13 +75,58 @@ TEST(WorkflowTopologyGauges, ANodeOfAFailedGroupIsNotValidatedByAnother) {
 TEST(WorkflowTopologyGauges, NoTopologyKeyOrNoGroupsProjectNothing) {
   auto without_key = parse_yaml(kTwoZones);
   without_key.at("spec").at("orchestration").as_object().erase("topology");
-  EXPECT_TRUE(topology_gauges(without_key).empty());
-  EXPECT_TRUE(topology_gauges(parse_yaml(R"(
-kind: Workflow
-metadata: {name: wf, namespace: ns}
-spec: {orchestration: {topology: {topologyKey: example.com/zone}}}
-)"))
-                  .empty());
+  EXPECT_TRUE(topology_gauges(without_key, {}).empty());
+  EXPECT_TRUE(nodes_needing_own_domain(without_key).empty());
+  EXPECT_TRUE(topology_gauges(parse_yaml(kZoned), {}).empty());
+}
+
+// An overflow group's nodes, each in the domain its own label names.
+const std::string kOverflow = kZoned + R"(
+status:
+  orchestration:
+    groups:
+    - {name: group-0, nodes: [n1, n2], domains: [zone-a], phase: Succeeded}
+    - {name: group-1, nodes: [n3, n4, n5], domains: [zone-b, zone-c], overflow: true, phase: Succeeded}
+    - {name: group-2, nodes: [n6, n7], domains: [zone-c, zone-d], overflow: true, phase: Failed}
+    - {name: group-3, nodes: [n8, n9], domains: [zone-c, zone-d], overflow: true, phase: Running}
+)";
+
+TEST(WorkflowTopologyGauges, OverflowGroupNodesNeedTheirOwnDomainOnceTheGroupEnded) {
+  EXPECT_EQ(nodes_needing_own_domain(parse_yaml(kOverflow)),
+            (std::vector<std::string>{"n3", "n4", "n5", "n6", "n7"}));
+}
+
+TEST(WorkflowTopologyGauges, OverflowGroupNodesCountUnderTheirOwnDomain) {
+  const NodeDomains domains{
+      {"n3", "zone-b"}, {"n4", "zone-c"}, {"n6", "zone-c"}, {"n7", "zone-d"}, {"n9", "zone-d"}};
+  EXPECT_EQ(
+      series(topology_gauges(parse_yaml(kOverflow), domains)),
+      (std::vector<std::string>{
+          "nvcre_topology_validated_nodes{zone-a,n1}", "nvcre_topology_validated_nodes{zone-a,n2}",
+          "nvcre_topology_validated_nodes{zone-b,n3}", "nvcre_topology_validated_nodes{zone-c,n4}",
+          "nvcre_topology_failed_nodes{zone-c,n6}", "nvcre_topology_failed_nodes{zone-d,n7}"}));
+}
+
+TEST(WorkflowTopologyGauges, WorkflowGaugesReadOverflowNodesLabelsFromTheCache) {
+  nvcre::k8s::ObjectCache cache;
+  const auto node = [](const std::string& name, const char* zone) {
+    auto object = parse_yaml("{apiVersion: v1, kind: Node, metadata: {name: " + name + "}}");
+    if (zone != nullptr)
+      object.at("metadata").as_object()["labels"] = boost::json::object{{"example.com/zone", zone}};
+    return object;
+  };
+  cache.upsert(node("n3", "zone-b"));
+  cache.upsert(node("n4", nullptr));  // no label: left out
+  cache.upsert(node("n6", "zone-d"));
+  // n5 and n7 are not cached: left out
+  std::vector<nvcre::k8s::GaugeSample> topology;
+  for (auto& sample : workflow_gauges(parse_yaml(kOverflow), cache)) {
+    if (sample.name.starts_with("nvcre_topology_")) topology.push_back(std::move(sample));
+  }
+  EXPECT_EQ(series(topology), (std::vector<std::string>{"nvcre_topology_validated_nodes{zone-a,n1}",
+                                                        "nvcre_topology_validated_nodes{zone-a,n2}",
+                                                        "nvcre_topology_validated_nodes{zone-b,n3}",
+                                                        "nvcre_topology_failed_nodes{zone-d,n6}"}));
 }
 
 TEST(WorkflowTopologyGauges, TheFamiliesAreDeclared) {
