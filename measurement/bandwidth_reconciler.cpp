@@ -162,7 +162,10 @@ void job_succeeded(BandwidthPass& pass, const api::Job& job) {
   }
   const auto pending_since = final_read_pending_since(pass).value_or(pass.in.now);
   const auto wait = final_read_grace(job) - (pass.in.now - pending_since);
-  if (read->retryable && wait > std::chrono::nanoseconds::zero()) {
+  // A Job being deleted takes its workload's pods with it: a read they fail will not succeed
+  // later, so the measurement ends now instead of warning and retrying through the grace.
+  const bool job_going = !job.metadata.deletionTimestamp.empty();
+  if (read->retryable && !job_going && wait > std::chrono::nanoseconds::zero()) {
     pass.event("Warning", reason::kFinalReadPending,
                "Final log read failed, retrying: " + read->error);
     if (!final_read_pending_since(pass)) {
