@@ -97,6 +97,12 @@ std::unique_ptr<k8s::RestClient> bench_client(const nvcre::manager::EmbeddedClus
 // The manager's API requests by verb (kube-sim's counters for User-Agent "nvcre").
 std::map<std::string, std::uint64_t> manager_requests(k8s::RestClient& client);
 
+// One sample of a metric family: its labels and value.
+struct MetricSample {
+  std::map<std::string, std::string> labels;
+  double value = 0;
+};
+
 // The manager's API requests by (kind, verb), from its own metric (ManagerProcess::api_requests).
 using RequestsByKind = std::map<std::pair<std::string, std::string>, std::uint64_t>;
 
@@ -104,6 +110,10 @@ using RequestsByKind = std::map<std::pair<std::string, std::string>, std::uint64
 // manager's writes and reads (watch and list excluded) beside it as a cross-check.
 void print_requests(const RequestsByKind& requests,
                     const std::map<std::string, std::uint64_t>& sim_counted, int certifications);
+
+// Reconcile passes per Certification by controller (and how many ended in an error or a crash),
+// from the manager's nvcre_reconcile_total: the work behind the requests.
+void print_passes(const std::vector<MetricSample>& reconcile_total, int certifications);
 
 // Waits (up to `timeout`) until the bench namespace holds no Workflow, Job, TrainJob or
 // measurement: the deletion cascade of every finished Certification is over, so the requests

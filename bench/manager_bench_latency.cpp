@@ -267,6 +267,7 @@ void run_latency(const Settings& settings) {
   if (!wait_cascade_done(*driver, 60s))
     std::printf("WARNING: objects left in namespace %s after 60 s\n", kNamespace);
   const auto requests = manager.api_requests();
+  const auto passes = manager.metric("nvcre_reconcile_total");
   const auto sim_counted = manager_requests(*driver);
   observer.stop();
   auto seen = recorder.snapshot();
@@ -278,6 +279,7 @@ void run_latency(const Settings& settings) {
       finished, wall, latencies.failed + latencies.unfinished, latencies.incomplete, manager_cpu,
       latencies.trainjobs_per_cert.empty() ? 0.0 : percentile(latencies.trainjobs_per_cert, 50));
   print_requests(requests, sim_counted, finished);
+  print_passes(passes, finished);
   print_latencies(latencies);
   print_load();
 }

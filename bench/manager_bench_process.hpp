@@ -18,12 +18,6 @@ struct MemoryKb {
   long hwm = 0;
 };
 
-// One sample of a metric family: its labels and value.
-struct MetricSample {
-  std::map<std::string, std::string> labels;
-  double value = 0;
-};
-
 // Ends the running manager, so an interrupted bench does not leave it behind, then the bench
 // itself; installed for SIGINT and SIGTERM.
 void stop_manager_and_exit(int signal);

@@ -124,6 +124,25 @@ void print_requests(const RequestsByKind& requests,
               static_cast<double>(sim_total) / n);
 }
 
+void print_passes(const std::vector<MetricSample>& reconcile_total, int certifications) {
+  std::map<std::string, std::pair<double, double>> by_controller;  // all, not succeeded
+  double total = 0;
+  for (const auto& sample : reconcile_total) {
+    const auto controller = sample.labels.find("controller");
+    const auto result = sample.labels.find("result");
+    if (controller == sample.labels.end()) continue;
+    auto& [all, errors] = by_controller[controller->second];
+    all += sample.value;
+    if (result != sample.labels.end() && result->second != "success") errors += sample.value;
+    total += sample.value;
+  }
+  const double n = certifications;
+  std::printf("manager reconcile passes per Certification: %.1f\n", total / n);
+  for (const auto& [controller, counts] : by_controller)
+    std::printf("  %-22s %.2f (%.2f ended in an error or a crash)\n", controller.c_str(),
+                counts.first / n, counts.second / n);
+}
+
 bool wait_cascade_done(k8s::RestClient& client, std::chrono::seconds timeout) {
   static const k8s::ResourceRef kBandwidth{"nvcre.nvidia.com", "v1alpha1", "bandwidthmeasurements",
                                            true};

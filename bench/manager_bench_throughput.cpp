@@ -223,6 +223,7 @@ ThroughputRun measure_throughput(nvcre::manager::EmbeddedCluster& cluster, const
   for (const auto& name : faults.awaited)
     verdicts.wait_for_other(name, Clock::now() + faults.awaited_grace);
   run.requests = manager->api_requests();
+  run.passes = manager->metric("nvcre_reconcile_total");
   run.sim_counted = manager_requests(*driver);
   run.extra_verdict_s = verdicts.others();
   manager.reset();
@@ -255,6 +256,7 @@ void run_throughput(const Settings& settings) {
   const ThroughputRun run = measure_throughput(*cluster, settings, "throughput");
   print_throughput(run, settings.certifications);
   print_requests(run.requests, run.sim_counted, static_cast<int>(run.finished));
+  print_passes(run.passes, static_cast<int>(run.finished));
 
   const Floor floor = replay_floor(*cluster, run.requests, settings.floor_clients);
   const double per_cert = static_cast<double>(floor.requests) / static_cast<double>(run.finished);

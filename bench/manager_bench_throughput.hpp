@@ -29,7 +29,8 @@ struct ThroughputRun {
   double wall_s = 0;         // from the first create to the N-th verdict (or the deadline)
   double manager_cpu_s = 0;
   double sim_cpu_s = 0;
-  RequestsByKind requests;  // the manager's, by kind and verb
+  RequestsByKind requests;           // the manager's, by kind and verb
+  std::vector<MetricSample> passes;  // its nvcre_reconcile_total
   std::map<std::string, std::uint64_t> sim_counted;
   std::map<std::string, double> extra_verdict_s;  // extras that reached a verdict, by name
   std::string manager_log;
