@@ -39,19 +39,13 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
 
 namespace {
 
-// A kind a relist emptied (clear_kind) is no longer in the cache's counts: it is published as 0
-// rather than left at its last count.
+// Sets the counts that moved (k8s::cache_sizes_to_publish).
 void publish_cache_sizes(StoreState& state) {
   if (!state.config.metrics) return;
   auto sizes =
       state.config.cache->write([](k8s::ObjectCache& cache) { return cache.size_by_kind(); });
-  for (const auto& [kind, count] : state.published_sizes) sizes.try_emplace(kind, 0);
-  for (const auto& [kind, count] : sizes) {
-    auto [published, added] = state.published_sizes.try_emplace(kind, count);
-    if (!added && published->second == count) continue;
-    published->second = count;
+  for (const auto& [kind, count] : k8s::cache_sizes_to_publish(state.published_sizes, sizes))
     state.config.metrics->set_cache_objects(kind.first, kind.second, count);
-  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "actors/interfaces.hpp"
 #include "actors/shared_cache.hpp"
 #include "k8s/cache_scope.hpp"
+#include "k8s/cache_sizes.hpp"
 #include "k8s/metrics.hpp"
 
 #include <atomic>
@@ -34,7 +35,7 @@ struct StoreState {
   std::set<std::pair<std::string, std::string>> synced_kinds;
   bool synced = false;
   // nvcre_cache_objects as last published, by kind: a batch that changes no count sets nothing.
-  std::map<std::pair<std::string, std::string>, std::size_t> published_sizes;
+  k8s::KindCounts published_sizes;
   static inline const char* name = "store";
 };
 

@@ -1,9 +1,12 @@
 #pragma once
-// Double -> int64 conversions for JSON numbers. Casting a double outside int64's range is
-// undefined behaviour, and JSON documents from users or the network can hold any double.
+// Number conversions for JSON and text fields. Double -> int64: casting a double outside int64's
+// range is undefined behaviour, and JSON documents from users or the network can hold any double.
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string_view>
+#include <system_error>
 
 namespace nvcre::jsonkit {
 
@@ -24,6 +27,16 @@ inline std::int64_t clamped_int64(double number) {
   if (number >= kTwoTo63) return INT64_MAX;
   if (number < -kTwoTo63) return INT64_MIN;
   return static_cast<std::int64_t>(number);
+}
+
+// `text` as a T when all of it is one decimal integer T can hold ("42", "-7"), else nullopt ("",
+// " 4", "4x", "+4", out of range).
+template <typename T>
+std::optional<T> whole_number(std::string_view text) {
+  T value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 }  // namespace nvcre::jsonkit

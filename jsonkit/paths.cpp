@@ -2,8 +2,6 @@
 
 #include "jsonkit/numbers.hpp"
 
-#include <charconv>
-
 namespace nvcre::jsonkit {
 namespace json = boost::json;
 
@@ -105,10 +103,7 @@ std::int64_t integer_of(const json::value* value, std::int64_t fallback) {
   if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
   if (value->is_double()) return clamped_int64(value->get_double());
   if (value->is_string()) {
-    std::int64_t out = 0;
-    const auto& text = value->get_string();
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-    if (error == std::errc() && end == text.data() + text.size()) return out;
+    if (auto out = whole_number<std::int64_t>(value->get_string())) return *out;
   }
   return fallback;
 }

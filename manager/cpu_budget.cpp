@@ -1,27 +1,17 @@
 #include "manager/cpu_budget.hpp"
 
+#include "jsonkit/numbers.hpp"
+
 #include <sched.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 
 namespace nvcre::manager {
-namespace {
-
-std::optional<std::uint64_t> number(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-}  // namespace
 
 std::size_t usable_cpus(std::size_t affinity_cpus, std::string_view cpu_max) {
   std::size_t cpus = std::max<std::size_t>(affinity_cpus, 1);
@@ -30,8 +20,9 @@ std::size_t usable_cpus(std::size_t affinity_cpus, std::string_view cpu_max) {
   }
   const auto space = cpu_max.find(' ');
   if (space == std::string_view::npos) return cpus;
-  const auto quota = number(cpu_max.substr(0, space));  // "max": no quota
-  const auto period = number(cpu_max.substr(space + 1));
+  const auto quota =
+      jsonkit::whole_number<std::uint64_t>(cpu_max.substr(0, space));  // "max": no quota
+  const auto period = jsonkit::whole_number<std::uint64_t>(cpu_max.substr(space + 1));
   if (!quota || !period || *period == 0) return cpus;
   const std::uint64_t quota_cpus = std::max<std::uint64_t>((*quota + *period - 1) / *period, 1);
   return std::min<std::size_t>(cpus, quota_cpus);

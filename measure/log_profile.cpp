@@ -1,5 +1,6 @@
 #include "measure/log_profile.hpp"
 
+#include "jsonkit/numbers.hpp"
 #include "jsonkit/yaml.hpp"
 
 #include <re2/re2.h>
@@ -62,10 +63,7 @@ CaptureType capture_type(std::string_view name) {
 std::optional<std::int64_t> parse_int_capture(std::string_view text) {
   text = trim(text);
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
+  return jsonkit::whole_number<std::int64_t>(text);
 }
 
 std::optional<double> parse_float_capture(std::string_view text) {

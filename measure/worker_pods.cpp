@@ -1,10 +1,10 @@
 #include "measure/worker_pods.hpp"
 
+#include "jsonkit/numbers.hpp"
 #include "jsonkit/paths.hpp"
 #include "k8s/rfc3339.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <tuple>
 
 namespace nvcre::measure {
@@ -16,11 +16,7 @@ std::string_view label_of(const boost::json::object& pod, std::string_view key) 
 
 // A label holding an integer; 0 when missing or not one (Go's strconv.Atoi error path).
 int label_int(const boost::json::object& pod, std::string_view key) {
-  const auto text = label_of(pod, key);
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) return 0;
-  return value;
+  return jsonkit::whole_number<int>(label_of(pod, key)).value_or(0);
 }
 
 std::string_view name_of(const boost::json::object& pod) {

@@ -1,7 +1,8 @@
 #include "sim/megatron_log.hpp"
 
+#include "jsonkit/numbers.hpp"
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -12,9 +13,8 @@ namespace nvcre::sim {
 namespace {
 
 std::optional<int> positive(std::string_view text) {
-  int value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 1) return std::nullopt;
+  auto value = jsonkit::whole_number<int>(text);
+  if (!value || *value < 1) return std::nullopt;
   return value;
 }
 

@@ -1,9 +1,9 @@
 #include "sim/nccl_tests_log.hpp"
 
+#include "jsonkit/numbers.hpp"
 #include "sim/log_script.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -16,9 +16,8 @@ namespace {
 constexpr double kInPlaceSlowdown = 1.004;
 
 std::optional<long long> parse_number(std::string_view text) {
-  long long value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 0) return std::nullopt;
+  auto value = jsonkit::whole_number<long long>(text);
+  if (!value || *value < 0) return std::nullopt;
   return value;
 }
 

@@ -32,7 +32,8 @@ std::string string_member(const json::object* object, std::string_view key) {
 }
 
 // The target's matchExpressions as one selector; nullopt when one of them can match no node (an
-// operator upstream does not convert, or an invalid requirement), which rejects every node.
+// operator other than In, NotIn, Exists and DoesNotExist, or an invalid requirement), which
+// rejects every node.
 std::optional<k8s::LabelSelector> compile_expressions(
     const std::vector<api::NodeSelectorRequirement>& expressions) {
   using Op = k8s::Requirement::Operator;

@@ -126,9 +126,8 @@ std::vector<k8s::GaugeSample> workflow_gauges(const json::value& workflow,
   for (const auto& node : nodes_needing_own_domain(workflow)) {
     const json::value* object = cache.get({"v1", "Node", "", node});
     if (object == nullptr) continue;
-    const json::value* domain = jsonkit::value_at(*object, {"metadata", "labels", key});
-    if (domain != nullptr && domain->is_string() && !domain->get_string().empty())
-      node_domains.emplace(node, std::string(domain->get_string()));
+    std::string domain = string_at(*object, {"metadata", "labels", key});
+    if (!domain.empty()) node_domains.emplace(node, std::move(domain));
   }
   std::vector<k8s::GaugeSample> out = reconcile::workflow_status_gauges(workflow);
   auto topology = topology_gauges(workflow, node_domains);

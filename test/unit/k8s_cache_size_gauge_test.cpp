@@ -1,5 +1,6 @@
 // The informer cache counts its objects per kind, down to zero once a kind's objects are all gone,
 // and the manager publishes the counts as nvcre_cache_objects (the leak check reads them).
+#include "k8s/cache_sizes.hpp"
 #include "k8s/metrics.hpp"
 #include "k8s/object_cache.hpp"
 
@@ -33,6 +34,20 @@ TEST(ObjectCacheSizeByKind, CountsEveryKindAndKeepsAnEmptiedKindAtZero) {
   ASSERT_TRUE(sizes.contains({"nvcre.nvidia.com/v1alpha1", "Job"}));
   EXPECT_EQ((sizes[{"nvcre.nvidia.com/v1alpha1", "Job"}]), 0u);
   EXPECT_EQ(cache.size(), 2u);
+}
+
+// Only the counts that moved are set again; an emptied kind is published as 0 once.
+TEST(CacheSizesToPublish, OnlyMovedCountsAndVanishedKindsAtZero) {
+  const std::pair<std::string, std::string> pods{"v1", "Pod"};
+  const std::pair<std::string, std::string> jobs{"nvcre.nvidia.com/v1alpha1", "Job"};
+  KindCounts published;
+  EXPECT_EQ(cache_sizes_to_publish(published, {{pods, 2}, {jobs, 1}}),
+            (KindCounts{{pods, 2}, {jobs, 1}}));
+  EXPECT_TRUE(cache_sizes_to_publish(published, {{pods, 2}, {jobs, 1}}).empty());
+  EXPECT_EQ(cache_sizes_to_publish(published, {{pods, 3}, {jobs, 1}}), (KindCounts{{pods, 3}}));
+  EXPECT_EQ(cache_sizes_to_publish(published, {{pods, 3}}), (KindCounts{{jobs, 0}}));
+  EXPECT_TRUE(cache_sizes_to_publish(published, {{pods, 3}}).empty());
+  EXPECT_EQ(published, (KindCounts{{pods, 3}, {jobs, 0}}));
 }
 
 TEST(MetricsCacheObjects, AGaugePerApiVersionAndKind) {
