@@ -35,7 +35,7 @@ ServerUrl parse_server_url(const std::string& server);
 
 struct TransportOptions {
   std::chrono::milliseconds timeout{30000};  // a stream's connect, request and non-2xx answer
-  std::size_t max_idle_connections = 4;
+  std::size_t max_idle_connections = 25;     // RestClientOptions::max_idle_connections
   std::string user_agent = "nvcre";
 };
 

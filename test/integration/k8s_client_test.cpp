@@ -475,6 +475,31 @@ TEST_F(K8sClient, WatchRequestErrorsAreApiErrors) {
   EXPECT_EQ(e.code, 404);
 }
 
+// Callers that ran at once (the manager's API workers) find their connections again in the next
+// burst: the idle pool holds every one of them instead of closing the surplus.
+TEST_F(K8sClient, ConcurrentCallersReuseTheirConnectionsInTheNextBurst) {
+  client_->create(kConfigMaps, "it", config_map("shared"));
+  sim::FaultPlan plan;
+  sim::VerbFaults held;
+  held.latency_fixed = std::chrono::milliseconds(300);  // keeps every call of a burst open at once
+  plan.verbs["get"] = held;
+  sim_->api().faults().set_plan(plan);
+  RestClient client(client_->config());
+  constexpr std::size_t kCallers = 8;
+  auto burst = [&] {
+    std::vector<std::jthread> callers;
+    for (std::size_t i = 0; i < kCallers; ++i)
+      callers.emplace_back([&] { client.get(kConfigMaps, "it", "shared"); });
+  };
+  burst();
+  const auto first = client.connections_opened();
+  EXPECT_EQ(first, kCallers);
+  burst();
+  EXPECT_EQ(client.connections_opened(), first);
+  EXPECT_EQ(sim_->api().faults().counter("Latency", sim::Verb::Get), 2 * kCallers);
+  sim_->api().faults().set_plan({});
+}
+
 TEST_F(K8sClient, TooManyRequestsIsRetriedThenReported) {
   sim::FaultPlan plan;
   plan.seed = 1;
