@@ -84,6 +84,13 @@ std::string percent_encode(std::string_view s, bool keep_slash) {
 // connection never runs another connection's handlers (calls from several threads stay
 // independent).
 struct Connection {
+  // Beast reads max(512, free capacity) bytes at a time: from an empty buffer an answer of a few
+  // KB took a dozen reads, each an operation with its own timer (11 recvmsg and 11
+  // timerfd_settime per request on the manager's API workers).
+  static constexpr std::size_t kReadCapacity = 64 * 1024;
+
+  Connection() { buffer.reserve(kReadCapacity); }
+
   asio::io_context ioc{1};
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
