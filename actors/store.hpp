@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <map>
 #include <set>
 #include <string>
@@ -36,6 +37,7 @@ struct StoreState {
   bool synced = false;
   // nvcre_cache_objects as last published, by kind: a batch that changes no count sets nothing.
   k8s::KindCounts published_sizes;
+  std::optional<std::uint64_t> published_membership;  // ObjectCache::membership_changes()
   static inline const char* name = "store";
 };
 

@@ -240,6 +240,7 @@ void ObjectCache::put(const ObjectRef& ref, json::value object) {
     it->second = std::move(stored);
   } else {
     it = kind->second.emplace(Key{ref.ns, ref.name}, std::move(stored)).first;
+    ++membership_changes_;
   }
   index_labels(ref, *it, true);
 }
@@ -286,6 +287,7 @@ void ObjectCache::erase(const ObjectRef& ref) {
   if (it == objects->second.end()) return;
   index_labels(ref, *it, false);
   objects->second.erase(it);
+  ++membership_changes_;
 }
 
 void ObjectCache::erase(const json::value& last_state) {
@@ -302,7 +304,10 @@ void ObjectCache::erase(const json::value& last_state) {
 void ObjectCache::clear_kind(std::string_view api_version, std::string_view kind) {
   forget_own_reader();
   auto objects = kinds_.find(StringPair{api_version, kind});
-  if (objects != kinds_.end()) kinds_.erase(objects);
+  if (objects != kinds_.end()) {
+    kinds_.erase(objects);
+    ++membership_changes_;
+  }
   const std::string prefix =
       label_index_key(api_version, kind, "", "").substr(0, api_version.size() + kind.size() + 2);
   auto first = label_index_.lower_bound(prefix);

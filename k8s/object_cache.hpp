@@ -105,6 +105,9 @@ class ObjectCache final : public CacheView {
   std::size_t size() const;
   // Objects per (apiVersion, kind), every kind that ever held one (0 once all are gone).
   std::map<KindKey, std::size_t> size_by_kind() const;
+  // Grows each time an object is added or removed, not when one is replaced: size_by_kind() can
+  // only differ from an earlier answer when this did (most watch events replace an object).
+  std::uint64_t membership_changes() const { return membership_changes_; }
 
   // The stored form, for readers (CacheReader).
   const CachedObject* find(const ObjectRef& ref) const;
@@ -217,6 +220,7 @@ class ObjectCache final : public CacheView {
   std::map<std::string, std::set<const Entry*, EntryOrder>, std::less<>> label_index_;
   // Per (apiVersion, kind): the highest resourceVersion the watch delivered (record_own_write).
   std::map<std::pair<std::string, std::string>, std::uint64_t> delivered_;
+  std::uint64_t membership_changes_ = 0;
   // Watch deletions (seen_deleted), oldest first in tombstone_order_ (which may hold refs since
   // cached again: their eviction is a no-op or forgets a newer tombstone early, never a wrong yes).
   std::set<ObjectRef> tombstones_;

@@ -36,6 +36,27 @@ TEST(ObjectCacheSizeByKind, CountsEveryKindAndKeepsAnEmptiedKindAtZero) {
   EXPECT_EQ(cache.size(), 2u);
 }
 
+TEST(ObjectCacheMembershipChanges, MoveWhenAnObjectComesOrGoesNotWhenOneIsReplaced) {
+  ObjectCache cache;
+  auto changes = cache.membership_changes();
+  cache.upsert(object("v1", "Pod", "a"));
+  EXPECT_GT(cache.membership_changes(), changes);
+  changes = cache.membership_changes();
+  auto newer = object("v1", "Pod", "a");
+  newer.as_object()["metadata"].as_object()["resourceVersion"] = "2";
+  cache.upsert(newer);
+  EXPECT_EQ(cache.membership_changes(), changes);
+  cache.erase(object("v1", "Pod", "a"));
+  EXPECT_GT(cache.membership_changes(), changes);
+  changes = cache.membership_changes();
+  cache.erase(object("v1", "Pod", "missing"));
+  EXPECT_EQ(cache.membership_changes(), changes);
+  cache.upsert(object("v1", "Pod", "b"));
+  changes = cache.membership_changes();
+  cache.clear_kind("v1", "Pod");
+  EXPECT_GT(cache.membership_changes(), changes);
+}
+
 // Only the counts that moved are set again; an emptied kind is published as 0 once.
 TEST(CacheSizesToPublish, OnlyMovedCountsAndVanishedKindsAtZero) {
   const std::pair<std::string, std::string> pods{"v1", "Pod"};
