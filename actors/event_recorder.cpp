@@ -26,7 +26,7 @@ event_recorder_actor::behavior_type event_recorder(
                               std::string(event.at("metadata").at("name").as_string())};
         spdlog::info("event {} {} {}: {}", record.type, k8s::to_string(record.regarding),
                      record.reason, k8s::sanitize_event_note(record.note));
-        self->request(state.config.api, std::chrono::seconds(30), execute_atom::value,
+        self->request(state.config.api, caf::infinite, execute_atom::value,
                       k8s::make_action(k8s::ActionVerb::Create, target, std::move(event)))
             .then(
                 [=](k8s::ActionResult& result) {

@@ -71,7 +71,7 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
   if (answer.code == 409 && answer.reason != "AlreadyExists" &&
       is_write_on_primary(self->state.config, action)) {
     // Stale object: re-read it live and re-plan from the fresh copy.
-    self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+    self->request(self->state.config.api, caf::infinite, execute_atom::value,
                   k8s::live_get(self->state.config.primary))
         .then(
             [=](k8s::ActionResult& fresh) {
@@ -98,7 +98,7 @@ void on_answer(self_pointer self, std::size_t index, std::size_t next, k8s::Acti
   outcome.reason = answer.reason;
   outcome.message = answer.message;
   if (action.verb == k8s::ActionVerb::Create && answer.reason == "AlreadyExists") {
-    self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+    self->request(self->state.config.api, caf::infinite, execute_atom::value,
                   k8s::live_get(action.target))
         .then(
             [=](k8s::ActionResult& holder) mutable {
@@ -130,7 +130,7 @@ void run_together(self_pointer self, std::size_t index, std::size_t end) {
   wave->outstanding = end - index;
   auto& config = self->state.config;
   for (std::size_t i = index; i < end; ++i) {
-    self->request(config.api, config.api_timeout, execute_atom::value,
+    self->request(config.api, caf::infinite, execute_atom::value,
                   take_for_sending(self->state.pass->result.plan.actions[i]))
         .then(
             [=](k8s::ActionResult& answer) {
@@ -174,7 +174,7 @@ void run_action(self_pointer self, std::size_t index) {
     run_together(self, index, end);
     return;
   }
-  self->request(self->state.config.api, self->state.config.api_timeout, execute_atom::value,
+  self->request(self->state.config.api, caf::infinite, execute_atom::value,
                 take_for_sending(pass.result.plan.actions[index]))
       .then(
           [=](k8s::ActionResult& answer) { on_answer(self, index, index + 1, std::move(answer)); },
@@ -203,7 +203,7 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets,
   };
   auto& config = self->state.config;
   for (const auto& get : gets) {
-    self->request(config.api, config.api_timeout, execute_atom::value, get)
+    self->request(config.api, caf::infinite, execute_atom::value, get)
         .then(
             [=](k8s::ActionResult& answer) {
               if (batch->failed) return;
@@ -225,7 +225,7 @@ void run_reads(self_pointer self, std::vector<k8s::Action> gets,
   }
   for (auto& want : logs) {
     if (want.ns.empty()) want.ns = config.primary.ns;
-    self->request(config.api, config.api_timeout, pod_log_atom::value, want)
+    self->request(config.api, caf::infinite, pod_log_atom::value, want)
         .then(
             [=](reconcile::PodLogAnswer& answer) {
               if (batch->failed) return;

@@ -18,6 +18,9 @@
 
 namespace nvcre::actors {
 
+// API calls are awaited without an actor-level timeout: the client bounds each attempt and its
+// retries (as client-go does), and a timeout here only abandoned calls that still ran, their
+// writes landing unseen, while costing a clock wake-up per request.
 struct ReconcilerConfig {
   k8s::ObjectRef primary;
   reconcile::Function reconcile;
@@ -27,7 +30,6 @@ struct ReconcilerConfig {
   ServiceActors services;
   std::function<k8s::Clock::time_point()> clock;
   int max_plans_per_pass = 12;  // a pure function that keeps failing the same way ends the pass
-  std::chrono::milliseconds api_timeout{60000};
   std::chrono::milliseconds build_timeout{30000};  // per build service request
   boost::json::value memo;  // the key's memo from its previous reconciler (null: none)
 };

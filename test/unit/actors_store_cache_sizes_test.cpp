@@ -54,7 +54,8 @@ class StoreCacheSizes : public ::testing::Test {
   // The store answers in mailbox order: once a flush is answered, every earlier message is applied.
   void settle() {
     self_->request(store_, 10s, flush_atom::value)
-        .receive([](bool) {}, [&](caf::error& failure) { ADD_FAILURE() << system_.render(failure); });
+        .receive([](bool) {},
+                 [&](caf::error& failure) { ADD_FAILURE() << system_.render(failure); });
   }
   std::string pods_gauge() const {
     const std::string text = metrics_->render();
