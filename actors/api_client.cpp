@@ -102,14 +102,9 @@ api_client_actor::behavior_type api_worker(api_client_actor::pointer self,
         if (!context->store || !result.ok() ||
             !answer_is_current_object(action.verb, result.object))
           return result;
-        auto promise = self->make_response_promise<k8s::ActionResult>();
-        auto written = result.object;
-        // Shared, not captured by value: each of the two handlers would otherwise copy the answer.
-        auto answer = std::make_shared<k8s::ActionResult>(std::move(result));
-        self->request(*context->store, caf::infinite, own_write_atom::value, std::move(written))
-            .then([=](bool) mutable { promise.deliver(std::move(*answer)); },
-                  [=](caf::error&) mutable { promise.deliver(std::move(*answer)); });
-        return promise;
+        // The store caches the object and answers the caller itself: the answer no longer wakes
+        // this worker's thread to be relayed (one message and one thread hand-off less per write).
+        return self->delegate(*context->store, own_write_atom::value, std::move(result));
       },
       [=](pod_log_atom, const reconcile::PodLogWant& want) {
         return read_pod_log(*context->client, context->metrics.get(), want);

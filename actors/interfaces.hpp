@@ -36,9 +36,10 @@ using controller_actor =
 // Owns the shared cache's write side; fans changes out to the controllers.
 using store_actor =
     caf::typed_actor<caf::reacts_to<apply_atom, std::vector<StoreDelta>>,
-                     // The API server's answer to one of our own writes -> whether it was cached
-                     // (read-your-writes).
-                     caf::replies_to<own_write_atom, boost::json::value>::with<bool>,
+                     // The API server's answer to one of our own writes, delegated here by the
+                     // API worker: its object is cached (read-your-writes) before the answer goes
+                     // back to the writer, unchanged.
+                     caf::replies_to<own_write_atom, k8s::ActionResult>::with<k8s::ActionResult>,
                      caf::reacts_to<subscribe_atom, change_subscriber_actor>,
                      // Answered once every message queued before it has been handled: deltas
                      // sent before the flush are in the cache when the answer comes.

@@ -109,11 +109,10 @@ store_actor::behavior_type store(store_actor::stateful_pointer<StoreState> self,
       },
       // No change notice: the watch event of the same version brings one, and the writer itself
       // already knows what it wrote.
-      [=](own_write_atom, json::value& answer) {
-        const bool recorded = record_own_write(*self->state.config.cache, self->state.config.scopes,
-                                               std::move(answer));
-        if (recorded) publish_cache_sizes(self->state);
-        return recorded;
+      [=](own_write_atom, k8s::ActionResult& answer) {
+        if (record_own_write(*self->state.config.cache, self->state.config.scopes, answer.object))
+          publish_cache_sizes(self->state);
+        return std::move(answer);
       },
       [=](subscribe_atom, change_subscriber_actor subscriber) {
         if (self->state.synced) self->send(subscriber, synced_atom::value);

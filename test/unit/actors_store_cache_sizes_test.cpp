@@ -44,12 +44,14 @@ class StoreCacheSizes : public ::testing::Test {
     self_->send(store_, apply_atom::value, std::move(deltas));
     settle();
   }
-  bool own_write(json::value answer) {
-    bool recorded = false;
+  // The store answers with the write's answer itself, object included.
+  void own_write(json::value object) {
+    k8s::ActionResult answer;
+    answer.code = 200;
+    answer.object = object;
     self_->request(store_, 10s, own_write_atom::value, std::move(answer))
-        .receive([&](bool answer_recorded) { recorded = answer_recorded; },
+        .receive([&](k8s::ActionResult& back) { EXPECT_EQ(back.object, object); },
                  [&](caf::error& failure) { ADD_FAILURE() << system_.render(failure); });
-    return recorded;
   }
   // The store answers in mailbox order: once a flush is answered, every earlier message is applied.
   void settle() {
@@ -80,7 +82,7 @@ TEST_F(StoreCacheSizes, CountsFollowObjectsThatComeAndGo) {
   apply({upsert(pod("a", "3"))});  // replaced: still two
   EXPECT_EQ(pods_gauge(), "2");
 
-  EXPECT_TRUE(own_write(pod("c", "4")));
+  own_write(pod("c", "4"));
   EXPECT_EQ(pods_gauge(), "3");
 
   StoreDelta removal;
