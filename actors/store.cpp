@@ -39,19 +39,12 @@ ChangeNotice change_notice_for(const json::value& object, bool deleted) {
 
 namespace {
 
-// Sets the counts that moved (k8s::cache_sizes_to_publish); nothing to count while no object came
-// or went since the last time.
+// Sets the counts that moved (k8s::CacheSizePublisher).
 void publish_cache_sizes(StoreState& state) {
   if (!state.config.metrics) return;
-  auto sizes = state.config.cache->write(
-      [&](k8s::ObjectCache& cache)
-          -> std::optional<std::map<k8s::ObjectCache::KindKey, std::size_t>> {
-        if (state.published_membership == cache.membership_changes()) return std::nullopt;
-        state.published_membership = cache.membership_changes();
-        return cache.size_by_kind();
-      });
-  if (!sizes) return;
-  for (const auto& [kind, count] : k8s::cache_sizes_to_publish(state.published_sizes, *sizes))
+  const auto counts = state.config.cache->write(
+      [&](k8s::ObjectCache& cache) { return state.cache_sizes.counts_to_set(cache); });
+  for (const auto& [kind, count] : counts)
     state.config.metrics->set_cache_objects(kind.first, kind.second, count);
 }
 

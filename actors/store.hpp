@@ -12,9 +12,8 @@
 #include "k8s/metrics.hpp"
 
 #include <atomic>
-#include <memory>
-#include <optional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -35,9 +34,8 @@ struct StoreState {
   std::vector<change_subscriber_actor> subscribers;
   std::set<std::pair<std::string, std::string>> synced_kinds;
   bool synced = false;
-  // nvcre_cache_objects as last published, by kind: a batch that changes no count sets nothing.
-  k8s::KindCounts published_sizes;
-  std::optional<std::uint64_t> published_membership;  // ObjectCache::membership_changes()
+  // nvcre_cache_objects as last published: a batch that changes no count sets nothing.
+  k8s::CacheSizePublisher cache_sizes;
   static inline const char* name = "store";
 };
 

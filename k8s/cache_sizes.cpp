@@ -1,5 +1,7 @@
 #include "k8s/cache_sizes.hpp"
 
+#include "k8s/object_cache.hpp"
+
 namespace nvcre::k8s {
 
 KindCounts cache_sizes_to_publish(KindCounts& published, KindCounts current) {
@@ -12,6 +14,12 @@ KindCounts cache_sizes_to_publish(KindCounts& published, KindCounts current) {
     out.emplace(kind, count);
   }
   return out;
+}
+
+KindCounts CacheSizePublisher::counts_to_set(const ObjectCache& cache) {
+  if (counted_at_ == cache.membership_changes()) return {};
+  counted_at_ = cache.membership_changes();
+  return cache_sizes_to_publish(published_, cache.size_by_kind());
 }
 
 }  // namespace nvcre::k8s

@@ -85,8 +85,7 @@ std::string percent_encode(std::string_view s, bool keep_slash) {
 // independent).
 struct Connection {
   // Beast reads max(512, free capacity) bytes at a time: from an empty buffer an answer of a few
-  // KB took a dozen reads, each an operation with its own timer (11 recvmsg and 11
-  // timerfd_settime per request on the manager's API workers).
+  // KB takes a dozen reads, each an operation with its own timer.
   static constexpr std::size_t kReadCapacity = 64 * 1024;
 
   Connection() { buffer.reserve(kReadCapacity); }

@@ -80,9 +80,9 @@ enum class WatchControl { Continue, Stop };
 
 struct RestClientOptions {
   std::chrono::milliseconds timeout{30000};  // per request (connect + send + full response)
-  // Kept-alive connections held for reuse: client-go's HTTP/1.1 default per host. Below the
-  // number of threads calling at once (the manager's API workers), every burst closed the
-  // surplus and the next one connected again (one request in ten opened a connection).
+  // Kept-alive connections held for reuse (client-go's HTTP/1.1 default per host). It must not be
+  // below the number of threads calling at once (the manager's API workers): every burst would
+  // close the surplus and the next one connect again.
   std::size_t max_idle_connections = 25;
   int max_retries = 5;                              // 429/5xx with Retry-After
   std::chrono::milliseconds max_retry_wait{60000};  // a longer Retry-After is clamped to this

@@ -57,6 +57,27 @@ TEST(ObjectCacheMembershipChanges, MoveWhenAnObjectComesOrGoesNotWhenOneIsReplac
   EXPECT_GT(cache.membership_changes(), changes);
 }
 
+// The cache is recounted only after an object came or went, and only the counts that moved are set.
+TEST(CacheSizePublisher, SetsCountsOnlyAfterAnObjectCameOrWent) {
+  const std::pair<std::string, std::string> pods{"v1", "Pod"};
+  ObjectCache cache;
+  CacheSizePublisher publisher;
+  cache.upsert(object("v1", "Pod", "a"));
+  cache.upsert(object("v1", "Pod", "b"));
+  EXPECT_EQ(publisher.counts_to_set(cache), (KindCounts{{pods, 2}}));
+  EXPECT_TRUE(publisher.counts_to_set(cache).empty());
+  auto newer = object("v1", "Pod", "a");
+  newer.as_object()["metadata"].as_object()["resourceVersion"] = "2";
+  cache.upsert(newer);  // replaced
+  EXPECT_TRUE(publisher.counts_to_set(cache).empty());
+  cache.upsert(object("v1", "Pod", "c"));
+  EXPECT_EQ(publisher.counts_to_set(cache), (KindCounts{{pods, 3}}));
+  cache.erase(object("v1", "Pod", "c"));
+  EXPECT_EQ(publisher.counts_to_set(cache), (KindCounts{{pods, 2}}));
+  cache.clear_kind("v1", "Pod");  // a relist emptied the kind
+  EXPECT_EQ(publisher.counts_to_set(cache), (KindCounts{{pods, 0}}));
+}
+
 // Only the counts that moved are set again; an emptied kind is published as 0 once.
 TEST(CacheSizesToPublish, OnlyMovedCountsAndVanishedKindsAtZero) {
   const std::pair<std::string, std::string> pods{"v1", "Pod"};
